@@ -1,0 +1,11 @@
+// gardener-node-agent: Runs on each machine and applies its OperatingSystemConfig.
+import { nodeAgentConfigSpec } from '@gardener-ts/component-config';
+import { runComponent } from '@gardener-ts/controller-runtime';
+
+await runComponent({
+  spec: nodeAgentConfigSpec,
+  // Controllers are registered here as their issues land; until then the process serves its probes and metrics.
+  setup: async ({ log }) => {
+    log.info('No controllers are implemented in this component yet');
+  },
+});

@@ -1,0 +1,3 @@
+import { appBuild } from '../../tsup.shared.js';
+
+export default appBuild('operator');

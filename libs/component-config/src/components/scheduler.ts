@@ -1,0 +1,58 @@
+// SchedulerConfiguration (scheduler.config.gardener.cloud/v1alpha1), the gardener-scheduler's format.
+import { z } from 'zod';
+import {
+  clientConnection,
+  duration,
+  endpoint,
+  featureGates,
+  leaderElection,
+  logFormat,
+  logLevel,
+  toEndpoint,
+} from '../common.js';
+import type { ComponentConfigSpec } from '../spec.js';
+
+export const CANDIDATE_DETERMINATION_STRATEGIES = ['SameRegion', 'MinimalDistance'] as const;
+
+const schema = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  clientConnection,
+  leaderElection: leaderElection('gardener-scheduler-leader-election'),
+  logLevel,
+  logFormat,
+  server: z
+    .object({
+      healthProbes: endpoint(10251),
+      metrics: endpoint(19251),
+    })
+    .prefault({}),
+  schedulers: z
+    .object({
+      backupBucket: z.object({ concurrentSyncs: z.number().int().positive().default(2) }).prefault({}),
+      shoot: z
+        .object({
+          concurrentSyncs: z.number().int().positive().default(5),
+          retrySyncPeriod: duration('15s'),
+          candidateDeterminationStrategy: z.enum(CANDIDATE_DETERMINATION_STRATEGIES).default('SameRegion'),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  featureGates,
+});
+
+export type SchedulerConfiguration = z.infer<typeof schema>;
+
+export const schedulerConfigSpec: ComponentConfigSpec<SchedulerConfiguration> = {
+  component: 'gardener-scheduler',
+  apiVersion: 'scheduler.config.gardener.cloud/v1alpha1',
+  kind: 'SchedulerConfiguration',
+  schema,
+  runtime: (c) => ({
+    logLevel: c.logLevel,
+    logFormat: c.logFormat,
+    healthProbes: toEndpoint(c.server.healthProbes),
+    metrics: toEndpoint(c.server.metrics),
+  }),
+};

@@ -1,0 +1,5 @@
+export { startProcess, stopAllProcesses, type RunningProcess } from './process.js';
+export { waitFor, waitForHttp } from './wait.js';
+export { freePort } from './ports.js';
+export { workspaceRoot, appBundle } from './workspace.js';
+export { describeComponentBinary, type ComponentBinaryCase } from './component-binary.js';

@@ -1,0 +1,44 @@
+// Shared build settings. Libraries build to their own dist/ (ESM + types, dependencies external);
+// apps bundle everything they use into dist/apps/<app>/main.js so an image needs only that bundle.
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Options } from 'tsup';
+
+const version = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const sourceCondition = (options: { conditions?: string[] }) => {
+  options.conditions = ['@gardener-ts/source', 'node', 'import', 'default'];
+};
+
+export function libBuild(entry: Record<string, string> = { index: 'src/index.ts' }): Options {
+  return {
+    entry,
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    dts: true,
+    clean: true,
+    sourcemap: true,
+    outDir: 'dist',
+    esbuildOptions: sourceCondition,
+  };
+}
+
+export function appBuild(app: string, entry: Record<string, string> = { main: 'src/main.ts' }, outDir?: string) {
+  return defineConfig({
+    entry,
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    outDir: outDir ?? `../../dist/apps/${app}`,
+    clean: true,
+    sourcemap: true,
+    splitting: false,
+    noExternal: [/.*/],
+    // CommonJS dependencies inside an ESM bundle still call require().
+    banner: {
+      js: "import { createRequire as __gtsCreateRequire } from 'node:module'; const require = __gtsCreateRequire(import.meta.url);",
+    },
+    define: { 'process.env.GARDENER_TS_VERSION': JSON.stringify(version) },
+    esbuildOptions: sourceCondition,
+  });
+}

@@ -1,0 +1,18 @@
+// Shared vitest settings: workspace libs resolve to their TypeScript sources, so tests never need a prior build.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const libs = fileURLToPath(new URL('./libs/', import.meta.url));
+
+export function projectConfig(name: string, overrides: { timeoutMs?: number } = {}) {
+  return defineConfig({
+    resolve: { alias: [{ find: /^@gardener-ts\/([a-z0-9-]+)$/, replacement: `${libs}$1/src/index.ts` }] },
+    test: {
+      name,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: overrides.timeoutMs ?? 30_000,
+      hookTimeout: overrides.timeoutMs ?? 30_000,
+      pool: 'forks',
+    },
+  });
+}
