@@ -1,0 +1,62 @@
+// What the API server knows about each resource it serves, built-in or from a CRD.
+import type { KubeObject } from '../storage/types.js';
+import type { OpenAPISchema } from '../schema/types.js';
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** A column of `kubectl get` output (Table), as in a CRD's additionalPrinterColumns. */
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  /** 0 = shown by default; higher = `-o wide` only. */
+  priority?: number;
+  /** A simple JSONPath (`.status.phase`, `.spec.containers[0].image`), for CRDs. */
+  jsonPath?: string;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceDefinition {
+  group: string;
+  version: string;
+  /** Plural, lower-case: `deployments`. */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources: {
+    status?: boolean;
+    scale?: ScaleSubresource;
+    /** Other subresources served (e.g. pods: binding, eviction, log, exec; serviceaccounts: token). */
+    others?: string[];
+  };
+  /** Whether this version is served and which version objects are stored in (CRDs may have several). */
+  served: boolean;
+  storageVersion: string;
+  /** The schema of the whole object (for validation, pruning, patch strategies and OpenAPI). */
+  schema?: OpenAPISchema;
+  /** Name of the OpenAPI definition of the kind (built-ins), e.g. `io.k8s.api.apps.v1.Deployment`. */
+  definitionName?: string;
+  /** Built-in defaulting (k8s SetDefaults_*); CRDs default from their schema. */
+  defaulter?: (object: KubeObject) => void;
+  /** `kubectl get` columns besides NAME (and AGE, added for all); built-ins compute cells with `cells`. */
+  printerColumns?: PrinterColumn[];
+  /** Cell values for `printerColumns`, for built-in types whose columns are not simple JSONPaths. */
+  cells?: (object: KubeObject) => unknown[];
+  /** True for CRD-backed resources. */
+  custom?: boolean;
+}
