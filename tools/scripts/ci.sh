@@ -4,7 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
 bash tools/scripts/bootstrap.sh
-export NX_DAEMON=false NX_NO_CLOUD=true
+export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
 npx nx run-many -t lint typecheck build --output-style=static --parallel=2
-npx vitest run
-echo "ci: passed in $(( $(date +%s) - start ))s"
+mkdir -p .tmp
+rc=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-results.json || rc=$?
+node tools/scripts/test-summary.mjs .tmp/vitest-results.json || true
+echo "ci: finished in $(( $(date +%s) - start ))s with exit code $rc"
+exit $rc

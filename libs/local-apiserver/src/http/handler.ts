@@ -1,0 +1,115 @@
+// The top-level request handler: authentication, then discovery, OpenAPI, health, metrics or a resource.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Counter, Histogram, type Registry as MetricsRegistry } from 'prom-client';
+import { ApiError } from '../api/errors.js';
+import type { Registry } from '../registry/registry.js';
+import type { UserInfo } from '../server/context.js';
+import { ANONYMOUS, authenticate, type Authenticator } from './authn.js';
+import { AGGREGATED_DISCOVERY_V2, aggregated, group, groupList, legacyVersions, resourceList, wantsAggregated } from './discovery.js';
+import { sendError, sendJson, sendText } from './io.js';
+import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
+import { parseRoute, type Route } from './route.js';
+
+export interface OpenAPIProvider {
+  v2(): unknown;
+  v3Index(): unknown;
+  /** The document of one group-version path (`api/v1`, `apis/apps/v1`), or undefined. */
+  v3(path: string): unknown;
+}
+
+export interface HandlerDeps extends ResourceHandlerDeps {
+  registry: Registry;
+  authenticators: Authenticator[];
+  anonymous: boolean;
+  openapi: OpenAPIProvider;
+  metrics: MetricsRegistry;
+  serverAddress: () => string;
+  ready: () => boolean;
+  version: Record<string, string>;
+}
+
+const PUBLIC_PATHS = new Set(['healthz', 'livez', 'readyz', 'version']);
+
+export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const requests = new Counter({
+    name: 'apiserver_request_total',
+    help: 'Counter of apiserver requests broken out for each verb, group, version, resource and HTTP response code.',
+    labelNames: ['verb', 'group', 'version', 'resource', 'code'],
+    registers: [deps.metrics],
+  });
+  const latency = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Response latency distribution in seconds for each verb, group, version and resource.',
+    labelNames: ['verb', 'group', 'version', 'resource'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [deps.metrics],
+  });
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url ?? '/', 'https://local');
+    const route = parseRoute(url.pathname);
+    const labels = metricLabels(req, route);
+    res.on('finish', () => {
+      requests.inc({ ...labels, code: String(res.statusCode) });
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    serve(deps, route, url, req, res).catch((err) => sendError(res, err));
+  };
+}
+
+async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const firstSegment = url.pathname.split('/')[1] ?? '';
+  let user: UserInfo | undefined = await authenticate(deps.authenticators, req);
+  if (!user) {
+    if (!deps.anonymous && !PUBLIC_PATHS.has(firstSegment)) {
+      req.resume();
+      throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+    }
+    user = ANONYMOUS;
+  }
+  switch (route.type) {
+    case 'health': {
+      const ok = route.check !== 'readyz' || deps.ready();
+      return sendText(res, ok ? 200 : 500, ok ? 'ok' : 'not ready');
+    }
+    case 'version':
+      return sendJson(res, 200, deps.version);
+    case 'metrics':
+      return sendText(res, 200, await deps.metrics.metrics(), deps.metrics.contentType);
+    case 'root':
+      return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
+    case 'openapi': {
+      if (route.version === 'v2') return sendJson(res, 200, deps.openapi.v2());
+      if (route.path === '') return sendJson(res, 200, deps.openapi.v3Index());
+      const doc = deps.openapi.v3(route.path);
+      if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, doc);
+    }
+    case 'legacy-versions':
+      if (wantsAggregated(req.headers.accept)) return sendJson(res, 200, aggregated(deps.registry, true), [], AGGREGATED_DISCOVERY_V2);
+      return sendJson(res, 200, legacyVersions(deps.serverAddress()));
+    case 'groups':
+      if (wantsAggregated(req.headers.accept)) return sendJson(res, 200, aggregated(deps.registry, false), [], AGGREGATED_DISCOVERY_V2);
+      return sendJson(res, 200, groupList(deps.registry));
+    case 'group': {
+      const g = group(deps.registry, route.group);
+      if (!g) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, g);
+    }
+    case 'resource-list': {
+      const list = resourceList(deps.registry, route.group, route.version);
+      if (!list) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, list);
+    }
+    case 'resource':
+      return handleResource(deps, route, req, res, url.searchParams, user);
+    default:
+      throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+}
+
+function metricLabels(req: IncomingMessage, route: Route) {
+  if (route.type !== 'resource') return { verb: req.method ?? 'GET', group: '', version: '', resource: route.type };
+  return { verb: req.method ?? 'GET', group: route.group, version: route.version, resource: route.resource };
+}

@@ -1,0 +1,6 @@
+export { LocalApiServer, KUBERNETES_VERSION, type LocalApiServerOptions, type StorageKind } from './server/apiserver.js';
+export { ObjectService } from './server/objects.js';
+export { Registry } from './registry/registry.js';
+export type { ResourceDefinition, PrinterColumn } from './registry/types.js';
+export type { Storage, KubeObject, StorageEvent } from './storage/types.js';
+export { ApiError } from './api/errors.js';

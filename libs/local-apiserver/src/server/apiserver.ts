@@ -1,0 +1,155 @@
+// The local API server: storage, registry, object service, built-in controllers and the HTTPS endpoint.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
+import { createLogger, type Logger } from '@gardener-ts/logging';
+import { Registry } from '../registry/registry.js';
+import { builtinResources } from '../registry/builtin/index.js';
+import { createStorage } from '../storage/index.js';
+import type { Storage } from '../storage/types.js';
+import { clientCertificateAuthenticator, parseTokenFile, staticTokenAuthenticator, type Authenticator } from '../http/authn.js';
+import { createHandler } from '../http/handler.js';
+import { generateCredentials, loadOrCreateCredentials, writeSecret, type ClusterCredentials } from '../pki/data-dir.js';
+import { kubeconfig } from '../pki/kubeconfig.js';
+import { CRDController } from '../controllers/crd-controller.js';
+import { GarbageCollector } from '../controllers/garbage-collector.js';
+import { NamespaceController } from '../controllers/namespace-controller.js';
+import { internalContext } from './context.js';
+import { ObjectService } from './objects.js';
+import { createSchemas } from './schemas.js';
+import { createFieldOwnership } from './field-ownership.js';
+import { defaultPipeline } from './default-pipeline.js';
+import { ApiError } from '../api/errors.js';
+
+export type StorageKind = 'memory' | 'file' | 'etcd';
+
+export interface LocalApiServerOptions {
+  /** Where the CA, credentials, kubeconfig and (file storage) data live. Without it: in memory only. */
+  dataDir?: string;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  storage?: StorageKind;
+  etcdServers?: string[];
+  /** Serve unauthenticated requests as system:anonymous. */
+  anonymous?: boolean;
+  /** A static token file (`token,user,uid,"group1,group2"` per line). */
+  tokenFile?: string;
+  logger?: Logger;
+}
+
+export const KUBERNETES_VERSION = { major: '1', minor: '35', gitVersion: 'v1.35.0-gardener-ts' };
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class LocalApiServer {
+  private constructor(
+    readonly url: string,
+    readonly port: number,
+    /** An admin kubeconfig (client certificate in group system:masters). */
+    readonly kubeconfig: string,
+    readonly credentials: ClusterCredentials,
+    readonly registry: Registry,
+    readonly objects: ObjectService,
+    readonly storage: Storage,
+    private readonly server: Server,
+    private readonly controllers: { stop(): void }[],
+    readonly kubeconfigPath?: string,
+  ) {}
+
+  static async start(options: LocalApiServerOptions = {}): Promise<LocalApiServer> {
+    const log = options.logger ?? createLogger({ name: 'local-apiserver', level: 'error' });
+    const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
+    const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
+    const storage = createStorage(kind, { dir: options.dataDir ? join(options.dataDir, 'store') : undefined, endpoints: options.etcdServers });
+    await storage.open();
+
+    const registry = new Registry(builtinResources());
+    const schemas = createSchemas(registry);
+    const objects = new ObjectService({
+      storage,
+      schemas,
+      ownership: createFieldOwnership(schemas),
+      pipeline: defaultPipeline(schemas),
+    });
+    const crds = new CRDController(storage, registry, objects, log);
+    const gc = new GarbageCollector(storage, registry, objects, log);
+    const namespaces = new NamespaceController(storage, registry, objects, log);
+    await crds.start();
+    await ensureNamespaces(registry, objects);
+    await gc.start();
+    await namespaces.start();
+
+    const authenticators: Authenticator[] = [clientCertificateAuthenticator];
+    if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
+    const metrics = new MetricsRegistry();
+    collectDefaultMetrics({ register: metrics });
+    let address = '';
+    const handler = createHandler({
+      registry,
+      objects,
+      authenticators,
+      anonymous: options.anonymous ?? false,
+      openapi: schemas.openapi,
+      metrics,
+      serverAddress: () => address,
+      ready: () => true,
+      version: { ...KUBERNETES_VERSION, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'node' + process.versions.node, compiler: 'tsup', platform: `${process.platform}/${process.arch}` },
+    });
+    const server = createServer(
+      {
+        cert: credentials.serving.certPem,
+        key: credentials.serving.keyPem,
+        ca: credentials.ca.certPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      handler,
+    );
+    server.keepAliveTimeout = 65_000;
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    address = `${host}:${port}`;
+    const url = `https://${host}:${port}`;
+    const config = kubeconfig('local', url, credentials.ca.certPem, {
+      name: 'admin',
+      clientCertificatePem: credentials.admin.certPem,
+      clientKeyPem: credentials.admin.keyPem,
+    });
+    let kubeconfigPath: string | undefined;
+    if (options.dataDir) {
+      await mkdir(options.dataDir, { recursive: true });
+      kubeconfigPath = join(options.dataDir, 'kubeconfig');
+      await writeSecret(kubeconfigPath, config);
+      await writeFile(join(options.dataDir, 'apiserver.url'), url + '\n');
+    }
+    log.info({ url, storage: kind }, 'Local API server started');
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces], kubeconfigPath);
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.controllers) c.stop();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    await this.storage.close();
+  }
+}
+
+async function ensureNamespaces(registry: Registry, objects: ObjectService): Promise<void> {
+  const def = registry.get('', 'v1', 'namespaces')!;
+  for (const name of DEFAULT_NAMESPACES) {
+    try {
+      await objects.create(def, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, internalContext('kube-apiserver'));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 409)) throw err;
+    }
+  }
+}

@@ -1,0 +1,468 @@
+// The object service: kube-apiserver's generic registry semantics for every resource, independent of HTTP.
+// create / get / list / update / patch / delete with uid, generateName, resourceVersion, generation, status and
+// scale subresources, finalizers and deletion, dry-run, and no-op writes that do not bump the resourceVersion.
+import { parse as parseYaml } from 'yaml';
+import { ApiError, errors } from '../api/errors.js';
+import { generateName, jsonEqual, newUid, now, specPart, validateName, validateLabelsAndAnnotations } from '../api/meta.js';
+import type { ResourceDefinition } from '../registry/types.js';
+import { StorageError, type KubeObject, type Storage, type StoredObject } from '../storage/types.js';
+import type { RequestContext } from './context.js';
+import { apiVersionOf, collectionPrefix, decodeContinue, encodeContinue, storageKey } from './keys.js';
+import { runPipeline, type Operation, type Pipeline } from './pipeline.js';
+import { applyPatch, type PatchType } from './patching.js';
+import type { FieldOwnership } from './field-ownership.js';
+import type { Schemas } from './schemas.js';
+import { compileListFilter, type ListFilter } from './filters.js';
+import { getScale, setScale } from './scale.js';
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  orphanDependents?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface ObjectServiceDeps {
+  storage: Storage;
+  pipeline: Pipeline;
+  ownership: FieldOwnership;
+  schemas: Schemas;
+}
+
+const MAX_RETRIES = 8;
+
+export class ObjectService {
+  constructor(private readonly deps: ObjectServiceDeps) {}
+
+  get storage(): Storage {
+    return this.deps.storage;
+  }
+
+  async get(def: ResourceDefinition, namespace: string, name: string, subresource = ''): Promise<KubeObject> {
+    const stored = await this.read(def, namespace, name);
+    if (subresource === 'scale') return getScale(def, stored.object);
+    return toVersion(def, stored.object);
+  }
+
+  async list(def: ResourceDefinition, namespace: string, options: ListOptions = {}): Promise<KubeObject> {
+    const filter = compileListFilter(def, options);
+    const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    let after: string | undefined;
+    if (options.continue) {
+      const token = decodeContinue(options.continue);
+      if (!token) throw errors.badRequest('continue key is not valid: illegal base64 data');
+      after = token.start;
+    }
+    const prefix = collectionPrefix(def, namespace || undefined);
+    const items: KubeObject[] = [];
+    let revision = 0;
+    let more = false;
+    let lastKey = '';
+    let remaining: number | undefined;
+    // Selectors filter after reading, so keep reading pages until the limit is filled or the keys run out.
+    for (;;) {
+      const page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after });
+      revision = revision || page.revision;
+      for (const item of page.items) {
+        lastKey = item.key;
+        if (filter(item.object)) items.push(toVersion(def, item.object));
+      }
+      more = page.more;
+      remaining = page.remaining;
+      if (!limit || !more || items.length >= limit) break;
+      after = lastKey;
+    }
+    const metadata: KubeObject = { resourceVersion: String(revision) };
+    if (limit && more) {
+      metadata.continue = encodeContinue(revision, lastKey);
+      if (remaining !== undefined && !options.labelSelector && !options.fieldSelector) metadata.remainingItemCount = remaining;
+    }
+    return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata, items };
+  }
+
+  async create(def: ResourceDefinition, namespace: string, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
+    const object = structuredClone(body);
+    checkTypeMeta(def, object);
+    const meta = (object.metadata ??= {});
+    if (def.namespaced) {
+      if (meta.namespace && meta.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace;
+    } else delete meta.namespace;
+    if (!meta.name) {
+      if (!meta.generateName) {
+        throw errors.invalid(def.kind, def.group, '', [
+          { field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value: name or generateName is required' },
+        ]);
+      }
+      meta.name = generateName(meta.generateName);
+    }
+    const nameProblems = [...validateName(def.resource, meta.name), ...validateLabelsAndAnnotations(meta)];
+    if (nameProblems.length > 0) throw errors.invalid(def.kind, def.group, meta.name, nameProblems);
+    meta.uid = newUid();
+    meta.creationTimestamp = now();
+    meta.generation = 1;
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (def.subresources.status && def.resource !== 'nodes') delete object.status;
+    object.apiVersion = apiVersionOf(def);
+
+    await runPipeline(this.deps.pipeline, this.writeRequest('CREATE', def, namespace, meta.name, '', object, undefined, ctx));
+    if (def.namespaced) await this.checkNamespaceAccepts(namespace);
+    this.deps.ownership.recordWrite(def, undefined, object, ctx, '');
+    if (ctx.dryRun) return object;
+    try {
+      const stored = await this.deps.storage.create(storageKey(def, namespace, meta.name), toStorageVersion(def, object));
+      return toVersion(def, stored.object);
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'AlreadyExists') throw errors.alreadyExists(def.resource, def.group, meta.name);
+      throw mapStorageError(err, def, meta.name);
+    }
+  }
+
+  /** PUT: replace the object (or its status or scale) subject to resourceVersion preconditions. */
+  async update(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    body: KubeObject,
+    ctx: RequestContext,
+    subresource = '',
+  ): Promise<KubeObject> {
+    const incoming = structuredClone(body);
+    if (subresource !== 'scale') checkTypeMeta(def, incoming);
+    if (incoming.metadata?.name && incoming.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const precondition: string | undefined = incoming.metadata?.resourceVersion || undefined;
+    return this.retryOnConflict(def, name, precondition, async () => {
+      const current = await this.read(def, namespace, name);
+      if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
+      const next =
+        subresource === 'scale' ? setScale(def, current.object, incoming) : mergeForUpdate(def, current.object, incoming, subresource);
+      return this.store(def, namespace, name, current, next, ctx, subresource);
+    });
+  }
+
+  /** PATCH in any of kube's four patch types; server-side apply creates the object when it does not exist. */
+  async patch(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    type: PatchType,
+    body: string,
+    ctx: RequestContext,
+    options: { subresource?: string; force?: boolean } = {},
+  ): Promise<KubeObject> {
+    const subresource = options.subresource ?? '';
+    return this.retryOnConflict(def, name, undefined, async () => {
+      const current = await this.deps.storage.get(storageKey(def, namespace, name));
+      if (!current) {
+        if (type !== 'apply') throw errors.notFound(def.resource, def.group, name);
+        const applied = this.deps.ownership.apply(def, undefined, parseApplyBody(body), ctx, options.force ?? false);
+        applied.metadata = { ...applied.metadata, name, ...(def.namespaced ? { namespace } : {}) };
+        return this.create(def, namespace, applied, { ...ctx });
+      }
+      const live = subresource === 'scale' ? getScale(def, current.object) : toVersion(def, current.object);
+      const patched =
+        type === 'apply'
+          ? this.deps.ownership.apply(def, live, parseApplyBody(body), ctx, options.force ?? false)
+          : applyPatch(type, live, body, this.deps.schemas.patchSchema(def));
+      const precondition: string | undefined = patched.metadata?.resourceVersion;
+      if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
+      if (patched.metadata?.name && patched.metadata.name !== name) {
+        throw errors.badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      const next =
+        subresource === 'scale' ? setScale(def, current.object, patched) : mergeForUpdate(def, current.object, patched, subresource);
+      return this.store(def, namespace, name, current, next, ctx, subresource, type === 'apply');
+    });
+  }
+
+  /**
+   * DELETE: objects with finalizers (or a foreground/orphan propagation, or a graceful pod) get a
+   * deletionTimestamp and stay; others are removed at once. Returns the object and whether it is gone.
+   */
+  async delete(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+    ctx: RequestContext,
+  ): Promise<{ object: KubeObject; deleted: boolean }> {
+    return this.retryOnConflict(def, name, undefined, async () => {
+      const current = await this.read(def, namespace, name);
+      const object = structuredClone(current.object) as KubeObject;
+      const meta = object.metadata;
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== meta.uid) {
+        throw errors.conflict(def.resource, def.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+        throw errors.conflict(
+          def.resource,
+          def.group,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`,
+        );
+      }
+      await runPipeline(this.deps.pipeline, this.writeRequest('DELETE', def, namespace, name, '', object, current.object, ctx));
+      const propagation = options.propagationPolicy ?? (options.orphanDependents ? 'Orphan' : undefined);
+      const finalizers: string[] = [...(meta.finalizers ?? [])];
+      if (!meta.deletionTimestamp) {
+        if (propagation === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+        if (propagation === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+      }
+      const grace = gracePeriod(def, object, options);
+      if (finalizers.length > 0 || grace > 0 || specFinalizers(def, object).length > 0) {
+        if (meta.deletionTimestamp && grace >= (meta.deletionGracePeriodSeconds ?? 0) && jsonEqual(finalizers, meta.finalizers ?? [])) {
+          return { object: toVersion(def, current.object), deleted: false };
+        }
+        meta.finalizers = finalizers.length > 0 ? finalizers : undefined;
+        if (!meta.finalizers) delete meta.finalizers;
+        meta.deletionTimestamp = meta.deletionTimestamp ?? new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        meta.deletionGracePeriodSeconds = grace;
+        if (meta.generation) meta.generation++;
+        if (specFinalizers(def, object).length > 0) object.status = { ...(object.status ?? {}), phase: 'Terminating' };
+        if (ctx.dryRun) return { object: toVersion(def, object), deleted: false };
+        const stored = await this.deps.storage.update(current.key, toStorageVersion(def, object), current.revision);
+        return { object: toVersion(def, stored.object), deleted: false };
+      }
+      if (ctx.dryRun) return { object: toVersion(def, current.object), deleted: true };
+      const deleted = await this.deps.storage.delete(current.key, current.revision);
+      return { object: toVersion(def, deleted.object), deleted: true };
+    });
+  }
+
+  async deleteCollection(
+    def: ResourceDefinition,
+    namespace: string,
+    listOptions: ListOptions,
+    options: DeleteOptions,
+    ctx: RequestContext,
+  ): Promise<KubeObject> {
+    const list = await this.list(def, namespace, { labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector });
+    const items: KubeObject[] = [];
+    for (const item of list.items as KubeObject[]) {
+      try {
+        items.push((await this.delete(def, item.metadata.namespace ?? '', item.metadata.name, options, ctx)).object);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
+    return { ...list, items };
+  }
+
+  /** Filters for watch events; exposed for the watch handler. */
+  listFilter(def: ResourceDefinition, options: ListOptions): ListFilter {
+    return compileListFilter(def, options);
+  }
+
+  private async read(def: ResourceDefinition, namespace: string, name: string): Promise<StoredObject> {
+    const stored = await this.deps.storage.get(storageKey(def, namespace, name));
+    if (!stored) throw errors.notFound(def.resource, def.group, name);
+    return stored;
+  }
+
+  /** Runs admission, skips no-op writes, finishes deletion when the last finalizer goes, and stores. */
+  private async store(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    current: StoredObject,
+    next: KubeObject,
+    ctx: RequestContext,
+    subresource: string,
+    applied = false,
+  ): Promise<KubeObject> {
+    const old = toVersion(def, current.object);
+    if (!jsonEqual(specPart(old), specPart(next)) && subresource === '') {
+      next.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    }
+    await runPipeline(this.deps.pipeline, this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx));
+    if (!applied) this.deps.ownership.recordWrite(def, old, next, ctx, subresource);
+    if (sameExceptManagedFields(old, next)) return old;
+    const finishing =
+      next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length > 0) && specFinalizers(def, next).length === 0;
+    next.metadata.resourceVersion = String(current.revision);
+    if (ctx.dryRun) return next;
+    if (finishing) {
+      const deleted = await this.deps.storage.delete(current.key, current.revision);
+      return toVersion(def, { ...deleted.object, metadata: { ...deleted.object.metadata, finalizers: undefined } });
+    }
+    const stored = await this.deps.storage.update(current.key, toStorageVersion(def, next), current.revision);
+    return subresource === 'scale' ? getScale(def, stored.object) : toVersion(def, stored.object);
+  }
+
+  private async checkNamespaceAccepts(namespace: string): Promise<void> {
+    const ns = await this.deps.storage.get(`/registry/core/namespaces/${namespace}`);
+    if (!ns) throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+    if (ns.object.metadata.deletionTimestamp || ns.object.status?.phase === 'Terminating') {
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+        { name: namespace, kind: 'namespaces', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+      );
+    }
+  }
+
+  /** Storage conflicts without a client precondition are retried with a fresh read, as kube's GuaranteedUpdate does. */
+  private async retryOnConflict<T>(def: ResourceDefinition, name: string, precondition: string | undefined, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'Conflict') {
+          if (precondition || attempt >= MAX_RETRIES) throw errors.modified(def.resource, def.group, name);
+          continue;
+        }
+        if (err instanceof StorageError && err.code === 'NotFound') throw errors.notFound(def.resource, def.group, name);
+        throw mapStorageError(err, def, name);
+      }
+    }
+  }
+
+  private writeRequest(
+    operation: Operation,
+    definition: ResourceDefinition,
+    namespace: string,
+    name: string,
+    subresource: string,
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+    ctx: RequestContext,
+  ) {
+    return { operation, definition, namespace, name, subresource, object, oldObject, ctx };
+  }
+}
+
+function checkTypeMeta(def: ResourceDefinition, object: KubeObject): void {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+    throw errors.badRequest('the body of the request was not a JSON object');
+  }
+  const want = apiVersionOf(def);
+  if (object.kind !== undefined && object.kind !== def.kind) {
+    throw errors.badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${def.kind})`);
+  }
+  if (object.apiVersion !== undefined && object.apiVersion !== want) {
+    throw errors.badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${want})`);
+  }
+  object.kind = def.kind;
+  object.apiVersion = want;
+  if (object.metadata !== undefined && (typeof object.metadata !== 'object' || Array.isArray(object.metadata))) {
+    throw errors.badRequest('metadata must be an object');
+  }
+}
+
+/** What a PUT/PATCH may change: the main resource leaves status alone, the status subresource only changes status. */
+function mergeForUpdate(def: ResourceDefinition, old: KubeObject, incoming: KubeObject, subresource: string): KubeObject {
+  if (subresource === 'status') {
+    const next = structuredClone(old) as KubeObject;
+    next.status = incoming.status;
+    if (next.status === undefined) delete next.status;
+    return next;
+  }
+  if (subresource === 'approval') {
+    // CSR approval: only the conditions (Approved/Denied) change.
+    const next = structuredClone(old) as KubeObject;
+    next.status = { ...(old.status ?? {}), conditions: incoming.status?.conditions ?? [] };
+    return next;
+  }
+  if (subresource === 'finalize') {
+    // Namespace finalize: only spec.finalizers change.
+    const next = structuredClone(old) as KubeObject;
+    next.spec = { ...(old.spec ?? {}), finalizers: incoming.spec?.finalizers ?? [] };
+    return next;
+  }
+  const next = incoming;
+  next.metadata = { ...(next.metadata ?? {}) };
+  const meta = next.metadata;
+  for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace']) {
+    if (old.metadata[field] === undefined) delete meta[field];
+    else meta[field] = old.metadata[field];
+  }
+  if (meta.managedFields === undefined && old.metadata.managedFields) meta.managedFields = old.metadata.managedFields;
+  if (def.subresources.status) {
+    if (old.status === undefined) delete next.status;
+    else next.status = old.status;
+  }
+  if (old.metadata.deletionTimestamp && (meta.finalizers ?? []).some((f: string) => !(old.metadata.finalizers ?? []).includes(f))) {
+    throw new ApiError(422, 'Invalid', `${def.kind} "${meta.name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`);
+  }
+  return next;
+}
+
+/** Namespaces also wait for `spec.finalizers` (the namespace controller's `kubernetes`) before they go. */
+function specFinalizers(def: ResourceDefinition, object: KubeObject): string[] {
+  return def.group === '' && def.resource === 'namespaces' ? (object.spec?.finalizers ?? []) : [];
+}
+
+function sameExceptManagedFields(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, managedFields: undefined, resourceVersion: undefined } });
+  return jsonEqual(strip(a), strip(b));
+}
+
+function gracePeriod(def: ResourceDefinition, object: KubeObject, options: DeleteOptions): number {
+  if (def.group !== '' || def.resource !== 'pods') return 0;
+  // Pods never bound to a node have no kubelet to stop them: they go at once, as in kube.
+  if (!object.spec?.nodeName || object.status?.phase === 'Succeeded' || object.status?.phase === 'Failed') return 0;
+  const requested = options.gracePeriodSeconds ?? object.spec?.terminationGracePeriodSeconds ?? 30;
+  return Math.max(0, requested);
+}
+
+function parseApplyBody(body: string): KubeObject {
+  return parseYamlOrJson(body);
+}
+
+/** Request bodies may be JSON or YAML (apply patches are YAML). */
+export function parseYamlOrJson(text: string): KubeObject {
+  let value: unknown;
+  try {
+    value = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw errors.badRequest(`error decoding request body: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw errors.badRequest('error decoding request body: expected a single object');
+  }
+  return value as KubeObject;
+}
+
+/** Objects are stored in the storage version; CRD versions convert with strategy None (apiVersion only). */
+export function toVersion(def: ResourceDefinition, object: KubeObject): KubeObject {
+  const want = apiVersionOf(def);
+  if (object.apiVersion === want) return object;
+  return { ...object, apiVersion: want };
+}
+
+function toStorageVersion(def: ResourceDefinition, object: KubeObject): KubeObject {
+  const storage = def.group ? `${def.group}/${def.storageVersion}` : def.storageVersion;
+  return object.apiVersion === storage ? object : { ...object, apiVersion: storage };
+}
+
+function mapStorageError(err: unknown, def: ResourceDefinition, name: string): unknown {
+  if (!(err instanceof StorageError)) return err;
+  switch (err.code) {
+    case 'NotFound':
+      return errors.notFound(def.resource, def.group, name);
+    case 'AlreadyExists':
+      return errors.alreadyExists(def.resource, def.group, name);
+    case 'Conflict':
+      return errors.modified(def.resource, def.group, name);
+    case 'Gone':
+      return errors.gone(err.message);
+    default:
+      return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${err.message}`);
+  }
+}

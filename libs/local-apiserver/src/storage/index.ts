@@ -1,0 +1,37 @@
+// The storage backends of the local API server behind one contract (types.ts), and a factory to pick one.
+import { EtcdStorage } from './etcd.js';
+import { FileStorage } from './file.js';
+import { MemoryStorage } from './memory.js';
+import type { Storage } from './types.js';
+
+export * from './types.js';
+export { MemoryStorage, type MemoryStorageOptions } from './memory.js';
+export { FileStorage, type FileStorageOptions } from './file.js';
+export { EtcdStorage, type EtcdStorageOptions } from './etcd.js';
+
+export interface CreateStorageOptions {
+  /** The directory of a file store (required for 'file'). */
+  dir?: string;
+  /** etcd client URLs (required for 'etcd'). */
+  endpoints?: string[];
+  /** How many events memory and file stores keep for watches (default 10,000). */
+  historySize?: number;
+  /** When a file store's log is compacted into a snapshot, in bytes (default 64 MiB). */
+  compactBytes?: number;
+}
+
+/** A store of the given kind, not yet opened. */
+export function createStorage(kind: Storage['kind'], options: CreateStorageOptions = {}): Storage {
+  switch (kind) {
+    case 'memory':
+      return new MemoryStorage({ historySize: options.historySize });
+    case 'file':
+      if (!options.dir) throw new Error('file storage needs a directory');
+      return new FileStorage(options.dir, { historySize: options.historySize, compactBytes: options.compactBytes });
+    case 'etcd':
+      if (!options.endpoints?.length) throw new Error('etcd storage needs endpoints (e.g. --etcd-servers)');
+      return new EtcdStorage({ endpoints: options.endpoints });
+    default:
+      throw new Error(`unknown storage kind ${JSON.stringify(kind)}: use memory, file or etcd`);
+  }
+}

@@ -1,0 +1,118 @@
+// Exact HTTP behaviour: error codes and Status bodies, schema validation with field paths, watch semantics.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { LocalApiServer } from '../../src/index.js';
+import { openWatch, rawClient } from './raw-client.js';
+
+let server: LocalApiServer;
+let api: ReturnType<typeof rawClient>;
+const crdPath = join(workspaceRoot(), '..', 'shared', 'gardener-crds', '10-crd-extensions.gardener.cloud_infrastructures.yaml');
+
+beforeAll(async () => {
+  server = await LocalApiServer.start();
+  api = rawClient(server);
+  const crd = parseAllDocuments(readFileSync(crdPath, 'utf8'))[0].toJS();
+  expect((await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status).toBe(201);
+  await waitFor('infrastructures to be served', async () => (await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/infrastructures')).status === 200);
+});
+afterAll(async () => server?.stop());
+
+const cm = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...extra });
+
+describe('errors at the edge', () => {
+  it('refuses unauthenticated requests with 401 but serves health', async () => {
+    const { request } = await import('node:https');
+    const status = await new Promise<number>((resolve) => {
+      request(`${server.url}/api/v1/namespaces`, { ca: server.credentials.ca.certPem }, (r) => resolve(r.statusCode ?? 0)).end();
+    });
+    expect(status).toBe(401);
+  });
+
+  it('answers malformed JSON with 400 and a Status', async () => {
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', '{"metadata": ');
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+  });
+
+  it('answers oversized bodies with 413', async () => {
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('big', { data: { x: 'a'.repeat(4 * 1024 * 1024) } }));
+    expect(res.status).toBe(413);
+  });
+
+  it('answers a wrong kind or version with 400', async () => {
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }));
+    expect(res.status).toBe(400);
+    expect(res.json().reason).toBe('BadRequest');
+    const unknown = await api.send('GET', '/apis/nope.example.com/v1/things');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('answers schema violations of a custom resource with 422 and field paths, storing nothing', async () => {
+    const bad = { apiVersion: 'extensions.gardener.cloud/v1alpha1', kind: 'Infrastructure', metadata: { name: 'bad', namespace: 'default' }, spec: { type: 5, region: 'x' } };
+    const res = await api.send('POST', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures', JSON.stringify(bad));
+    expect(res.status).toBe(422);
+    const status = res.json();
+    expect(status.reason).toBe('Invalid');
+    expect(status.details.causes.map((c: { field: string }) => c.field)).toEqual(expect.arrayContaining(['spec.type', 'spec.secretRef']));
+    expect((await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures/bad')).status).toBe(404);
+  });
+
+  it('rejects unknown fields with fieldValidation=Strict and prunes them otherwise', async () => {
+    const body = cm('strict', { data: { a: 'b' }, bogus: true });
+    const strict = await api.send('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', body);
+    expect(strict.status).toBe(400);
+    expect(strict.json().message).toContain('unknown field "bogus"');
+    const warn = await api.send('POST', '/api/v1/namespaces/default/configmaps', body);
+    expect(warn.status).toBe(201);
+    expect(String(warn.headers.warning)).toContain('unknown field "bogus"');
+    expect(warn.json().bogus).toBeUndefined();
+  });
+
+  it('does not store dry-run writes', async () => {
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', cm('dry'));
+    expect(res.status).toBe(201);
+    expect((await api.send('GET', '/api/v1/namespaces/default/configmaps/dry')).status).toBe(404);
+  });
+
+  it('generates names from generateName', async () => {
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { generateName: 'gen-' } }));
+    expect(res.status).toBe(201);
+    expect(res.json().metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+  });
+});
+
+describe('watch', () => {
+  it('resumes from a resourceVersion and sends bookmarks with initial-events-end', async () => {
+    const first = (await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('w1'))).json();
+    await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('w2'));
+    const watch = openWatch(server, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
+    await waitFor('w2 to be replayed', () => watch.events.some((e) => e.object.metadata.name === 'w2'));
+    expect(watch.events.some((e) => e.object.metadata.name === 'w1')).toBe(false);
+    watch.stop();
+
+    const streaming = openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
+    await waitFor('the initial-events-end bookmark', () =>
+      streaming.events.some((e) => e.type === 'BOOKMARK' && e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true'),
+    );
+    const names = streaming.events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
+    expect(names).toEqual(expect.arrayContaining(['w1', 'w2']));
+    streaming.stop();
+  });
+
+  it('keeps fast watchers going while a slow one stalls', async () => {
+    const { request } = await import('node:https');
+    const { credentials } = server;
+    // A watcher that never reads its stream.
+    const slow = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true`, { ca: credentials.ca.certPem, cert: credentials.admin.certPem, key: credentials.admin.keyPem }, (res) => res.pause());
+    slow.end();
+    const fast = openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0');
+    for (let i = 0; i < 200; i++) await api.send('POST', '/api/v1/namespaces/default/configmaps', cm(`bulk-${i}`, { data: { pad: 'x'.repeat(4096) } }));
+    await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('fan-out'));
+    await waitFor('the fast watcher to see it', () => fast.events.some((e) => e.object.metadata.name === 'fan-out'));
+    fast.stop();
+    slow.destroy();
+  });
+});

@@ -1,0 +1,88 @@
+// gardener-local: runs the local-mode substrate. `apiserver` serves a local Kubernetes API server from a data dir.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLogger } from '@gardener-ts/logging';
+import { LocalApiServer, type StorageKind } from '@gardener-ts/local-apiserver';
+
+const USAGE = `Usage:
+  gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
+                           [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
+  gardener-local up [--data-dir DIR]     the local landscape; for now: the local API server on port 6443
+
+The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
+to DIR/kubeconfig. It runs until SIGTERM or SIGINT.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command !== 'apiserver' && command !== 'up') {
+    process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+    return 2;
+  }
+  let values;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: {
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        storage: { type: 'string' },
+        'etcd-servers': { type: 'string' },
+        'token-auth-file': { type: 'string' },
+        'anonymous-auth': { type: 'boolean' },
+        'log-level': { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const dataDir = values['data-dir'] ?? (command === 'up' ? '.local/landscape' : undefined);
+  if (!dataDir) {
+    process.stderr.write(`--data-dir is required\n${USAGE}`);
+    return 2;
+  }
+  const storage = (values.storage ?? 'file') as StorageKind;
+  if (!['memory', 'file', 'etcd'].includes(storage)) {
+    process.stderr.write(`--storage must be one of memory, file, etcd; got ${JSON.stringify(storage)}\n`);
+    return 2;
+  }
+  const port = Number(values.port ?? (command === 'up' ? 6443 : 6443));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`--port must be a port number; got ${JSON.stringify(values.port)}\n`);
+    return 2;
+  }
+  const level = (values['log-level'] ?? 'info') as 'debug' | 'info' | 'error';
+  const log = createLogger({ name: 'gardener-local-apiserver', level });
+  const server = await LocalApiServer.start({
+    dataDir: resolve(dataDir),
+    port,
+    storage,
+    etcdServers: values['etcd-servers']?.split(','),
+    tokenFile: values['token-auth-file'],
+    anonymous: values['anonymous-auth'] ?? false,
+    logger: log,
+  });
+  log.info({ url: server.url, kubeconfig: server.kubeconfigPath, storage }, 'Serving');
+  process.stdout.write(`Local API server ready at ${server.url}\n  export KUBECONFIG=${server.kubeconfigPath}\n`);
+  await new Promise<void>((done) => {
+    const stop = () => void server.stop().then(done);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  log.info('Stopped');
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`gardener-local: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
