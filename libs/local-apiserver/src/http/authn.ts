@@ -16,7 +16,8 @@ export const clientCertificateAuthenticator: Authenticator = (req) => {
   if (!cert?.subject?.CN) return undefined;
   const o = cert.subject.O;
   const groups = Array.isArray(o) ? o : o ? [o] : [];
-  return { username: cert.subject.CN, groups: [...groups, 'system:authenticated'] };
+  const cn = cert.subject.CN;
+  return { username: Array.isArray(cn) ? cn[0] : cn, groups: [...groups, 'system:authenticated'] };
 };
 
 export interface StaticToken {

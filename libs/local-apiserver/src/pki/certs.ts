@@ -1,6 +1,10 @@
 // The local cluster's PKI: a CA, the API server's serving certificate and client certificates, as PEM.
 // ECDSA P-256 keys: generated in milliseconds, so a test server starts fast.
 import { webcrypto } from 'node:crypto';
+
+type Crypto = webcrypto.Crypto;
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import * as x509 from '@peculiar/x509';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);

@@ -33,6 +33,8 @@ export interface LocalApiServerOptions {
   port?: number;
   storage?: StorageKind;
   etcdServers?: string[];
+  /** How many past events memory and file storage keep for watches from an older resourceVersion. */
+  watchHistory?: number;
   /** Serve unauthenticated requests as system:anonymous. */
   anonymous?: boolean;
   /** A static token file (`token,user,uid,"group1,group2"` per line). */
@@ -63,7 +65,7 @@ export class LocalApiServer {
     const log = options.logger ?? createLogger({ name: 'local-apiserver', level: 'error' });
     const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
     const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
-    const storage = createStorage(kind, { dir: options.dataDir ? join(options.dataDir, 'store') : undefined, endpoints: options.etcdServers });
+    const storage = createStorage(kind, { dir: options.dataDir ? join(options.dataDir, 'store') : undefined, endpoints: options.etcdServers, historySize: options.watchHistory });
     await storage.open();
 
     const registry = new Registry(builtinResources());

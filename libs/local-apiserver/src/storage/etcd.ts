@@ -11,7 +11,7 @@
 // reconnects and base64 keys, and its paths differ between etcd 3.3 (/v3beta) and 3.4+ (/v3).
 // Caveat: etcd3 retries calls that failed with a transient error (at most three times), so a create whose reply was
 // lost on a dying connection can come back as AlreadyExists; kube-apiserver's client behaves alike.
-import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, ITxnResponse, KVClient } from 'etcd3';
+import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, ITxnResponse, KVClient, Watcher } from 'etcd3';
 import { atRevision, decodeObject, encodeObject, errorMessage, storageErrors, storedObject } from './objects.js';
 import {
   StorageError,
@@ -39,7 +39,9 @@ export class EtcdStorage implements Storage {
   private closed = false;
   /** The highest revision any reply has shown: this client's "now", where a watch without afterRevision starts. */
   private seen = 0;
-  private readonly watchers = new Set<WatchHandle>();
+  private readonly streams = new Set<WatchStream>();
+  /** The etcd watch that new watches of a prefix join when they can, so that 100 watchers cost one etcd watch. */
+  private readonly shared = new Map<string, WatchStream>();
 
   constructor(private readonly options: EtcdStorageOptions) {
     if (options.endpoints.length === 0) throw new Error('etcd storage needs at least one endpoint');
@@ -49,7 +51,12 @@ export class EtcdStorage implements Storage {
     if (this.closed) throw storageErrors.closed(this.kind);
     if (this.client) return;
     const { Etcd3 } = await import('etcd3');
-    this.client = new Etcd3({ hosts: this.options.endpoints, dialTimeout: this.options.dialTimeoutMs ?? 5_000 });
+    this.client = new Etcd3({
+      hosts: this.options.endpoints,
+      dialTimeout: this.options.dialTimeoutMs ?? 5_000,
+      // A list is one range reply; gRPC's default 4 MiB limit would fail lists of a few thousand objects.
+      grpcOptions: { 'grpc.max_receive_message_length': -1 },
+    });
     try {
       await this.currentRevision();
     } catch (err) {
@@ -62,7 +69,7 @@ export class EtcdStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const watcher of this.watchers) watcher.fail(storageErrors.closed(this.kind));
+    for (const stream of this.streams) stream.fail(storageErrors.closed(this.kind));
     this.client?.close();
   }
 
@@ -109,38 +116,11 @@ export class EtcdStorage implements Storage {
   }
 
   watch(options: WatchOptions, onEvent: (event: StorageEvent) => void, onError: (err: StorageError) => void): Watch {
-    const client = this.connected();
+    const { prefix } = options;
     const after = Math.max(0, options.afterRevision ?? this.seen);
-    const watcher = client
-      .watch()
-      .prefix(options.prefix)
-      .startRevision(String(after + 1))
-      .withPreviousKV()
-      .watcher();
-    const handle = new WatchHandle(options.prefix, after, onEvent, onError, (h) => {
-      this.watchers.delete(h);
-      watcher.removeAllListeners();
-      watcher.on('error', () => {});
-      watcher.cancel().catch(() => {});
-    });
-    this.watchers.add(handle);
-    watcher.on('data', (res) => {
-      this.see(res.header);
-      for (const raw of res.events) {
-        const event = toEvent(raw);
-        if (event) handle.deliver(event);
-        else handle.fail(new StorageError('Gone', `the previous value of ${raw.kv.key.toString()} is compacted`));
-      }
-    });
-    watcher.on('error', (err: Error) => {
-      // etcd cancels a watch without a reason only when its start revision is compacted.
-      const compacted = /^Watcher canceled:\s*$/.test(err.message);
-      handle.fail(
-        compacted
-          ? new StorageError('Gone', `revision ${after + 1} is compacted in etcd; list again`)
-          : new StorageError('Unavailable', `etcd watch failed: ${err.message}`),
-      );
-    });
+    const stream = this.streamFor(prefix, after);
+    const handle = new WatchHandle(prefix, after, onEvent, onError, (h) => stream.remove(h));
+    stream.add(handle);
     return handle;
   }
 
@@ -152,6 +132,20 @@ export class EtcdStorage implements Storage {
   /** Compacts etcd's history before `revision`: a watch may then start at `revision - 1` at the earliest. */
   async compact(revision: number): Promise<void> {
     await this.call((kv) => kv.compact({ revision, physical: true }));
+  }
+
+  /** The shared stream of the prefix when a watch after `after` can join it, else a new one. */
+  private streamFor(prefix: string, after: number): WatchStream {
+    const client = this.connected();
+    const shared = this.shared.get(prefix);
+    if (shared?.canJoin(after)) return shared;
+    const stream = new WatchStream(client, prefix, after, (header) => this.see(header), (ended) => {
+      this.streams.delete(ended);
+      if (this.shared.get(prefix) === ended) this.shared.delete(prefix);
+    });
+    this.streams.add(stream);
+    if (!shared) this.shared.set(prefix, stream);
+    return stream;
   }
 
   /** A txn on `compare`; when it fails, NotFound or Conflict from the key's current state. */
@@ -190,6 +184,74 @@ export class EtcdStorage implements Storage {
   private connected(): Etcd3 {
     if (this.closed || !this.client) throw storageErrors.closed(this.kind);
     return this.client;
+  }
+}
+
+/** One etcd watch of a prefix, delivering each event, decoded once, to every storage watch that shares it. */
+class WatchStream {
+  private readonly handles = new Set<WatchHandle>();
+  /** The revision of the last event delivered. */
+  private delivered: number;
+  private readonly watcher: Watcher;
+
+  constructor(
+    client: Etcd3,
+    prefix: string,
+    /** The stream delivers every event after this revision. */
+    private readonly after: number,
+    see: (header: IResponseHeader) => void,
+    private readonly onEnd: (stream: WatchStream) => void,
+  ) {
+    this.delivered = after;
+    this.watcher = client
+      .watch()
+      .prefix(prefix)
+      .startRevision(String(after + 1))
+      .withPreviousKV()
+      .watcher();
+    this.watcher.on('data', (res) => {
+      see(res.header);
+      for (const raw of res.events) {
+        const event = toEvent(raw);
+        if (!event) return this.fail(new StorageError('Gone', `the previous value of ${raw.kv.key.toString()} is compacted`));
+        this.delivered = event.revision;
+        for (const handle of this.handles) handle.deliver(event);
+      }
+    });
+    this.watcher.on('error', (err: Error) => {
+      // etcd cancels a watch without a reason only when its start revision is compacted.
+      const compacted = /^Watcher canceled:\s*$/.test(err.message);
+      this.fail(
+        compacted
+          ? new StorageError('Gone', `revision ${after + 1} is compacted in etcd; list again`)
+          : new StorageError('Unavailable', `etcd watch failed: ${err.message}`),
+      );
+    });
+  }
+
+  /** A watch after `revision` may join when this stream has delivered nothing later and started no later. */
+  canJoin(revision: number): boolean {
+    return this.handles.size > 0 && this.after <= revision && this.delivered <= revision;
+  }
+
+  add(handle: WatchHandle): void {
+    this.handles.add(handle);
+  }
+
+  remove(handle: WatchHandle): void {
+    this.handles.delete(handle);
+    if (this.handles.size === 0) this.end();
+  }
+
+  fail(err: StorageError): void {
+    for (const handle of this.handles) handle.fail(err);
+  }
+
+  private end(): void {
+    this.onEnd(this);
+    this.watcher.removeAllListeners();
+    this.watcher.on('error', () => {});
+    this.watcher.cancel().catch(() => {});
   }
 }
 

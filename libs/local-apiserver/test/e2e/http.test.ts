@@ -102,6 +102,20 @@ describe('watch', () => {
     streaming.stop();
   });
 
+  it('answers a resourceVersion older than the history with a 410 Expired ERROR event', async () => {
+    const small = await LocalApiServer.start({ watchHistory: 5 });
+    try {
+      const client = rawClient(small);
+      for (let i = 0; i < 20; i++) await client.send('POST', '/api/v1/namespaces/default/configmaps', cm(`h-${i}`));
+      const watch = openWatch(small, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2');
+      await waitFor('the ERROR event', () => watch.events.length > 0);
+      watch.stop();
+      expect(watch.events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+    } finally {
+      await small.stop();
+    }
+  });
+
   it('keeps fast watchers going while a slow one stalls', async () => {
     const { request } = await import('node:https');
     const { credentials } = server;

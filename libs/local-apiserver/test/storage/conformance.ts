@@ -134,6 +134,14 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       for (const item of all.items) expect(item.object.metadata.resourceVersion).toBe(String(item.revision));
     });
 
+    it('lists more than 4 MiB at once', async () => {
+      const big = 'x'.repeat(100_000);
+      await Promise.all(Array.from({ length: 50 }, (_, i) => storage.create(key(`configmaps/ns/c${String(i).padStart(2, '0')}`), pod(`c${i}`, { data: { big } }))));
+      const list = await storage.list({ prefix: key('configmaps/') });
+      expect(list.items).toHaveLength(50);
+      expect(list.items[49].object.data.big).toHaveLength(100_000);
+    });
+
     it('pages with limit and after, telling more and remaining', async () => {
       const names = ['g', 'c', 'a', 'e', 'b', 'f', 'd'];
       for (const n of names) await storage.create(key(`pods/ns/${n}`), pod(n));
@@ -208,6 +216,21 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       const fromMiddle = collect(storage, { prefix: root, afterRevision: w.events[2].revision });
       await fromMiddle.until(2);
       expect(fromMiddle.events.map((e) => e.revision)).toEqual([w.events[3].revision, live.revision]);
+    });
+
+    it('gives watchers of one prefix started at different revisions exactly their own events', async () => {
+      const first = collect(storage, { prefix: root });
+      const a = await storage.create(key('pods/ns/a'), pod('a'));
+      await first.until(1);
+      const second = collect(storage, { prefix: root });
+      const b = await storage.create(key('pods/ns/b'), pod('b'));
+      const fromPast = collect(storage, { prefix: root, afterRevision: a.revision - 1 });
+      const c = await storage.create(key('pods/ns/c'), pod('c'));
+      await Promise.all([first.until(3), second.until(2), fromPast.until(3)]);
+      await settle(storage, c.revision);
+      expect(first.events.map((e) => e.revision)).toEqual([a.revision, b.revision, c.revision]);
+      expect(second.events.map((e) => e.revision)).toEqual([b.revision, c.revision]);
+      expect(fromPast.events.map((e) => e.revision)).toEqual([a.revision, b.revision, c.revision]);
     });
 
     it('watches only keys under its prefix', async () => {

@@ -1,0 +1,47 @@
+// The built-in resources as ResourceDefinitions: catalogue rows with their schema, defaulting and printing.
+import { builtinDefinitionName } from '../../schema/builtin.js';
+import type { ResourceDefinition } from '../types.js';
+import { BUILTIN_ROWS, type BuiltinRow } from './catalogue.js';
+import { DEFAULTERS } from './defaults.js';
+import { PRINTERS } from './printers.js';
+
+export { humanDuration } from './human-duration.js';
+
+const READ_WRITE = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function singular(kind: string): string {
+  return kind.toLowerCase();
+}
+
+function definition(row: BuiltinRow): ResourceDefinition {
+  const key = `${row.group}/${row.resource}`;
+  const printer = PRINTERS[key];
+  return {
+    group: row.group,
+    version: row.version,
+    resource: row.resource,
+    singular: singular(row.kind),
+    kind: row.kind,
+    listKind: `${row.kind}List`,
+    namespaced: row.namespaced,
+    verbs: row.createOnly ? ['create'] : READ_WRITE,
+    shortNames: row.shortNames,
+    categories: row.categories,
+    subresources: {
+      status: row.status,
+      scale: row.scale ? { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } : undefined,
+      others: row.others,
+    },
+    served: true,
+    storageVersion: row.version,
+    definitionName: builtinDefinitionName(row.model),
+    defaulter: DEFAULTERS[key],
+    printerColumns: printer?.columns,
+    cells: printer?.cells,
+  };
+}
+
+/** Fresh definitions of every built-in resource (the registry owns them). */
+export function builtinResources(): ResourceDefinition[] {
+  return BUILTIN_ROWS.map(definition);
+}

@@ -1,0 +1,104 @@
+// The `kubectl get` columns kube's printers show for the common built-in kinds; others print NAME and AGE.
+import type { KubeObject } from '../../storage/types.js';
+import type { PrinterColumn } from '../types.js';
+import { humanDuration } from './human-duration.js';
+
+export interface Printer {
+  columns: PrinterColumn[];
+  cells: (o: KubeObject) => unknown[];
+}
+
+const col = (name: string, type: PrinterColumn['type'] = 'string', priority = 0): PrinterColumn => ({ name, type, priority, description: name });
+const AGE = col('Age');
+
+export const age = (o: KubeObject): string => {
+  const t = Date.parse(o.metadata?.creationTimestamp ?? '');
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(Date.now() - t);
+};
+
+const orNone = (v: unknown) => (v === undefined || v === null || v === '' ? '<none>' : v);
+const count = (m: unknown) => (m && typeof m === 'object' ? Object.keys(m).length : 0);
+
+function podStatus(o: KubeObject): string {
+  if (o.metadata?.deletionTimestamp) return 'Terminating';
+  const waiting = (o.status?.containerStatuses ?? []).find((c: KubeObject) => c.state?.waiting?.reason)?.state.waiting.reason;
+  return waiting ?? o.status?.reason ?? o.status?.phase ?? 'Pending';
+}
+
+function servicePorts(o: KubeObject): string {
+  const ports: KubeObject[] = o.spec?.ports ?? [];
+  if (ports.length === 0) return '<none>';
+  return ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
+}
+
+export const PRINTERS: Record<string, Printer> = {
+  '/pods': {
+    columns: [col('Ready'), col('Status'), col('Restarts', 'integer'), AGE, col('IP', 'string', 1), col('Node', 'string', 1)],
+    cells: (o) => {
+      const statuses: KubeObject[] = o.status?.containerStatuses ?? [];
+      const ready = statuses.filter((c) => c.ready).length;
+      const restarts = statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0);
+      return [`${ready}/${(o.spec?.containers ?? []).length}`, podStatus(o), restarts, age(o), orNone(o.status?.podIP), orNone(o.spec?.nodeName)];
+    },
+  },
+  '/namespaces': { columns: [col('Status'), AGE], cells: (o) => [o.status?.phase ?? 'Active', age(o)] },
+  '/configmaps': { columns: [col('Data', 'integer'), AGE], cells: (o) => [count(o.data) + count(o.binaryData), age(o)] },
+  '/secrets': { columns: [col('Type'), col('Data', 'integer'), AGE], cells: (o) => [o.type ?? 'Opaque', count(o.data), age(o)] },
+  '/serviceaccounts': { columns: [col('Secrets', 'integer'), AGE], cells: (o) => [(o.secrets ?? []).length, age(o)] },
+  '/services': {
+    columns: [col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), AGE, col('Selector', 'string', 1)],
+    cells: (o) => [
+      o.spec?.type ?? 'ClusterIP',
+      orNone(o.spec?.clusterIP),
+      orNone((o.status?.loadBalancer?.ingress ?? []).map((i: KubeObject) => i.ip ?? i.hostname).join(',') || (o.spec?.externalIPs ?? []).join(',')),
+      servicePorts(o),
+      age(o),
+      orNone(Object.entries(o.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',')),
+    ],
+  },
+  '/nodes': {
+    columns: [col('Status'), col('Roles'), AGE, col('Version')],
+    cells: (o) => {
+      const ready = (o.status?.conditions ?? []).find((c: KubeObject) => c.type === 'Ready');
+      const roles = Object.keys(o.metadata?.labels ?? {}).filter((l) => l.startsWith('node-role.kubernetes.io/')).map((l) => l.split('/')[1]);
+      return [ready?.status === 'True' ? 'Ready' : 'NotReady', roles.join(',') || '<none>', age(o), o.status?.nodeInfo?.kubeletVersion ?? ''];
+    },
+  },
+  '/events': {
+    columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message')],
+    cells: (o) => {
+      const last = Date.parse(o.lastTimestamp ?? o.eventTime ?? o.metadata?.creationTimestamp ?? '');
+      const involved = o.involvedObject ?? {};
+      return [Number.isNaN(last) ? '<unknown>' : humanDuration(Date.now() - last), o.type ?? '', o.reason ?? '', `${String(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`, o.message ?? ''];
+    },
+  },
+  'apps/deployments': {
+    columns: [col('Ready'), col('Up-to-date', 'integer'), col('Available', 'integer'), AGE],
+    cells: (o) => [`${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, o.status?.updatedReplicas ?? 0, o.status?.availableReplicas ?? 0, age(o)],
+  },
+  'apps/statefulsets': {
+    columns: [col('Ready'), AGE],
+    cells: (o) => [`${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, age(o)],
+  },
+  'apps/replicasets': {
+    columns: [col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), AGE],
+    cells: (o) => [o.spec?.replicas ?? 0, o.status?.replicas ?? 0, o.status?.readyReplicas ?? 0, age(o)],
+  },
+  'apps/daemonsets': {
+    columns: [col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), col('Up-to-date', 'integer'), col('Available', 'integer'), AGE],
+    cells: (o) => {
+      const s = o.status ?? {};
+      return [s.desiredNumberScheduled ?? 0, s.currentNumberScheduled ?? 0, s.numberReady ?? 0, s.updatedNumberScheduled ?? 0, s.numberAvailable ?? 0, age(o)];
+    },
+  },
+  'coordination.k8s.io/leases': { columns: [col('Holder'), AGE], cells: (o) => [o.spec?.holderIdentity ?? '', age(o)] },
+  'apiextensions.k8s.io/customresourcedefinitions': { columns: [col('Created At', 'date')], cells: (o) => [o.metadata?.creationTimestamp ?? ''] },
+  'certificates.k8s.io/certificatesigningrequests': {
+    columns: [AGE, col('SignerName'), col('Requestor'), col('Condition')],
+    cells: (o) => {
+      const conditions: KubeObject[] = o.status?.conditions ?? [];
+      const condition = conditions.map((c) => c.type).join(',') || 'Pending';
+      return [age(o), o.spec?.signerName ?? '', o.spec?.username ?? '', o.status?.certificate && condition !== 'Pending' ? `${condition},Issued` : condition];
+    },
+  },
+};
