@@ -18,7 +18,7 @@ const testConstraints = productConstraints.map((c) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/vendor/**', 'deploy/**', '**/*.cjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/vendor/**', 'deploy/charts/**', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,6 +33,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
     },
+  },
+  {
+    // Build and test configuration shares the workspace's presets by relative import.
+    files: ['**/vitest.config.ts', '**/tsup.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts'],

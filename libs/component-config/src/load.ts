@@ -55,7 +55,7 @@ export function parseComponentConfig<T>(spec: ComponentConfigSpec<T>, text: stri
   return { config, ignoredFields: unknownFields(raw, config) };
 }
 
-function checkHeader(spec: ComponentConfigSpec<unknown>, raw: Record<string, unknown>): FieldError[] {
+function checkHeader(spec: Pick<ComponentConfigSpec<unknown>, 'apiVersion' | 'acceptedApiVersions' | 'kind'>, raw: Record<string, unknown>): FieldError[] {
   const errors: FieldError[] = [];
   const versions = [spec.apiVersion, ...(spec.acceptedApiVersions ?? [])];
   if (raw.apiVersion === undefined) errors.push({ field: 'apiVersion', message: 'Required value' });

@@ -4,3 +4,4 @@ export { Registry } from './registry/registry.js';
 export type { ResourceDefinition, PrinterColumn } from './registry/types.js';
 export type { Storage, KubeObject, StorageEvent } from './storage/types.js';
 export { ApiError } from './api/errors.js';
+export { startTestCluster, type TestCluster } from './testing/test-cluster.js';

@@ -4,4 +4,3 @@ export { freePort } from './ports.js';
 export { workspaceRoot, appBundle } from './workspace.js';
 export { describeComponentBinary, type ComponentBinaryCase } from './component-binary.js';
 export { kubectl, runKubectl, kubectlBinary, type KubectlResult } from './kubectl.js';
-export { startTestCluster, type TestCluster } from './local-cluster.js';

@@ -62,6 +62,7 @@ export async function serveWatch(args: WatchArgs): Promise<void> {
     res.end();
   };
   let timer: NodeJS.Timeout | undefined;
+  // eslint-disable-next-line prefer-const -- assigned below, after the close handlers that stop it exist
   let watch: { stop(): void } | undefined;
   req.on('close', finish);
   res.on('error', finish);

@@ -1,7 +1,8 @@
 // @kubernetes/client-node against the local API server: typed clients, informers, patches, status, conflicts.
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestCluster, waitFor, type TestCluster } from '@gardener-ts/testing';
+import { waitFor } from '@gardener-ts/testing';
+import { startTestCluster, type TestCluster } from '../../src/index.js';
 
 let cluster: TestCluster;
 let kc: k8s.KubeConfig;

@@ -2,7 +2,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, startProcess, startTestCluster, waitFor, workspaceRoot, type TestCluster } from '@gardener-ts/testing';
+import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { startTestCluster, type TestCluster } from '../../src/index.js';
 
 const shared = join(workspaceRoot(), '..', 'shared');
 const crdDir = join(shared, 'gardener-crds');

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalApiServer, type LocalApiServerOptions } from '@gardener-ts/local-apiserver';
+import { LocalApiServer, type LocalApiServerOptions } from '../server/apiserver.js';
 
 export interface TestCluster {
   server: LocalApiServer;

@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url';
+import { describeComponentBinary } from '@gardener-ts/testing';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+describeComponentBinary({
+  app: 'operator',
+  validConfig: fixture('config.yaml'),
+  brokenConfigs: [{ file: fixture('broken-port.yaml'), mentions: ['server.metrics.port'] }],
+});
