@@ -88,11 +88,11 @@ export async function handleResource(
     }
     case 'POST': {
       if (route.name) throw errors.methodNotAllowed('POST is not allowed on an object; use PUT or PATCH');
-      const body = parseYamlOrJson(await readBody(req));
+      const body = decodeBody(req, await readBody(req));
       return respondObject(req, res, def, await objects.create(def, ns, body, ctx), 201, ctx);
     }
     case 'PUT': {
-      const body = parseYamlOrJson(await readBody(req));
+      const body = decodeBody(req, await readBody(req));
       return respondObject(req, res, def, await objects.update(def, ns, route.name, body, ctx, route.subresource), 200, ctx);
     }
     case 'PATCH': {
@@ -184,4 +184,13 @@ function respondList(req: IncomingMessage, res: ServerResponse, def: ResourceDef
 export function includeObject(query: URLSearchParams): IncludeObject {
   const v = query.get('includeObject');
   return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+/** JSON or YAML bodies; protobuf (what client-go's typed clients send first) gets 415, and client-go retries in JSON. */
+function decodeBody(req: IncomingMessage, text: string): KubeObject {
+  const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
+  if (type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
+    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  }
+  return parseYamlOrJson(text);
 }

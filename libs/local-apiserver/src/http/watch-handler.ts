@@ -54,6 +54,8 @@ export async function serveWatch(args: WatchArgs): Promise<void> {
   const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
   const sendInitial = query.get('sendInitialEvents');
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' });
+  // Clients (client-node's Watch) wait for the response headers before they consider the watch started.
+  res.flushHeaders();
   const finish = () => {
     if (closed) return;
     closed = true;
