@@ -57,7 +57,7 @@ describe('kubectl against the local API server', () => {
     await k(['apply', '-f', join(shared, 'gardener-examples', 'resource-manager', '20-managedresource.yaml')]);
     const out = await k(['get', 'managedresources', '-n', 'default']);
     expect(out.split('\n')[0]).toMatch(/^NAME\s+CLASS\s+APPLIED\s+HEALTHY\s+PROGRESSING\s+AGE$/);
-    expect(out).toMatch(/^managedresource-example1\s/m);
+    expect(out).toMatch(/^example\s/m);
   });
 
   it('explains built-in and custom types from OpenAPI', async () => {
@@ -101,8 +101,8 @@ describe('kubectl against the local API server', () => {
     expect(obj.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 8080, protocol: 'TCP' }]);
     expect(obj.metadata.labels).toEqual({ app: 'web', tier: 'front' });
     expect(obj.spec.replicas).toBe(4);
-    await k(['patch', 'managedresource', 'managedresource-example1', '-n', 'default', '--type=merge', '-p', '{"spec":{"keepObjects":true}}']);
-    expect(JSON.parse(await k(['get', 'managedresource', 'managedresource-example1', '-n', 'default', '-o', 'json'])).spec.keepObjects).toBe(true);
+    await k(['patch', 'managedresource', 'example', '-n', 'default', '--type=merge', '-p', '{"spec":{"keepObjects":true}}']);
+    expect(JSON.parse(await k(['get', 'managedresource', 'example', '-n', 'default', '-o', 'json'])).spec.keepObjects).toBe(true);
   });
 
   it('labels, annotates and scales', async () => {
