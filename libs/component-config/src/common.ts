@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LOG_FORMATS, LOG_LEVELS } from '@gardener-ts/logging';
 import { parseDuration } from './duration.js';
-import type { Endpoint } from './spec.js';
+import type { Endpoint, RuntimeSettings } from './spec.js';
 
 /** A Go duration string such as "15s" or "1m30s"; kept as text, checked for syntax. */
 export const duration = (fallback?: string) => {
@@ -59,4 +59,13 @@ export const probesAndMetrics = (healthPort: number, metricsPort: number) =>
 /** An empty bind address means every interface, as in Go's net.Listen. */
 export function toEndpoint(e: { bindAddress: string; port: number }): Endpoint {
   return { bindAddress: e.bindAddress === '' ? '0.0.0.0' : e.bindAddress, port: e.port };
+}
+
+/** The runtime settings of configurations laid out like Gardener's: top-level log settings and `server.*`. */
+export function serverRuntime(c: {
+  logLevel: RuntimeSettings['logLevel'];
+  logFormat: RuntimeSettings['logFormat'];
+  server: { healthProbes: { bindAddress: string; port: number }; metrics: { bindAddress: string; port: number } };
+}): RuntimeSettings {
+  return { logLevel: c.logLevel, logFormat: c.logFormat, healthProbes: toEndpoint(c.server.healthProbes), metrics: toEndpoint(c.server.metrics) };
 }

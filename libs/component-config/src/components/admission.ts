@@ -3,7 +3,14 @@
 // pkg/admissioncontroller/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging, ...) are
 // reported as ignored by the loader.
 import { z } from 'zod';
-import { endpoint, featureGates, logFormat, logLevel, port, toEndpoint } from '../common.js';
+import {
+  endpoint,
+  featureGates,
+  logFormat,
+  logLevel,
+  port,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 export const RESOURCE_ADMISSION_OPERATION_MODES = ['block', 'log'] as const;
@@ -86,10 +93,5 @@ export const admissionControllerConfigSpec: ComponentConfigSpec<AdmissionControl
   apiVersion: 'admissioncontroller.config.gardener.cloud/v1alpha1',
   kind: 'AdmissionControllerConfiguration',
   schema,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

@@ -3,7 +3,15 @@
 // pkg/controllermanager/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging,
 // project quotas, ...) are reported as ignored by the loader.
 import { z } from 'zod';
-import { duration, featureGates, leaderElection, logFormat, logLevel, probesAndMetrics, toEndpoint } from '../common.js';
+import {
+  duration,
+  featureGates,
+  leaderElection,
+  logFormat,
+  logLevel,
+  probesAndMetrics,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 /** Gardener's DefaultControllerConcurrentSyncs for the controller-manager. */
@@ -106,10 +114,5 @@ export const controllerManagerConfigSpec: ComponentConfigSpec<ControllerManagerC
   apiVersion: 'controllermanager.config.gardener.cloud/v1alpha1',
   kind: 'ControllerManagerConfiguration',
   schema,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

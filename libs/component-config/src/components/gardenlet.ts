@@ -4,7 +4,15 @@
 // reported as ignored by the loader.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import { duration, featureGates, leaderElection, logFormat, logLevel, probesAndMetrics, toEndpoint } from '../common.js';
+import {
+  duration,
+  featureGates,
+  leaderElection,
+  logFormat,
+  logLevel,
+  probesAndMetrics,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 /** Gardener's DefaultControllerConcurrentSyncs for the gardenlet. */
@@ -151,10 +159,5 @@ export const gardenletConfigSpec: ComponentConfigSpec<GardenletConfiguration> = 
   kind: 'GardenletConfiguration',
   schema,
   validate,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

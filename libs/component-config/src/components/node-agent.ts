@@ -4,7 +4,14 @@
 // so "" and 0 mean "use the default" wherever Go's defaulting treats them that way.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import { duration, featureGates, logFormat, logLevel, probesAndMetrics, toEndpoint } from '../common.js';
+import {
+  duration,
+  featureGates,
+  logFormat,
+  logLevel,
+  probesAndMetrics,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 const unsetIf = (...empty: unknown[]) => (v: unknown) => (empty.includes(v) ? undefined : v);
@@ -99,10 +106,5 @@ export const nodeAgentConfigSpec: ComponentConfigSpec<NodeAgentConfiguration> = 
   kind: 'NodeAgentConfiguration',
   schema,
   validate,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

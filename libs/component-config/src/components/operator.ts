@@ -10,7 +10,7 @@ import {
   leaderElection,
   logFormat,
   logLevel,
-  toEndpoint,
+  serverRuntime,
 } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
@@ -67,10 +67,5 @@ export const operatorConfigSpec: ComponentConfigSpec<OperatorConfiguration> = {
   apiVersion: 'operator.config.gardener.cloud/v1alpha1',
   kind: 'OperatorConfiguration',
   schema,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

@@ -10,7 +10,14 @@
 //   - server.healthProbes (--health-bind-address; default port 8081),
 //   - server.metrics (--metrics-bind-address; default port 8080).
 import { z } from 'zod';
-import { duration, featureGates, logFormat, logLevel, probesAndMetrics, toEndpoint } from '../common.js';
+import {
+  duration,
+  featureGates,
+  logFormat,
+  logLevel,
+  probesAndMetrics,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 /** A Kubernetes resource.Quantity such as "10Gi", "500M" or "1.5". */
@@ -68,10 +75,5 @@ export const providerLocalConfigSpec: ComponentConfigSpec<ProviderLocalConfigura
   apiVersion: 'local.provider.extensions.config.gardener.cloud/v1alpha1',
   kind: 'ControllerConfiguration',
   schema,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

@@ -4,7 +4,15 @@
 // the default is applied always here; it has no effect while the controller is disabled.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import { duration, endpoint, leaderElection, logFormat, logLevel, port, toEndpoint } from '../common.js';
+import {
+  duration,
+  endpoint,
+  leaderElection,
+  logFormat,
+  logLevel,
+  port,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 /** An empty YAML value (`key:` with only comments below it) reads as null; Go treats it as unset. */
@@ -204,10 +212,5 @@ export const resourceManagerConfigSpec: ComponentConfigSpec<ResourceManagerConfi
   kind: 'ResourceManagerConfiguration',
   schema,
   validate,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

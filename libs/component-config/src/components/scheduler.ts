@@ -8,7 +8,7 @@ import {
   leaderElection,
   logFormat,
   logLevel,
-  toEndpoint,
+  serverRuntime,
 } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
@@ -49,10 +49,5 @@ export const schedulerConfigSpec: ComponentConfigSpec<SchedulerConfiguration> = 
   apiVersion: 'scheduler.config.gardener.cloud/v1alpha1',
   kind: 'SchedulerConfiguration',
   schema,
-  runtime: (c) => ({
-    logLevel: c.logLevel,
-    logFormat: c.logFormat,
-    healthProbes: toEndpoint(c.server.healthProbes),
-    metrics: toEndpoint(c.server.metrics),
-  }),
+  runtime: serverRuntime,
 };

@@ -4,6 +4,9 @@
 import { isAtomicMap, isPlainObject, type SchemaView } from '../../schema/navigate.js';
 import type { OpenAPISchema } from '../../schema/types.js';
 import { fieldElement, FieldSet, keyElement, valueElement, type FieldPath, type PathElement } from './fieldset.js';
+import { jsonEqual as deepEqual } from '../../api/meta.js';
+
+export { deepEqual };
 
 /** How to read an object's structure: its schema (undefined = deduced: all maps granular, all lists atomic). */
 export interface Shape {
@@ -295,17 +298,3 @@ function kindOf(value: unknown): string {
   return 'scalar';
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ka = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const kb = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => deepEqual(ao[k], bo[k]));
-}

@@ -1,6 +1,9 @@
 // Helpers shared by the three PATCH flavours: body parsing, deep equality, safe key assignment and the 422
 // "generic server response" kube-apiserver returns when a patch does not apply.
 import { ApiError } from '../../api/errors.js';
+import { jsonEqual as deepEqual } from '../../api/meta.js';
+
+export { deepEqual };
 
 export type JsonMap = Record<string, unknown>;
 
@@ -39,16 +42,3 @@ export function put(obj: JsonMap, key: string, value: unknown): void {
   else obj[key] = value;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => hasOwn(b as JsonMap, k) && deepEqual((a as JsonMap)[k], (b as JsonMap)[k]));
-}
