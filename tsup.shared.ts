@@ -23,7 +23,11 @@ export function libBuild(entry: Record<string, string> = { index: 'src/index.ts'
   };
 }
 
-export function appBuild(app: string, entry: Record<string, string> = { main: 'src/main.ts' }, outDir?: string) {
+/**
+ * One self-contained ESM bundle per app. `external` packages stay out of the bundle and load from node_modules at
+ * run time: for packages that read files next to their own code (etcd3 loads its .proto files via __dirname).
+ */
+export function appBuild(app: string, entry: Record<string, string> = { main: 'src/main.ts' }, outDir?: string, external: string[] = []) {
   return defineConfig({
     entry,
     format: ['esm'],
@@ -33,7 +37,8 @@ export function appBuild(app: string, entry: Record<string, string> = { main: 's
     clean: true,
     sourcemap: true,
     splitting: false,
-    noExternal: [/.*/],
+    noExternal: [external.length > 0 ? new RegExp(`^(?!(${external.join('|')})(/|$))`) : /.*/],
+    external,
     // CommonJS dependencies inside an ESM bundle still call require().
     banner: {
       js: "import { createRequire as __gtsCreateRequire } from 'node:module'; const require = __gtsCreateRequire(import.meta.url);",

@@ -1,18 +1,75 @@
-// HTTP-level benchmark of the local API server: creates, gets, a list of 10,000 objects and watch delivery
-// latency with 100 watchers, per storage backend. Run: npx tsx bench/apiserver/run.ts [memory file etcd]
+// HTTP-level benchmark of the local API server as users run it (`gardener-local apiserver`, its own process):
+// creates, gets, a list of 10,000 objects, watch delivery latency with 100 watchers and the server's memory,
+// per storage backend; plus raw etcd puts from this process as the floor for the etcd backend.
+// Run: npx nx build gardener-local && npx tsx bench/apiserver/run.ts [memory file etcd]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalApiServer, type StorageKind } from '../../libs/local-apiserver/src/index.js';
+import { Etcd3 } from 'etcd3';
+
+type StorageKind = 'memory' | 'file' | 'etcd';
+
+interface ServerProcess {
+  url: string;
+  pid: number;
+  credentials: { ca: string; cert: string; key: string };
+  stop(): Promise<void>;
+}
+
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'tools', 'gardener-local', 'cli.js');
+
+async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Promise<ServerProcess> {
+  const args = [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', kind, '--log-level', 'error'];
+  if (etcdUrl) args.push('--etcd-servers', etcdUrl);
+  const nodeFlags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /ready at (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`apiserver exited with ${code}`)));
+  });
+  const pki = join(dir, 'pki');
+  return {
+    url,
+    pid: proc.pid!,
+    credentials: {
+      ca: await readFile(join(pki, 'ca.crt'), 'utf8'),
+      cert: await readFile(join(pki, 'admin.crt'), 'utf8'),
+      key: await readFile(join(pki, 'admin.key'), 'utf8'),
+    },
+    stop: () => new Promise((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    }),
+  };
+}
+
+async function rssMiB(pid: number): Promise<string> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return (kb / 1024).toFixed(0);
+}
+
+async function rawEtcdPuts(url: string): Promise<string> {
+  const client = new Etcd3({ hosts: url });
+  const value = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { bench: 'yes' } }, data: { i: '0' } });
+  const ms = await pool(N, (i) => client.put(`/bench/raw/${i}`).value(value).exec());
+  client.close();
+  return (N / (ms / 1000)).toFixed(0);
+}
 
 const N = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const CONCURRENCY = 32;
 const WATCHERS = 100;
 
-function client(server: LocalApiServer) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: server.credentials.ca.certPem, cert: server.credentials.admin.certPem, key: server.credentials.admin.keyPem });
+function client(server: ServerProcess) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key });
   return (method: string, path: string, body?: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${server.url}${path}`, { method, agent, headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' } }, (res) => {
@@ -54,7 +111,7 @@ async function startEtcd(dir: string): Promise<{ proc: ChildProcess; url: string
 async function bench(kind: StorageKind): Promise<Record<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-apiserver-'));
   const etcd = kind === 'etcd' ? await startEtcd(dir) : undefined;
-  const server = await LocalApiServer.start({ storage: kind, dataDir: kind === 'file' ? dir : undefined, etcdServers: etcd ? [etcd.url] : undefined });
+  const server = await startServer(dir, kind, etcd?.url);
   const send = client(server);
   try {
     const body = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
@@ -77,7 +134,7 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
     const latencies: number[] = [];
     const sentAt = new Map<string, number>();
     const watchers = Array.from({ length: WATCHERS }, () => {
-      const req = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${'' + 0}&fieldSelector=metadata.name%3Dcm-0`, { ca: server.credentials.ca.certPem, cert: server.credentials.admin.certPem, key: server.credentials.admin.keyPem }, (res) => {
+      const req = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${'' + 0}&fieldSelector=metadata.name%3Dcm-0`, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key }, (res) => {
         let buf = '';
         res.on('data', (d: Buffer) => {
           buf += d.toString();
@@ -101,6 +158,8 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
     }
     await new Promise((r) => setTimeout(r, 1000));
     watchers.forEach((w) => w.destroy());
+    const rss = await rssMiB(server.pid);
+    const floor = etcd ? await rawEtcdPuts(etcd.url) : '';
     return {
       backend: kind,
       'creates/s (32 conc.)': (N / (createMs / 1000)).toFixed(0),
@@ -109,6 +168,8 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
       'watch p50 ms': latencies.length ? percentile(latencies, 50).toFixed(1) : 'n/a',
       'watch p99 ms': latencies.length ? percentile(latencies, 99).toFixed(1) : 'n/a',
       'watch events': String(latencies.length),
+      'server RSS MiB': rss,
+      'raw etcd puts/s (32 conc.)': floor || '–',
     };
   } finally {
     await server.stop();

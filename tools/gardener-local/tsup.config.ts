@@ -1,3 +1,3 @@
 import { appBuild } from '../../tsup.shared.js';
 
-export default appBuild('gardener-local', { cli: 'src/cli.ts' }, '../../dist/tools/gardener-local');
+export default appBuild('gardener-local', { cli: 'src/cli.ts' }, '../../dist/tools/gardener-local', ['etcd3']);

@@ -12,13 +12,21 @@ export type Authenticator = (req: IncomingMessage) => UserInfo | undefined | Pro
 export const clientCertificateAuthenticator: Authenticator = (req) => {
   const socket = req.socket as TLSSocket;
   if (!socket.authorized || typeof socket.getPeerCertificate !== 'function') return undefined;
+  // The certificate is fixed for the connection's life; reading it is costly, so keep-alive requests reuse it.
+  if (certificateUsers.has(socket)) return certificateUsers.get(socket);
   const cert = socket.getPeerCertificate();
-  if (!cert?.subject?.CN) return undefined;
-  const o = cert.subject.O;
-  const groups = Array.isArray(o) ? o : o ? [o] : [];
-  const cn = cert.subject.CN;
-  return { username: Array.isArray(cn) ? cn[0] : cn, groups: [...groups, 'system:authenticated'] };
+  let user: UserInfo | undefined;
+  if (cert?.subject?.CN) {
+    const o = cert.subject.O;
+    const groups = Array.isArray(o) ? o : o ? [o] : [];
+    const cn = cert.subject.CN;
+    user = { username: Array.isArray(cn) ? cn[0] : cn, groups: [...groups, 'system:authenticated'] };
+  }
+  certificateUsers.set(socket, user);
+  return user;
 };
+
+const certificateUsers = new WeakMap<TLSSocket, UserInfo | undefined>();
 
 export interface StaticToken {
   token: string;
