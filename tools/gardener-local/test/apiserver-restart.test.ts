@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, kubectl, runKubectl, startProcess, stopAllProcesses, waitFor, workspaceRoot, type RunningProcess } from '@gardener-ts/testing';
 
 const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli.js');
+
+/** A ConfigMap manifest for `kubectl create -f -` (JSON bodies; typed `kubectl create configmap` sends protobuf). */
+const configMap = (name: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: default}\n${extra}`;
 let dir: string;
 let port: number;
 
@@ -39,7 +42,7 @@ describe('gardener-local apiserver', () => {
     await waitFor('readiness', () => proc.output().includes('Local API server ready'), { timeoutMs: 20_000 });
     const acknowledged: string[] = [];
     for (let i = 0; i < 20; i++) {
-      await kubectl(kubeconfig, ['create', 'configmap', `durable-${i}`, '-n', 'default', `--from-literal=i=${i}`]);
+      await kubectl(kubeconfig, ['create', '-f', '-'], { input: configMap(`durable-${i}`, `data: {i: "${i}"}\n`) });
       acknowledged.push(`durable-${i}`);
     }
     const before = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).metadata.resourceVersion;
@@ -51,7 +54,7 @@ describe('gardener-local apiserver', () => {
     const names = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).items.map((i: { metadata: { name: string } }) => i.metadata.name);
     expect(names).toEqual(expect.arrayContaining(acknowledged));
     // Revisions continue upwards: a new write gets a higher resourceVersion than anything before.
-    const next = JSON.parse(await kubectl(kubeconfig, ['create', 'configmap', 'after-restart', '-n', 'default', '-o', 'json']));
+    const next = JSON.parse(await kubectl(kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: configMap('after-restart') }));
     expect(Number(next.metadata.resourceVersion)).toBeGreaterThan(Number(before));
     // A watch from before the restart either replays or is told to relist (410); never silently misses events.
     const res = await runKubectl(kubeconfig, ['get', '--raw', `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${before}&timeoutSeconds=1`]);

@@ -18,6 +18,10 @@ beforeAll(async () => {
 });
 afterAll(async () => cluster?.stop());
 
+/** `kubectl create -f -` of a manifest (JSON bodies; the typed `kubectl create configmap` sends protobuf). */
+const manifest = (kind: string, name: string, namespace?: string, extra = '') =>
+  `apiVersion: v1\nkind: ${kind}\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}${extra}`;
+
 const deployment = (image: string, extra = '') => `
 apiVersion: apps/v1
 kind: Deployment
@@ -119,7 +123,7 @@ describe('kubectl against the local API server', () => {
   it('streams changes with get -w', async () => {
     const watch = startProcess(join(workspaceRoot(), 'tools/k8s-binaries/vendor/kubectl'), ['--kubeconfig', cluster.kubeconfigPath, 'get', 'configmaps', '-n', 'default', '-w', '--output-watch-events']);
     await waitFor('the initial list', () => watch.output().includes('ssa'));
-    await k(['create', 'configmap', 'watched', '-n', 'default', '--from-literal=a=b']);
+    await k(['create', '-f', '-'], manifest('ConfigMap', 'watched', 'default', 'data: {a: b}\n'));
     await waitFor('the ADDED event', () => /ADDED\s+watched/.test(watch.output()));
     await k(['delete', 'configmap', 'watched', '-n', 'default']);
     await waitFor('the DELETED event', () => /DELETED\s+watched/.test(watch.output()));
@@ -127,7 +131,7 @@ describe('kubectl against the local API server', () => {
   });
 
   it('keeps an object with a finalizer until the finalizer is removed', async () => {
-    await k(['create', 'configmap', 'held', '-n', 'default']);
+    await k(['create', '-f', '-'], manifest('ConfigMap', 'held', 'default'));
     await k(['patch', 'cm', 'held', '-n', 'default', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']);
     await k(['delete', 'cm', 'held', '-n', 'default', '--wait=false']);
     const held = JSON.parse(await k(['get', 'cm', 'held', '-n', 'default', '-o', 'json']));
@@ -137,13 +141,13 @@ describe('kubectl against the local API server', () => {
   });
 
   it('cascades deletes to dependents (background and orphan)', async () => {
-    const owner = JSON.parse(await k(['create', 'configmap', 'owner', '-n', 'default', '-o', 'json']));
+    const owner = JSON.parse(await k(['create', '-f', '-', '-o', 'json'], manifest('ConfigMap', 'owner', 'default')));
     const dependent = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: ${owner.metadata.uid}}\n`;
     await k(['apply', '-f', '-'], dependent('dep-1'));
     await k(['delete', 'cm', 'owner', '-n', 'default']);
     await waitFor('the dependent to be collected', async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'dep-1', '-n', 'default'])).code !== 0);
 
-    const owner2 = JSON.parse(await k(['create', 'configmap', 'owner2', '-n', 'default', '-o', 'json']));
+    const owner2 = JSON.parse(await k(['create', '-f', '-', '-o', 'json'], manifest('ConfigMap', 'owner2', 'default')));
     await k(['apply', '-f', '-'], dependent('dep-2').replace(owner.metadata.uid, owner2.metadata.uid).replace('name: owner,', 'name: owner2,'));
     await k(['delete', 'cm', 'owner2', '-n', 'default', '--cascade=orphan']);
     await waitFor('the owner to be gone', async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'owner2', '-n', 'default'])).code !== 0);
@@ -152,9 +156,9 @@ describe('kubectl against the local API server', () => {
   });
 
   it('deletes a namespace with its content and refuses new content meanwhile', async () => {
-    await k(['create', 'namespace', 'doomed']);
-    await k(['create', 'configmap', 'c', '-n', 'doomed']);
-    await k(['create', 'secret', 'generic', 's', '-n', 'doomed', '--from-literal=a=b']);
+    await k(['create', '-f', '-'], manifest('Namespace', 'doomed'));
+    await k(['create', '-f', '-'], manifest('ConfigMap', 'c', 'doomed'));
+    await k(['create', '-f', '-'], manifest('Secret', 's', 'doomed', 'stringData: {a: b}\n'));
     await k(['delete', 'namespace', 'doomed', '--timeout=20s']);
     expect((await runKubectl(cluster.kubeconfigPath, ['get', 'ns', 'doomed'])).stderr).toMatch(/NotFound/);
   });
