@@ -19,3 +19,8 @@ export function appBundle(app: string): string {
   if (!existsSync(path)) throw new Error(`${path} is missing: run "npx nx build ${app}" first`);
   return path;
 }
+
+/** Gardener's own CRDs and example manifests, vendored from gardener/gardener (Apache-2.0) under deploy/gardener. */
+export function gardenerAsset(...path: string[]): string {
+  return join(workspaceRoot(), 'deploy', 'gardener', ...path);
+}

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { workspaceRoot } from '@gardener-ts/testing';
+import { gardenerAsset } from '@gardener-ts/testing';
 import { BUILTIN_DEFINITIONS, builtinDefinitionName, builtinResolver } from './builtin.js';
 import { applyDefaults } from './defaults.js';
 import { inlineResolver, listSemantics, type SchemaView } from './navigate.js';
@@ -10,7 +9,7 @@ import { pruneUnknown } from './prune.js';
 import type { OpenAPISchema } from './types.js';
 import { validateValue } from './validate.js';
 
-const crd = parse(readFileSync(join(workspaceRoot(), '..', 'shared', 'gardener-crds', '10-crd-extensions.gardener.cloud_infrastructures.yaml'), 'utf8'));
+const crd = parse(readFileSync(gardenerAsset('crds', '10-crd-extensions.gardener.cloud_infrastructures.yaml'), 'utf8'));
 const infra: OpenAPISchema = crd.spec.versions[0].schema.openAPIV3Schema;
 const view: SchemaView = { root: infra, resolve: inlineResolver };
 

@@ -5,12 +5,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { waitFor, gardenerAsset } from '@gardener-ts/testing';
 import { LocalApiServer } from '../../src/index.js';
 import type { OpenAPISchema } from '../../src/schema/types.js';
 import { rawClient } from './raw-client.js';
 
-const crdDir = join(workspaceRoot(), '..', 'shared', 'gardener-crds');
+const crdDir = gardenerAsset('crds');
 const crds = readdirSync(crdDir)
   .filter((f) => f.endsWith('.yaml'))
   .map((f) => parse(readFileSync(join(crdDir, f), 'utf8')));

@@ -1,15 +1,14 @@
 // Exact HTTP behaviour: error codes and Status bodies, schema validation with field paths, watch semantics.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { waitFor, gardenerAsset } from '@gardener-ts/testing';
 import { LocalApiServer } from '../../src/index.js';
 import { openWatch, rawClient } from './raw-client.js';
 
 let server: LocalApiServer;
 let api: ReturnType<typeof rawClient>;
-const crdPath = join(workspaceRoot(), '..', 'shared', 'gardener-crds', '10-crd-extensions.gardener.cloud_infrastructures.yaml');
+const crdPath = gardenerAsset('crds', '10-crd-extensions.gardener.cloud_infrastructures.yaml');
 
 beforeAll(async () => {
   server = await LocalApiServer.start();

@@ -2,11 +2,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot, gardenerAsset } from '@gardener-ts/testing';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 
-const shared = join(workspaceRoot(), '..', 'shared');
-const crdDir = join(shared, 'gardener-crds');
+const crdDir = gardenerAsset('crds');
 const crdFiles = readdirSync(crdDir).filter((f) => f.endsWith('.yaml'));
 
 let cluster: TestCluster;
@@ -58,7 +57,7 @@ describe('kubectl against the local API server', () => {
   });
 
   it('creates custom resources and prints their additional columns', async () => {
-    await k(['apply', '-f', join(shared, 'gardener-examples', 'resource-manager', '20-managedresource.yaml')]);
+    await k(['apply', '-f', gardenerAsset('examples', 'resource-manager', '20-managedresource.yaml')]);
     const out = await k(['get', 'managedresources', '-n', 'default']);
     expect(out.split('\n')[0]).toMatch(/^NAME\s+CLASS\s+APPLIED\s+HEALTHY\s+PROGRESSING\s+AGE$/);
     expect(out).toMatch(/^example\s/m);
