@@ -3,7 +3,8 @@
 // per storage backend; plus raw etcd puts from this process as the floor for the etcd backend.
 // Run: npx nx build gardener-local && npx tsx bench/apiserver/run.ts [memory file etcd]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ interface ServerProcess {
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'tools', 'gardener-local', 'cli.js');
 
 async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Promise<ServerProcess> {
-  const args = [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', kind, '--log-level', 'error'];
+  await writeFile(join(dir, 'tokens'), `${WRK_TOKEN},bench,1,"system:masters"\n`);
+  const args = [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', kind, '--log-level', 'error', '--token-auth-file', join(dir, 'tokens')];
   if (etcdUrl) args.push('--etcd-servers', etcdUrl);
   const nodeFlags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const proc = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -48,6 +50,21 @@ async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Pr
       proc.kill('SIGTERM');
     }),
   };
+}
+
+const WRK_TOKEN = 'bench-token';
+
+/** Requests/s that wrk (a C load generator, 1 thread, 32 connections, 10 s) gets, when wrk is installed. */
+function wrk(url: string, script?: string): string {
+  const args = ['-t1', '-c32', '-d10s', '-H', `Authorization: Bearer ${WRK_TOKEN}`, ...(script ? ['-s', script] : []), url];
+  try {
+    const out = execFileSync('wrk', args, { encoding: 'utf8' });
+    if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
+    return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0).toFixed(0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'no wrk';
+    throw err;
+  }
 }
 
 async function rssMiB(pid: number): Promise<string> {
@@ -159,6 +176,8 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
     await new Promise((r) => setTimeout(r, 1000));
     watchers.forEach((w) => w.destroy());
     const rss = await rssMiB(server.pid);
+    const wrkGets = wrk(`${server.url}/api/v1/namespaces/default/configmaps/cm-1`);
+    const wrkCreates = wrk(server.url, join(import.meta.dirname, 'create.lua'));
     const floor = etcd ? await rawEtcdPuts(etcd.url) : '';
     return {
       backend: kind,
@@ -169,6 +188,8 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
       'watch p99 ms': latencies.length ? percentile(latencies, 99).toFixed(1) : 'n/a',
       'watch events': String(latencies.length),
       'server RSS MiB': rss,
+      'wrk gets/s': wrkGets,
+      'wrk creates/s': wrkCreates,
       'raw etcd puts/s (32 conc.)': floor || '–',
     };
   } finally {
