@@ -44,6 +44,7 @@ export function definitionsFromCRD(crd: KubeObject): ResourceDefinition[] {
       }),
     ),
     custom: true,
+    tracksGeneration: true,
   }));
 }
 

@@ -59,4 +59,6 @@ export interface ResourceDefinition {
   cells?: (object: KubeObject) => unknown[];
   /** True for CRD-backed resources. */
   custom?: boolean;
+  /** Whether objects carry metadata.generation, bumped on spec changes (kube sets it per kind; all CRDs do). */
+  tracksGeneration?: boolean;
 }

@@ -109,7 +109,8 @@ export class ObjectService {
     if (nameProblems.length > 0) throw errors.invalid(def.kind, def.group, meta.name, nameProblems);
     meta.uid = newUid();
     meta.creationTimestamp = now();
-    meta.generation = 1;
+    if (def.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -286,7 +287,7 @@ export class ObjectService {
     applied = false,
   ): Promise<KubeObject> {
     const old = toVersion(def, current.object);
-    if (!jsonEqual(specPart(old), specPart(next)) && subresource === '') {
+    if (def.tracksGeneration && !jsonEqual(specPart(old), specPart(next)) && subresource === '') {
       next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
     await runPipeline(this.deps.pipeline, this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx));

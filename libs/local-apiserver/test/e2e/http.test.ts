@@ -77,6 +77,14 @@ describe('errors at the edge', () => {
     expect((await api.send('GET', '/api/v1/namespaces/default/configmaps/dry')).status).toBe(404);
   });
 
+  it('sets metadata.generation only on kinds that track it, as kube does', async () => {
+    const created = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('no-generation'));
+    expect(created.json().metadata.generation).toBeUndefined();
+    const infra = { apiVersion: 'extensions.gardener.cloud/v1alpha1', kind: 'Infrastructure', metadata: { name: 'gen' }, spec: { type: 'local', region: 'r', secretRef: { name: 's', namespace: 'default' } } };
+    const custom = await api.send('POST', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures', JSON.stringify(infra));
+    expect(custom.json().metadata.generation).toBe(1);
+  });
+
   it('generates names from generateName', async () => {
     const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { generateName: 'gen-' } }));
     expect(res.status).toBe(201);

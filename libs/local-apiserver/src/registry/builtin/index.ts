@@ -38,6 +38,7 @@ function definition(row: BuiltinRow): ResourceDefinition {
     defaulter: DEFAULTERS[key],
     printerColumns: printer?.columns,
     cells: printer?.cells,
+    tracksGeneration: row.generation ?? false,
   };
 }
 
