@@ -21,6 +21,7 @@ import { ObjectService } from './objects.js';
 import { createSchemas } from './schemas.js';
 import { createFieldOwnership } from './field-ownership.js';
 import { defaultPipeline } from './default-pipeline.js';
+import { ipAt, serviceAllocation } from './service-allocation.js';
 import { ApiError } from '../api/errors.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
@@ -70,12 +71,9 @@ export class LocalApiServer {
 
     const registry = new Registry(builtinResources());
     const schemas = createSchemas(registry);
-    const objects = new ObjectService({
-      storage,
-      schemas,
-      ownership: createFieldOwnership(schemas),
-      pipeline: defaultPipeline(schemas),
-    });
+    const pipeline = defaultPipeline(schemas);
+    pipeline.mutating.push(serviceAllocation(storage));
+    const objects = new ObjectService({ storage, schemas, ownership: createFieldOwnership(schemas), pipeline });
     const crds = new CRDController(storage, registry, objects, log);
     const gc = new GarbageCollector(storage, registry, objects, log);
     const namespaces = new NamespaceController(storage, registry, objects, log);
@@ -131,6 +129,7 @@ export class LocalApiServer {
       await writeSecret(kubeconfigPath, config);
       await writeFile(join(options.dataDir, 'apiserver.url'), url + '\n');
     }
+    await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
     return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces], kubeconfigPath);
   }
@@ -153,5 +152,26 @@ async function ensureNamespaces(registry: Registry, objects: ObjectService): Pro
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 409)) throw err;
     }
+  }
+}
+
+/** The `default/kubernetes` Service and its Endpoints, pointing at this server, as kube-apiserver maintains them. */
+async function ensureKubernetesService(registry: Registry, objects: ObjectService, host: string, port: number): Promise<void> {
+  const ctx = internalContext('kube-apiserver');
+  const services = registry.get('', 'v1', 'services')!;
+  const endpoints = registry.get('', 'v1', 'endpoints')!;
+  const labels = { component: 'apiserver', provider: 'kubernetes' };
+  const subsets = [{ addresses: [{ ip: host }], ports: [{ name: 'https', port, protocol: 'TCP' }] }];
+  try {
+    await objects.create(services, 'default', { metadata: { name: 'kubernetes', labels }, spec: { clusterIP: ipAt(1), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }], sessionAffinity: 'None', type: 'ClusterIP' } }, ctx);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 409)) throw err;
+  }
+  try {
+    const current = await objects.get(endpoints, 'default', 'kubernetes');
+    await objects.update(endpoints, 'default', 'kubernetes', { ...current, subsets }, ctx);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 404)) throw err;
+    await objects.create(endpoints, 'default', { metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, ctx);
   }
 }

@@ -85,6 +85,25 @@ describe('errors at the edge', () => {
     expect(custom.json().metadata.generation).toBe(1);
   });
 
+  it('allocates ClusterIPs and NodePorts to Services and keeps them across updates', async () => {
+    const kubernetes = (await api.send('GET', '/api/v1/namespaces/default/services/kubernetes')).json();
+    expect(kubernetes.spec).toMatchObject({ clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443 }] });
+    const svc = (name: string, spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+    const a = (await api.send('POST', '/api/v1/namespaces/default/services', svc('a', { ports: [{ port: 80 }] }))).json();
+    const b = (await api.send('POST', '/api/v1/namespaces/default/services', svc('b', { type: 'NodePort', ports: [{ port: 80 }] }))).json();
+    expect(a.spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+    expect(a.spec.clusterIPs).toEqual([a.spec.clusterIP]);
+    expect(b.spec.clusterIP).not.toBe(a.spec.clusterIP);
+    expect(b.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    const taken = await api.send('POST', '/api/v1/namespaces/default/services', svc('c', { clusterIP: a.spec.clusterIP, ports: [{ port: 80 }] }));
+    expect(taken.status).toBe(422);
+    expect(taken.json().details.causes[0].field).toBe('spec.clusterIPs');
+    // An update that omits the allocated values (as kubectl apply's full object may) keeps them.
+    const put = await api.send('PUT', '/api/v1/namespaces/default/services/b', JSON.stringify({ ...b, spec: { type: 'NodePort', ports: [{ port: 80, protocol: 'TCP' }] } }));
+    expect(put.status).toBe(200);
+    expect(put.json().spec).toMatchObject({ clusterIP: b.spec.clusterIP, ports: [{ nodePort: b.spec.ports[0].nodePort }] });
+  });
+
   it('generates names from generateName', async () => {
     const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { generateName: 'gen-' } }));
     expect(res.status).toBe(201);
