@@ -1,6 +1,6 @@
 // What the API server knows about each resource it serves, built-in or from a CRD.
 import type { KubeObject } from '../storage/types.js';
-import type { OpenAPISchema } from '../schema/types.js';
+import type { FieldProblem, OpenAPISchema } from '../schema/types.js';
 
 export interface GroupVersionKind {
   group: string;
@@ -51,6 +51,8 @@ export interface ResourceDefinition {
   schema?: OpenAPISchema;
   /** Name of the OpenAPI definition of the kind (built-ins), e.g. `io.k8s.api.apps.v1.Deployment`. */
   definitionName?: string;
+  /** Built-in validation beyond the schema (as kube's validation packages do); `old` is set on updates. */
+  validator?: (object: KubeObject, old: KubeObject | undefined) => FieldProblem[];
   /** Built-in defaulting (k8s SetDefaults_*); CRDs default from their schema. */
   defaulter?: (object: KubeObject) => void;
   /** `kubectl get` columns besides NAME (and AGE, added for all); built-ins compute cells with `cells`. */

@@ -38,6 +38,11 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
     ],
     validating: [
       (r) => {
+        if (!isWrite(r) || !r.definition.validator || r.subresource !== '') return;
+        const problems = r.definition.validator(r.object, r.oldObject);
+        if (problems.length > 0) throw errors.invalid(r.definition.kind, r.definition.group, r.name, problems);
+      },
+      (r) => {
         if (!isWrite(r) || !r.definition.custom) return;
         const view = schemas.patchSchema(r.definition);
         if (!view) return;

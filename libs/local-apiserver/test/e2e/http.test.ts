@@ -104,6 +104,13 @@ describe('errors at the edge', () => {
     expect(put.json().spec).toMatchObject({ clusterIP: b.spec.clusterIP, ports: [{ nodePort: b.spec.ports[0].nodePort }] });
   });
 
+  it('validates built-in kinds beyond their schema (422 with kube wording)', async () => {
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mismatch' }, spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+    const res = await api.send('POST', '/apis/apps/v1/namespaces/default/deployments', JSON.stringify(deployment));
+    expect(res.status).toBe(422);
+    expect(res.json().message).toBe('Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`');
+  });
+
   it('generates names from generateName', async () => {
     const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { generateName: 'gen-' } }));
     expect(res.status).toBe(201);

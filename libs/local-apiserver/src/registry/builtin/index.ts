@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../types.js';
 import { BUILTIN_ROWS, type BuiltinRow } from './catalogue.js';
 import { DEFAULTERS } from './defaults.js';
 import { PRINTERS } from './printers.js';
+import { VALIDATORS } from './validation.js';
 
 export { humanDuration } from './human-duration.js';
 
@@ -36,6 +37,7 @@ function definition(row: BuiltinRow): ResourceDefinition {
     storageVersion: row.version,
     definitionName: builtinDefinitionName(row.model),
     defaulter: DEFAULTERS[key],
+    validator: VALIDATORS[key],
     printerColumns: printer?.columns,
     cells: printer?.cells,
     tracksGeneration: row.generation ?? false,

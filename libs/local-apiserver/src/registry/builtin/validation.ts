@@ -1,0 +1,127 @@
+// The parts of kube's validation of built-in kinds that users meet most: pod templates (containers, names,
+// images, restart policies), workload selectors that must match their template and stay immutable, config keys of
+// ConfigMaps and Secrets, and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
+import type { FieldProblem } from '../../schema/types.js';
+import type { KubeObject } from '../../storage/types.js';
+
+type Validator = (object: KubeObject, old: KubeObject | undefined) => FieldProblem[];
+
+const required = (field: string, detail = ''): FieldProblem => ({ field, reason: 'FieldValueRequired', message: `Required value${detail ? `: ${detail}` : ''}` });
+const invalid = (field: string, value: unknown, detail: string): FieldProblem => ({
+  field,
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+});
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+
+function containers(list: KubeObject[] | undefined, path: string, requireOne: boolean): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (requireOne && (!Array.isArray(list) || list.length === 0)) return [required(path)];
+  const seen = new Set<string>();
+  (list ?? []).forEach((c, i) => {
+    const at = `${path}[${i}]`;
+    if (!c.name) problems.push(required(`${at}.name`));
+    else if (!DNS_LABEL.test(c.name) || c.name.length > 63) {
+      problems.push(invalid(`${at}.name`, c.name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+    } else if (seen.has(c.name)) problems.push({ field: `${at}.name`, reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(c.name)}` });
+    seen.add(c.name);
+    if (!c.image) problems.push(required(`${at}.image`));
+    for (const [j, p] of (c.ports ?? []).entries()) {
+      if (!(Number.isInteger(p.containerPort) && p.containerPort >= 1 && p.containerPort <= 65535)) {
+        problems.push(invalid(`${at}.ports[${j}].containerPort`, p.containerPort, 'must be between 1 and 65535, inclusive'));
+      }
+    }
+  });
+  return problems;
+}
+
+export function podSpecProblems(spec: KubeObject | undefined, path: string, restartPolicies?: string[]): FieldProblem[] {
+  if (!spec) return [required(path)];
+  const problems = [...containers(spec.containers, `${path}.containers`, true), ...containers(spec.initContainers, `${path}.initContainers`, false)];
+  if (restartPolicies && !restartPolicies.includes(spec.restartPolicy)) {
+    problems.push(
+      spec.restartPolicy === undefined
+        ? required(`${path}.restartPolicy`, `valid values: ${restartPolicies.map((p) => `"${p}"`).join(', ')}`)
+        : { field: `${path}.restartPolicy`, reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.restartPolicy)}: supported values: ${restartPolicies.map((p) => `"${p}"`).join(', ')}` },
+    );
+  }
+  return problems;
+}
+
+function selectorMatches(selector: KubeObject | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of (selector.matchExpressions ?? []) as KubeObject[]) {
+    const has = e.key in labels;
+    const value = labels[e.key];
+    if (e.operator === 'In' && !(has && e.values?.includes(value))) return false;
+    if (e.operator === 'NotIn' && has && e.values?.includes(value)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+/** apps/v1 workloads: a selector that matches the template's labels and never changes. */
+function workload(restartPolicies = ['Always']): Validator {
+  return (o, old) => {
+    const spec = o.spec ?? {};
+    const problems: FieldProblem[] = [];
+    const empty = !spec.selector || (Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0);
+    if (empty) problems.push(required('spec.selector'));
+    const labels = spec.template?.metadata?.labels ?? {};
+    if (!empty && !selectorMatches(spec.selector, labels)) {
+      problems.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    }
+    if (old?.spec?.selector && JSON.stringify(old.spec.selector) !== JSON.stringify(spec.selector)) {
+      problems.push(invalid('spec.selector', spec.selector, 'field is immutable'));
+    }
+    if (typeof spec.replicas === 'number' && spec.replicas < 0) problems.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+    return [...problems, ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies)];
+  };
+}
+
+function configKeys(o: KubeObject, fields: string[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const field of fields) {
+    for (const key of Object.keys(o[field] ?? {})) {
+      if (!CONFIG_KEY.test(key) || key.length > 253) {
+        problems.push(invalid(`${field}[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"));
+      }
+    }
+  }
+  return problems;
+}
+
+export const VALIDATORS: Record<string, Validator> = {
+  '/pods': (o) => podSpecProblems(o.spec, 'spec', ['Always', 'OnFailure', 'Never']),
+  '/configmaps': (o) => configKeys(o, ['data', 'binaryData']),
+  '/secrets': (o, old) => {
+    const problems = configKeys(o, ['data', 'stringData']);
+    if (old && old.type !== o.type) problems.push(invalid('type', o.type, 'field is immutable'));
+    return problems;
+  },
+  '/services': (o) => {
+    const spec = o.spec ?? {};
+    const problems: FieldProblem[] = [];
+    const needsPorts = spec.type !== 'ExternalName' && spec.clusterIP !== 'None';
+    if (needsPorts && (!Array.isArray(spec.ports) || spec.ports.length === 0)) problems.push(required('spec.ports'));
+    (spec.ports ?? []).forEach((p: KubeObject, i: number) => {
+      if (!(Number.isInteger(p.port) && p.port >= 1 && p.port <= 65535)) problems.push(invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (spec.ports.length > 1 && !p.name) problems.push(required(`spec.ports[${i}].name`));
+    });
+    if (spec.type === 'ExternalName' && !spec.externalName) problems.push(required('spec.externalName'));
+    return problems;
+  },
+  'apps/deployments': workload(),
+  'apps/replicasets': workload(),
+  'apps/statefulsets': workload(),
+  'apps/daemonsets': workload(),
+  'batch/jobs': (o) => podSpecProblems(o.spec?.template?.spec, 'spec.template.spec', ['OnFailure', 'Never']),
+  'batch/cronjobs': (o) => {
+    const problems = o.spec?.schedule ? [] : [required('spec.schedule')];
+    return [...problems, ...podSpecProblems(o.spec?.jobTemplate?.spec?.template?.spec, 'spec.jobTemplate.spec.template.spec', ['OnFailure', 'Never'])];
+  },
+};
