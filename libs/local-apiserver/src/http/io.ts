@@ -6,6 +6,11 @@ import { ApiError, errors } from '../api/errors.js';
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBuffer(req, limit)).toString('utf8');
+}
+
+/** The raw request body, for binary media types (protobuf). */
+export async function readBodyBuffer(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     req.resume();
@@ -18,7 +23,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size > limit) throw errors.tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, warnings: string[] = [], contentType = 'application/json'): void {
