@@ -96,3 +96,17 @@ export function fieldValue(object: Record<string, any>, path: string): string | 
   if (v === undefined || v === null) return '';
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
+
+/** Whether labels match a metav1.LabelSelector object (matchLabels and matchExpressions); an empty one matches all. */
+export function matchesLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] }, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const value = labels[e.key];
+    if (e.operator === 'In' && !(has && (e.values ?? []).includes(value))) return false;
+    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(value)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}

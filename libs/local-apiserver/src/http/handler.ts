@@ -5,6 +5,8 @@ import { ApiError } from '../api/errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { UserInfo } from '../server/context.js';
 import { ANONYMOUS, authenticate, type Authenticator } from './authn.js';
+import { forbidden, pathVerb, requestVerb, type Attributes } from '../auth/attributes.js';
+import type { AuthorizerChain } from '../auth/authorizer.js';
 import { AGGREGATED_DISCOVERY_V2, aggregated, group, groupList, legacyVersions, resourceList, wantsAggregated } from './discovery.js';
 import { sendError, sendJson, sendText } from './io.js';
 import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
@@ -22,6 +24,7 @@ export interface HandlerDeps extends ResourceHandlerDeps {
   authenticators: Authenticator[];
   anonymous: boolean;
   openapi: OpenAPIProvider;
+  authorizer: AuthorizerChain;
   metrics: MetricsRegistry;
   serverAddress: () => string;
   ready: () => boolean;
@@ -68,6 +71,12 @@ async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMes
     }
     user = ANONYMOUS;
   }
+  const attributes = requestAttributes(route, url, req, user);
+  const decision = await deps.authorizer.authorize(attributes);
+  if (!decision.allowed) {
+    req.resume();
+    throw forbidden(attributes, decision.reason);
+  }
   switch (route.type) {
     case 'health': {
       const ok = route.check !== 'readyz' || deps.ready();
@@ -107,6 +116,27 @@ async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMes
     default:
       throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
+}
+
+/** What the request asks, for the authorizers; a namespace's own requests count as in that namespace, as in kube. */
+function requestAttributes(route: Route, url: URL, req: IncomingMessage, user: UserInfo): Attributes {
+  const method = req.method ?? 'GET';
+  if (route.type !== 'resource') return { user, kind: 'path', verb: pathVerb(method), path: url.pathname };
+  const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
+  const namespace = route.namespace || (route.group === '' && route.resource === 'namespaces' ? route.name : '');
+  return {
+    user,
+    kind: 'resource',
+    resource: {
+      verb: requestVerb(method, route.name !== '', watch),
+      namespace,
+      group: route.group,
+      version: route.version,
+      resource: route.resource,
+      subresource: route.subresource,
+      name: route.name,
+    },
+  };
 }
 
 function metricLabels(req: IncomingMessage, route: Route) {

@@ -6,6 +6,7 @@ import type protobuf from 'protobufjs';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const CORE = 'k8s.io.api.core.v1';
+const AUTHZ = 'k8s.io.api.authorization.v1';
 
 const MESSAGES: Record<string, string[]> = {
   [`${RUNTIME}.TypeMeta`]: ['apiVersion 1 string', 'kind 2 string'],
@@ -41,6 +42,12 @@ const MESSAGES: Record<string, string[]> = {
   [`${META}.Preconditions`]: ['uid 1 string', 'resourceVersion 2 string'],
   [`${META}.DeleteOptions`]: ['gracePeriodSeconds 1 int64', `preconditions 2 ${META}.Preconditions`, 'orphanDependents 3 bool', 'propagationPolicy 4 string', 'dryRun 5 repeated string'],
   [`${META}.CreateOptions`]: ['dryRun 1 repeated string', 'fieldManager 3 string', 'fieldValidation 4 string'],
+  [`${AUTHZ}.ResourceAttributes`]: ['namespace 1 string', 'verb 2 string', 'group 3 string', 'version 4 string', 'resource 5 string', 'subresource 6 string', 'name 7 string'],
+  [`${AUTHZ}.NonResourceAttributes`]: ['path 1 string', 'verb 2 string'],
+  [`${AUTHZ}.SelfSubjectAccessReviewSpec`]: [`resourceAttributes 1 ${AUTHZ}.ResourceAttributes`, `nonResourceAttributes 2 ${AUTHZ}.NonResourceAttributes`],
+  [`${AUTHZ}.SelfSubjectAccessReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHZ}.SelfSubjectAccessReviewSpec`],
+  [`${AUTHZ}.SelfSubjectRulesReviewSpec`]: ['namespace 1 string'],
+  [`${AUTHZ}.SelfSubjectRulesReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHZ}.SelfSubjectRulesReviewSpec`],
   [`${CORE}.ConfigMap`]: [`metadata 1 ${META}.ObjectMeta`, 'data 2 map<string,string>', 'binaryData 3 map<string,bytes>', 'immutable 4 bool'],
 };
 

@@ -38,6 +38,9 @@ const INLINE_FIELDS = new Set([
   `${RUNTIME}.Unknown.typeMeta`,
 ]);
 
+/** Messages whose Go JSON tags are all `omitempty`. */
+const OMIT_EMPTY = new Set([`${META}.ObjectMeta`, `${META}.OwnerReference`]);
+
 /** Wrapper messages that Go marshals as a bare array (`+protobuf.nullable=true` string slices). */
 const ARRAY_WRAPPERS = new Set(['Verbs', 'ExtraValue']);
 
@@ -128,6 +131,8 @@ export function messageToJson(type: protobuf.Type, message: Record<string, unkno
       continue;
     }
     if (!Object.prototype.hasOwnProperty.call(message, field.name) || value === undefined || value === null) continue;
+    // Go writes every ObjectMeta field; its JSON tags omit the empty ones.
+    if (OMIT_EMPTY.has(type.fullName.slice(1)) && (value === '' || value === false || toNumber(value) === 0)) continue;
     const converted = convertValue(field, value);
     if (INLINE_FIELDS.has(`${type.fullName.slice(1)}.${field.name}`) && isPlainObject(converted)) {
       Object.assign(out, converted);

@@ -10,6 +10,8 @@ import type { PatchType } from '../server/patching.js';
 import { readBody, readBodyBuffer, sendJson } from './io.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { Route } from './route.js';
+import type { ReviewHandler } from '../auth/reviews.js';
+import { apiVersionOf } from '../server/keys.js';
 import { partialMetadata, partialMetadataList, requestedView, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch-handler.js';
 
@@ -30,6 +32,8 @@ export interface ResourceHandlerDeps {
   objects: ObjectService;
   /** Extra subresource handlers (pods/binding, serviceaccounts/token, pods/log, ...), keyed `resource/subresource`. */
   subresourceHandlers?: Map<string, SubresourceHandler>;
+  /** Create-only review kinds answered instead of stored, by `group/resource`. */
+  reviews?: Map<string, ReviewHandler>;
 }
 
 export type SubresourceHandler = (args: {
@@ -54,6 +58,11 @@ export async function handleResource(
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
   const ctx = requestContext(req, query, user);
+  const review = deps.reviews?.get(`${def.group}/${def.resource}`);
+  if (review && req.method === 'POST' && !route.subresource) {
+    const body = decodeBody(req, def, await readBodyBuffer(req));
+    return sendJson(res, 201, await review({ ...body, apiVersion: apiVersionOf(def), kind: def.kind }, user), ctx.warnings);
+  }
   const extra = deps.subresourceHandlers?.get(`${def.resource}/${route.subresource}`);
   if (route.subresource && extra) return extra({ req, res, definition: def, route, query, ctx });
   if (route.subresource && !WRITE_SUBRESOURCES.has(route.subresource)) {

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from '@gardener-ts/logging';
 import { Registry } from '../registry/registry.js';
 import { builtinResources } from '../registry/builtin/index.js';
 import { createStorage } from '../storage/index.js';
-import type { Storage } from '../storage/types.js';
+import type { KubeObject, Storage } from '../storage/types.js';
 import { clientCertificateAuthenticator, parseTokenFile, staticTokenAuthenticator, type Authenticator } from '../http/authn.js';
 import { createHandler } from '../http/handler.js';
 import { generateCredentials, loadOrCreateCredentials, writeSecret, type ClusterCredentials } from '../pki/data-dir.js';
@@ -23,6 +23,9 @@ import { createFieldOwnership } from './field-ownership.js';
 import { defaultPipeline } from './default-pipeline.js';
 import { ipAt, serviceAllocation } from './service-allocation.js';
 import { ApiError } from '../api/errors.js';
+import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
+import { RbacAuthorizer } from '../auth/rbac.js';
+import { reviewHandlers } from '../auth/reviews.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
 
@@ -79,6 +82,10 @@ export class LocalApiServer {
     const namespaces = new NamespaceController(storage, registry, objects, log);
     await crds.start();
     await ensureNamespaces(registry, objects);
+    await ensureBootstrapPolicy(registry, objects);
+    const rbac = new RbacAuthorizer(storage, log);
+    await rbac.start();
+    const authorizer = new AuthorizerChain([superuserAuthorizer, rbac]);
     await gc.start();
     await namespaces.start();
 
@@ -93,6 +100,8 @@ export class LocalApiServer {
       authenticators,
       anonymous: options.anonymous ?? false,
       openapi: schemas.openapi,
+      authorizer,
+      reviews: reviewHandlers(authorizer, rbac),
       metrics,
       serverAddress: () => address,
       ready: () => true,
@@ -131,7 +140,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces], kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac], kubeconfigPath);
   }
 
   async stop(): Promise<void> {
@@ -162,10 +171,13 @@ async function ensureKubernetesService(registry: Registry, objects: ObjectServic
   const endpoints = registry.get('', 'v1', 'endpoints')!;
   const labels = { component: 'apiserver', provider: 'kubernetes' };
   const subsets = [{ addresses: [{ ip: host }], ports: [{ name: 'https', port, protocol: 'TCP' }] }];
-  try {
+  // On a restart (durable storage) the Service exists already; creating it again would fail its IP check.
+  const existing = await objects.get(services, 'default', 'kubernetes').catch((err) => {
+    if (err instanceof ApiError && err.code === 404) return undefined;
+    throw err;
+  });
+  if (!existing) {
     await objects.create(services, 'default', { metadata: { name: 'kubernetes', labels }, spec: { clusterIP: ipAt(1), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }], sessionAffinity: 'None', type: 'ClusterIP' } }, ctx);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.code === 409)) throw err;
   }
   try {
     const current = await objects.get(endpoints, 'default', 'kubernetes');
@@ -173,5 +185,48 @@ async function ensureKubernetesService(registry: Registry, objects: ObjectServic
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 404)) throw err;
     await objects.create(endpoints, 'default', { metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, ctx);
+  }
+}
+
+/** kube's bootstrap RBAC policy, the part every cluster relies on: cluster-admin, discovery, self reviews, health. */
+const BOOTSTRAP_POLICY: { name: string; rules: KubeObject[]; groups: string[] }[] = [
+  { name: 'cluster-admin', rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }], groups: ['system:masters'] },
+  {
+    name: 'system:discovery',
+    rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] }],
+    groups: ['system:authenticated'],
+  },
+  {
+    name: 'system:basic-user',
+    rules: [
+      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+    ],
+    groups: ['system:authenticated'],
+  },
+  {
+    name: 'system:public-info-viewer',
+    rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }],
+    groups: ['system:authenticated', 'system:unauthenticated'],
+  },
+];
+
+async function ensureBootstrapPolicy(registry: Registry, objects: ObjectService): Promise<void> {
+  const ctx = internalContext('kube-apiserver');
+  const meta = (name: string) => ({ name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } });
+  for (const policy of BOOTSTRAP_POLICY) {
+    const role = { metadata: meta(policy.name), rules: policy.rules };
+    const binding = {
+      metadata: meta(policy.name),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: policy.name },
+      subjects: policy.groups.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name })),
+    };
+    for (const [resource, object] of [['clusterroles', role], ['clusterrolebindings', binding]] as const) {
+      try {
+        await objects.create(registry.get('rbac.authorization.k8s.io', 'v1', resource)!, '', object, ctx);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 409)) throw err;
+      }
+    }
   }
 }

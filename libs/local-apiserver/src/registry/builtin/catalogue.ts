@@ -82,4 +82,5 @@ export const BUILTIN_ROWS: BuiltinRow[] = [
   row('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false, 'V1TokenReview', { status: false, createOnly: true }),
   row('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, 'V1SubjectAccessReview', { status: false, createOnly: true }),
   row('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, 'V1SelfSubjectAccessReview', { status: false, createOnly: true }),
+  row('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, 'V1SelfSubjectRulesReview', { status: false, createOnly: true }),
 ];

@@ -1,6 +1,7 @@
 // The parts of kube's validation of built-in kinds that users meet most: pod templates (containers, names,
 // images, restart policies), workload selectors that must match their template and stay immutable, config keys of
 // ConfigMaps and Secrets, and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
+import { matchesLabelSelector } from '../../api/selectors.js';
 import type { FieldProblem } from '../../schema/types.js';
 import type { KubeObject } from '../../storage/types.js';
 
@@ -50,20 +51,6 @@ export function podSpecProblems(spec: KubeObject | undefined, path: string, rest
   return problems;
 }
 
-function selectorMatches(selector: KubeObject | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return false;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of (selector.matchExpressions ?? []) as KubeObject[]) {
-    const has = e.key in labels;
-    const value = labels[e.key];
-    if (e.operator === 'In' && !(has && e.values?.includes(value))) return false;
-    if (e.operator === 'NotIn' && has && e.values?.includes(value)) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
-}
-
 /** apps/v1 workloads: a selector that matches the template's labels and never changes. */
 function workload(restartPolicies = ['Always']): Validator {
   return (o, old) => {
@@ -72,7 +59,7 @@ function workload(restartPolicies = ['Always']): Validator {
     const empty = !spec.selector || (Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0);
     if (empty) problems.push(required('spec.selector'));
     const labels = spec.template?.metadata?.labels ?? {};
-    if (!empty && !selectorMatches(spec.selector, labels)) {
+    if (!empty && !matchesLabelSelector(spec.selector, labels)) {
       problems.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
     }
     if (old?.spec?.selector && JSON.stringify(old.spec.selector) !== JSON.stringify(spec.selector)) {

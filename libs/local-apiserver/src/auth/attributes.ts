@@ -1,0 +1,63 @@
+// What a request asks to do, in the terms authorizers decide on (kube's authorizer.Attributes), and the
+// 403 Status kube answers when it is not allowed.
+import { ApiError } from '../api/errors.js';
+import type { UserInfo } from '../server/context.js';
+
+export interface ResourceAttributes {
+  verb: string;
+  namespace: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+export type Attributes = { user: UserInfo } & ({ kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string });
+
+export type Decision = { allowed: true; reason: string } | { allowed: false; reason: string; denied?: boolean };
+
+export interface Authorizer {
+  authorize(attributes: Attributes): Promise<Decision | undefined> | Decision | undefined;
+}
+
+/** kube's verb of a resource request: get/list/watch/create/update/patch/delete/deletecollection. */
+export function requestVerb(method: string, named: boolean, watch: boolean): string {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return watch ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+/** The lower-case verb of a non-resource request (`get` for GET, `post` for POST, ...). */
+export function pathVerb(method: string): string {
+  return method === 'HEAD' ? 'get' : method.toLowerCase();
+}
+
+/** kube's Forbidden Status: `pods "x" is forbidden: User "bob" cannot get resource "pods" in API group "" in the namespace "default"`. */
+export function forbidden(a: Attributes, reason: string): ApiError {
+  const who = `User "${a.user.username}"`;
+  const why = reason ? `: ${reason}` : '';
+  if (a.kind === 'path') return new ApiError(403, 'Forbidden', `forbidden: ${who} cannot ${a.verb} path "${a.path}"${why}`);
+  const r = a.resource;
+  const resource = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
+  const subject = r.group ? `${resource}.${r.group}` : resource;
+  const scope = r.namespace ? `in the namespace "${r.namespace}"` : 'at the cluster scope';
+  return new ApiError(
+    403,
+    'Forbidden',
+    `${subject}${r.name ? ` "${r.name}"` : ''} is forbidden: ${who} cannot ${r.verb} resource "${resource}" in API group "${r.group}" ${scope}${why}`,
+    { name: r.name || undefined, group: r.group, kind: r.resource },
+  );
+}
