@@ -48,6 +48,17 @@ const MESSAGES: Record<string, string[]> = {
   [`${AUTHZ}.SelfSubjectAccessReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHZ}.SelfSubjectAccessReviewSpec`],
   [`${AUTHZ}.SelfSubjectRulesReviewSpec`]: ['namespace 1 string'],
   [`${AUTHZ}.SelfSubjectRulesReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHZ}.SelfSubjectRulesReviewSpec`],
+  [`${CORE}.LocalObjectReference`]: ['name 1 string'],
+  [`${CORE}.ObjectReference`]: ['kind 1 string', 'namespace 2 string', 'name 3 string', 'uid 4 string', 'apiVersion 5 string', 'resourceVersion 6 string', 'fieldPath 7 string'],
+  [`${CORE}.Secret`]: [`metadata 1 ${META}.ObjectMeta`, 'data 2 map<string,bytes>', 'type 3 string', 'stringData 4 map<string,string>', 'immutable 5 bool'],
+  [`${CORE}.NamespaceSpec`]: ['finalizers 1 repeated string'],
+  [`${CORE}.Namespace`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${CORE}.NamespaceSpec`],
+  [`${CORE}.ServiceAccount`]: [
+    `metadata 1 ${META}.ObjectMeta`,
+    `secrets 2 repeated ${CORE}.ObjectReference`,
+    `imagePullSecrets 3 repeated ${CORE}.LocalObjectReference`,
+    'automountServiceAccountToken 4 bool',
+  ],
   [`${CORE}.ConfigMap`]: [`metadata 1 ${META}.ObjectMeta`, 'data 2 map<string,string>', 'binaryData 3 map<string,bytes>', 'immutable 4 bool'],
 };
 

@@ -168,13 +168,20 @@ describe('kubectl against the local API server', () => {
     expect(res.code).not.toBe(0);
   });
 
-  it('creates a ConfigMap with the typed `kubectl create configmap` (a protobuf body)', async () => {
-    await k(['create', '-f', '-'], manifest('Namespace', 'pb'));
+  it('creates objects with typed kubectl commands (protobuf bodies)', async () => {
+    await k(['create', 'namespace', 'pb']);
+    expect(JSON.parse(await k(['get', 'namespace', 'pb', '-o', 'json'])).spec.finalizers).toEqual(['kubernetes']);
     await k(['create', 'configmap', 'c', '-n', 'pb', '--from-literal=a=b']);
     expect(JSON.parse(await k(['get', 'configmap', 'c', '-n', 'pb', '-o', 'json'])).data).toEqual({ a: 'b' });
+    await k(['create', 'secret', 'generic', 's', '-n', 'pb', '--from-literal=a=b', '--type=example.com/t']);
+    const secret = JSON.parse(await k(['get', 'secret', 's', '-n', 'pb', '-o', 'json']));
+    expect(secret).toMatchObject({ type: 'example.com/t', data: { a: Buffer.from('b').toString('base64') } });
+    expect(secret.metadata.generateName).toBeUndefined();
+    await k(['create', 'serviceaccount', 'sa', '-n', 'pb']);
+    expect(JSON.parse(await k(['get', 'serviceaccount', 'sa', '-n', 'pb', '-o', 'json'])).metadata.name).toBe('sa');
     // Kinds whose wire format is not in protobuf-schema.ts yet are refused with 415, not misread.
-    const secret = await runKubectl(cluster.kubeconfigPath, ['create', 'secret', 'generic', 's', '-n', 'pb', '--from-literal=a=b']);
-    expect(secret.code).not.toBe(0);
-    expect(secret.stderr).toMatch(/unknown format/);
+    const deployment = await runKubectl(cluster.kubeconfigPath, ['create', 'deployment', 'd', '-n', 'pb', '--image=nginx']);
+    expect(deployment.code).not.toBe(0);
+    expect(deployment.stderr).toMatch(/unknown format/);
   });
 });
