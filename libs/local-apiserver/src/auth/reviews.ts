@@ -7,6 +7,9 @@ import type { KubeObject } from '../storage/types.js';
 import type { Attributes, Decision } from './attributes.js';
 import type { AuthorizerChain } from './authorizer.js';
 import type { RbacAuthorizer } from './rbac.js';
+import { authenticate, type Authenticator } from '../http/authn.js';
+import type { IncomingMessage } from 'node:http';
+import type { ServiceAccountTokens } from './service-account-tokens.js';
 
 export type ReviewHandler = (body: KubeObject, requester: UserInfo) => Promise<KubeObject>;
 
@@ -33,8 +36,23 @@ function answer(body: KubeObject, result: KubeObject): KubeObject {
   return { ...body, metadata: { ...(body.metadata ?? {}), creationTimestamp: null }, status: result };
 }
 
-export function reviewHandlers(authorizer: AuthorizerChain, rbac: RbacAuthorizer): Map<string, ReviewHandler> {
+/** TokenReview: who a bearer token belongs to, for the requested audiences (default: the API server's). */
+async function reviewToken(spec: KubeObject, authenticators: Authenticator[], tokens: ServiceAccountTokens): Promise<KubeObject> {
+  const token = String(spec.token ?? '');
+  const audiences: string[] | undefined = spec.audiences?.length ? spec.audiences : undefined;
+  const sa = await tokens.verify(token, audiences);
+  if (sa) return { authenticated: true, user: sa.user, audiences: sa.audiences };
+  if (!audiences) {
+    // Static tokens: run the bearer authenticators on the token as if it came in a request's header.
+    const user = await authenticate(authenticators, { headers: { authorization: `Bearer ${token}` }, socket: {} } as IncomingMessage);
+    if (user) return { authenticated: true, user };
+  }
+  return { authenticated: false, error: 'token not valid' };
+}
+
+export function reviewHandlers(authorizer: AuthorizerChain, rbac: RbacAuthorizer, authenticators: Authenticator[], tokens: ServiceAccountTokens): Map<string, ReviewHandler> {
   return new Map<string, ReviewHandler>([
+    ['authentication.k8s.io/tokenreviews', async (body) => answer(body, await reviewToken(body.spec ?? {}, authenticators, tokens))],
     [
       'authorization.k8s.io/subjectaccessreviews',
       async (body) => {

@@ -7,6 +7,7 @@ const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const CORE = 'k8s.io.api.core.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
+const AUTHN = 'k8s.io.api.authentication.v1';
 
 const MESSAGES: Record<string, string[]> = {
   [`${RUNTIME}.TypeMeta`]: ['apiVersion 1 string', 'kind 2 string'],
@@ -42,6 +43,11 @@ const MESSAGES: Record<string, string[]> = {
   [`${META}.Preconditions`]: ['uid 1 string', 'resourceVersion 2 string'],
   [`${META}.DeleteOptions`]: ['gracePeriodSeconds 1 int64', `preconditions 2 ${META}.Preconditions`, 'orphanDependents 3 bool', 'propagationPolicy 4 string', 'dryRun 5 repeated string'],
   [`${META}.CreateOptions`]: ['dryRun 1 repeated string', 'fieldManager 3 string', 'fieldValidation 4 string'],
+  [`${AUTHN}.BoundObjectReference`]: ['kind 1 string', 'apiVersion 2 string', 'name 3 string', 'uid 4 string'],
+  [`${AUTHN}.TokenRequestSpec`]: ['audiences 1 repeated string', `boundObjectRef 3 ${AUTHN}.BoundObjectReference`, 'expirationSeconds 4 int64'],
+  [`${AUTHN}.TokenRequest`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHN}.TokenRequestSpec`],
+  [`${AUTHN}.TokenReviewSpec`]: ['token 1 string', 'audiences 2 repeated string'],
+  [`${AUTHN}.TokenReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHN}.TokenReviewSpec`],
   [`${AUTHZ}.ResourceAttributes`]: ['namespace 1 string', 'verb 2 string', 'group 3 string', 'version 4 string', 'resource 5 string', 'subresource 6 string', 'name 7 string'],
   [`${AUTHZ}.NonResourceAttributes`]: ['path 1 string', 'verb 2 string'],
   [`${AUTHZ}.SelfSubjectAccessReviewSpec`]: [`resourceAttributes 1 ${AUTHZ}.ResourceAttributes`, `nonResourceAttributes 2 ${AUTHZ}.NonResourceAttributes`],

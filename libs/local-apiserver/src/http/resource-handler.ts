@@ -210,7 +210,7 @@ function mediaType(req: IncomingMessage): string {
  * decoded with the vendored Kubernetes protos into the JSON object form. Custom resources have no
  * protobuf form, so like kube-apiserver they (and kinds we have no proto for) get 415.
  */
-function decodeBody(req: IncomingMessage, def: ResourceDefinition, body: Buffer): KubeObject {
+export function decodeBody(req: IncomingMessage, def: ResourceDefinition, body: Buffer): KubeObject {
   const type = mediaType(req);
   if (type === PROTOBUF_MEDIA_TYPE && !def.custom) {
     return decodeProtobufObject(body, { apiVersion: def.group ? `${def.group}/${def.version}` : def.version, kind: def.kind });

@@ -1,4 +1,5 @@
 // The API server's credentials in its data directory: created once, reused on restart, written 0600.
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +9,12 @@ export interface ClusterCredentials {
   ca: CertificateAuthority;
   serving: KeyPair;
   admin: KeyPair;
+  /** The key that signs ServiceAccount tokens (PKCS#8 PEM, ECDSA P-256). */
+  serviceAccountKeyPem: string;
+}
+
+function serviceAccountKey(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
 const SERVING_NAMES = { dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ['127.0.0.1', '::1'] };
@@ -24,7 +31,7 @@ export async function generateCredentials(): Promise<ClusterCredentials> {
     issueCertificate(ca, { commonName: 'kube-apiserver', usage: 'server', ...SERVING_NAMES }),
     issueCertificate(ca, { commonName: 'kubernetes-admin', organizations: ['system:masters'], usage: 'client' }),
   ]);
-  return { ca, serving, admin };
+  return { ca, serving, admin, serviceAccountKeyPem: serviceAccountKey() };
 }
 
 /** Loads the credentials from `dir/pki`, creating what is missing. */
@@ -39,14 +46,18 @@ export async function loadOrCreateCredentials(dir: string): Promise<ClusterCrede
     adminCert: join(pki, 'admin.crt'),
     adminKey: join(pki, 'admin.key'),
   };
+  const saKeyPath = join(pki, 'sa.key');
   if (Object.values(paths).every((p) => existsSync(p))) {
     const [caCert, caKey, servingCert, servingKey, adminCert, adminKey] = await Promise.all(
       Object.values(paths).map((p) => readFile(p, 'utf8')),
     );
+    // Data dirs from before ServiceAccount tokens get their signing key now.
+    if (!existsSync(saKeyPath)) await writeSecret(saKeyPath, serviceAccountKey());
     return {
       ca: await loadCA(caCert, caKey),
       serving: { certPem: servingCert, keyPem: servingKey },
       admin: { certPem: adminCert, keyPem: adminKey },
+      serviceAccountKeyPem: await readFile(saKeyPath, 'utf8'),
     };
   }
   const creds = await generateCredentials();
@@ -56,5 +67,6 @@ export async function loadOrCreateCredentials(dir: string): Promise<ClusterCrede
   await writeSecret(paths.servingKey, creds.serving.keyPem);
   await writeFile(paths.adminCert, creds.admin.certPem);
   await writeSecret(paths.adminKey, creds.admin.keyPem);
+  await writeSecret(saKeyPath, creds.serviceAccountKeyPem);
   return creds;
 }

@@ -26,6 +26,8 @@ import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
 import { reviewHandlers } from '../auth/reviews.js';
+import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
+import { tokenRequestHandler } from '../auth/token-request.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
 
@@ -91,6 +93,8 @@ export class LocalApiServer {
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
     if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
+    const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
+    authenticators.push(serviceAccountTokens.authenticator);
     const metrics = new MetricsRegistry();
     collectDefaultMetrics({ register: metrics });
     let address = '';
@@ -101,7 +105,8 @@ export class LocalApiServer {
       anonymous: options.anonymous ?? false,
       openapi: schemas.openapi,
       authorizer,
-      reviews: reviewHandlers(authorizer, rbac),
+      reviews: reviewHandlers(authorizer, rbac, authenticators, serviceAccountTokens),
+      subresourceHandlers: new Map([['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)]]),
       metrics,
       serverAddress: () => address,
       ready: () => true,
