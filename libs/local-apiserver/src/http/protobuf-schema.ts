@@ -8,6 +8,7 @@ const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const CORE = 'k8s.io.api.core.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
 const AUTHN = 'k8s.io.api.authentication.v1';
+const CERTS = 'k8s.io.api.certificates.v1';
 
 const MESSAGES: Record<string, string[]> = {
   [`${RUNTIME}.TypeMeta`]: ['apiVersion 1 string', 'kind 2 string'],
@@ -48,6 +49,20 @@ const MESSAGES: Record<string, string[]> = {
   [`${AUTHN}.TokenRequest`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHN}.TokenRequestSpec`],
   [`${AUTHN}.TokenReviewSpec`]: ['token 1 string', 'audiences 2 repeated string'],
   [`${AUTHN}.TokenReview`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${AUTHN}.TokenReviewSpec`],
+  [`${CERTS}.ExtraValue`]: ['items 1 repeated string'],
+  [`${CERTS}.CertificateSigningRequestSpec`]: [
+    'request 1 bytes',
+    'username 2 string',
+    'uid 3 string',
+    'groups 4 repeated string',
+    'usages 5 repeated string',
+    `extra 6 map<string,${CERTS}.ExtraValue>`,
+    'signerName 7 string',
+    'expirationSeconds 8 int32',
+  ],
+  [`${CERTS}.CertificateSigningRequestCondition`]: ['type 1 string', 'reason 2 string', 'message 3 string', `lastUpdateTime 4 ${META}.Time`, `lastTransitionTime 5 ${META}.Time`, 'status 6 string'],
+  [`${CERTS}.CertificateSigningRequestStatus`]: [`conditions 1 repeated ${CERTS}.CertificateSigningRequestCondition`, 'certificate 2 bytes'],
+  [`${CERTS}.CertificateSigningRequest`]: [`metadata 1 ${META}.ObjectMeta`, `spec 2 ${CERTS}.CertificateSigningRequestSpec`, `status 3 ${CERTS}.CertificateSigningRequestStatus`],
   [`${AUTHZ}.ResourceAttributes`]: ['namespace 1 string', 'verb 2 string', 'group 3 string', 'version 4 string', 'resource 5 string', 'subresource 6 string', 'name 7 string'],
   [`${AUTHZ}.NonResourceAttributes`]: ['path 1 string', 'verb 2 string'],
   [`${AUTHZ}.SelfSubjectAccessReviewSpec`]: [`resourceAttributes 1 ${AUTHZ}.ResourceAttributes`, `nonResourceAttributes 2 ${AUTHZ}.NonResourceAttributes`],
@@ -78,7 +93,7 @@ interface FieldJson {
 function parseField(spec: string): [string, FieldJson] {
   const [name, id, ...rest] = spec.split(' ');
   const type = rest.join(' ');
-  const map = /^map<(\w+),(\w+)>$/.exec(type);
+  const map = /^map<(\w+),([\w.]+)>$/.exec(type);
   if (map) return [name, { id: Number(id), keyType: map[1], type: map[2] }];
   if (type.startsWith('repeated ')) return [name, { id: Number(id), type: type.slice('repeated '.length), rule: 'repeated' }];
   return [name, { id: Number(id), type }];

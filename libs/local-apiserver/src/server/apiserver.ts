@@ -16,17 +16,20 @@ import { kubeconfig } from '../pki/kubeconfig.js';
 import { CRDController } from '../controllers/crd-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
+import { CSRSigner } from '../controllers/csr-signer.js';
 import { internalContext } from './context.js';
 import { ObjectService } from './objects.js';
 import { createSchemas } from './schemas.js';
 import { createFieldOwnership } from './field-ownership.js';
 import { defaultPipeline } from './default-pipeline.js';
 import { ipAt, serviceAllocation } from './service-allocation.js';
+import { recordCSRRequester } from '../auth/csr-requester.js';
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
 import { reviewHandlers } from '../auth/reviews.js';
 import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
+import { bootstrapTokenAuthenticator } from '../auth/bootstrap-tokens.js';
 import { tokenRequestHandler } from '../auth/token-request.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
@@ -77,7 +80,7 @@ export class LocalApiServer {
     const registry = new Registry(builtinResources());
     const schemas = createSchemas(registry);
     const pipeline = defaultPipeline(schemas);
-    pipeline.mutating.push(serviceAllocation(storage));
+    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester);
     const objects = new ObjectService({ storage, schemas, ownership: createFieldOwnership(schemas), pipeline });
     const crds = new CRDController(storage, registry, objects, log);
     const gc = new GarbageCollector(storage, registry, objects, log);
@@ -90,11 +93,13 @@ export class LocalApiServer {
     const authorizer = new AuthorizerChain([superuserAuthorizer, rbac]);
     await gc.start();
     await namespaces.start();
+    const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);
+    await csrSigner.start();
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
     if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
     const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
-    authenticators.push(serviceAccountTokens.authenticator);
+    authenticators.push(serviceAccountTokens.authenticator, bootstrapTokenAuthenticator(storage));
     const metrics = new MetricsRegistry();
     collectDefaultMetrics({ register: metrics });
     let address = '';
@@ -145,7 +150,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac], kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner], kubeconfigPath);
   }
 
   async stop(): Promise<void> {
