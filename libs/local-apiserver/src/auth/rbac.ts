@@ -4,7 +4,8 @@
 // watch keeps current, so a decision costs no storage round trip.
 import type { Logger } from '@gardener-ts/logging';
 import type { UserInfo } from '../server/context.js';
-import type { KubeObject, Storage, StorageEvent, Watch } from '../storage/types.js';
+import type { KubeObject, Storage } from '../storage/types.js';
+import { StorageSnapshot } from '../storage/snapshot.js';
 import { matchesLabelSelector } from '../api/selectors.js';
 import type { Attributes, Authorizer, Decision } from './attributes.js';
 
@@ -51,37 +52,22 @@ function subjectMatches(subject: KubeObject, user: UserInfo, bindingNamespace: s
 
 /** The objects RBAC reads, by storage key; kept current by a storage watch. */
 export class RbacAuthorizer implements Authorizer {
-  private readonly objects = new Map<string, KubeObject>();
-  private watch?: Watch;
+  private readonly snapshot: StorageSnapshot;
 
-  constructor(
-    private readonly storage: Storage,
-    private readonly log?: Logger,
-  ) {}
+  constructor(storage: Storage, log?: Logger) {
+    this.snapshot = new StorageSnapshot(storage, PREFIX, log);
+  }
 
-  async start(): Promise<void> {
-    let after: string | undefined;
-    let revision = 0;
-    for (;;) {
-      const page = await this.storage.list({ prefix: PREFIX, limit: 500, after });
-      revision ||= page.revision;
-      for (const item of page.items) this.objects.set(item.key, item.object);
-      if (!page.more || page.items.length === 0) break;
-      after = page.items[page.items.length - 1].key;
-    }
-    this.watch = this.storage.watch(
-      { prefix: PREFIX, afterRevision: revision },
-      (e: StorageEvent) => (e.type === 'DELETED' ? this.objects.delete(e.key) : this.objects.set(e.key, e.object)),
-      (err) => {
-        this.log?.error({ err: err.message }, 'RBAC watch ended; reloading roles');
-        this.objects.clear();
-        void this.start();
-      },
-    );
+  private get objects(): Map<string, KubeObject> {
+    return this.snapshot.objects;
+  }
+
+  start(): Promise<void> {
+    return this.snapshot.start();
   }
 
   stop(): void {
-    this.watch?.stop();
+    this.snapshot.stop();
   }
 
   authorize(a: Attributes): Decision | undefined {
@@ -121,10 +107,7 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   private bindings(resource: 'rolebindings' | 'clusterrolebindings', namespace: string): KubeObject[] {
-    const prefix = namespace ? `${PREFIX}${resource}/${namespace}/` : `${PREFIX}${resource}/`;
-    const out: KubeObject[] = [];
-    for (const [key, object] of this.objects) if (key.startsWith(prefix)) out.push(object);
-    return out;
+    return this.snapshot.under(namespace ? `${PREFIX}${resource}/${namespace}/` : `${PREFIX}${resource}/`);
   }
 
   private roleRules(ref: KubeObject | undefined, bindingNamespace: string): PolicyRule[] {
