@@ -24,6 +24,7 @@ import { createFieldOwnership } from './field-ownership.js';
 import { defaultPipeline } from './default-pipeline.js';
 import { ipAt, serviceAllocation } from './service-allocation.js';
 import { recordCSRRequester } from '../auth/csr-requester.js';
+import { WebhookAdmission } from '../admission/webhooks.js';
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
@@ -81,6 +82,9 @@ export class LocalApiServer {
     const schemas = createSchemas(registry);
     const pipeline = defaultPipeline(schemas);
     pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester);
+    const admission = new WebhookAdmission(storage, log);
+    await admission.start();
+    admission.install(pipeline);
     const objects = new ObjectService({ storage, schemas, ownership: createFieldOwnership(schemas), pipeline });
     const crds = new CRDController(storage, registry, objects, log);
     const gc = new GarbageCollector(storage, registry, objects, log);
@@ -150,7 +154,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner], kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, admission], kubeconfigPath);
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,156 @@
+// Dynamic admission: MutatingWebhookConfigurations and ValidatingWebhookConfigurations called with AdmissionReview
+// v1 over HTTPS (caBundle-verified), in kube's order and with kube's semantics — JSON patches from mutating
+// webhooks, the webhook's message on denial, warnings passed back, failurePolicy Fail/Ignore, timeoutSeconds.
+import { randomUUID } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
+import type { Logger } from '@gardener-ts/logging';
+import { ApiError } from '../api/errors.js';
+import { applyPatch } from '../server/patching.js';
+import type { Pipeline, WriteRequest, WriteStep } from '../server/pipeline.js';
+import { StorageSnapshot } from '../storage/snapshot.js';
+import type { KubeObject, Storage } from '../storage/types.js';
+import { namespaceMatches, objectMatches, rulesMatch } from './matching.js';
+
+const PREFIX = '/registry/admissionregistration.k8s.io/';
+const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
+
+type Kind = 'mutating' | 'validating';
+
+export class WebhookAdmission {
+  private readonly snapshot: StorageSnapshot;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly log?: Logger,
+  ) {
+    this.snapshot = new StorageSnapshot(storage, PREFIX, log);
+  }
+
+  start(): Promise<void> {
+    return this.snapshot.start();
+  }
+
+  stop(): void {
+    this.snapshot.stop();
+  }
+
+  /** Adds the mutating step after the built-in mutations and the validating step after built-in validation. */
+  install(pipeline: Pipeline): void {
+    pipeline.mutating.push(this.step('mutating'));
+    pipeline.validating.push(this.step('validating'));
+  }
+
+  private webhooks(kind: Kind): { config: string; webhook: KubeObject }[] {
+    const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+    return this.snapshot
+      .under(`${PREFIX}${resource}/`)
+      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
+      .flatMap((config) => (config.webhooks ?? []).map((webhook: KubeObject) => ({ config: config.metadata.name, webhook })));
+  }
+
+  private step(kind: Kind): WriteStep {
+    return async (r) => {
+      // Webhook configurations themselves are never sent to webhooks (kube's rule: no lock-out).
+      if (r.definition.group === 'admissionregistration.k8s.io') return;
+      const candidates = this.webhooks(kind).filter(({ webhook }) => rulesMatch(webhook, r));
+      if (candidates.length === 0) return;
+      const namespaceLabels = r.definition.namespaced && r.namespace ? (await this.storage.get(`/registry/core/namespaces/${r.namespace}`))?.object.metadata.labels : undefined;
+      for (const { webhook } of candidates) {
+        if (!namespaceMatches(webhook, r, namespaceLabels) || !objectMatches(webhook, r)) continue;
+        await this.call(kind, webhook, r);
+      }
+    };
+  }
+
+  private async call(kind: Kind, webhook: KubeObject, r: WriteRequest): Promise<void> {
+    const uid = randomUUID();
+    let response: KubeObject;
+    try {
+      response = await post(webhook, review(uid, r));
+      if (response.response?.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${response.response?.uid ?? ''}"`);
+    } catch (err) {
+      if (webhook.failurePolicy === 'Ignore') {
+        this.log?.info({ webhook: webhook.name, err: (err as Error).message }, 'Webhook failed, ignored by its failurePolicy');
+        return;
+      }
+      throw new ApiError(500, 'InternalError', `Internal error occurred: failed calling webhook "${webhook.name}": ${(err as Error).message}`);
+    }
+    const result = response.response;
+    for (const w of result.warnings ?? []) r.ctx.warnings.push(String(w));
+    if (!result.allowed) {
+      const status = result.status ?? {};
+      const code = Number(status.code) || 400;
+      throw new ApiError(code, status.reason ?? 'BadRequest', `admission webhook "${webhook.name}" denied the request${status.message ? `: ${status.message}` : ' without explanation'}`);
+    }
+    if (kind !== 'mutating' || !result.patch || r.operation === 'DELETE') return;
+    if (result.patchType !== 'JSONPatch') throw new ApiError(500, 'InternalError', `Internal error occurred: webhook "${webhook.name}" returned patchType ${result.patchType}, only JSONPatch is supported`);
+    const patched = applyPatch('json', r.object, Buffer.from(result.patch, 'base64').toString('utf8'), undefined);
+    for (const key of Object.keys(r.object)) delete r.object[key];
+    Object.assign(r.object, patched);
+  }
+}
+
+/** AdmissionReview v1 request: the object, the old object for UPDATE and DELETE, who asks and how. */
+function review(uid: string, r: WriteRequest): KubeObject {
+  const d = r.definition;
+  const kind = { group: d.group, version: d.version, kind: d.kind };
+  const resource = { group: d.group, version: d.version, resource: d.resource };
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid,
+      kind,
+      resource,
+      ...(r.subresource ? { subResource: r.subresource } : {}),
+      requestKind: kind,
+      requestResource: resource,
+      name: r.name,
+      ...(d.namespaced ? { namespace: r.namespace } : {}),
+      operation: r.operation,
+      userInfo: r.ctx.user,
+      object: r.operation === 'DELETE' ? null : r.object,
+      oldObject: r.operation === 'CREATE' ? null : (r.oldObject ?? null),
+      dryRun: r.ctx.dryRun,
+      options: { apiVersion: 'meta.k8s.io/v1', kind: r.operation === 'CREATE' ? 'CreateOptions' : r.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions' },
+    },
+  };
+}
+
+/** POSTs the review to the webhook's URL (or its Service, through the Service's Endpoints in local mode). */
+function post(webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
+  const client = webhook.clientConfig ?? {};
+  if (!client.url) return Promise.reject(new Error('only url clientConfigs are supported by the local API server'));
+  const url = new URL(client.url);
+  const ca = client.caBundle ? Buffer.from(client.caBundle, 'base64').toString('utf8') : undefined;
+  const timeoutMs = Number(webhook.timeoutSeconds ?? 10) * 1000;
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      { method: 'POST', ca, timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) req.destroy(new Error('response too large'));
+          else chunks.push(c);
+        });
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return reject(new Error(`the server responded with status ${res.statusCode}`));
+          try {
+            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (typeof parsed?.response?.allowed !== 'boolean') return reject(new Error('the response has no response.allowed'));
+            resolve(parsed);
+          } catch {
+            reject(new Error('the response is not an AdmissionReview'));
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs / 1000}s)`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
