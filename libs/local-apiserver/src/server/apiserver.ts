@@ -25,6 +25,8 @@ import { defaultPipeline } from './default-pipeline.js';
 import { ipAt, serviceAllocation } from './service-allocation.js';
 import { recordCSRRequester } from '../auth/csr-requester.js';
 import { WebhookAdmission } from '../admission/webhooks.js';
+import { serviceAccountAdmission } from '../admission/service-account.js';
+import { NamespaceDefaultsController } from '../controllers/namespace-defaults.js';
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
@@ -81,7 +83,7 @@ export class LocalApiServer {
     const registry = new Registry(builtinResources());
     const schemas = createSchemas(registry);
     const pipeline = defaultPipeline(schemas);
-    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester);
+    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester, serviceAccountAdmission(storage));
     const admission = new WebhookAdmission(storage, log);
     await admission.start();
     admission.install(pipeline);
@@ -99,6 +101,8 @@ export class LocalApiServer {
     await namespaces.start();
     const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);
     await csrSigner.start();
+    const namespaceDefaults = new NamespaceDefaultsController(storage, registry, objects, credentials.ca.certPem, log);
+    await namespaceDefaults.start();
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
     if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
@@ -154,7 +158,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, admission], kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, namespaceDefaults, admission], kubeconfigPath);
   }
 
   async stop(): Promise<void> {

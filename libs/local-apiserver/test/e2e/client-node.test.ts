@@ -19,9 +19,11 @@ describe('@kubernetes/client-node against the local API server', () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
     const seen: string[] = [];
-    informer.on('add', (o) => seen.push(`add:${o.metadata?.name}`));
-    informer.on('update', (o) => seen.push(`update:${o.metadata?.name}:${o.data?.v}`));
-    informer.on('delete', (o) => seen.push(`delete:${o.metadata?.name}`));
+    // Only our object: the namespace also holds kube-root-ca.crt, published by the server's controllers.
+    const ours = (o: k8s.V1ConfigMap) => o.metadata?.name === 'inf';
+    informer.on('add', (o) => ours(o) && seen.push(`add:${o.metadata?.name}`));
+    informer.on('update', (o) => ours(o) && seen.push(`update:${o.metadata?.name}:${o.data?.v}`));
+    informer.on('delete', (o) => ours(o) && seen.push(`delete:${o.metadata?.name}`));
     await informer.start();
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'inf' }, data: { v: '1' } } });
     await core.patchNamespacedConfigMap(
