@@ -62,11 +62,18 @@ export class WebhookAdmission {
     };
   }
 
+  private async target(webhook: KubeObject): Promise<Target> {
+    const client = webhook.clientConfig ?? {};
+    if (client.url) return { url: new URL(client.url) };
+    if (client.service) return resolveService(this.storage, client.service);
+    throw new Error('the webhook has neither clientConfig.url nor clientConfig.service');
+  }
+
   private async call(kind: Kind, webhook: KubeObject, r: WriteRequest): Promise<void> {
     const uid = randomUUID();
     let response: KubeObject;
     try {
-      response = await post(webhook, review(uid, r));
+      response = await post(await this.target(webhook), webhook, review(uid, r));
       if (response.response?.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${response.response?.uid ?? ''}"`);
     } catch (err) {
       if (webhook.failurePolicy === 'Ignore') {
@@ -88,6 +95,26 @@ export class WebhookAdmission {
     for (const key of Object.keys(r.object)) delete r.object[key];
     Object.assign(r.object, patched);
   }
+}
+
+/** A Service client config resolves, as a cluster network would, through the Service's port to an Endpoints address. */
+async function resolveService(storage: Storage, service: KubeObject): Promise<Target> {
+  const { namespace, name } = service;
+  const port = Number(service.port ?? 443);
+  const svc = (await storage.get(`/registry/core/services/${namespace}/${name}`))?.object;
+  if (!svc) throw new Error(`service "${name}" not found`);
+  const servicePort = (svc.spec?.ports ?? []).find((p: KubeObject) => p.port === port);
+  if (!servicePort) throw new Error(`service "${name}" has no port ${port}`);
+  const endpoints = (await storage.get(`/registry/core/endpoints/${namespace}/${name}`))?.object;
+  for (const subset of endpoints?.subsets ?? []) {
+    const address = subset.addresses?.[0]?.ip;
+    const target = (subset.ports ?? []).find((p: KubeObject) => (servicePort.name ? p.name === servicePort.name : true));
+    if (address && target) {
+      const host = address.includes(':') ? `[${address}]` : address;
+      return { url: new URL(`https://${host}:${target.port}${service.path ?? ''}`), servername: `${name}.${namespace}.svc` };
+    }
+  }
+  throw new Error(`no endpoints available for service "${name}"`);
 }
 
 /** AdmissionReview v1 request: the object, the old object for UPDATE and DELETE, who asks and how. */
@@ -117,18 +144,23 @@ function review(uid: string, r: WriteRequest): KubeObject {
   };
 }
 
-/** POSTs the review to the webhook's URL (or its Service, through the Service's Endpoints in local mode). */
-function post(webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
+interface Target {
+  url: URL;
+  /** The TLS server name to verify (`<service>.<namespace>.svc` for Service client configs). */
+  servername?: string;
+}
+
+/** POSTs the review to the target, verifying the webhook's certificate with its caBundle. */
+function post(target: Target, webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
   const client = webhook.clientConfig ?? {};
-  if (!client.url) return Promise.reject(new Error('only url clientConfigs are supported by the local API server'));
-  const url = new URL(client.url);
+  const { url, servername } = target;
   const ca = client.caBundle ? Buffer.from(client.caBundle, 'base64').toString('utf8') : undefined;
   const timeoutMs = Number(webhook.timeoutSeconds ?? 10) * 1000;
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
-      { method: 'POST', ca, timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      { method: 'POST', ca, servername, timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(payload) } },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -23,7 +23,7 @@ let fuzzResponse: string | ((uid: string) => string) = '';
 
 beforeAll(async () => {
   const ca = await createCA('webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'webhook', usage: 'server', ipAddresses: ['127.0.0.1'] });
+  const serving = await issueCertificate(ca, { commonName: 'webhook', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['hooks.default.svc'] });
   caBundle = Buffer.from(ca.certPem).toString('base64');
   webhook = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
     let body = '';
@@ -89,6 +89,20 @@ describe('admission webhooks', () => {
     // The object selector keeps other objects away from the webhook.
     const other = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('m2', { labels: { team: 'b' } }));
     expect(other.json().metadata.labels).toEqual({ team: 'b' });
+  });
+
+  it('reach a webhook through a Service client config (its Endpoints, verified as <service>.<namespace>.svc)', async () => {
+    const port = Number(new URL(webhookUrl).port);
+    await api.send('POST', '/api/v1/namespaces/default/services', JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'hooks' }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } }));
+    await api.send('POST', '/api/v1/namespaces/default/endpoints', JSON.stringify({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'hooks' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] }));
+    await configure('Mutating', 'mutate', {
+      clientConfig: { service: { namespace: 'default', name: 'hooks', path: '/mutate' }, caBundle },
+      rules: configMapRules(['CREATE']),
+      objectSelector: { matchLabels: { team: 'svc' } },
+    });
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('via-service', { labels: { team: 'svc' } }));
+    expect(res.status, res.body).toBe(201);
+    expect(res.json().metadata.labels).toEqual({ team: 'svc', mutated: 'yes' });
   });
 
   it('refuse with the validating webhook’s message and code, and send DELETE with the old object', async () => {
