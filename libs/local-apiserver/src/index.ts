@@ -5,3 +5,4 @@ export type { ResourceDefinition, PrinterColumn } from './registry/types.js';
 export type { Storage, KubeObject, StorageEvent } from './storage/types.js';
 export { ApiError } from './api/errors.js';
 export { startTestCluster, type TestCluster } from './testing/test-cluster.js';
+export type { AuthorizationWebhookOptions } from './auth/webhook-authorizer.js';

@@ -1,4 +1,5 @@
 // gardener-local: runs the local-mode substrate. `apiserver` serves a local Kubernetes API server from a data dir.
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
@@ -7,6 +8,7 @@ import { LocalApiServer, type StorageKind } from '@gardener-ts/local-apiserver';
 const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
+                           [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
   gardener-local up [--data-dir DIR]     the local landscape; for now: the local API server on port 6443
 
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
@@ -35,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
         'token-auth-file': { type: 'string' },
         'anonymous-auth': { type: 'boolean' },
         'log-level': { type: 'string' },
+        'authorization-webhook-url': { type: 'string' },
+        'authorization-webhook-ca-file': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -66,6 +70,12 @@ async function main(argv: string[]): Promise<number> {
     etcdServers: values['etcd-servers']?.split(','),
     tokenFile: values['token-auth-file'],
     anonymous: values['anonymous-auth'] ?? false,
+    authorizationWebhook: values['authorization-webhook-url']
+      ? {
+          url: values['authorization-webhook-url'],
+          caPem: values['authorization-webhook-ca-file'] ? await readFile(values['authorization-webhook-ca-file'], 'utf8') : undefined,
+        }
+      : undefined,
     logger: log,
   });
   log.info({ url: server.url, kubeconfig: server.kubeconfigPath, storage }, 'Serving');

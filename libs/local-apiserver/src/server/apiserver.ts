@@ -30,6 +30,7 @@ import { NamespaceDefaultsController } from '../controllers/namespace-defaults.j
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
+import { webhookAuthorizer, type AuthorizationWebhookOptions } from '../auth/webhook-authorizer.js';
 import { reviewHandlers } from '../auth/reviews.js';
 import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
 import { bootstrapTokenAuthenticator } from '../auth/bootstrap-tokens.js';
@@ -51,6 +52,8 @@ export interface LocalApiServerOptions {
   anonymous?: boolean;
   /** A static token file (`token,user,uid,"group1,group2"` per line). */
   tokenFile?: string;
+  /** An authorization webhook asked after RBAC (e.g. Gardener's SeedAuthorizer). */
+  authorizationWebhook?: AuthorizationWebhookOptions;
   logger?: Logger;
 }
 
@@ -96,7 +99,7 @@ export class LocalApiServer {
     await ensureBootstrapPolicy(registry, objects);
     const rbac = new RbacAuthorizer(storage, log);
     await rbac.start();
-    const authorizer = new AuthorizerChain([superuserAuthorizer, rbac]);
+    const authorizer = new AuthorizerChain([superuserAuthorizer, rbac, ...(options.authorizationWebhook ? [webhookAuthorizer(options.authorizationWebhook, log)] : [])]);
     await gc.start();
     await namespaces.start();
     const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);

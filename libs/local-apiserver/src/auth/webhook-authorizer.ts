@@ -1,0 +1,58 @@
+// An authorization webhook as a link of the authorizer chain (where Gardener's SeedAuthorizer plugs in): each
+// undecided request is POSTed as a SubjectAccessReview v1; `allowed` allows, `denied` denies, anything else
+// (including an unreachable webhook) is no opinion, so the chain goes on and ends in a denial.
+import { request as httpsRequest } from 'node:https';
+import type { Logger } from '@gardener-ts/logging';
+import type { KubeObject } from '../storage/types.js';
+import type { Attributes, Authorizer, Decision } from './attributes.js';
+
+export interface AuthorizationWebhookOptions {
+  url: string;
+  /** PEM CA bundle that signed the webhook's serving certificate. */
+  caPem?: string;
+  timeoutMs?: number;
+}
+
+function subjectAccessReview(a: Attributes): KubeObject {
+  const spec: KubeObject = { user: a.user.username, groups: a.user.groups, ...(a.user.uid ? { uid: a.user.uid } : {}), ...(a.user.extra ? { extra: a.user.extra } : {}) };
+  if (a.kind === 'path') spec.nonResourceAttributes = { path: a.path, verb: a.verb };
+  else {
+    const r = a.resource;
+    spec.resourceAttributes = { namespace: r.namespace, verb: r.verb, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, name: r.name };
+  }
+  return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec };
+}
+
+export function webhookAuthorizer(options: AuthorizationWebhookOptions, log?: Logger): Authorizer {
+  return {
+    authorize: (a) =>
+      new Promise<Decision | undefined>((resolve) => {
+        const payload = JSON.stringify(subjectAccessReview(a));
+        const noOpinion = (why: string) => {
+          log?.info({ reason: why }, 'Authorization webhook gave no decision');
+          resolve(undefined);
+        };
+        const req = httpsRequest(
+          options.url,
+          { method: 'POST', ca: options.caPem, timeout: options.timeoutMs ?? 10_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => {
+              try {
+                const status = JSON.parse(body)?.status ?? {};
+                if (status.allowed === true) return resolve({ allowed: true, reason: String(status.reason ?? '') });
+                if (status.denied === true) return resolve({ allowed: false, denied: true, reason: String(status.reason ?? '') });
+                noOpinion('neither allowed nor denied');
+              } catch {
+                noOpinion('malformed response');
+              }
+            });
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', (err) => noOpinion(err.message));
+        req.end(payload);
+      }),
+  };
+}
