@@ -55,9 +55,17 @@ export class WebhookAdmission {
       const candidates = this.webhooks(kind).filter(({ webhook }) => rulesMatch(webhook, r));
       if (candidates.length === 0) return;
       const namespaceLabels = r.definition.namespaced && r.namespace ? (await this.storage.get(`/registry/core/namespaces/${r.namespace}`))?.object.metadata.labels : undefined;
+      const called: { webhook: KubeObject; after: string }[] = [];
       for (const { webhook } of candidates) {
         if (!namespaceMatches(webhook, r, namespaceLabels) || !objectMatches(webhook, r)) continue;
         await this.call(kind, webhook, r);
+        called.push({ webhook, after: JSON.stringify(r.object) });
+      }
+      // reinvocationPolicy IfNeeded: a webhook whose output a later webhook changed runs once more.
+      if (kind !== 'mutating') return;
+      const final = JSON.stringify(r.object);
+      for (const { webhook, after } of called) {
+        if (webhook.reinvocationPolicy === 'IfNeeded' && after !== final) await this.call(kind, webhook, r);
       }
     };
   }

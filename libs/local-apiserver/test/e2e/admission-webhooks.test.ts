@@ -40,6 +40,10 @@ beforeAll(async () => {
         res.setHeader('content-type', 'application/json');
         return res.end(typeof fuzzResponse === 'function' ? fuzzResponse(r.uid) : fuzzResponse);
       }
+      if (req.url === '/label2') {
+        const patch = [{ op: 'add', path: '/metadata/labels/second', value: 'yes' }];
+        return answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+      }
       if (req.url === '/mutate') {
         const patch = [{ op: 'add', path: '/metadata/labels', value: { ...(r.object.metadata.labels ?? {}), mutated: 'yes' } }];
         return answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by test'] });
@@ -103,6 +107,17 @@ describe('admission webhooks', () => {
     const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('via-service', { labels: { team: 'svc' } }));
     expect(res.status, res.body).toBe(201);
     expect(res.json().metadata.labels).toEqual({ team: 'svc', mutated: 'yes' });
+  });
+
+  it('reinvoke an IfNeeded webhook whose output a later webhook changed', async () => {
+    await configure('Mutating', 'a-first', { clientConfig: { url: `${webhookUrl}/mutate`, caBundle }, rules: configMapRules(['CREATE']), objectSelector: { matchLabels: { team: 'again' } }, reinvocationPolicy: 'IfNeeded' });
+    await configure('Mutating', 'b-second', { clientConfig: { url: `${webhookUrl}/label2`, caBundle }, rules: configMapRules(['CREATE']), objectSelector: { matchLabels: { team: 'again' } } });
+    received.length = 0;
+    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('again', { labels: { team: 'again' } }));
+    expect(res.json().metadata.labels).toEqual({ team: 'again', mutated: 'yes', second: 'yes' });
+    expect(received.filter((r) => r.request.name === 'again')).toHaveLength(3);
+    await api.send('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/a-first');
+    await api.send('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/b-second');
   });
 
   it('refuse with the validating webhook’s message and code, and send DELETE with the old object', async () => {
