@@ -58,6 +58,9 @@ export class WebhookAdmission {
       const called: { webhook: KubeObject; after: string }[] = [];
       for (const { webhook } of candidates) {
         if (!namespaceMatches(webhook, r, namespaceLabels) || !objectMatches(webhook, r)) continue;
+        if (r.ctx.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
+          throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" does not support dry run`);
+        }
         await this.call(kind, webhook, r);
         called.push({ webhook, after: JSON.stringify(r.object) });
       }

@@ -90,6 +90,12 @@ describe('admission webhooks', () => {
     expect(res.status).toBe(201);
     expect(res.json().metadata.labels).toEqual({ team: 'a', mutated: 'yes' });
     expect(String(res.headers.warning)).toContain('mutated by test');
+    // Dry-run requests reach only webhooks without side effects.
+    await configure('Mutating', 'effects', { clientConfig: { url: `${webhookUrl}/mutate`, caBundle }, rules: configMapRules(['CREATE']), objectSelector: { matchLabels: { team: 'a' } }, sideEffects: 'Some' });
+    const dry = await api.send('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', cm('m3', { labels: { team: 'a' } }));
+    expect(dry.status).toBe(400);
+    expect(dry.json().message).toBe('admission webhook "effects.example.com" does not support dry run');
+    await api.send('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/effects');
     // The object selector keeps other objects away from the webhook.
     const other = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('m2', { labels: { team: 'b' } }));
     expect(other.json().metadata.labels).toEqual({ team: 'b' });
