@@ -35,6 +35,7 @@ import { reviewHandlers } from '../auth/reviews.js';
 import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
 import { bootstrapTokenAuthenticator } from '../auth/bootstrap-tokens.js';
 import { tokenRequestHandler } from '../auth/token-request.js';
+import { podBindingHandler, podEvictionHandler } from './pod-subresources.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
 
@@ -122,7 +123,11 @@ export class LocalApiServer {
       openapi: schemas.openapi,
       authorizer,
       reviews: reviewHandlers(authorizer, rbac, authenticators, serviceAccountTokens),
-      subresourceHandlers: new Map([['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)]]),
+      subresourceHandlers: new Map([
+        ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)],
+        ['pods/binding', podBindingHandler(objects)],
+        ['pods/eviction', podEvictionHandler(objects)],
+      ]),
       metrics,
       serverAddress: () => address,
       ready: () => true,

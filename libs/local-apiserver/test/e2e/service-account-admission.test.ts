@@ -45,4 +45,23 @@ describe('ServiceAccounts in namespaces and Pods', () => {
     const res = await runKubectl(cluster.kubeconfigPath, ['create', '-f', '-'], { input: pod('lost', '  serviceAccountName: ghost\n') });
     expect(res.stderr).toContain('pods "lost" is forbidden: error looking up service account apps/ghost: serviceaccount "ghost" not found');
   });
+
+  it('binds a Pod to a node once (pods/binding) and evicts it (pods/eviction)', async () => {
+    await k(['create', '-f', '-'], pod('placed'));
+    const bind = (node: string) =>
+      runKubectl(cluster.kubeconfigPath, ['create', '--raw', '/api/v1/namespaces/apps/pods/placed/binding', '-f', '-'], {
+        input: JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'placed' }, target: { apiVersion: 'v1', kind: 'Node', name: node } }),
+      });
+    expect((await bind('node-1')).code).toBe(0);
+    const placed = JSON.parse(await k(['get', 'pod', 'placed', '-n', 'apps', '-o', 'json']));
+    expect(placed.spec.nodeName).toBe('node-1');
+    expect(placed.status.conditions).toEqual([expect.objectContaining({ type: 'PodScheduled', status: 'True' })]);
+    expect((await bind('node-2')).stderr).toContain('is already assigned to node "node-1"');
+
+    const evicted = await runKubectl(cluster.kubeconfigPath, ['create', '--raw', '/api/v1/namespaces/apps/pods/placed/eviction', '-f', '-'], {
+      input: JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'placed', namespace: 'apps' }, deleteOptions: { gracePeriodSeconds: 0 } }),
+    });
+    expect(evicted.code, evicted.stderr).toBe(0);
+    expect((await runKubectl(cluster.kubeconfigPath, ['get', 'pod', 'placed', '-n', 'apps'])).stderr).toMatch(/NotFound/);
+  });
 });
