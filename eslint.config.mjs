@@ -8,7 +8,7 @@ const productConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:substrate', onlyDependOnLibsWithTags: ['type:lib', 'type:substrate'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:substrate'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:substrate', 'type:testing'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:substrate', 'type:testing'] },
 ];
 // Tests of any project may start the local substrate and use the test harness.

@@ -1,6 +1,3 @@
-export { startProcess, stopAllProcesses, type RunningProcess } from './process.js';
-export { waitFor, waitForHttp } from './wait.js';
-export { freePort } from './ports.js';
-export { workspaceRoot, appBundle, gardenerAsset } from './workspace.js';
-export { describeComponentBinary, type ComponentBinaryCase } from './component-binary.js';
-export { kubectl, runKubectl, kubectlBinary, type KubectlResult } from './kubectl.js';
+// The test harness: everything of @gardener-ts/test-support plus the local API server for a test file.
+export * from '@gardener-ts/test-support';
+export { startTestCluster, type TestCluster } from '@gardener-ts/local-apiserver';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { gardenerAsset } from '@gardener-ts/testing';
+import { gardenerAsset } from '@gardener-ts/test-support';
 import { BUILTIN_DEFINITIONS, builtinDefinitionName, builtinResolver } from './builtin.js';
 import { applyDefaults } from './defaults.js';
 import { inlineResolver, listSemantics, type SchemaView } from './navigate.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '@gardener-ts/testing';
+import { runKubectl } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { createCA, issueCertificate } from '../../src/pki/certs.js';
 import { kubeconfig } from '../../src/pki/kubeconfig.js';

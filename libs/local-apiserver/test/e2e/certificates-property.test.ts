@@ -3,7 +3,7 @@
 import { request } from 'node:https';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@gardener-ts/testing';
+import { waitFor } from '@gardener-ts/test-support';
 import { LocalApiServer } from '../../src/index.js';
 import { createCA, issueCertificate } from '../../src/pki/certs.js';
 import { rawClient } from './raw-client.js';

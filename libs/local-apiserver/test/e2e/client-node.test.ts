@@ -1,7 +1,7 @@
 // @kubernetes/client-node against the local API server: typed clients, informers, patches, status, conflicts.
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@gardener-ts/testing';
+import { waitFor } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 
 let cluster: TestCluster;

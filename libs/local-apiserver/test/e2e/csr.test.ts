@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, waitFor } from '@gardener-ts/testing';
+import { kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { kubeconfig } from '../../src/pki/kubeconfig.js';
 

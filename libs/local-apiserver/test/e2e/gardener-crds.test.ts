@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { waitFor, gardenerAsset } from '@gardener-ts/testing';
+import { waitFor, gardenerAsset } from '@gardener-ts/test-support';
 import { LocalApiServer } from '../../src/index.js';
 import type { OpenAPISchema } from '../../src/schema/types.js';
 import { rawClient } from './raw-client.js';

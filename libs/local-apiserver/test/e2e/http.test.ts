@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { waitFor, gardenerAsset } from '@gardener-ts/testing';
+import { waitFor, gardenerAsset } from '@gardener-ts/test-support';
 import { LocalApiServer } from '../../src/index.js';
 import { openWatch, rawClient } from './raw-client.js';
 

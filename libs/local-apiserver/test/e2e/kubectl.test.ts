@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot, gardenerAsset } from '@gardener-ts/testing';
+import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot, gardenerAsset } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 
 const crdDir = gardenerAsset('crds');

@@ -5,7 +5,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl } from '@gardener-ts/testing';
+import { kubectl, runKubectl } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { kubeconfig } from '../../src/pki/kubeconfig.js';
 

@@ -1,7 +1,7 @@
 // Every namespace gets its `default` ServiceAccount and `kube-root-ca.crt`; Pods get a ServiceAccount and a
 // projected API access volume, as kube's controller-manager and ServiceAccount admission plugin do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, waitFor } from '@gardener-ts/testing';
+import { kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 
 let cluster: TestCluster;
