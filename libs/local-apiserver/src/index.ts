@@ -6,3 +6,5 @@ export type { Storage, KubeObject, StorageEvent } from './storage/types.js';
 export { ApiError } from './api/errors.js';
 export { startTestCluster, type TestCluster } from './testing/test-cluster.js';
 export type { AuthorizationWebhookOptions } from './auth/webhook-authorizer.js';
+export { createCA, issueCertificate, type CertificateAuthority, type KeyPair } from './pki/certs.js';
+export { kubeconfig } from './pki/kubeconfig.js';

@@ -1,5 +1,6 @@
 // The top-level request handler: authentication, then discovery, OpenAPI, health, metrics or a resource.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Counter, Histogram, type Registry as MetricsRegistry } from 'prom-client';
 import { ApiError } from '../api/errors.js';
 import type { Registry } from '../registry/registry.js';
@@ -11,6 +12,7 @@ import { AGGREGATED_DISCOVERY_V2, aggregated, group, groupList, legacyVersions, 
 import { sendError, sendJson, sendText } from './io.js';
 import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
 import { parseRoute, type Route } from './route.js';
+import type { UpgradeHandler } from '../server/kubelet-proxy.js';
 
 export interface OpenAPIProvider {
   v2(): unknown;
@@ -29,6 +31,8 @@ export interface HandlerDeps extends ResourceHandlerDeps {
   serverAddress: () => string;
   ready: () => boolean;
   version: Record<string, string>;
+  /** Connection upgrades (WebSocket exec/attach/portforward), keyed `resource/subresource`. */
+  upgradeHandlers?: Map<string, UpgradeHandler>;
 }
 
 const PUBLIC_PATHS = new Set(['healthz', 'livez', 'readyz', 'version']);
@@ -59,6 +63,41 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     });
     serve(deps, route, url, req, res).catch((err) => sendError(res, err));
   };
+}
+
+/**
+ * The server's `upgrade` listener: the same authentication and authorization as any request (streaming pod subresources
+ * need `create`, as kube-apiserver requires for WebSocket upgrades since 1.31), then the subresource's upgrade handler.
+ * Errors are written as an HTTP response with a Status body on the raw socket.
+ */
+export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'https://local');
+    const route = parseRoute(url.pathname);
+    upgrade(deps, route, url, req, socket, head).catch((err) => {
+      const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      const body = JSON.stringify(apiError.toStatus());
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 ${apiError.code} ${STATUS_CODES[apiError.code] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      }
+    });
+  };
+}
+
+async function upgrade(deps: HandlerDeps, route: Route, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const handler = route.type === 'resource' ? deps.upgradeHandlers?.get(`${route.resource}/${route.subresource}`) : undefined;
+  if (route.type !== 'resource' || route.group !== '' || !route.name || !handler) {
+    throw new ApiError(400, 'BadRequest', 'this resource does not support connection upgrades');
+  }
+  const user = await authenticate(deps.authenticators, req);
+  if (!user && !deps.anonymous) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+  const attributes = requestAttributes(route, url, req, user ?? ANONYMOUS);
+  if (attributes.kind === 'resource') attributes.resource.verb = 'create';
+  const decision = await deps.authorizer.authorize(attributes);
+  if (!decision.allowed) throw forbidden(attributes, decision.reason);
+  await handler({ req, socket, head, namespace: route.namespace, name: route.name, subresource: route.subresource, query: url.searchParams });
 }
 
 async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -10,7 +10,8 @@ import { builtinResources } from '../registry/builtin/index.js';
 import { createStorage } from '../storage/index.js';
 import type { KubeObject, Storage } from '../storage/types.js';
 import { clientCertificateAuthenticator, parseTokenFile, staticTokenAuthenticator, type Authenticator } from '../http/authn.js';
-import { createHandler } from '../http/handler.js';
+import { createHandler, createUpgradeHandler, type HandlerDeps } from '../http/handler.js';
+import { KubeletLocator, podLogHandler, podStreamUpgradeHandler, upgradeRequired } from './kubelet-proxy.js';
 import { generateCredentials, loadOrCreateCredentials, writeSecret, type ClusterCredentials } from '../pki/data-dir.js';
 import { kubeconfig } from '../pki/kubeconfig.js';
 import { CRDController } from '../controllers/crd-controller.js';
@@ -115,7 +116,8 @@ export class LocalApiServer {
     const metrics = new MetricsRegistry();
     collectDefaultMetrics({ register: metrics });
     let address = '';
-    const handler = createHandler({
+    const kubelets = new KubeletLocator(registry, objects, credentials.admin);
+    const handlerDeps: HandlerDeps = {
       registry,
       objects,
       authenticators,
@@ -127,12 +129,18 @@ export class LocalApiServer {
         ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)],
         ['pods/binding', podBindingHandler(objects)],
         ['pods/eviction', podEvictionHandler(objects)],
+        ['pods/log', podLogHandler(kubelets)],
+        ['pods/exec', upgradeRequired],
+        ['pods/attach', upgradeRequired],
+        ['pods/portforward', upgradeRequired],
       ]),
+      upgradeHandlers: new Map(['exec', 'attach', 'portforward'].map((sub) => [`pods/${sub}`, podStreamUpgradeHandler(kubelets)])),
       metrics,
       serverAddress: () => address,
       ready: () => true,
       version: { ...KUBERNETES_VERSION, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'node' + process.versions.node, compiler: 'tsup', platform: `${process.platform}/${process.arch}` },
-    });
+    };
+    const handler = createHandler(handlerDeps);
     const server = createServer(
       {
         cert: credentials.serving.certPem,
@@ -143,6 +151,7 @@ export class LocalApiServer {
       },
       handler,
     );
+    server.on('upgrade', createUpgradeHandler(handlerDeps));
     server.keepAliveTimeout = 65_000;
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {

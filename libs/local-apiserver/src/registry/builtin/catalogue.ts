@@ -34,7 +34,7 @@ const ALL = ['all'];
 
 export const BUILTIN_ROWS: BuiltinRow[] = [
   row('', 'v1', 'namespaces', 'Namespace', false, 'V1Namespace', { shortNames: ['ns'], others: ['finalize'] }),
-  row('', 'v1', 'pods', 'Pod', true, 'V1Pod', { generation: true, shortNames: ['po'], categories: ALL, others: ['binding', 'eviction', 'ephemeralcontainers', 'resize'] }),
+  row('', 'v1', 'pods', 'Pod', true, 'V1Pod', { generation: true, shortNames: ['po'], categories: ALL, others: ['attach', 'binding', 'eviction', 'ephemeralcontainers', 'exec', 'log', 'portforward', 'resize'] }),
   row('', 'v1', 'services', 'Service', true, 'V1Service', { shortNames: ['svc'], categories: ALL }),
   row('', 'v1', 'configmaps', 'ConfigMap', true, 'V1ConfigMap', { shortNames: ['cm'], status: false }),
   row('', 'v1', 'secrets', 'Secret', true, 'V1Secret', { status: false }),
