@@ -1,0 +1,72 @@
+// Local ports of Service ports, kept in a JSON file so that a Service keeps its port across proxy restarts and clients
+// (and people) can look the ports up. Written atomically (temp file + rename): a crash never leaves half a file.
+import { existsSync, readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+
+export interface ServicePortEntry {
+  /** Service port name, or the port number as text when unnamed. */
+  name: string;
+  protocol: string;
+  /** The Service's own port (spec.ports[].port). */
+  port: number;
+  /** Where the proxy listens on 127.0.0.1 for it. */
+  localPort: number;
+  nodePort?: number;
+}
+
+export interface ServiceEntry {
+  namespace: string;
+  name: string;
+  type: string;
+  clusterIP?: string;
+  host: string;
+  ports: ServicePortEntry[];
+}
+
+export class PortAllocations {
+  private entries = new Map<string, ServiceEntry>();
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly file: string) {
+    if (existsSync(file)) {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { services?: ServiceEntry[] };
+      for (const entry of parsed.services ?? []) this.entries.set(key(entry.namespace, entry.name), entry);
+    }
+  }
+
+  /** The local port a Service port had before (a restart), if any. */
+  previous(namespace: string, name: string, portName: string): number | undefined {
+    return this.entries.get(key(namespace, name))?.ports.find((p) => p.name === portName)?.localPort;
+  }
+
+  get(namespace: string, name: string): ServiceEntry | undefined {
+    return this.entries.get(key(namespace, name));
+  }
+
+  set(entry: ServiceEntry): Promise<void> {
+    this.entries.set(key(entry.namespace, entry.name), entry);
+    return this.save();
+  }
+
+  remove(namespace: string, name: string): Promise<void> {
+    if (!this.entries.delete(key(namespace, name))) return this.writing;
+    return this.save();
+  }
+
+  all(): ServiceEntry[] {
+    return [...this.entries.values()];
+  }
+
+  private save(): Promise<void> {
+    const text = JSON.stringify({ services: this.all().sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name))) }, null, 2) + '\n';
+    this.writing = this.writing.then(async () => {
+      await writeFile(`${this.file}.tmp`, text);
+      await rename(`${this.file}.tmp`, this.file);
+    });
+    return this.writing;
+  }
+}
+
+function key(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}

@@ -1,0 +1,187 @@
+// The local service proxy (kube-proxy's job without iptables): every TCP port of every Service gets a listener on
+// 127.0.0.1 that forwards to the Service's ready endpoints (EndpointSlices).
+//   ClusterIP    → a local port, allocated once and kept across restarts (the state file);
+//   NodePort     → its nodePort on 127.0.0.1 (the node's address), as on a real node;
+//   LoadBalancer → as NodePort, and status.loadBalancer.ingress = 127.0.0.1 with the listening port.
+// The allocations are written to the state file (JSON) where clients and people can read them.
+import { CoreV1Api, DiscoveryV1Api, KubeConfig, makeInformer, type KubernetesObject, type V1EndpointSlice, type V1Service } from '@kubernetes/client-node';
+import { createLogger, type Logger } from '@gardener-ts/logging';
+import { PortAllocations, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
+import { TcpForwarder, type Backend } from './tcp-forwarder.js';
+
+export interface ServiceProxyOptions {
+  kubeConfig: KubeConfig;
+  /** JSON file with the local ports of every Service port. */
+  stateFile: string;
+  /** The address listeners bind and LoadBalancer ingress reports. */
+  host?: string;
+  logger?: Logger;
+}
+
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+
+export class ServiceProxy {
+  private readonly services = new Map<string, V1Service>();
+  private readonly slices = new Map<string, V1EndpointSlice>();
+  private readonly forwarders = new Map<string, Map<string, TcpForwarder>>();
+  private readonly syncing = new Map<string, Promise<void>>();
+  private readonly allocations: PortAllocations;
+  private readonly core: CoreV1Api;
+  private readonly host: string;
+  private readonly log: Logger;
+  private readonly stopInformers: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(private readonly options: ServiceProxyOptions) {
+    this.allocations = new PortAllocations(options.stateFile);
+    this.core = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.host = options.host ?? '127.0.0.1';
+    this.log = options.logger ?? createLogger({ name: 'service-proxy' });
+  }
+
+  async start(): Promise<void> {
+    const discovery = this.options.kubeConfig.makeApiClient(DiscoveryV1Api);
+    await Promise.all([
+      this.watch('/api/v1/services', () => this.core.listServiceForAllNamespaces(), (type, svc: V1Service) => {
+        const key = objectKey(svc);
+        if (type === 'delete') this.services.delete(key);
+        else this.services.set(key, svc);
+        this.enqueue(key);
+      }),
+      this.watch('/apis/discovery.k8s.io/v1/endpointslices', () => discovery.listEndpointSliceForAllNamespaces(), (type, slice: V1EndpointSlice) => {
+        const key = objectKey(slice);
+        if (type === 'delete') this.slices.delete(key);
+        else this.slices.set(key, slice);
+        const service = slice.metadata?.labels?.[SERVICE_NAME_LABEL];
+        if (service) this.enqueue(`${slice.metadata?.namespace}/${service}`);
+      }),
+    ]);
+    // Services deleted while the proxy was down: their allocations go.
+    for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
+  }
+
+  /** The listening port of a Service port (by name, or number as text), once the proxy serves it. */
+  localPort(namespace: string, name: string, port: string): number | undefined {
+    return this.allocations.get(namespace, name)?.ports.find((p) => p.name === port || String(p.port) === port)?.localPort;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const stop of this.stopInformers) stop();
+    await Promise.allSettled([...this.syncing.values()]);
+    await Promise.all([...this.forwarders.values()].flatMap((ports) => [...ports.values()].map((f) => f.close())));
+    this.forwarders.clear();
+  }
+
+  /** Syncs of one Service run one after the other; events during a sync are folded into one more sync. */
+  private enqueue(key: string): void {
+    if (this.stopped) return;
+    const previous = this.syncing.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.sync(key)).catch((err) => this.log.error({ err, service: key }, 'service sync failed'));
+    this.syncing.set(key, next);
+    void next.finally(() => {
+      if (this.syncing.get(key) === next) this.syncing.delete(key);
+    });
+  }
+
+  private async sync(key: string): Promise<void> {
+    if (this.stopped) return;
+    const [namespace, name] = key.split('/');
+    const service = this.services.get(key);
+    const ports = service && servesPorts(service) ? (service.spec?.ports ?? []).filter((p) => (p.protocol ?? 'TCP') === 'TCP') : [];
+    const current = this.forwarders.get(key) ?? new Map<string, TcpForwarder>();
+    const entries: ServicePortEntry[] = [];
+    for (const port of ports) {
+      const portName = port.name || String(port.port);
+      const wanted = port.nodePort ?? this.allocations.previous(namespace, name, portName) ?? 0;
+      let forwarder = current.get(portName);
+      if (forwarder && wanted !== 0 && forwarder.port !== wanted) {
+        await forwarder.close();
+        forwarder = undefined;
+      }
+      forwarder ??= await this.listen(key, portName, wanted, port.nodePort !== undefined);
+      if (!forwarder) continue;
+      current.set(portName, forwarder);
+      forwarder.setBackends(this.backends(namespace, name, port.name ?? ''));
+      entries.push({ name: portName, protocol: 'TCP', port: port.port, localPort: forwarder.port, ...(port.nodePort ? { nodePort: port.nodePort } : {}) });
+    }
+    for (const [portName, forwarder] of current) {
+      if (!entries.some((e) => e.name === portName)) {
+        await forwarder.close();
+        current.delete(portName);
+      }
+    }
+    if (current.size > 0) this.forwarders.set(key, current);
+    else this.forwarders.delete(key);
+
+    if (!service || entries.length === 0) return this.allocations.remove(namespace, name);
+    const entry: ServiceEntry = { namespace, name, type: service.spec?.type ?? 'ClusterIP', clusterIP: service.spec?.clusterIP, host: this.host, ports: entries };
+    if (JSON.stringify(this.allocations.get(namespace, name)) !== JSON.stringify(entry)) await this.allocations.set(entry);
+    if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
+  }
+
+  private async listen(key: string, portName: string, port: number, fixed: boolean): Promise<TcpForwarder | undefined> {
+    try {
+      return await TcpForwarder.listen(this.host, port);
+    } catch (err) {
+      if (fixed || port === 0) {
+        this.log.error({ err, service: key, port: portName }, `cannot listen on ${this.host}:${port}`);
+        return undefined;
+      }
+      // The port a Service had before a restart is taken now: it gets a new one (and the state file says so).
+      this.log.warn({ service: key, port: portName, previous: port }, 'previous local port is taken; allocating a new one');
+      return TcpForwarder.listen(this.host, 0);
+    }
+  }
+
+  /** Ready, not terminating endpoints of the Service's slices for one port name. */
+  private backends(namespace: string, service: string, portName: string): Backend[] {
+    const backends: Backend[] = [];
+    for (const slice of this.slices.values()) {
+      if (slice.metadata?.namespace !== namespace || slice.metadata?.labels?.[SERVICE_NAME_LABEL] !== service) continue;
+      const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName)?.port;
+      if (!port) continue;
+      for (const endpoint of slice.endpoints ?? []) {
+        if (endpoint.conditions?.ready === false || endpoint.conditions?.terminating === true) continue;
+        const host = endpoint.addresses?.[0];
+        if (host) backends.push({ host, port });
+      }
+    }
+    return backends;
+  }
+
+  private async publishLoadBalancer(service: V1Service, ports: ServicePortEntry[]): Promise<void> {
+    const ingress = [{ ip: this.host, ipMode: 'VIP', ports: ports.map((p) => ({ port: p.localPort, protocol: p.protocol })) }];
+    if (JSON.stringify(service.status?.loadBalancer?.ingress ?? []) === JSON.stringify(ingress)) return;
+    const { name, namespace } = service.metadata as { name: string; namespace: string };
+    const current = await this.core.readNamespacedServiceStatus({ name, namespace });
+    current.status = { ...current.status, loadBalancer: { ingress } };
+    await this.core.replaceNamespacedServiceStatus({ name, namespace, body: current });
+  }
+
+  private async watch<T extends KubernetesObject>(
+    path: string,
+    list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
+    handle: (type: 'add' | 'update' | 'delete', object: T) => void,
+  ): Promise<void> {
+    const informer = makeInformer<T>(this.options.kubeConfig, path, list as never);
+    informer.on('add', (o) => handle('add', o));
+    informer.on('update', (o) => handle('update', o));
+    informer.on('delete', (o) => handle('delete', o));
+    informer.on('error', (err) => {
+      if (this.stopped) return;
+      this.log.warn({ err, path }, 'watch failed; restarting');
+      setTimeout(() => !this.stopped && void informer.start().catch(() => undefined), 1000);
+    });
+    this.stopInformers.push(() => void informer.stop());
+    await informer.start();
+  }
+}
+
+function servesPorts(service: V1Service): boolean {
+  return service.spec?.type !== 'ExternalName' && service.spec?.clusterIP !== 'None';
+}
+
+function objectKey(object: KubernetesObject): string {
+  return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
