@@ -1,0 +1,31 @@
+export * from './field.js';
+export { validateShoot } from './shoot/index.js';
+export { validateSeed } from './seed.js';
+export { validateCloudProfile, validateNamespacedCloudProfile } from './cloudprofile.js';
+export {
+  validateProject,
+  validateQuota,
+  validateSecretBinding,
+  validateCredentialsBinding,
+  validateExposureClass,
+} from './project.js';
+export {
+  validateControllerRegistration,
+  validateControllerDeployment,
+  validateControllerInstallation,
+  ExtensionKinds,
+} from './controller.js';
+export { validateBackupBucket, validateBackupEntry } from './backup.js';
+export { validateManagedSeed } from './managedseed.js';
+export { validateObject, defaultObject, hasValidation } from './registry.js';
+export { cronError, validTimeZone } from './cron.js';
+export { parseCIDR, cidrsOverlap, formatCIDR, parseIP } from './net.js';
+export { parseDuration, parseQuantity, parseVersion, compareVersions } from './formats.js';
+export {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  qualifiedNameErrors,
+  validateObjectMeta,
+  validateLabels,
+  validateAnnotations,
+} from './names.js';

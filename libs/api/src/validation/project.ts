@@ -1,0 +1,161 @@
+// validateProject, validateQuota, validateSecretBinding, validateCredentialsBinding, validateExposureClass.
+import type { ExposureClass, Project, Quota, SecretBinding } from '../core/v1beta1/project.js';
+import type { CredentialsBinding } from '../security/v1alpha1/credentialsbinding.js';
+import { type FieldError, FieldPath, forbidden, immutable, invalid, notSupported, required, tooLong } from './field.js';
+import { validateQuantity, validateTolerations, validateUnique } from './common.js';
+import { validateDNS1123Label, validateObjectMeta, validateObjectMetaUpdate } from './names.js';
+
+const spec = FieldPath.root('spec');
+const subjectKinds = ['User', 'Group', 'ServiceAccount'];
+const projectRoles = ['owner', 'admin', 'viewer', 'uam', 'serviceaccountmanager'];
+const maxProjectNameLength = 10;
+
+function immutableField(errors: FieldError[], path: FieldPath, value: unknown, old: unknown): void {
+  if (old !== undefined && JSON.stringify(value) !== JSON.stringify(old)) errors.push(immutable(path, value));
+}
+
+function validateProjectName(name: string, path: FieldPath): FieldError[] {
+  const errors = validateDNS1123Label(name, path);
+  if (name.length > maxProjectNameLength) errors.push(tooLong(path, name, maxProjectNameLength));
+  if (name.includes('--')) errors.push(invalid(path, name, 'name may not contain two consecutive hyphens'));
+  return errors;
+}
+
+function validateSubject(subject: { kind?: string; name?: string }, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!subject.name) errors.push(required(path.child('name'), 'name must not be empty'));
+  if (!subject.kind || !subjectKinds.includes(subject.kind))
+    errors.push(notSupported(path.child('kind'), subject.kind, subjectKinds));
+  return errors;
+}
+
+export function validateProject(project: Project, old?: Project): FieldError[] {
+  const errors = validateObjectMeta(project.metadata, { namespaced: false, name: validateProjectName });
+  const s = project.spec ?? {};
+  if (s.createdBy) errors.push(...validateSubject(s.createdBy, spec.child('createdBy')));
+  if (s.owner) errors.push(...validateSubject(s.owner, spec.child('owner')));
+  if (s.namespace !== undefined) errors.push(...validateDNS1123Label(s.namespace, spec.child('namespace')));
+  (s.members ?? []).forEach((member, i) => {
+    const p = spec.child('members').index(i);
+    errors.push(...validateSubject(member, p));
+    const roles = [member.role, ...(member.roles ?? [])];
+    roles.forEach((role, j) => {
+      const rolePath = j === 0 ? p.child('role') : p.child('roles').index(j - 1);
+      if (!role) errors.push(required(rolePath, 'must specify a role'));
+      else if (!projectRoles.includes(role) && !role.startsWith('extension:'))
+        errors.push(notSupported(rolePath, role, projectRoles));
+      if (j > 0 && role === 'owner') errors.push(forbidden(rolePath, 'the owner role may only be the main role'));
+    });
+    errors.push(...validateUnique(member.roles, p.child('roles'), (r) => r));
+  });
+  errors.push(...validateUnique(s.members, spec.child('members'), (m) => `${m.kind}/${m.namespace ?? ''}/${m.name}`));
+  errors.push(...validateTolerations(s.tolerations?.defaults, spec.child('tolerations', 'defaults')));
+  errors.push(...validateTolerations(s.tolerations?.whitelist, spec.child('tolerations', 'whitelist')));
+  if (old) {
+    errors.push(...validateObjectMetaUpdate(project.metadata, old.metadata));
+    immutableField(errors, spec.child('namespace'), s.namespace, old.spec?.namespace);
+    immutableField(errors, spec.child('createdBy'), s.createdBy, old.spec?.createdBy);
+  }
+  return errors;
+}
+
+const quotaMetrics = ['cpu', 'gpu', 'memory', 'storage.standard', 'storage.premium', 'loadbalancer'];
+
+export function validateQuota(quota: Quota, old?: Quota): FieldError[] {
+  const errors = validateObjectMeta(quota.metadata, { namespaced: true });
+  const s = quota.spec;
+  if (!s) return [...errors, required(spec)];
+  const scope = `${s.scope?.apiVersion}/${s.scope?.kind}`;
+  const scopes = [
+    'core.gardener.cloud/v1beta1/Project',
+    'v1/Secret',
+    'security.gardener.cloud/v1alpha1/WorkloadIdentity',
+  ];
+  if (!scopes.includes(scope)) errors.push(notSupported(spec.child('scope'), scope, scopes));
+  if (!s.metrics || Object.keys(s.metrics).length === 0)
+    errors.push(required(spec.child('metrics'), 'must provide at least one metric'));
+  for (const [name, value] of Object.entries(s.metrics ?? {})) {
+    if (!quotaMetrics.includes(name)) errors.push(notSupported(spec.child('metrics').key(name), name, quotaMetrics));
+    errors.push(...validateQuantity(value, spec.child('metrics').key(name)));
+  }
+  if (s.clusterLifetimeDays !== undefined && s.clusterLifetimeDays <= 0) {
+    errors.push(invalid(spec.child('clusterLifetimeDays'), s.clusterLifetimeDays, 'must be greater than 0'));
+  }
+  if (old) {
+    errors.push(...validateObjectMetaUpdate(quota.metadata, old.metadata));
+    immutableField(errors, spec.child('scope'), s.scope, old.spec.scope);
+  }
+  return errors;
+}
+
+function validateQuotaRefs(
+  quotas: readonly { name?: string; namespace?: string }[] | undefined,
+  path: FieldPath,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  (quotas ?? []).forEach((quota, i) => {
+    if (!quota.name) errors.push(required(path.index(i).child('name'), 'must provide a name'));
+  });
+  errors.push(...validateUnique(quotas, path, (q) => `${q.namespace ?? ''}/${q.name}`));
+  return errors;
+}
+
+export function validateSecretBinding(binding: SecretBinding, old?: SecretBinding): FieldError[] {
+  const errors = validateObjectMeta(binding.metadata, { namespaced: true });
+  const path = FieldPath.root('secretRef');
+  if (!binding.secretRef?.name) errors.push(required(path.child('name'), 'must provide a name'));
+  if (binding.secretRef?.namespace !== undefined)
+    errors.push(...validateDNS1123Label(binding.secretRef.namespace, path.child('namespace')));
+  if (binding.provider && !binding.provider.type)
+    errors.push(required(FieldPath.root('provider', 'type'), 'must specify a provider type'));
+  errors.push(...validateQuotaRefs(binding.quotas, FieldPath.root('quotas')));
+  if (old) {
+    errors.push(...validateObjectMetaUpdate(binding.metadata, old.metadata));
+    immutableField(errors, path, binding.secretRef, old.secretRef);
+    immutableField(errors, FieldPath.root('quotas'), binding.quotas, old.quotas);
+    immutableField(errors, FieldPath.root('provider'), binding.provider, old.provider);
+  }
+  return errors;
+}
+
+const credentialsKinds = ['v1/Secret', 'security.gardener.cloud/v1alpha1/WorkloadIdentity'];
+
+export function validateCredentialsBinding(binding: CredentialsBinding, old?: CredentialsBinding): FieldError[] {
+  const errors = validateObjectMeta(binding.metadata, { namespaced: true });
+  const path = FieldPath.root('credentialsRef');
+  const ref = binding.credentialsRef;
+  if (!binding.provider?.type)
+    errors.push(required(FieldPath.root('provider', 'type'), 'must specify a provider type'));
+  const kind = `${ref?.apiVersion}/${ref?.kind}`;
+  if (!credentialsKinds.includes(kind)) errors.push(notSupported(path, kind, credentialsKinds));
+  if (!ref?.name) errors.push(required(path.child('name'), 'must provide a name'));
+  if (!ref?.namespace) errors.push(required(path.child('namespace'), 'must provide a namespace'));
+  else errors.push(...validateDNS1123Label(ref.namespace, path.child('namespace')));
+  errors.push(...validateQuotaRefs(binding.quotas, FieldPath.root('quotas')));
+  if (old) {
+    errors.push(...validateObjectMetaUpdate(binding.metadata, old.metadata));
+    immutableField(errors, path, binding.credentialsRef, old.credentialsRef);
+    immutableField(errors, FieldPath.root('provider'), binding.provider, old.provider);
+  }
+  return errors;
+}
+
+const maxExposureClassHandlerLength = 34;
+
+export function validateExposureClass(exposureClass: ExposureClass, old?: ExposureClass): FieldError[] {
+  const errors = validateObjectMeta(exposureClass.metadata, { namespaced: false, name: validateDNS1123Label });
+  const handler = FieldPath.root('handler');
+  errors.push(...validateDNS1123Label(exposureClass.handler, handler));
+  if (exposureClass.handler && exposureClass.handler.length > maxExposureClassHandlerLength) {
+    errors.push(tooLong(handler, exposureClass.handler, maxExposureClassHandlerLength));
+  }
+  errors.push(
+    ...validateTolerations(exposureClass.scheduling?.tolerations, FieldPath.root('scheduling', 'tolerations')),
+  );
+  if (old) {
+    errors.push(...validateObjectMetaUpdate(exposureClass.metadata, old.metadata));
+    immutableField(errors, handler, exposureClass.handler, old.handler);
+    immutableField(errors, FieldPath.root('scheduling'), exposureClass.scheduling, old.scheduling);
+  }
+  return errors;
+}

@@ -1,0 +1,116 @@
+// One entry point per operation for any object of a kind this library knows: used by admission webhooks.
+import {
+  BackupBucketKind,
+  BackupEntryKind,
+  CloudProfileKind,
+  ControllerDeploymentKind,
+  ControllerInstallationKind,
+  ControllerRegistrationKind,
+  ExposureClassKind,
+  NamespacedCloudProfileKind,
+  ProjectKind,
+  QuotaKind,
+  SecretBindingKind,
+  SeedKind,
+  ShootKind,
+} from '../core/v1beta1/index.js';
+import { CredentialsBindingKind } from '../security/v1alpha1/index.js';
+import { ManagedSeedKind } from '../seedmanagement/v1alpha1/index.js';
+import {
+  defaultCloudProfile,
+  defaultControllerRegistration,
+  defaultManagedSeed,
+  defaultProject,
+  defaultSecretBinding,
+  defaultSeed,
+  defaultShoot,
+} from '../defaulting/index.js';
+import type { KindDefinition } from '../schema/kind.js';
+import { type KubeObject, kindOf, schemaErrors } from '../serialization/manifests.js';
+import { validateBackupBucket, validateBackupEntry } from './backup.js';
+import { validateCloudProfile, validateNamespacedCloudProfile } from './cloudprofile.js';
+import {
+  validateControllerDeployment,
+  validateControllerInstallation,
+  validateControllerRegistration,
+} from './controller.js';
+import { type FieldError, FieldPath, invalid } from './field.js';
+import { validateManagedSeed } from './managedseed.js';
+import {
+  validateCredentialsBinding,
+  validateExposureClass,
+  validateProject,
+  validateQuota,
+  validateSecretBinding,
+} from './project.js';
+import { validateSeed } from './seed.js';
+import { validateShoot } from './shoot/index.js';
+
+type Validator = (object: any, old?: any) => FieldError[];
+type Defaulter = (object: any) => any;
+
+const key = (kind: KindDefinition) => `${kind.info.group}/${kind.info.version}/${kind.info.kind}`;
+
+const validators = new Map<string, Validator>([
+  [key(ShootKind), validateShoot],
+  [key(SeedKind), validateSeed],
+  [key(CloudProfileKind), validateCloudProfile],
+  [key(NamespacedCloudProfileKind), validateNamespacedCloudProfile],
+  [key(ProjectKind), validateProject],
+  [key(QuotaKind), validateQuota],
+  [key(SecretBindingKind), validateSecretBinding],
+  [key(CredentialsBindingKind), validateCredentialsBinding],
+  [key(ControllerRegistrationKind), validateControllerRegistration],
+  [key(ControllerDeploymentKind), validateControllerDeployment],
+  [key(ControllerInstallationKind), validateControllerInstallation],
+  [key(BackupBucketKind), validateBackupBucket],
+  [key(BackupEntryKind), validateBackupEntry],
+  [key(ExposureClassKind), validateExposureClass],
+  [key(ManagedSeedKind), validateManagedSeed],
+]);
+
+const defaulters = new Map<string, Defaulter>([
+  [key(ShootKind), defaultShoot],
+  [key(SeedKind), defaultSeed],
+  [key(CloudProfileKind), defaultCloudProfile],
+  [key(ProjectKind), defaultProject],
+  [key(SecretBindingKind), defaultSecretBinding],
+  [key(ControllerRegistrationKind), defaultControllerRegistration],
+  [key(ManagedSeedKind), defaultManagedSeed],
+]);
+
+/** Whether `validateObject` has semantic rules for this kind (beyond its schema). */
+export function hasValidation(object: KubeObject): boolean {
+  const kind = kindOf(object);
+  return kind !== undefined && validators.has(key(kind));
+}
+
+/**
+ * Validates an object of a known kind: first against its schema (wrong types are reported as invalid values and stop
+ * there), then with the kind's rules. Throws for kinds this library does not define.
+ */
+export function validateObject(object: KubeObject, old?: KubeObject): FieldError[] {
+  const kind = kindOf(object);
+  if (!kind) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
+  const typeErrors = schemaErrors(kind, object).map((e) =>
+    invalid(FieldPath.root(e.path), valueAt(object, e.path), e.message),
+  );
+  if (typeErrors.length > 0) return typeErrors;
+  return validators.get(key(kind))?.(object, old) ?? [];
+}
+
+/** Returns the object with the defaults of its kind applied (a copy; kinds without defaults are returned as copies too). */
+export function defaultObject<T extends KubeObject>(object: T): T {
+  const kind = kindOf(object);
+  const defaulter = kind && defaulters.get(key(kind));
+  return defaulter ? defaulter(object) : structuredClone(object);
+}
+
+function valueAt(object: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      object,
+    );
+}

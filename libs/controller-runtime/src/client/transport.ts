@@ -1,0 +1,126 @@
+// HTTP to one API server, authenticated as a KubeConfig says: JSON requests and newline-delimited watch streams.
+// Plain node:http(s) with a keep-alive agent: objects stay plain JSON and watches stream without buffering.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError } from './api-error.js';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: URLSearchParams;
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+export class Transport {
+  private readonly server: URL;
+  private readonly agent: HttpAgent;
+  private readonly secure: boolean;
+
+  private constructor(
+    private readonly kubeConfig: KubeConfig,
+    server: string,
+    tls: { ca?: Buffer | string; cert?: Buffer | string; key?: Buffer | string; rejectUnauthorized?: boolean; servername?: string },
+  ) {
+    this.server = new URL(server);
+    this.secure = this.server.protocol === 'https:';
+    const common = { keepAlive: true, maxSockets: 64 };
+    this.agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
+  }
+
+  static async fromKubeConfig(kubeConfig: KubeConfig): Promise<Transport> {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error(`kubeconfig has no current cluster (context ${JSON.stringify(kubeConfig.getCurrentContext())})`);
+    const opts: RequestOptions & { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean; servername?: string } = {};
+    await kubeConfig.applyToHTTPSOptions(opts);
+    return new Transport(kubeConfig, cluster.server, {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      rejectUnauthorized: cluster.skipTLSVerify ? false : opts.rejectUnauthorized,
+      servername: cluster.tlsServerName,
+    });
+  }
+
+  /** Sends a request and parses the JSON answer; a non-2xx answer becomes an ApiError. */
+  async request<T>(req: HttpRequest): Promise<T> {
+    const res = await this.send(req);
+    const body = await readBody(res);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw ApiError.fromResponse(status, body, `${req.method} ${req.path}`);
+    return (body ? JSON.parse(body) : {}) as T;
+  }
+
+  /**
+   * Streams newline-delimited JSON (a watch). Resolves when the server ends the stream or `signal` aborts;
+   * rejects when the connection breaks or the server refuses the request.
+   */
+  async stream(req: HttpRequest, onItem: (item: unknown) => void): Promise<void> {
+    const res = await this.send(req);
+    const status = res.statusCode ?? 0;
+    if (status !== 200) throw ApiError.fromResponse(status, await readBody(res), `${req.method} ${req.path}`);
+    await new Promise<void>((resolve, reject) => {
+      let pending = '';
+      let failed = false;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        pending += chunk;
+        let newline: number;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, newline).trim();
+          pending = pending.slice(newline + 1);
+          if (!line) continue;
+          try {
+            onItem(JSON.parse(line));
+          } catch (err) {
+            failed = true;
+            res.destroy();
+            return reject(err);
+          }
+        }
+      });
+      res.on('end', () => resolve());
+      // An abort by the caller is a clean end; anything else is a broken connection.
+      res.on('error', (err) => (failed ? undefined : req.signal?.aborted ? resolve() : reject(err)));
+      res.on('close', () => (res.complete || req.signal?.aborted ? resolve() : reject(new Error('watch connection closed'))));
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private async send(req: HttpRequest): Promise<IncomingMessage> {
+    const auth: RequestOptions = {};
+    await this.kubeConfig.applyToHTTPSOptions(auth);
+    const url = new URL(this.server.href.replace(/\/$/, '') + req.path);
+    if (req.query) url.search = req.query.toString();
+    const headers: Record<string, string> = { accept: req.accept ?? 'application/json' };
+    for (const [k, v] of Object.entries(auth.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = String(v);
+    if (auth.auth) headers.authorization = `Basic ${Buffer.from(auth.auth).toString('base64')}`;
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    if (payload !== undefined) {
+      headers['content-type'] = req.contentType ?? 'application/json';
+      // Node frames DELETE bodies only with an explicit length.
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    const send = this.secure ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const request = send(url, { method: req.method, headers, agent: this.agent, signal: req.signal }, resolve);
+      request.on('error', (err) => reject(err.name === 'AbortError' ? new ApiError(0, 'Aborted', `${req.method} ${req.path} aborted`) : err));
+      request.end(payload);
+    });
+  }
+}
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
+}

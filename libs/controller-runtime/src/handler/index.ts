@@ -1,0 +1,1 @@
+export { enqueueForObject, enqueueForOwner, enqueueMapped, type EventHandler } from './handlers.js';
