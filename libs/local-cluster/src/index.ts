@@ -1,1 +1,19 @@
-export {};
+// @gardener-ts/local-cluster: the local-mode cluster runtime (ARCHITECTURE.md §3) — controller manager, process
+// kubelet, service proxy and the supervisor that runs them with a local API server as one cluster.
+
+// Whole clusters: `gardener-local cluster up|down|list|run`.
+export { clusterLayout, choosePodCIDR, readSettings, type ClusterLayout, type ClusterSettings } from './cluster/layout.js';
+export { runCluster, type ClusterContext, type Component, type ComponentStarter, type RunningCluster } from './cluster/supervisor.js';
+export { clusterUp, clusterDown, clusterList, type UpOptions, type UpResult, type DownResult, type ClusterInfo } from './cluster/lifecycle.js';
+export { defaultComponents, type DefaultComponentOptions } from './cluster/components.js';
+
+// The parts, each usable alone.
+export { startControllerManager, CONTROLLER_NAMES, type ControllerManager, type ControllerManagerOptions } from './controllers/controller-manager.js';
+export { startKubelet, type Kubelet } from './kubelet/kubelet.js';
+export { KUBELET_DEFAULTS, type KubeletOptions } from './kubelet/options.js';
+export { parseKubeletFlags, KUBELET_USAGE } from './kubelet/cli-options.js';
+export { ImageMap, type ImageMapEntry, type ResolvedImage } from './images/image-map.js';
+export { builtinImageMap, type BuiltinImageMapOptions } from './images/builtin.js';
+export { ServiceProxy, type ServiceProxyOptions } from './proxy/service-proxy.js';
+export { podAddress, podNetworkEnv, podNetworkPreload } from './network/pod-network.js';
+export { serveRemoteCommand, REMOTE_COMMAND_PROTOCOLS, type RemoteCommandRequest } from './streaming/remote-command.js';

@@ -1,16 +1,18 @@
-// gardener-local: runs the local-mode substrate. `apiserver` serves a local Kubernetes API server from a data dir.
+// gardener-local: runs the local-mode substrate. `apiserver` serves a local Kubernetes API server from a data dir;
+// `cluster` runs whole local clusters (see cluster-command.ts).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { LocalApiServer, type StorageKind } from '@gardener-ts/local-apiserver';
+import { CLUSTER_USAGE, clusterCommand } from './cluster-command.js';
 
 const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
   gardener-local up [--data-dir DIR]     the local landscape; for now: the local API server on port 6443
-
+${CLUSTER_USAGE}
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
 to DIR/kubeconfig. It runs until SIGTERM or SIGINT.
 `;
@@ -20,6 +22,14 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
+  }
+  if (command === 'cluster') {
+    try {
+      return await clusterCommand(rest, USAGE);
+    } catch (err) {
+      process.stderr.write(`gardener-local cluster: ${(err as Error).message}\n`);
+      return 1;
+    }
   }
   if (command !== 'apiserver' && command !== 'up') {
     process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}`);

@@ -84,7 +84,7 @@ export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
         (answer) => {
           const status = answer.statusCode ?? 502;
           if (status >= 400) {
-            collect(answer).then((text) => reject(new ApiError(status, status === 404 ? 'NotFound' : 'BadRequest', text.trim() || `kubelet answered ${status}`)), reject);
+            collect(answer).then((text) => reject(new ApiError(status, status === 404 ? 'NotFound' : 'BadRequest', kubeletMessage(text) || `kubelet answered ${status}`)), reject);
             return;
           }
           res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
@@ -164,4 +164,15 @@ async function collect(stream: AsyncIterable<Buffer>): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+// A kubelet error body is a metav1.Status (ours) or plain text (others): the client sees only its message.
+function kubeletMessage(text: string): string {
+  try {
+    const status = JSON.parse(text) as { kind?: string; message?: unknown };
+    if (status.kind === 'Status' && typeof status.message === 'string') return status.message;
+  } catch {
+    // plain text
+  }
+  return text.trim();
 }

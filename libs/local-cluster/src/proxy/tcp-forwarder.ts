@@ -1,5 +1,6 @@
 // One listening socket for one Service port: each connection goes to the next ready endpoint (round robin). With no
-// ready endpoint a connection is reset at once, as kube-proxy rejects traffic to a Service without endpoints.
+// ready endpoint (or none that accepts) a connection is reset at once, as kube-proxy rejects traffic to a Service
+// without endpoints.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export interface Backend {
@@ -36,18 +37,31 @@ export class TcpForwarder {
     this.backends = backends;
   }
 
+  // The client's bytes wait until a backend accepted the connection. A backend that refuses (its process just
+  // ended, the EndpointSlice has not caught up yet) is skipped for the next one, so a rollout drops no connection.
   private forward(client: Socket): void {
     this.track(client);
-    if (this.backends.length === 0) return void client.resetAndDestroy();
+    client.pause();
+    client.on('error', () => undefined);
+    this.connect(client, Math.max(this.backends.length, 1));
+  }
+
+  private connect(client: Socket, attemptsLeft: number): void {
+    if (this.backends.length === 0 || attemptsLeft === 0 || client.destroyed) return void client.resetAndDestroy();
     const backend = this.backends[this.next++ % this.backends.length];
     const upstream = createConnection({ host: backend.host, port: backend.port });
     this.track(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    upstream.on('error', () => client.resetAndDestroy());
-    client.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.end());
-    upstream.on('close', () => client.end());
+    let connected = false;
+    upstream.on('error', () => (connected ? client.resetAndDestroy() : this.connect(client, attemptsLeft - 1)));
+    upstream.once('connect', () => {
+      connected = true;
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.on('error', () => upstream.destroy());
+      client.on('close', () => upstream.end());
+      upstream.on('close', () => client.end());
+      client.resume();
+    });
   }
 
   private track(socket: Socket): void {

@@ -124,6 +124,7 @@ export const DEFAULTERS: Record<string, Defaulter> = {
     setIfAbsent(spec, 'backoffLimit', 6);
     setIfAbsent(spec, 'completionMode', 'NonIndexed');
     setIfAbsent(spec, 'suspend', false);
+    jobSelector(o);
     template(o);
   },
   'batch/cronjobs': (o) => {
@@ -168,4 +169,15 @@ function webhooks(o: KubeObject, mutating: boolean): void {
     if (w.clientConfig?.service) setIfAbsent(w.clientConfig.service, 'port', 443);
     for (const rule of w.rules ?? []) setIfAbsent(rule, 'scope', '*');
   }
+}
+
+// A Job without manualSelector selects its Pods by its own uid, as kube's Job strategy generates at creation.
+function jobSelector(o: KubeObject): void {
+  const spec = o.spec;
+  const uid = o.metadata?.uid;
+  if (spec.manualSelector === true || spec.selector || !uid) return;
+  const name = o.metadata.name;
+  spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+  const metadata = ((spec.template ??= {}).metadata ??= {});
+  metadata.labels = { ...metadata.labels, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
 }

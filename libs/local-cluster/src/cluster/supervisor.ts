@@ -1,0 +1,69 @@
+// One local cluster in one process: the API server, the controller manager, the kubelet of its node and the service
+// proxy, started in dependency order and stopped in reverse. Pods run as child processes of the kubelet; stopping the
+// supervisor stops every one of them.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { KubeConfig } from '@kubernetes/client-node';
+import { LocalApiServer } from '@gardener-ts/local-apiserver';
+import type { Logger } from '@gardener-ts/logging';
+import { ServiceProxy } from '../proxy/service-proxy.js';
+import { choosePodCIDR, readSettings, writeSettings, type ClusterLayout, type ClusterSettings } from './layout.js';
+
+export interface Component {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a further component once the API server (and the proxy) run: the controller manager, the kubelet. */
+export type ComponentStarter = (context: ClusterContext) => Promise<Component>;
+
+export interface ClusterContext {
+  layout: ClusterLayout;
+  settings: ClusterSettings;
+  kubeConfig: KubeConfig;
+  apiServer: LocalApiServer;
+  logger: Logger;
+}
+
+export interface RunningCluster {
+  context: ClusterContext;
+  stop(): Promise<void>;
+}
+
+export async function runCluster(layout: ClusterLayout, starters: ComponentStarter[], logger: Logger): Promise<RunningCluster> {
+  await mkdir(layout.root, { recursive: true, mode: 0o700 });
+  const previous = readSettings(layout);
+  const apiServer = await LocalApiServer.start({
+    dataDir: layout.apiserver,
+    port: previous?.apiServerPort ?? 0,
+    storage: 'file',
+    logger: logger.child({ component: 'apiserver' }),
+  });
+  const settings: ClusterSettings = {
+    apiServerPort: apiServer.port,
+    nodeName: previous?.nodeName ?? `${layout.name}-node`,
+    podCIDR: previous?.podCIDR ?? choosePodCIDR(layout),
+  };
+  if (JSON.stringify(previous) !== JSON.stringify(settings)) await writeSettings(layout, settings);
+
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(apiServer.kubeconfig);
+  const context: ClusterContext = { layout, settings, kubeConfig, apiServer, logger };
+  const components: Component[] = [{ name: 'apiserver', stop: () => apiServer.stop() }];
+  const stop = async () => {
+    await rm(layout.ready, { force: true });
+    for (const component of components.reverse()) {
+      await component.stop().catch((err) => logger.error({ err, component: component.name }, 'stopping failed'));
+    }
+  };
+  try {
+    const proxy = new ServiceProxy({ kubeConfig, stateFile: layout.services, logger: logger.child({ component: 'service-proxy' }) });
+    await proxy.start();
+    components.push({ name: 'service-proxy', stop: () => proxy.stop() });
+    for (const start of starters) components.push(await start(context));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  await writeFile(layout.ready, new Date().toISOString() + '\n');
+  return { context, stop };
+}

@@ -1,0 +1,66 @@
+// The local controller manager: kube-controller-manager's built-in workload controllers and kube-scheduler, as
+// controllers of one controller-runtime manager.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Manager } from '@gardener-ts/controller-runtime';
+import { createLogger, type Logger } from '@gardener-ts/logging';
+import { addCronJobController } from './cronjob/controller.js';
+import { addDaemonSetController } from './daemonset/controller.js';
+import { addDeploymentController } from './deployment/controller.js';
+import { addEndpointsController } from './endpoints/controller.js';
+import { addEndpointSliceController } from './endpointslice/controller.js';
+import { addJobController } from './job/controller.js';
+import { addNodeLifecycleController } from './nodelifecycle/controller.js';
+import { addReplicaSetController } from './replicaset/controller.js';
+import { addStatefulSetController } from './statefulset/controller.js';
+import { addScheduler } from './scheduler/controller.js';
+import { controllerContext, type ControllerContext } from './shared/context.js';
+
+export interface ControllerManagerOptions {
+  /** A KubeConfig or the path of a kubeconfig file. */
+  kubeConfig: KubeConfig | string;
+  logger?: Logger;
+  /** Which controllers to run (names as in CONTROLLER_NAMES); all by default. */
+  controllers?: string[];
+  /** The clock, in milliseconds since the epoch (tests inject one). */
+  now?: () => number;
+  /** The first back-off before a Job replaces a failed pod (kube: 10 s); tests shorten it. */
+  jobBackoffBaseMs?: number;
+  /**
+   * How long a node's kubelet may go without renewing its Lease or posting status before the node lifecycle
+   * controller sets the Node's conditions to Unknown and taints it unreachable (kube's --node-monitor-grace-period:
+   * 40 s); tests shorten it.
+   */
+  nodeMonitorGracePeriodMs?: number;
+}
+
+export interface ControllerManager {
+  stop(): Promise<void>;
+}
+
+const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerManagerOptions) => void> = {
+  replicaset: addReplicaSetController,
+  deployment: addDeploymentController,
+  scheduler: addScheduler,
+  endpoints: addEndpointsController,
+  endpointslice: addEndpointSliceController,
+  statefulset: addStatefulSetController,
+  daemonset: addDaemonSetController,
+  cronjob: addCronJobController,
+  job: (ctx, o) => addJobController(ctx, { backoffBaseMs: o.jobBackoffBaseMs ?? 10_000 }),
+  nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000 }),
+};
+
+export const CONTROLLER_NAMES: readonly string[] = Object.keys(CONTROLLERS);
+
+export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
+  const names = options.controllers ?? CONTROLLER_NAMES;
+  const unknown = names.filter((n) => !(n in CONTROLLERS));
+  if (unknown.length) throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
+  const log = options.logger ?? createLogger({ name: 'controller-manager', level: 'silent' });
+  const mgr = await Manager.create({ clusters: { local: options.kubeConfig }, log });
+  const ctx = controllerContext(mgr, log, options.now ?? Date.now);
+  for (const name of names) CONTROLLERS[name](ctx, options);
+  await mgr.start();
+  log.info({ controllers: names }, 'Controller manager started');
+  return { stop: () => mgr.stop() };
+}

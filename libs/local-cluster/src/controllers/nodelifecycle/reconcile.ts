@@ -1,0 +1,76 @@
+// The node lifecycle controller (kube's node lifecycle controller, without pod eviction): a Node whose kubelet has
+// been silent for longer than the grace period (neither a status heartbeat nor a Lease renewal) gets its conditions
+// set to Unknown through the status subresource, and every Node carries the not-ready/unreachable taints its Ready
+// condition implies. Each Node is looked at again when its grace would run out, so silence needs no event.
+import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import type { ControllerContext } from '../shared/context.js';
+import type { EventRecorder } from '../shared/events.js';
+import { type Lease, LeaseKind, type Node, NodeKind } from '../shared/kinds.js';
+import { lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, readyCondition, silentNodeConditions } from './health.js';
+
+export interface NodeLifecycleOptions {
+  /** How long a kubelet may stay silent before its Node's conditions become Unknown (kube's --node-monitor-grace-period, 40 s). */
+  gracePeriodMs: number;
+}
+
+/** Past the computed instant, so the timer never fires a hair early. */
+const REQUEUE_SLACK_MS = 50;
+
+export class NodeLifecycleReconciler {
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly events: EventRecorder,
+    private readonly options: NodeLifecycleOptions,
+  ) {}
+
+  async reconcile(req: Request, { log }: ReconcileContext): Promise<ReconcileResult | void> {
+    let node = await this.ctx.client.get(NodeKind, { name: req.name }).catch(ignoreNotFound);
+    if (!node) return;
+    const lease = await this.ctx.client.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name: req.name }).catch(ignoreNotFound);
+    let untilSilent = msUntilSilent(node, lease, this.options.gracePeriodMs, this.ctx.now());
+
+    if (untilSilent !== undefined && untilSilent <= 0 && silentNodeConditions(node, this.ctx.now())) {
+      // About to declare the kubelet gone: make sure on live objects, not on a cache that may lag behind.
+      const live = await this.liveNode(req.name);
+      if (!live) return;
+      node = live.node;
+      untilSilent = msUntilSilent(node, live.lease, this.options.gracePeriodMs, this.ctx.now());
+      const conditions = untilSilent !== undefined && untilSilent <= 0 ? silentNodeConditions(node, this.ctx.now()) : undefined;
+      if (conditions) {
+        const wasReady = readyCondition(node)?.status === 'True';
+        try {
+          node = await this.ctx.client.updateStatus<Node>({ ...structuredClone(node), status: { ...node.status, conditions } });
+        } catch (err) {
+          if (isNotFound(err)) return;
+          if (isConflict(err)) return { requeue: true };
+          throw err;
+        }
+        log.info({ node: req.name }, 'Kubelet stopped posting node status; node conditions set to Unknown');
+        if (wasReady) this.events.event(node, 'Normal', 'NodeNotReady', `Node ${req.name} status is now: NodeNotReady`);
+      }
+    }
+
+    const taints = lifecycleTaints(node, this.ctx.now());
+    if (taints) {
+      try {
+        // Only spec.taints, and only on the version read: a Node changed meanwhile is looked at again.
+        node = await this.ctx.client.patch(NodeKind, { name: req.name }, { type: 'merge', patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } } });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (isConflict(err)) return { requeue: true };
+        throw err;
+      }
+      log.debug({ node: req.name, taints: node.spec?.taints?.map((t) => `${t.key}:${t.effect}`) }, 'Updated node lifecycle taints');
+    }
+
+    // Still heard of: look again when the grace runs out. Silent and Unknown already: only the kubelet can change that.
+    if (untilSilent !== undefined && untilSilent > 0) return { requeueAfter: untilSilent + REQUEUE_SLACK_MS };
+  }
+
+  private async liveNode(name: string): Promise<{ node: Node; lease: Lease | undefined } | undefined> {
+    const node = await this.ctx.api.get(NodeKind, { name }).catch(ignoreNotFound);
+    if (!node) return undefined;
+    const lease = await this.ctx.api.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name }).catch(ignoreNotFound);
+    return { node, lease };
+  }
+}

@@ -1,0 +1,92 @@
+// The scheduler: places each unscheduled pod of the default scheduler on the best feasible node through the
+// pods/binding subresource, or records why it cannot (PodScheduled=False, reason Unschedulable, and an Event).
+import { ignoreNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import type { ControllerContext } from '../shared/context.js';
+import type { EventRecorder } from '../shared/events.js';
+import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
+import { podCondition, podKey } from '../shared/pods.js';
+import { rfc3339 } from '../shared/time.js';
+import { addPod, emptyUsage, type NodeUsage } from './resources.js';
+import { schedulePod } from './schedule.js';
+
+export const SCHEDULER_NAME = 'default-scheduler';
+/** Unschedulable pods are retried on node and pod changes, and at least this often. */
+const UNSCHEDULABLE_RETRY_MS = 30_000;
+
+/** A pod this scheduler should place. */
+export function needsScheduling(pod: Pod): boolean {
+  const name = pod.spec?.schedulerName;
+  const phase = pod.status?.phase;
+  return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && (!name || name === SCHEDULER_NAME) && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+export class SchedulerReconciler {
+  /** Pods bound by this scheduler that the cache does not show bound yet: their node's resources are taken. */
+  private readonly assumed = new Map<string, { node: string; pod: Pod }>();
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly events: EventRecorder,
+  ) {}
+
+  async reconcile(req: Request, { log }: ReconcileContext): Promise<ReconcileResult | void> {
+    const pod = await this.ctx.client.get(PodKind, req).catch(ignoreNotFound);
+    if (!pod || !needsScheduling(pod) || this.isAssumed(pod)) return;
+    const nodes = (await this.ctx.client.list(NodeKind)).items;
+    const decision = schedulePod(pod, nodes, await this.nodeUsage());
+    if ('unschedulable' in decision) {
+      await this.markUnschedulable(pod, decision.unschedulable);
+      return { requeueAfter: UNSCHEDULABLE_RETRY_MS };
+    }
+    await this.bind(pod, decision.node.metadata!.name!);
+    log.debug({ node: decision.node.metadata?.name }, 'Bound pod');
+  }
+
+  /** Bound already, by us, though the cache does not show it yet (a pod recreated under the same name is not). */
+  private isAssumed(pod: Pod): boolean {
+    return this.assumed.get(podKey(pod))?.pod.metadata?.uid === pod.metadata?.uid;
+  }
+
+  private async bind(pod: Pod, nodeName: string): Promise<void> {
+    const { namespace, name } = pod.metadata as { namespace: string; name: string };
+    this.assumed.set(podKey(pod), { node: nodeName, pod });
+    try {
+      await this.ctx.api.transport.request({
+        method: 'POST',
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/binding`,
+        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid: pod.metadata?.uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } },
+      });
+    } catch (err) {
+      this.assumed.delete(podKey(pod));
+      throw err;
+    }
+    this.events.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${nodeName}`);
+  }
+
+  private async markUnschedulable(pod: Pod, message: string): Promise<void> {
+    const current = podCondition(pod, 'PodScheduled');
+    if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
+    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: rfc3339(this.ctx.now()) };
+    const conditions = [...(pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), condition];
+    await this.ctx.client.patch(PodKind, { namespace: pod.metadata?.namespace, name: pod.metadata!.name! }, { type: 'merge', patch: { status: { conditions } } }, { subresource: 'status' });
+    this.events.event(pod, 'Warning', 'FailedScheduling', message);
+  }
+
+  /** Per node: the requests of the pods on it, counting pods bound but not yet seen bound in the cache. */
+  private async nodeUsage(): Promise<Map<string, NodeUsage>> {
+    const usage = new Map<string, NodeUsage>();
+    const on = (node: string) => usage.get(node) ?? usage.set(node, emptyUsage()).get(node)!;
+    const pods = (await this.ctx.client.list(PodKind)).items;
+    const cached = new Map(pods.map((p) => [podKey(p), p]));
+    for (const [key, { node, pod }] of this.assumed) {
+      const seen = cached.get(key);
+      if (!seen || seen.metadata?.uid !== pod.metadata?.uid || seen.spec?.nodeName) this.assumed.delete(key);
+      else addPod(on(node), pod);
+    }
+    for (const pod of pods) {
+      const phase = pod.status?.phase;
+      if (pod.spec?.nodeName && phase !== 'Succeeded' && phase !== 'Failed') addPod(on(pod.spec.nodeName), pod);
+    }
+    return usage;
+  }
+}

@@ -1,0 +1,21 @@
+// One scheduling decision: filter the nodes, then score the feasible ones.
+import type { Node, Pod } from '../shared/kinds.js';
+import { filterNode, unschedulableMessage } from './filters.js';
+import { emptyUsage, type NodeUsage } from './resources.js';
+import { type Candidate, pickNode } from './score.js';
+
+export type Decision = { node: Node } | { unschedulable: string };
+
+/** Where the pod goes given the nodes and what is already bound to each (by node name). */
+export function schedulePod(pod: Pod, nodes: Node[], usage: Map<string, NodeUsage>): Decision {
+  const reasonsByNode: string[][] = [];
+  const feasible: Candidate[] = [];
+  for (const node of nodes) {
+    const nodeUsage = usage.get(node.metadata!.name!) ?? emptyUsage();
+    const reasons = filterNode(pod, node, nodeUsage);
+    if (reasons.length === 0) feasible.push({ node, usage: nodeUsage });
+    else reasonsByNode.push(reasons);
+  }
+  const node = pickNode(pod, feasible);
+  return node ? { node } : { unschedulable: unschedulableMessage(nodes.length, reasonsByNode) };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { builtinImageMap, ETCD_BINARY } from './builtin.js';
+import { ImageMap, type TranslationContext } from './image-map.js';
+import { parseImageReference } from './image-ref.js';
+import { programArgv } from './program.js';
+
+const context = (ignored: string[] = []): TranslationContext => ({ stateDir: '/state', ignored: (f) => ignored.push(f) });
+
+describe('image references', () => {
+  it('separates repository, tag and digest, keeping a registry port in the repository', () => {
+    expect(parseImageReference('localhost:5001/app:v1')).toEqual({ repository: 'localhost:5001/app', tag: 'v1', digest: undefined });
+    expect(parseImageReference('registry.k8s.io/etcd@sha256:abc')).toEqual({ repository: 'registry.k8s.io/etcd', digest: 'sha256:abc' });
+    expect(parseImageReference('busybox')).toEqual({ repository: 'busybox', digest: undefined });
+  });
+});
+
+describe('ImageMap', () => {
+  const map = ImageMap.parse(`
+images:
+  - prefix: example.com/
+    command: [short]
+  - prefix: example.com/team/
+    command: [long, "\${suffix}"]
+  - image: example.com/team/app
+    command: [repo]
+  - image: example.com/team/app:v2
+    command: [exact]
+    args: [--default]
+    env: { A: b }
+`);
+
+  it('prefers an exact reference, then the repository, then the longest prefix', () => {
+    expect(map.resolve('example.com/team/app:v2')?.command).toEqual(['exact']);
+    expect(map.resolve('example.com/team/app:v1')?.command).toEqual(['repo']);
+    expect(map.resolve('example.com/team/other:v1')?.command).toEqual(['long', 'other']);
+    expect(map.resolve('example.com/x')?.command).toEqual(['short']);
+    expect(map.resolve('elsewhere.io/x')).toBeUndefined();
+  });
+
+  it('lets an overriding map win on equal matches', () => {
+    const merged = map.overriddenBy(ImageMap.parse('images: [{ image: "example.com/team/app:v2", command: [mine] }]'));
+    expect(merged.resolve('example.com/team/app:v2')?.command).toEqual(['mine']);
+    expect(merged.resolve('example.com/team/app:v1')?.command).toEqual(['repo']);
+  });
+
+  it('rejects malformed files with the entry at fault', () => {
+    expect(() => ImageMap.parse('images: [{ command: [x] }]', 'map.yaml')).toThrow('map.yaml: images[0]: needs exactly one of "image" or "prefix"');
+    expect(() => ImageMap.parse('images: [{ image: a, command: [] }]')).toThrow('images[0].command: expected a non-empty list');
+    expect(() => ImageMap.parse('images: [{ image: a, command: [x], env: { A: 1 } }]')).toThrow('images[0].env.A: expected a string');
+    expect(() => ImageMap.parse('pods: []', 'f')).toThrow('f: expected an object with a list "images"');
+    expect(() => ImageMap.parse('images: [', 'f')).toThrow('f: not valid YAML');
+  });
+});
+
+describe('programArgv (the Kubernetes entrypoint rule)', () => {
+  const image = ImageMap.parse('images: [{ image: app, command: [prog, --fixed], args: [--default] }]').resolve('app:1')!;
+
+  it('runs the entrypoint with the image args when the container sets neither', () => {
+    expect(programArgv(image, {}, context())).toEqual(['prog', '--fixed', '--default']);
+  });
+  it('appends container args to the entrypoint in place of the image args', () => {
+    expect(programArgv(image, { args: ['--mine'] }, context())).toEqual(['prog', '--fixed', '--mine']);
+  });
+  it('replaces entrypoint and args when the container sets a command', () => {
+    expect(programArgv(image, { command: ['other'], args: ['x'] }, context())).toEqual(['other', 'x']);
+  });
+});
+
+describe('built-in image map', () => {
+  const builtin = builtinImageMap({ workspace: '/ws', node: '/bin/node' });
+
+  it('runs gardener-ts images from the built app bundle', () => {
+    const app = builtin.resolve('gardener-ts/gardenlet:v1.2.3')!;
+    expect(programArgv(app, { args: ['--config', '/etc/cfg'] }, context())).toEqual(['/bin/node', '/ws/dist/apps/gardenlet/main.js', '--config', '/etc/cfg']);
+  });
+
+  it('runs kube-apiserver as the local API server with the flags it understands', () => {
+    const image = builtin.resolve('registry.k8s.io/kube-apiserver:v1.31.1')!;
+    const ignored: string[] = [];
+    const argv = programArgv(
+      image,
+      { command: ['/usr/local/bin/kube-apiserver', '--secure-port=6443'], args: ['--etcd-servers', 'http://127.0.0.1:2379', '--tls-cert-file=/srv/tls.crt', '--anonymous-auth=false'] },
+      context(ignored),
+    );
+    expect(argv).toEqual([
+      '/bin/node', '/ws/dist/tools/gardener-local/cli.js', 'apiserver',
+      '--data-dir', '/state', '--port', '6443', '--storage', 'etcd', '--etcd-servers', 'http://127.0.0.1:2379',
+    ]);
+    expect(ignored).toEqual(['--tls-cert-file']);
+    expect(builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver:v1.30.0')?.entry.binaries).toEqual(['kube-apiserver']);
+  });
+
+  it('runs etcd images as the etcd binary with their own flags', () => {
+    const image = builtin.resolve('registry.k8s.io/etcd:3.5.15-0')!;
+    expect(programArgv(image, { command: ['etcd', '--data-dir=/var/etcd'] }, context())).toEqual([ETCD_BINARY, '--data-dir=/var/etcd']);
+  });
+
+  it('maps nothing else', () => {
+    expect(builtin.resolve('docker.io/library/nginx:1.27')).toBeUndefined();
+  });
+});

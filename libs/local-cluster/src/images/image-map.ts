@@ -1,0 +1,122 @@
+// The image map: which local program runs for an image reference. Entries match a reference exactly (`image`) or by
+// repository prefix (`prefix`); an exact match beats any prefix, a longer prefix beats a shorter one.
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { parseImageReference } from './image-ref.js';
+
+/** Rewrites the arguments a Pod passes to an upstream program into the ones its local stand-in understands. */
+export type ArgsTranslator = (args: string[], context: TranslationContext) => string[];
+
+export interface TranslationContext {
+  /** A directory the program may keep its state in (per container, kept across restarts). */
+  stateDir: string;
+  /** Called once per argument the stand-in does not understand and drops. */
+  ignored(flag: string): void;
+}
+
+export interface ImageMapEntry {
+  /** A reference matched exactly; without a tag or digest it matches every tag and digest of the repository. */
+  image?: string;
+  /** A reference prefix such as `registry.k8s.io/` or `gardener-ts/`. */
+  prefix?: string;
+  /** The program and its fixed arguments: the image's entrypoint. `${suffix}` is the repository after the prefix. */
+  command: string[];
+  /** Default arguments: the image's cmd. */
+  args?: string[];
+  env?: Record<string, string>;
+  /**
+   * Names of the upstream binary (e.g. `kube-apiserver`): a container command whose first word has one of these base
+   * names runs the mapped program instead, with the rest of the command and the args as arguments.
+   */
+  binaries?: string[];
+  /** Built-in entries only: argument translation for a stand-in that speaks a different flag dialect. */
+  translateArgs?: ArgsTranslator;
+}
+
+export interface ResolvedImage {
+  entry: ImageMapEntry;
+  command: string[];
+  args: string[];
+  env: Record<string, string>;
+}
+
+export class ImageMap {
+  constructor(readonly entries: readonly ImageMapEntry[] = []) {
+    entries.forEach((entry, i) => validateEntry(entry, `images[${i}]`));
+  }
+
+  /** Parses the YAML (or JSON) file format `{ images: [...] }`. */
+  static parse(text: string, source = 'image map'): ImageMap {
+    let doc: unknown;
+    try {
+      doc = parse(text);
+    } catch (err) {
+      throw new Error(`${source}: not valid YAML: ${(err as Error).message}`);
+    }
+    if (doc === null || doc === undefined) return new ImageMap();
+    const images = (doc as { images?: unknown }).images;
+    if (typeof doc !== 'object' || !Array.isArray(images)) throw new Error(`${source}: expected an object with a list "images"`);
+    try {
+      return new ImageMap(images as ImageMapEntry[]);
+    } catch (err) {
+      throw new Error(`${source}: ${(err as Error).message}`);
+    }
+  }
+
+  static async load(path: string): Promise<ImageMap> {
+    return ImageMap.parse(await readFile(path, 'utf8'), path);
+  }
+
+  /** A map whose entries win over this one's when both match equally well. */
+  overriddenBy(other: ImageMap): ImageMap {
+    return new ImageMap([...other.entries, ...this.entries]);
+  }
+
+  resolve(image: string): ResolvedImage | undefined {
+    const ref = parseImageReference(image);
+    let best: { entry: ImageMapEntry; rank: number; suffix: string } | undefined;
+    for (const entry of this.entries) {
+      const match = matchEntry(entry, image, ref.repository);
+      if (match && (!best || match.rank > best.rank)) best = { entry, ...match };
+    }
+    if (!best) return undefined;
+    const fill = (s: string) => s.replaceAll('${suffix}', best.suffix);
+    return {
+      entry: best.entry,
+      command: best.entry.command.map(fill),
+      args: (best.entry.args ?? []).map(fill),
+      env: Object.fromEntries(Object.entries(best.entry.env ?? {}).map(([k, v]) => [k, fill(v)])),
+    };
+  }
+}
+
+// Ranks: an exact reference (with tag) > an exact repository > prefixes by length. Prefix ranks stay below 1e6.
+function matchEntry(entry: ImageMapEntry, image: string, repository: string): { rank: number; suffix: string } | undefined {
+  if (entry.image !== undefined) {
+    if (entry.image === image) return { rank: 2e6, suffix: '' };
+    const wanted = parseImageReference(entry.image);
+    if (!wanted.tag && !wanted.digest && wanted.repository === repository) return { rank: 1e6, suffix: '' };
+    return undefined;
+  }
+  const prefix = entry.prefix!;
+  if (!image.startsWith(prefix)) return undefined;
+  return { rank: prefix.length, suffix: repository.startsWith(prefix) ? repository.slice(prefix.length) : '' };
+}
+
+function validateEntry(entry: ImageMapEntry, path: string): void {
+  if (typeof entry !== 'object' || entry === null) throw new Error(`${path}: expected an object`);
+  const hasImage = typeof entry.image === 'string' && entry.image !== '';
+  const hasPrefix = typeof entry.prefix === 'string' && entry.prefix !== '';
+  if (hasImage === hasPrefix) throw new Error(`${path}: needs exactly one of "image" or "prefix"`);
+  if (!isStringList(entry.command) || entry.command.length === 0) throw new Error(`${path}.command: expected a non-empty list of strings`);
+  if (entry.args !== undefined && !isStringList(entry.args)) throw new Error(`${path}.args: expected a list of strings`);
+  if (entry.binaries !== undefined && !isStringList(entry.binaries)) throw new Error(`${path}.binaries: expected a list of strings`);
+  if (entry.env !== undefined) {
+    if (typeof entry.env !== 'object' || entry.env === null || Array.isArray(entry.env)) throw new Error(`${path}.env: expected a map of strings`);
+    for (const [k, v] of Object.entries(entry.env)) if (typeof v !== 'string') throw new Error(`${path}.env.${k}: expected a string`);
+  }
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}

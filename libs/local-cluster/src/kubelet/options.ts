@@ -1,0 +1,52 @@
+// Options of the local kubelet, with the defaults the Kubernetes kubelet uses where it has one.
+import type * as k8s from '@kubernetes/client-node';
+import type { Logger } from '@gardener-ts/logging';
+import type { ImageMap } from '../images/image-map.js';
+import type { BackOffSettings } from './runtime/backoff.js';
+import type { ServingCert } from './server/serving-cert.js';
+
+export interface KubeletOptions {
+  /** A kubeconfig file, or a loaded KubeConfig. */
+  kubeconfig: string | k8s.KubeConfig;
+  nodeName: string;
+  /** Pod directories (`<dataDir>/pods/<uid>`) and the serving certificate (`<dataDir>/pki`) live here. */
+  dataDir: string;
+  /** An image map file (or a map) whose entries win over the built-in map. */
+  imageMap?: string | ImageMap;
+  /** The gardener-ts workspace the built-in map runs apps from (`<workspace>/dist/apps/<app>/main.js`); default cwd. */
+  workspace?: string;
+  /** The HTTPS port for logs and exec (0: any free port); default 10250. */
+  port?: number;
+  /** The serving certificate; a self-signed one in `<dataDir>/pki` when absent. */
+  servingCert?: ServingCert;
+  /** A CA file: when set, only clients with a certificate it signed may call the kubelet's HTTPS endpoint. */
+  clientCaFile?: string;
+  /** Pod addresses come from this 127.X.0.0/16 range (one per Pod); without it every Pod shares 127.0.0.1. */
+  podCIDR?: string;
+  /** Extra Node labels. */
+  nodeLabels?: Record<string, string>;
+  /** Lease renewal interval; default 10 s. */
+  leaseRenewMs?: number;
+  /** How often the Node status is checked (default 10 s) and written even when unchanged (default 5 min). */
+  nodeStatusUpdateMs?: number;
+  nodeStatusReportMs?: number;
+  /** Container restart back-off; default 10 s doubling to 5 min, reset after 10 min running. */
+  backoff?: Partial<BackOffSettings>;
+  /** How often ConfigMap/Secret/projected volumes are rewritten and tokens refreshed; default 60 s. */
+  volumeResyncMs?: number;
+  /** Retry interval while a Pod's volumes or configuration cannot be prepared; default 2 s. */
+  retryMs?: number;
+  /** On `stop()`, how long Pods get between SIGTERM and SIGKILL at most; default 10 s. */
+  shutdownGraceMs?: number;
+  logger?: Logger;
+}
+
+export const KUBELET_DEFAULTS = {
+  port: 10250,
+  leaseRenewMs: 10_000,
+  nodeStatusUpdateMs: 10_000,
+  nodeStatusReportMs: 300_000,
+  volumeResyncMs: 60_000,
+  retryMs: 2_000,
+  shutdownGraceMs: 10_000,
+};

@@ -1,0 +1,72 @@
+// `gardener-local cluster up|down|list|run`: whole local clusters (API server, controller manager, kubelet, service
+// proxy) side by side under one data dir. `up` starts `run` as a detached supervisor and returns once it is ready.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLogger } from '@gardener-ts/logging';
+import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents } from '@gardener-ts/local-cluster';
+
+export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE]
+                                         start cluster NAME in the background; returns when it is ready
+  gardener-local cluster down NAME [--data-dir DIR]   stop it and every process it started
+  gardener-local cluster list [--data-dir DIR]        the clusters in DIR and whether they run
+  gardener-local cluster run NAME [--data-dir DIR] [--image-map FILE]   the supervisor itself, in the foreground
+  (DIR defaults to .local/clusters; cluster NAME keeps everything in DIR/NAME, its kubeconfig is DIR/NAME/kubeconfig)
+`;
+
+export async function clusterCommand(args: string[], usage: string): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [verb, name] = positionals;
+  const dataDir = resolve(values['data-dir'] ?? '.local/clusters');
+  const needsName = verb === 'up' || verb === 'down' || verb === 'run';
+  if (!verb || !['up', 'down', 'list', 'run'].includes(verb) || (needsName && !name)) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  switch (verb) {
+    case 'up': {
+      const passThrough = values['image-map'] ? ['--image-map', resolve(values['image-map'])] : [];
+      const result = await clusterUp({
+        dataDir,
+        name,
+        supervisorCommand: [process.execPath, process.argv[1], 'cluster', 'run', name, '--data-dir', dataDir, ...passThrough],
+      });
+      process.stdout.write(`cluster ${name} ${result.alreadyRunning ? 'is already running' : 'is ready'} (pid ${result.pid})\n  export KUBECONFIG=${result.layout.kubeconfig}\n`);
+      return 0;
+    }
+    case 'down': {
+      const { wasRunning } = await clusterDown(dataDir, name);
+      process.stdout.write(`cluster ${name} ${wasRunning ? 'stopped' : 'was not running'}\n`);
+      return 0;
+    }
+    case 'list': {
+      const rows = clusterList(dataDir).map((c) => [c.name, c.ready ? 'Ready' : c.running ? 'Starting' : 'Stopped', c.server ?? '', c.kubeconfig]);
+      const table = [['NAME', 'STATUS', 'SERVER', 'KUBECONFIG'], ...rows];
+      const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+      process.stdout.write(table.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd()).join('\n') + '\n');
+      return 0;
+    }
+    default:
+      return runSupervisor(dataDir, name, values['image-map'], (values['log-level'] ?? 'info') as 'info');
+  }
+}
+
+async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error'): Promise<number> {
+  const layout = clusterLayout(dataDir, name);
+  const logger = createLogger({ name: `cluster-${name}`, level });
+  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger);
+  await writeFile(layout.pid, `${process.pid}\n`);
+  logger.info({ kubeconfig: layout.kubeconfig, server: cluster.context.apiServer.url }, 'cluster ready');
+  await new Promise<void>((done) => {
+    const stop = () => void cluster.stop().then(done);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  logger.info('cluster stopped');
+  return 0;
+}
