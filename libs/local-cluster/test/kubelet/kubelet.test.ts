@@ -11,7 +11,7 @@ import { condition, containerPid, containerStatus, NODE_NAME, processAlive, star
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ leaseRenewMs: 300, volumeResyncMs: 300, nodeLabels: { 'example.com/role': 'test' } });
+  h = await startHarness({ leaseRenewMs: 300, nodeStatusUpdateMs: 300, volumeResyncMs: 300, nodeLabels: { 'example.com/role': 'test' } });
 }, 60_000);
 afterAll(async () => h?.stop());
 
@@ -36,6 +36,17 @@ describe('node', () => {
       DiskPressure: expect.stringMatching(/True|False/),
       PIDPressure: expect.stringMatching(/True|False/),
     });
+  });
+
+  it('reports Ready again at its next status check after the control plane marked the node Unknown', async () => {
+    const node = await h.core.readNode({ name: NODE_NAME });
+    const conditions = node.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown' } : c));
+    await h.core.patchNodeStatus({ name: NODE_NAME, body: { status: { conditions } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect((await h.core.readNode({ name: NODE_NAME })).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('Unknown');
+    await waitFor('Ready True again', async () => {
+      const ready = (await h.core.readNode({ name: NODE_NAME })).status?.conditions?.find((c) => c.type === 'Ready');
+      return ready?.status === 'True' ? ready : undefined;
+    }, { timeoutMs: 3_000 });
   });
 
   it('renews its Lease in kube-node-lease', async () => {

@@ -78,10 +78,18 @@ export class NodeAgent {
     const status = this.statusBuilder.build(this.facts, await pressure(this.dataDir));
     // Heartbeat times change on every write; what matters for "changed" is everything else.
     const text = JSON.stringify(status, (k, v) => (k === 'lastHeartbeatTime' ? undefined : v));
-    if (text === this.lastStatus && Date.now() - this.lastReport < this.options.statusReportMs) return;
+    if (text === this.lastStatus && Date.now() - this.lastReport < this.options.statusReportMs && !(await this.readyOverwritten(status as { conditions?: { type: string; status: string }[] }))) return;
     await this.clients.core.patchNodeStatus({ name: this.facts.nodeName, body: { status } }, MERGE_PATCH);
     this.lastStatus = text;
     this.lastReport = Date.now();
+  }
+
+  // The node lifecycle controller marks a silent node Unknown; once heard again, the kubelet must say Ready at once
+  // rather than at its next periodic report.
+  private async readyOverwritten(status: { conditions?: { type: string; status: string }[] }): Promise<boolean> {
+    const node = await this.clients.core.readNode({ name: this.facts.nodeName });
+    const ready = (list?: { type: string; status: string }[]) => list?.find((c) => c.type === 'Ready')?.status;
+    return ready(node.status?.conditions) !== ready(status.conditions);
   }
 
   private async renewLease(): Promise<void> {
