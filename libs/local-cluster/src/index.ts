@@ -3,7 +3,7 @@
 
 // Whole clusters: `gardener-local cluster up|down|list|run`.
 export { clusterLayout, choosePodCIDR, readSettings, type ClusterLayout, type ClusterSettings } from './cluster/layout.js';
-export { runCluster, type ClusterContext, type Component, type ComponentStarter, type RunningCluster } from './cluster/supervisor.js';
+export { runCluster, type RunClusterOptions, type ClusterContext, type Component, type ComponentStarter, type RunningCluster } from './cluster/supervisor.js';
 export { clusterUp, clusterDown, clusterList, type UpOptions, type UpResult, type DownResult, type ClusterInfo } from './cluster/lifecycle.js';
 export { defaultComponents, type DefaultComponentOptions } from './cluster/components.js';
 

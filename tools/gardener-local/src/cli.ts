@@ -5,13 +5,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { LocalApiServer, type StorageKind } from '@gardener-ts/local-apiserver';
-import { CLUSTER_USAGE, clusterCommand } from './cluster-command.js';
+import { CLUSTER_USAGE, clusterCommand, upCommand } from './cluster-command.js';
 
 const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
-  gardener-local up [--data-dir DIR]     the local landscape; for now: the local API server on port 6443
+  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE]
+                           the local landscape in the foreground: a whole local cluster (API server on port 6443,
+                           controller manager, kubelet, service proxy) kept in DIR (default .local/landscape)
 ${CLUSTER_USAGE}
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
 to DIR/kubeconfig. It runs until SIGTERM or SIGINT.
@@ -23,15 +25,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
-  if (command === 'cluster') {
+  if (command === 'cluster' || command === 'up') {
     try {
-      return await clusterCommand(rest, USAGE);
+      return await (command === 'up' ? upCommand(rest, USAGE) : clusterCommand(rest, USAGE));
     } catch (err) {
-      process.stderr.write(`gardener-local cluster: ${(err as Error).message}\n`);
+      process.stderr.write(`gardener-local ${command}: ${(err as Error).message}\n`);
       return 1;
     }
   }
-  if (command !== 'apiserver' && command !== 'up') {
+  if (command !== 'apiserver') {
     process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
     return 2;
   }
@@ -56,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
-  const dataDir = values['data-dir'] ?? (command === 'up' ? '.local/landscape' : undefined);
+  const dataDir = values['data-dir'];
   if (!dataDir) {
     process.stderr.write(`--data-dir is required\n${USAGE}`);
     return 2;
@@ -66,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--storage must be one of memory, file, etcd; got ${JSON.stringify(storage)}\n`);
     return 2;
   }
-  const port = Number(values.port ?? (command === 'up' ? 6443 : 6443));
+  const port = Number(values.port ?? 6443);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`--port must be a port number; got ${JSON.stringify(values.port)}\n`);
     return 2;

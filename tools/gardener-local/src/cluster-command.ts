@@ -1,7 +1,7 @@
 // `gardener-local cluster up|down|list|run`: whole local clusters (API server, controller manager, kubelet, service
 // proxy) side by side under one data dir. `up` starts `run` as a detached supervisor and returns once it is ready.
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents } from '@gardener-ts/local-cluster';
@@ -56,12 +56,33 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
   }
 }
 
-async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error'): Promise<number> {
+/**
+ * `gardener-local up`: the local landscape's cluster in the foreground — the cluster `landscape` under `.local`
+ * (kubeconfig `.local/landscape/kubeconfig`) with its API server on port 6443 unless told otherwise.
+ */
+export async function upCommand(args: string[], usage: string): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    strict: true,
+  });
+  const root = resolve(values['data-dir'] ?? '.local/landscape');
+  const port = Number(values.port ?? 6443);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`--port must be a port number; got ${JSON.stringify(values.port)}\n${usage}`);
+    return 2;
+  }
+  const imageMap = values['image-map'] ? resolve(values['image-map']) : undefined;
+  return runSupervisor(dirname(root), basename(root), imageMap, (values['log-level'] ?? 'info') as 'info', port);
+}
+
+async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number): Promise<number> {
   const layout = clusterLayout(dataDir, name);
   const logger = createLogger({ name: `cluster-${name}`, level });
-  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger);
+  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port });
   await writeFile(layout.pid, `${process.pid}\n`);
   logger.info({ kubeconfig: layout.kubeconfig, server: cluster.context.apiServer.url }, 'cluster ready');
+  process.stdout.write(`Local cluster ${name} ready at ${cluster.context.apiServer.url}\n  export KUBECONFIG=${layout.kubeconfig}\n`);
   await new Promise<void>((done) => {
     const stop = () => void cluster.stop().then(done);
     process.once('SIGTERM', stop);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { freePort, kubectl, runKubectl, startProcess, waitFor, workspaceRoot } from '@gardener-ts/testing';
 
 const run = promisify(execFile);
 const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli.js');
@@ -238,5 +238,22 @@ spec:
     const { stdout } = await run('ps', ['-eo', 'args=']);
     expect(stdout).not.toContain(clusters);
     expect((await runKubectl(kubeconfigOf('one'), ['get', 'ns'], { timeoutMs: 5_000 })).code).not.toBe(0);
+  });
+
+  it('`up` runs the landscape cluster in the foreground on the given port and stops its Pods on SIGTERM', async () => {
+    const port = await freePort();
+    const root = join(dir, 'landscape');
+    const up = startProcess(process.execPath, [cli, 'up', '--data-dir', root, '--port', String(port), '--image-map', join(dir, 'images.json')]);
+    await waitFor('landscape ready', () => up.output().includes('Local cluster landscape ready'), { timeoutMs: 20_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\n${up.output().slice(-3000)}`);
+    });
+    const kc = join(root, 'kubeconfig');
+    expect(await kubectl(kc, ['get', '--raw', '/version'])).toContain('gitVersion');
+    expect(await kubectl(kc, ['config', 'view', '-o', 'jsonpath={.clusters[0].cluster.server}'])).toBe(`https://127.0.0.1:${port}`);
+    await kubectl(kc, ['apply', '-f', '-'], { input: deployment('hello', 'example.com/hello:v1') });
+    await kubectl(kc, ['rollout', 'status', 'deployment/hello', '--timeout=60s']);
+    expect(await programPids()).toHaveLength(1);
+    expect(await up.stop()).toBe(0);
+    expect(await programPids()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // The manager runs everything of a process as one: clusters (clients and caches) and controllers. It starts the
 // caches, waits for them to sync, starts the controllers (those that need leadership once elected), and stops it
 // all together, letting reconciles in progress finish.
+import { setMaxListeners } from 'node:events';
 import type { Registry } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import type { Checks } from '../component/health.js';
@@ -48,6 +49,8 @@ export class Manager {
   ) {
     this.log = log;
     this.metrics = options.metrics;
+    // Every runnable (controllers, caches) listens on the one stop signal; that is many listeners by design.
+    setMaxListeners(0, this.abort.signal);
     options.ready?.add('cache-sync', () => this.hasSynced);
   }
 

@@ -56,7 +56,7 @@ export function choosePodCIDR(layout: ClusterLayout): string {
   const dataDir = dirname(layout.root);
   const used = new Set<string>();
   for (const entry of existsSync(dataDir) ? readdirSync(dataDir) : []) {
-    if (entry === layout.name) continue;
+    if (entry === layout.name || !NAME.test(entry)) continue;
     const settings = readSettings(clusterLayout(dataDir, entry));
     if (settings?.podCIDR) used.add(settings.podCIDR);
   }

@@ -29,12 +29,17 @@ export interface RunningCluster {
   stop(): Promise<void>;
 }
 
-export async function runCluster(layout: ClusterLayout, starters: ComponentStarter[], logger: Logger): Promise<RunningCluster> {
+export interface RunClusterOptions {
+  /** The API server's port; default the port of the previous run, else any free one. */
+  apiServerPort?: number;
+}
+
+export async function runCluster(layout: ClusterLayout, starters: ComponentStarter[], logger: Logger, options: RunClusterOptions = {}): Promise<RunningCluster> {
   await mkdir(layout.root, { recursive: true, mode: 0o700 });
   const previous = readSettings(layout);
   const apiServer = await LocalApiServer.start({
     dataDir: layout.apiserver,
-    port: previous?.apiServerPort ?? 0,
+    port: options.apiServerPort ?? previous?.apiServerPort ?? 0,
     storage: 'file',
     logger: logger.child({ component: 'apiserver' }),
   });
