@@ -3,12 +3,12 @@
 // client-go's typed clients (kubectl create configmap|secret|deployment|..., auth can-i, certificate approve)
 // send POST/PUT bodies as protobuf and do not fall back to JSON on 415. The body is kube's envelope:
 // the magic `k8s\0`, then a runtime.Unknown{typeMeta, raw, contentEncoding, contentType} whose `raw` is the
-// object encoded with the message type of its kind. We decode it with the message table of protobuf-schema.ts
+// object encoded with the message type of its kind. We decode it with the message tables of protobuf-schema/
 // and turn the message into what Go's encoding/json would print for the same object.
 import protobuf from 'protobufjs';
 import { ApiError } from '../api/errors.js';
 import type { KubeObject } from '../storage/types.js';
-import { protobufNamespace } from './protobuf-schema.js';
+import { KEEP_ZERO_OPTION, protobufNamespace } from './protobuf-schema/index.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -23,7 +23,7 @@ const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const META_KINDS = new Set(['DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'GetOptions', 'ListOptions', 'Status', 'WatchEvent']);
 
 /** Go types embedded with `json:",inline"`: their fields are written at the level of the containing object. */
-const INLINE_FIELDS = new Set([
+export const INLINE_FIELDS: ReadonlySet<string> = new Set([
   'k8s.io.api.core.v1.ConfigMapEnvSource.localObjectReference',
   'k8s.io.api.core.v1.ConfigMapKeySelector.localObjectReference',
   'k8s.io.api.core.v1.ConfigMapProjection.localObjectReference',
@@ -35,11 +35,12 @@ const INLINE_FIELDS = new Set([
   'k8s.io.api.core.v1.Volume.volumeSource',
   'k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource',
   'k8s.io.api.core.v1.Probe.handler',
+  'k8s.io.api.networking.v1.IngressRule.ingressRuleValue',
   `${RUNTIME}.Unknown.typeMeta`,
 ]);
 
-/** Messages whose Go JSON tags are all `omitempty`. */
-const OMIT_EMPTY = new Set([`${META}.ObjectMeta`, `${META}.OwnerReference`]);
+/** Time fields Go leaves out of JSON when zero (`omitzero`), like Kubernetes 1.35 does for creationTimestamp. */
+const OMIT_ZERO_TIME = new Set([`${META}.ObjectMeta.creationTimestamp`]);
 
 /** Wrapper messages that Go marshals as a bare array (`+protobuf.nullable=true` string slices). */
 const ARRAY_WRAPPERS = new Set(['Verbs', 'ExtraValue']);
@@ -126,14 +127,18 @@ export function messageToJson(type: protobuf.Type, message: Record<string, unkno
     }
     if (field.repeated) {
       const items = (value ?? []) as unknown[];
+      // Go prints an empty slice without `omitempty` as null (protobuf cannot tell nil from empty).
+      if (items.length === 0 && field.options?.[KEEP_ZERO_OPTION]) out[field.name] = null;
       if (items.length === 0) continue;
       out[field.name] = items.map((v) => convertValue(field, v));
       continue;
     }
     if (!Object.prototype.hasOwnProperty.call(message, field.name) || value === undefined || value === null) continue;
-    // Go writes every ObjectMeta field; its JSON tags omit the empty ones.
-    if (OMIT_EMPTY.has(type.fullName.slice(1)) && (value === '' || value === false || toNumber(value) === 0)) continue;
+    // Go writes plain scalars to the wire even when zero and leaves them out of JSON (`omitempty`); pointers and
+    // fields without omitempty are marked in the schema and printed whenever they are on the wire.
+    if (isZeroScalar(field, value) && !field.options?.[KEEP_ZERO_OPTION]) continue;
     const converted = convertValue(field, value);
+    if (converted === null && OMIT_ZERO_TIME.has(`${type.fullName.slice(1)}.${field.name}`)) continue;
     if (INLINE_FIELDS.has(`${type.fullName.slice(1)}.${field.name}`) && isPlainObject(converted)) {
       Object.assign(out, converted);
       continue;
@@ -209,12 +214,26 @@ function toNumber(value: unknown): number {
   return Number(value);
 }
 
+function isZeroScalar(field: protobuf.Field, value: unknown): boolean {
+  field.resolve();
+  if (field.resolvedType) return false;
+  if (value === '' || value === false) return true;
+  if (value instanceof Uint8Array) return value.length === 0;
+  return (typeof value === 'number' || (typeof value === 'object' && value !== null && 'low' in value)) && toNumber(value) === 0;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** metav1.Time → RFC3339 (seconds), metav1.MicroTime → RFC3339 with 6 fractional digits; Go's zero time → null. */
+/**
+ * metav1.Time → RFC3339 (seconds), metav1.MicroTime → RFC3339 with 6 fractional digits; Go's zero time → null.
+ * Go marshals a zero Time as an empty message (the template `creationTimestamp` kubectl sends); the seconds of
+ * year 1 are the zero time too.
+ */
 function formatTime(message: Record<string, unknown>, micro: boolean): string | null {
+  const own = (key: string) => Object.prototype.hasOwnProperty.call(message, key);
+  if (!own('seconds') && !own('nanos')) return null;
   const seconds = toNumber(message.seconds ?? 0);
   const nanos = toNumber(message.nanos ?? 0);
   if (seconds === ZERO_TIME_SECONDS && nanos === 0) return null;
