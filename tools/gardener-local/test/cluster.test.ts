@@ -192,6 +192,7 @@ spec:
     await kubectl(kc, ['wait', '--for=condition=Complete', 'job/once', '--timeout=60s']);
     expect(await kubectl(kc, ['get', 'pods', 'db-0', 'db-1', '-o', 'name'])).toBe('pod/db-0\npod/db-1\n');
     expect(await kubectl(kc, ['logs', 'job/once'])).toBe('job done\n');
+    expect(await kubectl(kc, ['get', 'job', 'once'])).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+Complete\s+1\/1\s+\d+s/);
 
     // The readiness probe asks a port nobody serves: Running, never Ready, and not an endpoint of its Service.
     const pod = await waitFor('unready pod running', async () => {
@@ -202,6 +203,7 @@ spec:
     const slices = JSON.parse(await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready', '-o', 'json'])).items;
     const endpoints = slices.flatMap((s: { endpoints?: { addresses: string[]; conditions: { ready: boolean } }[] }) => s.endpoints ?? []);
     expect(endpoints).toEqual([expect.objectContaining({ addresses: [pod.status.podIP], conditions: expect.objectContaining({ ready: false }) })]);
+    expect(await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready'])).toMatch(/\sIPv4\s+8080\s+127\.\d+\.\d+\.\d+\s/);
     const url = await serviceUrl('one', 'unready');
     await expect(get(url)).rejects.toThrow();
     await kubectl(kc, ['delete', 'statefulset/db', 'daemonset/agent', 'job/once', 'deployment/unready', '--wait=true']);

@@ -31,6 +31,43 @@ function servicePorts(o: KubeObject): string {
   return ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
 }
 
+
+// kube lists at most three endpoints and counts the rest.
+function firstThree(items: string[]): string {
+  if (items.length === 0) return '<none>';
+  return items.slice(0, 3).join(',') + (items.length > 3 ? ` + ${items.length - 3} more...` : '');
+}
+
+function endpointsList(o: KubeObject): string {
+  const items: string[] = [];
+  for (const subset of (o.subsets ?? []) as KubeObject[]) {
+    for (const address of (subset.addresses ?? []) as KubeObject[]) {
+      const ports: KubeObject[] = subset.ports ?? [];
+      if (ports.length === 0) items.push(address.ip);
+      for (const port of ports) items.push(`${address.ip}:${port.port}`);
+    }
+  }
+  return firstThree(items);
+}
+
+function jobStatus(o: KubeObject): string {
+  const conditions: KubeObject[] = o.status?.conditions ?? [];
+  const isTrue = (type: string) => conditions.some((c) => c.type === type && c.status === 'True');
+  if (isTrue('Complete')) return 'Complete';
+  if (isTrue('Failed')) return 'Failed';
+  if (isTrue('FailureTarget')) return 'FailureTarget';
+  if (isTrue('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  if (o.spec?.suspend) return 'Suspended';
+  return 'Running';
+}
+
+function jobDuration(o: KubeObject): string {
+  const start = Date.parse(o.status?.startTime ?? '');
+  if (Number.isNaN(start)) return '';
+  const end = Date.parse(o.status?.completionTime ?? '');
+  return humanDuration((Number.isNaN(end) ? Date.now() : end) - start);
+}
+
 export const PRINTERS: Record<string, Printer> = {
   '/pods': {
     columns: [col('Ready'), col('Status'), col('Restarts', 'integer'), AGE, col('IP', 'string', 1), col('Node', 'string', 1)],
@@ -89,6 +126,27 @@ export const PRINTERS: Record<string, Printer> = {
     cells: (o) => {
       const s = o.status ?? {};
       return [s.desiredNumberScheduled ?? 0, s.currentNumberScheduled ?? 0, s.numberReady ?? 0, s.updatedNumberScheduled ?? 0, s.numberAvailable ?? 0, age(o)];
+    },
+  },
+  '/endpoints': { columns: [col('Endpoints'), AGE], cells: (o) => [endpointsList(o), age(o)] },
+  'discovery.k8s.io/endpointslices': {
+    columns: [col('AddressType'), col('Ports'), col('Endpoints'), AGE],
+    cells: (o) => [
+      o.addressType ?? '',
+      ((o.ports ?? []) as KubeObject[]).map((p) => p.port ?? '<unset>').join(',') || '<unset>',
+      firstThree(((o.endpoints ?? []) as KubeObject[]).flatMap((e) => e.addresses ?? [])),
+      age(o),
+    ],
+  },
+  'batch/jobs': {
+    columns: [col('Status'), col('Completions'), col('Duration'), AGE],
+    cells: (o) => [jobStatus(o), `${o.status?.succeeded ?? 0}/${o.spec?.completions ?? 1}`, jobDuration(o), age(o)],
+  },
+  'batch/cronjobs': {
+    columns: [col('Schedule'), col('Timezone'), col('Suspend', 'boolean'), col('Active', 'integer'), col('Last Schedule'), AGE],
+    cells: (o) => {
+      const last = Date.parse(o.status?.lastScheduleTime ?? '');
+      return [o.spec?.schedule ?? '', orNone(o.spec?.timeZone), o.spec?.suspend ?? false, (o.status?.active ?? []).length, Number.isNaN(last) ? '<none>' : humanDuration(Date.now() - last), age(o)];
     },
   },
   'coordination.k8s.io/leases': { columns: [col('Holder'), AGE], cells: (o) => [o.spec?.holderIdentity ?? '', age(o)] },
