@@ -128,7 +128,7 @@ export class LocalApiServer {
       subresourceHandlers: new Map([
         ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)],
         ['pods/binding', podBindingHandler(objects)],
-        ['pods/eviction', podEvictionHandler(objects)],
+        ['pods/eviction', podEvictionHandler(objects, registry)],
         ['pods/log', podLogHandler(kubelets)],
         ['pods/exec', upgradeRequired],
         ['pods/attach', upgradeRequired],

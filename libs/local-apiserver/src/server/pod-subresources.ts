@@ -1,8 +1,10 @@
-// pods/binding (how a scheduler places a Pod: spec.nodeName once, never moved) and pods/eviction (a policy-aware
-// delete; PodDisruptionBudgets are not consulted yet).
+// pods/binding (how a scheduler places a Pod: spec.nodeName once, never moved) and pods/eviction (a delete that
+// respects the Pod's PodDisruptionBudget).
 import { ApiError, errors } from '../api/errors.js';
 import { readBodyBuffer, sendJson, successStatus } from '../http/io.js';
 import { decodeBody, type SubresourceHandler } from '../http/resource-handler.js';
+import type { Registry } from '../registry/registry.js';
+import { budgetApplies, budgetViolation, checkDisruptionBudget } from './disruption-budget.js';
 import type { ObjectService } from './objects.js';
 
 export function podBindingHandler(objects: ObjectService): SubresourceHandler {
@@ -23,12 +25,17 @@ export function podBindingHandler(objects: ObjectService): SubresourceHandler {
   };
 }
 
-export function podEvictionHandler(objects: ObjectService): SubresourceHandler {
+export function podEvictionHandler(objects: ObjectService, registry: Registry): SubresourceHandler {
   return async ({ req, res, definition, route, ctx }) => {
     if (req.method !== 'POST') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     const eviction = decodeBody(req, definition, await readBodyBuffer(req));
     if (eviction.metadata?.name && eviction.metadata.name !== route.name) {
       throw new ApiError(400, 'BadRequest', `name in URL does not match name in Eviction object`);
+    }
+    const pod = await objects.get(definition, route.namespace, route.name);
+    if (budgetApplies(pod)) {
+      const check = await checkDisruptionBudget(registry, objects, pod);
+      if (check.budget && check.healthy - check.desiredHealthy <= 0) throw budgetViolation(check);
     }
     await objects.delete(definition, route.namespace, route.name, eviction.deleteOptions ?? {}, ctx);
     sendJson(res, 201, successStatus({ name: route.name, kind: 'pods' }), ctx.warnings);
