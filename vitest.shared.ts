@@ -9,6 +9,8 @@ export function projectConfig(name: string, overrides: { timeoutMs?: number } = 
     resolve: { alias: [{ find: /^@gardener-ts\/([a-z0-9-]+)$/, replacement: `${libs}$1/src/index.ts` }] },
     test: {
       name,
+      // Shared helpers (test-support's describeComponentBinary) use the globals instead of importing vitest.
+      globals: true,
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: overrides.timeoutMs ?? 30_000,
       hookTimeout: overrides.timeoutMs ?? 30_000,

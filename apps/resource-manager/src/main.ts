@@ -1,11 +1,9 @@
 // gardener-resource-manager: ManagedResources and the resource-manager's controllers and webhooks.
 import { resourceManagerConfigSpec } from '@gardener-ts/component-config';
 import { runComponent } from '@gardener-ts/controller-runtime';
+import { startResourceManager } from '@gardener-ts/resourcemanager';
 
 await runComponent({
   spec: resourceManagerConfigSpec,
-  // Controllers are registered here as their issues land; until then the process serves its probes and metrics.
-  setup: async ({ log }) => {
-    log.info('No controllers are implemented in this component yet');
-  },
+  setup: (ctx) => startResourceManager(ctx),
 });

@@ -1,6 +1,6 @@
 // The shared end-to-end contract of every gardener-ts app binary: --version, a valid configuration starts it
 // with working probes and metrics and SIGTERM stops it cleanly; a broken one exits non-zero naming the field.
-import { afterAll, describe, expect, it } from 'vitest';
+import type * as Vitest from 'vitest';
 import { startProcess, stopAllProcesses } from './process.js';
 import { waitFor } from './wait.js';
 import { appBundle } from './workspace.js';
@@ -19,7 +19,16 @@ interface StartedLine {
   metrics: { port: number };
 }
 
+// Vitest's functions come from its globals (vitest.shared.ts enables them), not an import: importing 'vitest'
+// outside the runner throws, and this package must stay usable from benchmarks and tools.
+function vitestGlobals(): typeof Vitest {
+  const g = globalThis as unknown as Partial<typeof Vitest>;
+  if (!g.describe) throw new Error('describeComponentBinary must run inside vitest with globals enabled');
+  return g as typeof Vitest;
+}
+
 export function describeComponentBinary(c: ComponentBinaryCase): void {
+  const { afterAll, describe, expect, it } = vitestGlobals();
   describe(`${c.app} binary`, () => {
     afterAll(stopAllProcesses);
 

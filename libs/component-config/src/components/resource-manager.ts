@@ -39,6 +39,8 @@ const clientConnection = z
     burst: z.number().int().nonnegative().default(130),
     /** Namespaces in which ManagedResources are observed; empty means all. */
     namespaces: unsetIfNull(z.array(z.string()).optional()),
+    /** The single-namespace form of `namespaces`, as Gardener's documentation names it; both are honoured. */
+    namespace: z.string().optional(),
     cacheResyncPeriod: duration('24h'),
   })
   .prefault({});
@@ -49,7 +51,14 @@ const controllers = z
   .object({
     clusterID: z.string().default(''),
     resourceClass: z.string().min(1, 'must provide a resource class').default('resources'),
-    garbageCollector: z.object({ enabled, syncPeriod: duration('1h') }).prefault({}),
+    garbageCollector: z
+      .object({
+        enabled,
+        syncPeriod: duration('1h'),
+        /** gardener-ts extension: ConfigMaps/Secrets younger than this are never collected (Gardener: fixed 10m). */
+        minimumObjectLifetime: duration('10m'),
+      })
+      .prefault({}),
     health: z.object({ concurrentSyncs: concurrentSyncs(5), syncPeriod: duration('1m') }).prefault({}),
     csrApprover: z
       .object({ enabled, concurrentSyncs: concurrentSyncs(1), machineNamespace: z.string().default('') })
@@ -157,6 +166,26 @@ const schema = z.object({
     .optional(),
   controllers,
   webhooks,
+  /**
+   * gardener-ts extension (not a field of Gardener's API): where to publish ManagedResource condition transitions.
+   * Without it nothing is published.
+   */
+  nats: z
+    .object({
+      servers: z.string().min(1, 'must name at least one NATS server'),
+      /** The seed the resource-manager acts for (subject scope); absent for the garden. */
+      seed: z.string().optional(),
+      credentials: z
+        .object({
+          user: z.string().optional(),
+          password: z.string().optional(),
+          token: z.string().optional(),
+          nkeySeedFile: z.string().optional(),
+          credsFile: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 export type ResourceManagerConfiguration = z.infer<typeof schema>;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseComponentConfig } from '../load.js';
+import { resourceManagerConfigSpec } from './resource-manager.js';
+
+const head = 'apiVersion: resourcemanager.config.gardener.cloud/v1alpha1\nkind: ResourceManagerConfiguration\n';
+
+describe('ResourceManagerConfiguration (ManagedResource, health, GC controllers)', () => {
+  it('reads source/target connections, namespace restriction, class, cluster id and managed-by value', () => {
+    const { config, ignoredFields } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}sourceClientConnection:\n  kubeconfig: /src\n  namespace: shoot--a\ntargetClientConnection:\n  kubeconfig: /tgt\ncontrollers:\n  clusterID: <cluster>\n  resourceClass: shoot\n  managedResource:\n    managedByLabelValue: me\n  garbageCollector:\n    enabled: true\n    minimumObjectLifetime: 0s\nnats:\n  servers: nats://localhost:4222\n  seed: seed-a\n`,
+    );
+    expect(ignoredFields).toEqual([]);
+    expect(config.sourceClientConnection).toMatchObject({ kubeconfig: '/src', namespace: 'shoot--a' });
+    expect(config.targetClientConnection.kubeconfig).toBe('/tgt');
+    expect(config.controllers).toMatchObject({ clusterID: '<cluster>', resourceClass: 'shoot', managedResource: { managedByLabelValue: 'me', syncPeriod: '1m' } });
+    expect(config.controllers.garbageCollector).toMatchObject({ enabled: true, minimumObjectLifetime: '0s', syncPeriod: '1h' });
+    expect(config.nats).toEqual({ servers: 'nats://localhost:4222', seed: 'seed-a' });
+  });
+
+  it('defaults: class "resources", no cluster id, managed-by "gardener", GC off with a 10m minimum lifetime, no NATS', () => {
+    const { config } = parseComponentConfig(resourceManagerConfigSpec, head);
+    expect(config.controllers.resourceClass).toBe('resources');
+    expect(config.controllers.clusterID).toBe('');
+    expect(config.controllers.managedResource.managedByLabelValue).toBe('gardener');
+    expect(config.controllers.garbageCollector).toMatchObject({ enabled: false, minimumObjectLifetime: '10m' });
+    expect(config.nats).toBeUndefined();
+  });
+});

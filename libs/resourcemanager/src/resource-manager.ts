@@ -1,0 +1,216 @@
+// Wires the resource-manager's controllers into a manager: a source cluster (ManagedResources and their Secrets)
+// and a target cluster (where the objects go), which may be the same cluster or different ones.
+import { parseDuration, type ResourceManagerConfiguration } from '@gardener-ts/component-config';
+import {
+  ApiClient,
+  annotationChanged,
+  controllerFor,
+  generationChanged,
+  kind,
+  leaderElectorFromConfig,
+  Manager,
+  or,
+  type ComponentContext,
+  type ConfigMap,
+  type Predicate,
+  type Request,
+  type Secret,
+} from '@gardener-ts/controller-runtime';
+import { MessagingClient, Publisher, type Credentials } from '@gardener-ts/messaging';
+import { ClassFilter } from './class-filter.js';
+import { Annotation } from './constants.js';
+import { GarbageCollector } from './controller/garbagecollector/reconcile.js';
+import { HealthReconciler } from './controller/health/reconcile.js';
+import { ManagedResourceKind, ManagedResourceReconciler } from './controller/managedresource/reconcile.js';
+import { parseOrigin } from './controller/managedresource/origin.js';
+import { StatusWriter, type ManagedResource } from './status.js';
+import { TargetObjects } from './target.js';
+import type { TransitionSink } from './events/transitions.js';
+
+const SOURCE = 'source';
+const TARGET = 'target';
+const ms = (d: string | undefined, fallback: number) => (d === undefined ? fallback : (parseDuration(d) ?? fallback));
+
+/** `.controllers.clusterID`: a value, `<cluster>` (must exist), `<default>` (if it exists) or '' (none). */
+export async function resolveClusterID(setting: string, client: ApiClient): Promise<string> {
+  if (setting !== '<cluster>' && setting !== '<default>') return setting;
+  try {
+    const cm = await client.get(kind<ConfigMap>('v1', 'ConfigMap'), { namespace: 'kube-system', name: 'cluster-identity' });
+    const id = cm.data?.['cluster-identity'];
+    if (id) return id;
+    if (setting === '<default>') return '';
+    throw new Error('config map kube-system/cluster-identity has no key cluster-identity');
+  } catch (err) {
+    if (setting === '<default>') return '';
+    throw new Error(`cannot determine cluster identity: ${(err as Error).message}`);
+  }
+}
+
+/** The namespaces ManagedResources are watched in: `namespaces` or `namespace`; empty means all. */
+function watchedNamespaces(c: ResourceManagerConfiguration['sourceClientConnection']): string[] {
+  return [...(c.namespaces ?? []), ...(c.namespace ? [c.namespace] : [])];
+}
+
+function natsCredentials(c: NonNullable<ResourceManagerConfiguration['nats']>['credentials']): Credentials | undefined {
+  if (!c) return undefined;
+  if (c.credsFile) return { credsFile: c.credsFile };
+  if (c.nkeySeedFile) return { nkeySeedFile: c.nkeySeedFile };
+  if (c.token) return { token: c.token };
+  if (c.user) return { user: c.user, password: c.password ?? '' };
+  return undefined;
+}
+
+export interface ResourceManagerOptions {
+  /** Publishes condition transitions; overrides the `nats` block of the configuration (for tests). */
+  transitions?: TransitionSink;
+}
+
+/** Starts every controller of this slice of the resource-manager; the returned function stops them. */
+export async function startResourceManager(
+  ctx: ComponentContext<ResourceManagerConfiguration>,
+  options: ResourceManagerOptions = {},
+): Promise<() => Promise<void>> {
+  const { config, log } = ctx;
+  const sourceKubeconfig = config.sourceClientConnection.kubeconfig;
+  const targetKubeconfig = config.targetClientConnection.kubeconfig || sourceKubeconfig;
+  const namespaces = watchedNamespaces(config.sourceClientConnection);
+  const inScope = (ns: string | undefined) => namespaces.length === 0 || namespaces.includes(ns ?? '');
+  const sourceScope = namespaces.length === 1 ? { namespace: namespaces[0] } : undefined;
+
+  const le = config.leaderElection;
+  const leaderElection = {
+    ...le,
+    leaseDuration: le.leaseDuration ?? '15s',
+    renewDeadline: le.renewDeadline ?? '10s',
+    retryPeriod: le.retryPeriod ?? '2s',
+    resourceNamespace: le.resourceNamespace || (namespaces[0] ?? 'kube-system'),
+  };
+  const started: { mgr?: Manager } = {};
+  const elector = leaderElectorFromConfig(leaderElection, {
+    client: await ApiClient.create(sourceKubeconfig),
+    log,
+    metrics: ctx.metrics,
+    onStoppedLeading: ({ lost }) => {
+      if (lost) void started.mgr?.stop().then(() => process.exit(1));
+    },
+  });
+
+  const mgr = await Manager.forComponent(ctx, {
+    clusters: {
+      [SOURCE]: {
+        kubeConfig: sourceKubeconfig,
+        cache: {
+          resyncPeriodMs: ms(config.sourceClientConnection.cacheResyncPeriod, 24 * 3600_000),
+          scopes: sourceScope
+            ? [
+                { kind: ManagedResourceKind, scope: sourceScope },
+                { kind: kind('v1', 'Secret'), scope: sourceScope },
+              ]
+            : undefined,
+        },
+      },
+      [TARGET]: { kubeConfig: targetKubeconfig, cache: { resyncPeriodMs: ms(config.targetClientConnection.cacheResyncPeriod, 24 * 3600_000) } },
+    },
+    leaderElection: elector?.run,
+  });
+  started.mgr = mgr;
+  const source = mgr.cluster(SOURCE);
+  const targetCluster = mgr.cluster(TARGET);
+
+  const clusterID = await resolveClusterID(config.controllers.clusterID, source.api);
+  const classFilter = new ClassFilter(config.controllers.resourceClass);
+
+  let messaging: MessagingClient | undefined;
+  let sink = options.transitions;
+  if (!sink && config.nats) {
+    messaging = new MessagingClient({
+      servers: config.nats.servers.split(',').map((s) => s.trim()),
+      name: 'gardener-resource-manager',
+      credentials: natsCredentials(config.nats.credentials),
+      logger: log.child({ component: 'nats' }),
+      registry: ctx.metrics,
+    }).start();
+    sink = new Publisher(messaging, { source: 'gardener-resource-manager', seed: config.nats.seed }, { logger: log });
+  }
+  const status = new StatusWriter(source.client, sink, log);
+  const target = new TargetObjects(targetCluster, log.child({ cluster: TARGET }));
+
+  const mrConfig = config.controllers.managedResource;
+  const mrSyncPeriodMs = ms(mrConfig.syncPeriod, 60_000);
+  const gcEnabled = config.controllers.garbageCollector.enabled;
+  const mrPredicate: Predicate<ManagedResource> = (e) =>
+    inScope(e.object.metadata?.namespace) &&
+    (e.type !== 'update' ||
+      or<ManagedResource>(generationChanged, annotationChanged)(e) ||
+      e.oldObject.metadata?.deletionTimestamp !== e.object.metadata?.deletionTimestamp ||
+      (e.oldObject.metadata?.finalizers ?? []).join() !== (e.object.metadata?.finalizers ?? []).join());
+
+  // Secrets enqueue the ManagedResources in their namespace that reference them.
+  const mrInformer = source.cache.informerFor(ManagedResourceKind);
+  const referencing = (secret: Secret): Request[] =>
+    mrInformer.store
+      .list()
+      .filter((mr) => mr.metadata?.namespace === secret.metadata?.namespace && (mr.spec?.secretRefs ?? []).some((r) => r.name === secret.metadata?.name))
+      .map((mr) => ({ namespace: mr.metadata!.namespace!, name: mr.metadata!.name! }));
+
+  const mrController = controllerFor(mgr, 'managedresource')
+    .inCluster(SOURCE)
+    .for(ManagedResourceKind, { predicates: [mrPredicate] })
+    .watches(kind<Secret>('v1', 'Secret'), referencing, { predicates: [(e) => e.type !== 'update' || e.oldObject.metadata?.resourceVersion !== e.object.metadata?.resourceVersion] })
+    .withOptions({ maxConcurrentReconciles: mrConfig.concurrentSyncs })
+    .complete(
+      new ManagedResourceReconciler({
+        source: source.client,
+        target,
+        classFilter,
+        clusterID,
+        managedByLabelValue: mrConfig.managedByLabelValue,
+        syncPeriodMs: mrSyncPeriodMs,
+        alwaysUpdate: mrConfig.alwaysUpdate,
+        garbageCollectorActivated: gcEnabled,
+        status,
+      }),
+    );
+
+  const healthConfig = config.controllers.health;
+  const healthPredicate: Predicate<ManagedResource> = (e) =>
+    inScope(e.object.metadata?.namespace) &&
+    (e.type !== 'update' ||
+      JSON.stringify(e.oldObject.status?.resources ?? []) !== JSON.stringify(e.object.status?.resources ?? []) ||
+      JSON.stringify(e.oldObject.status?.conditions?.find((c) => c.type === 'ResourcesApplied')?.status) !==
+        JSON.stringify(e.object.status?.conditions?.find((c) => c.type === 'ResourcesApplied')?.status) ||
+      e.oldObject.metadata?.annotations?.[Annotation.Ignore] !== e.object.metadata?.annotations?.[Annotation.Ignore]);
+  const healthController = controllerFor(mgr, 'health')
+    .inCluster(SOURCE)
+    .for(ManagedResourceKind, { predicates: [healthPredicate] })
+    .withOptions({ maxConcurrentReconciles: healthConfig.concurrentSyncs })
+    .complete(new HealthReconciler({ source: source.client, target, classFilter, syncPeriodMs: ms(healthConfig.syncPeriod, 60_000), status }));
+
+  // A change of an applied object in the target (a manual edit, a rollout, a deletion) enqueues its ManagedResource.
+  target.onChange((obj) => {
+    const owner = parseOrigin(obj.metadata?.annotations?.[Annotation.Origin], clusterID);
+    if (!owner || !inScope(owner.namespace)) return;
+    const key = `${owner.namespace}/${owner.name}`;
+    mrController.queue.add(key);
+    healthController.queue.add(key);
+  });
+
+  if (gcEnabled) {
+    const gc = config.controllers.garbageCollector;
+    mgr.add(
+      new GarbageCollector({
+        client: targetCluster.api,
+        minimumObjectLifetimeMs: ms(gc.minimumObjectLifetime, 10 * 60_000),
+        syncPeriodMs: ms(gc.syncPeriod, 3600_000),
+        log: log.child({ controller: 'garbage-collector' }),
+      }),
+    );
+  }
+
+  await mgr.start();
+  log.info({ clusterID, resourceClass: classFilter.resourceClass, namespaces, garbageCollector: gcEnabled }, 'Resource manager started');
+  return async () => {
+    await mgr.stop();
+    await messaging?.close();
+  };
+}
