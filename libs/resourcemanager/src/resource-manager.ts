@@ -23,9 +23,17 @@ import { GarbageCollector } from './controller/garbagecollector/reconcile.js';
 import { HealthReconciler } from './controller/health/reconcile.js';
 import { ManagedResourceKind, ManagedResourceReconciler } from './controller/managedresource/reconcile.js';
 import { parseOrigin } from './controller/managedresource/origin.js';
+import { addNetworkPolicyController } from './controller/networkpolicy/add.js';
+import { addTokenRequestor } from './controller/tokenrequestor/add.js';
+import { addTokenInvalidator } from './controller/tokeninvalidator/add.js';
+import { addCSRApprover } from './controller/csrapprover/add.js';
+import { addNodeCriticalComponents } from './controller/nodecriticalcomponents/add.js';
+import type { IngressControllerSelector } from './controller/networkpolicy/types.js';
+import type { LabelSelector } from '@gardener-ts/controller-runtime';
 import { StatusWriter, type ManagedResource } from './status.js';
 import { TargetObjects } from './target.js';
 import type { TransitionSink } from './events/transitions.js';
+import { ResourceManagerWebhooks } from './webhook/server.js';
 
 const SOURCE = 'source';
 const TARGET = 'target';
@@ -207,9 +215,40 @@ export async function startResourceManager(
     );
   }
 
+  // NetworkPolicies for the Services of the target cluster.
+  const np = config.controllers.networkPolicy;
+  if (np.enabled) {
+    addNetworkPolicyController(mgr, TARGET, {
+      concurrentSyncs: np.concurrentSyncs,
+      namespaceSelectors: np.namespaceSelectors as LabelSelector[] | undefined,
+      ingressControllerSelector: np.ingressControllerSelector as IngressControllerSelector | undefined,
+    });
+  }
+
+  // Tokens, kubelet CSRs and node taints.
+  const ctl = config.controllers;
+  if (ctl.tokenRequestor.enabled) {
+    addTokenRequestor(mgr, { sourceCluster: SOURCE, source, target: targetCluster, concurrentSyncs: ctl.tokenRequestor.concurrentSyncs, class: ctl.tokenRequestor.class });
+  }
+  if (ctl.tokenInvalidator.enabled) {
+    addTokenInvalidator(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ctl.tokenInvalidator.concurrentSyncs });
+  }
+  if (ctl.csrApprover.enabled) {
+    addCSRApprover(mgr, { targetCluster: TARGET, source, target: targetCluster, concurrentSyncs: ctl.csrApprover.concurrentSyncs, machineNamespace: ctl.csrApprover.machineNamespace });
+  }
+  if (ctl.nodeCriticalComponents.enabled) {
+    const ncc = ctl.nodeCriticalComponents;
+    addNodeCriticalComponents(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ncc.concurrentSyncs, backoffMs: ms(ncc.backoff, 10_000), log });
+  }
+
+  // Webhooks: served on every replica, independent of leadership; a server that cannot start stops the component.
+  const webhooks = new ResourceManagerWebhooks({ config, source: source.api, target: targetCluster.api, namespace: leaderElection.resourceNamespace, log, metrics: ctx.metrics });
+  if (webhooks.enabled) await webhooks.start();
+
   await mgr.start();
   log.info({ clusterID, resourceClass: classFilter.resourceClass, namespaces, garbageCollector: gcEnabled }, 'Resource manager started');
   return async () => {
+    await webhooks.stop();
     await mgr.stop();
     await messaging?.close();
   };

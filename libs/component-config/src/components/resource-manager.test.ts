@@ -27,3 +27,21 @@ describe('ResourceManagerConfiguration (ManagedResource, health, GC controllers)
     expect(config.nats).toBeUndefined();
   });
 });
+
+describe('ResourceManagerConfiguration (token, CSR and node controllers)', () => {
+  it('defaults: token requestor class "shoot", token invalidator off, node backoff 10s', () => {
+    const { config } = parseComponentConfig(resourceManagerConfigSpec, head);
+    expect(config.controllers.tokenRequestor).toEqual({ enabled: false, concurrentSyncs: 5, class: 'shoot' });
+    expect(config.controllers.tokenInvalidator).toEqual({ enabled: false, concurrentSyncs: 5 });
+    expect(config.controllers.nodeCriticalComponents).toMatchObject({ enabled: false, backoff: '10s' });
+  });
+
+  it('reads the token invalidator and the token requestor class', () => {
+    const { config } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}controllers:\n  tokenInvalidator:\n    enabled: true\n  tokenRequestor:\n    enabled: true\n    class: garden\n`,
+    );
+    expect(config.controllers.tokenInvalidator.enabled).toBe(true);
+    expect(config.controllers.tokenRequestor).toMatchObject({ enabled: true, class: 'garden' });
+  });
+});

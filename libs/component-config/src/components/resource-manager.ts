@@ -86,7 +86,15 @@ const controllers = z
     nodeAgentReconciliationDelay: z
       .object({ enabled, minDelay: duration('0s'), maxDelay: duration('5m') })
       .prefault({}),
-    tokenRequestor: z.object({ enabled, concurrentSyncs: concurrentSyncs(5) }).prefault({}),
+    tokenInvalidator: z.object({ enabled, concurrentSyncs: concurrentSyncs(5) }).prefault({}),
+    tokenRequestor: z
+      .object({
+        enabled,
+        concurrentSyncs: concurrentSyncs(5),
+        /** gardener-ts extension: the `resources.gardener.cloud/class` of the Secrets handled (Gardener: fixed `shoot`). */
+        class: z.string().default('shoot'),
+      })
+      .prefault({}),
   })
   .prefault({});
 

@@ -1,0 +1,44 @@
+// The token in a kubeconfig: the user of the current context holds it (YAML or JSON in, YAML out).
+import YAML from 'yaml';
+
+interface Kubeconfig {
+  'current-context'?: string;
+  contexts?: Array<{ name?: string; context?: { user?: string; cluster?: string } }>;
+  users?: Array<{ name?: string; user?: Record<string, unknown> }>;
+  [key: string]: unknown;
+}
+
+function parse(text: string): Kubeconfig {
+  let doc: unknown;
+  try {
+    doc = YAML.parse(text);
+  } catch (err) {
+    throw new Error(`cannot decode kubeconfig: ${(err as Error).message}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('cannot decode kubeconfig: not an object');
+  return doc as Kubeconfig;
+}
+
+/** The `user` of the current context's auth info; throws like Gardener when the context or the user is missing. */
+function currentUser(config: Kubeconfig): Record<string, unknown> {
+  const ctx = (config.contexts ?? []).find((c) => c.name === config['current-context']);
+  if (!ctx) throw new Error('did not find context defined in current context');
+  const userName = ctx.context?.user ?? '';
+  const entry = (config.users ?? []).find((u) => u.name === userName);
+  if (!entry) throw new Error(`did not find authInfo of current context named ${userName}`);
+  entry.user ??= {};
+  return entry.user;
+}
+
+/** The kubeconfig with `token` as the current context's user token (replacing the previous one). */
+export function setKubeconfigToken(kubeconfig: string, token: string): string {
+  const config = parse(kubeconfig);
+  currentUser(config).token = token;
+  return YAML.stringify(config);
+}
+
+/** The current context's user token ('' if none). */
+export function kubeconfigToken(kubeconfig: string): string {
+  const token = currentUser(parse(kubeconfig)).token;
+  return typeof token === 'string' ? token : '';
+}
