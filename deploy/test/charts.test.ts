@@ -192,6 +192,8 @@ describe('chart values', () => {
       role.rules.filter((r: any) => r.resources.includes(resource)).flatMap((r: any) => r.verbs as string[]);
     expect(grants('shoots')).toEqual(expect.arrayContaining(['get', 'list', 'watch', 'update']));
     expect(grants('shoots/binding')).toContain('update');
+    expect(grants('shoots/status')).toContain('patch');
+    expect(grants('configmaps')).toEqual(expect.arrayContaining(['list', 'watch']));
     expect(grants('seeds')).toEqual(expect.arrayContaining(['get', 'list', 'watch']));
     expect(grants('leases')).toEqual(expect.arrayContaining(['get', 'create', 'update']));
     expect(grants('events')).toContain('create');

@@ -6,6 +6,7 @@ import {
   heartbeatFilter,
   heartbeatSubject,
   seedPermissions,
+  gardenPermissions,
   wakeUpFilter,
   wakeUpSubject,
 } from '../src/index.js';
@@ -61,5 +62,8 @@ describe('subjects', () => {
       publish: { allow: ['gardener.v1.*.seed-a.>'] },
       subscribe: { allow: ['gardener.v1.wakeups.seed-a.>', '_INBOX.>'] },
     });
+    // Garden components answer requests (the scheduler's preview), so they may publish to reply inboxes.
+    expect(gardenPermissions().publish.allow).toContain('_INBOX.>');
+    expect(gardenPermissions().publish.allow).not.toContain('gardener.v1.>');
   });
 });

@@ -40,6 +40,19 @@ const schema = z.object({
     })
     .prefault({}),
   featureGates,
+  // gardener-ts: where the scheduler publishes its decisions and answers previews. Not part of Gardener's format;
+  // without it the scheduler runs without NATS.
+  nats: z
+    .object({
+      servers: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+      credsFile: z.string().min(1).optional(),
+      nkeySeedFile: z.string().min(1).optional(),
+      token: z.string().min(1).optional(),
+    })
+    .refine((n) => [n.credsFile, n.nkeySeedFile, n.token].filter(Boolean).length <= 1, {
+      message: 'set at most one of credsFile, nkeySeedFile and token',
+    })
+    .optional(),
 });
 
 export type SchedulerConfiguration = z.infer<typeof schema>;

@@ -137,6 +137,47 @@ export interface SchedulingDecision {
   message: string;
 }
 
+/** SchedulingPreviewRequest asks the scheduler which seeds it would choose for a shoot, without binding it. It is sent as a NATS request to gardener.v1.scheduling._garden.preview; the answer is a SchedulingPreviewResponse. */
+export interface SchedulingPreviewRequest {
+  /** The shoot as a JSON-encoded core.gardener.cloud/v1beta1 Shoot. Its metadata.namespace matters for NamespacedCloudProfiles; spec.seedName is ignored. */
+  shootJson: string;
+  /** An existing shoot to preview instead (kind "Shoot", namespace, name); used when shoot_json is empty. */
+  shoot?: ObjectReference;
+  /** At most this many rejected seeds in the answer; 0 means the scheduler's default. */
+  maxRejected: number;
+}
+
+/** RankedSeed is one seed the shoot could be bound to, in the scheduler's order of preference. */
+export interface RankedSeed {
+  seed: string;
+  region: string;
+  providerType: string;
+  /** Shoots already on the seed (spec.seedName or status.seedName); fewer is better. */
+  shoots: number;
+  /** Region distance under the MinimalDistance strategy; 0 under the other strategies. */
+  distance: number;
+}
+
+/** SchedulingPreviewResponse is the scheduler's answer to a SchedulingPreviewRequest. */
+export interface SchedulingPreviewResponse {
+  /** The seed the scheduler would choose now; empty when no seed fits. */
+  seed: string;
+  /** The seeds the scheduler would choose from, best first. */
+  candidates: RankedSeed[];
+  /** Seeds ruled out, each with the reason. */
+  rejected: SeedCandidate[];
+  /** Rejected seeds left out of the answer because of max_rejected. */
+  omittedRejected: number;
+  /** The strategy that ranked the candidates ("SameRegion", "MinimalDistance", or "SameProvider" for testing shoots). */
+  strategy: string;
+  /** Machine-readable outcome, e.g. "SameRegion" or "NoMatchingProvider". */
+  reason: string;
+  /** A human-readable message, as the scheduler would report it in an event. */
+  message: string;
+  /** Set when the request could not be answered (malformed shoot, shoot not found). */
+  error: string;
+}
+
 /** WakeUp asks the components that handle target to reconcile it now. */
 export interface WakeUp {
   /** What to reconcile, e.g. kind "WorkerPool" with the shoot's namespace and the pool name. */
@@ -162,6 +203,9 @@ export interface MessageTypes {
   'gardener.v1.OperationProgress': OperationProgress;
   'gardener.v1.SeedCandidate': SeedCandidate;
   'gardener.v1.SchedulingDecision': SchedulingDecision;
+  'gardener.v1.SchedulingPreviewRequest': SchedulingPreviewRequest;
+  'gardener.v1.RankedSeed': RankedSeed;
+  'gardener.v1.SchedulingPreviewResponse': SchedulingPreviewResponse;
   'gardener.v1.WakeUp': WakeUp;
   'google.protobuf.Timestamp': Timestamp;
 }

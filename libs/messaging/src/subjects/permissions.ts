@@ -19,10 +19,13 @@ export function seedPermissions(seed: string): SubjectPermissions {
   };
 }
 
-/** A garden component (scheduler, controller-manager): publishes in the garden scope, wakes up any seed's components. */
+/**
+ * A garden component (scheduler, controller-manager): publishes in the garden scope, wakes up any seed's components,
+ * and answers requests (the scheduler's preview) on their `_INBOX.>` reply subjects.
+ */
 export function gardenPermissions(): SubjectPermissions {
   return {
-    publish: { allow: [`${SUBJECT_ROOT}.*.${GARDEN_SCOPE}.>`, `${SUBJECT_ROOT}.wakeups.*.>`] },
+    publish: { allow: [`${SUBJECT_ROOT}.*.${GARDEN_SCOPE}.>`, `${SUBJECT_ROOT}.wakeups.*.>`, '_INBOX.>'] },
     subscribe: { allow: [`${SUBJECT_ROOT}.>`, '_INBOX.>'] },
   };
 }
