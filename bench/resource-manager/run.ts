@@ -4,7 +4,10 @@
 // ResourcesHealthy=True, the API requests each server served by verb, and the write requests over a resync period
 // once converged (must be zero).
 // Run: npx nx build resource-manager && npx tsx --conditions=@gardener-ts/source bench/resource-manager/run.ts
-import { runKubectl } from '@gardener-ts/test-support';
+// Environment: BENCH_OBJECTS (default 1000); BENCH_APP=<main.js> runs another build of the app; BENCH_DETAIL=1 adds
+// requests by verb, resource and code; BENCH_LOG=<file> writes the app's log there.
+import { writeFile } from 'node:fs/promises';
+import { runKubectl, startProcess, waitFor } from '@gardener-ts/test-support';
 import { b64, condition, ConfigMapK, getOrUndefined, MR, startLandscape } from '../../apps/resource-manager/test/harness.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 1000);
@@ -25,7 +28,10 @@ async function requestsByVerb(kubeconfig: string): Promise<Record<string, number
     const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
     if (resource === 'leases' || resource === 'events') continue; // leader election, event recorder
     const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '';
-    out[verb] = (out[verb] ?? 0) + Number(line.split(' ').pop());
+    const code = /code="([^"]*)"/.exec(line)?.[1] ?? '';
+    const n = Number(line.split(' ').pop());
+    out[verb] = (out[verb] ?? 0) + n;
+    if (process.env.BENCH_DETAIL) out[`${verb} ${resource} ${code}`] = (out[`${verb} ${resource} ${code}`] ?? 0) + n;
   }
   return out;
 }
@@ -41,7 +47,14 @@ try {
   await land.tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
   const docs = Array.from({ length: OBJECTS }, (_, i) => KINDS[i % KINDS.length](i)).join('---\n');
   await land.src.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench', namespace: 'default' }, data: { 'objects.yaml': b64(docs) } });
-  await land.start();
+  if (process.env.BENCH_APP) {
+    // Another build of the resource-manager (e.g. a copy of an older dist/apps/resource-manager/main.js), to compare
+    // builds under the same machine load.
+    land.app = startProcess(process.execPath, [process.env.BENCH_APP, '--config', land.configPath]);
+    await waitFor('resource-manager to start', () => land.app!.output().includes('Resource manager started'), { timeoutMs: 20_000 });
+  } else {
+    await land.start();
+  }
   const src0 = await requestsByVerb(land.source.kubeconfigPath);
   const tgt0 = await requestsByVerb(land.target.kubeconfigPath);
 
@@ -79,6 +92,7 @@ try {
     writesDuringResync: writes(diff(src2, src3)) + writes(diff(tgt2, tgt3)),
   };
   console.log(JSON.stringify(result, null, 2));
+  if (process.env.BENCH_LOG) await writeFile(process.env.BENCH_LOG, `mrCreatedAt ${new Date(Date.now() - performance.now() + t0).toISOString()}\n${land.app?.output() ?? ''}`);
   if (result.writesDuringResync !== 0) process.exitCode = 1;
 } finally {
   await land.stop();

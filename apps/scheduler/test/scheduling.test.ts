@@ -1,5 +1,5 @@
 // The built scheduler against the local API server with Gardener's CRDs, Gardener's own example objects
-// (../shared/gardener-examples: the local CloudProfile and Shoot, the general Seed) and made-up ones, started with
+// (Gardener's examples vendored in deploy/gardener/examples: the local CloudProfile and Shoot, the general Seed) and made-up ones, started with
 // Gardener's example scheduler configuration (fixtures/config.yaml: MinimalDistance) plus a NATS server.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,9 @@ import { ApiClient, kind, type KubernetesObject } from '@gardener-ts/controller-
 import { MessagingClient, subscribeEvents, type SchedulingDecision } from '@gardener-ts/messaging';
 import { createLogger } from '@gardener-ts/logging';
 import { requestPreview } from '@gardener-ts/scheduling';
-import { appBundle, startProcess, startTestEnvironment, stopAllProcesses, waitFor, workspaceRoot, type RunningProcess, type TestEnvironment } from '@gardener-ts/testing';
+import { appBundle, gardenerAsset, startProcess, startTestEnvironment, stopAllProcesses, waitFor, type RunningProcess, type TestEnvironment } from '@gardener-ts/testing';
 
-const EXAMPLES = join(workspaceRoot(), '..', 'shared', 'gardener-examples');
+const EXAMPLES = gardenerAsset('examples');
 const example = (file: string) => parseManifests(readFileSync(join(EXAMPLES, file), 'utf8'), file)[0] as Record<string, any>;
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

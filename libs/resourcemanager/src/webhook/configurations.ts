@@ -5,6 +5,7 @@ import { rule, webhookConfiguration, type ClientTarget, type KubernetesObject, t
 import { WebhookLabel, WebhookPath, extensionValidationPath } from './constants.js';
 import { ProtectedExtensionResources } from './crd-deletion-protection.js';
 import { ExtensionRules } from './extension-validation.js';
+import { TokenInvalidatorPath, TokenInvalidatorSelector, TokenInvalidatorWebhookName, tokenInvalidatorEnabled } from './token-invalidator.js';
 
 const createUpdate = ['CREATE', 'UPDATE'] as ('CREATE' | 'UPDATE')[];
 const podRule = [rule(['CREATE'], '', 'v1', 'pods')];
@@ -77,6 +78,9 @@ export function mutatingWebhooks(config: ResourceManagerConfiguration): WebhookS
   }
   if (w.seccompProfile.enabled) {
     hooks.push({ name: 'seccomp-profile.resources.gardener.cloud', path: WebhookPath.SeccompProfile, rules: podRule, objectSelector: doesNotExist(WebhookLabel.SeccompProfileSkip) });
+  }
+  if (tokenInvalidatorEnabled(config)) {
+    hooks.push({ name: TokenInvalidatorWebhookName, path: TokenInvalidatorPath, rules: [rule(createUpdate, '', 'v1', 'secrets')], objectSelector: { matchLabels: { ...TokenInvalidatorSelector } } });
   }
   return hooks;
 }

@@ -14,3 +14,4 @@ export { seccompProfile } from './seccomp-profile.js';
 export { mutatingWebhooks, validatingWebhooks, webhookConfigurations } from './configurations.js';
 export { createSelfSignedCertificate, servingNames, type SelfSignedCertificate } from './certificates.js';
 export { ResourceManagerWebhooks, webhookHandlers, type ResourceManagerWebhooksOptions } from './server.js';
+export { tokenInvalidator, TokenInvalidatorPath, InvalidToken } from './token-invalidator.js';

@@ -16,6 +16,7 @@ import { kubernetesServiceHost } from './kubernetes-service-host.js';
 import { podSchedulerName } from './pod-scheduler-name.js';
 import { podTopologySpreadConstraints } from './pod-topology-spread-constraints.js';
 import { seccompProfile } from './seccomp-profile.js';
+import { TokenInvalidatorPath, tokenInvalidator } from './token-invalidator.js';
 
 export interface ResourceManagerWebhooksOptions {
   config: ResourceManagerConfiguration;
@@ -43,6 +44,7 @@ export function webhookHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config'
     [WebhookPath.PodSchedulerName]: (req) => podSchedulerName(req, w.podSchedulerName.schedulerName),
     [WebhookPath.SeccompProfile]: (req) => seccompProfile(req),
     [WebhookPath.CRDDeletionProtection]: crdDeletionProtectionHandler(o.source),
+    [TokenInvalidatorPath]: (req) => tokenInvalidator(req),
   };
   for (const hook of [...mutatingWebhooks(o.config), ...validatingWebhooks(o.config)]) {
     handlers.set(hook.path, byPath[hook.path] ?? ((req) => extensionValidation(req)));

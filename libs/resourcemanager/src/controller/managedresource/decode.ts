@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 type Obj = Record<string, any>;
 
 export interface SecretLike {
-  metadata?: { namespace?: string; name?: string };
+  metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string };
   data?: Record<string, string>;
 }
 
@@ -54,24 +54,71 @@ function validate(value: unknown): string | undefined {
   return undefined;
 }
 
-export function decodeSecrets(secrets: readonly SecretLike[]): DecodeResult {
+type Documents = { value?: unknown; error?: string }[];
+
+/**
+ * Parsed documents per Secret key, keyed by the Secret's uid and resourceVersion: a Secret that did not change is not
+ * parsed again on the next reconcile (YAML parsing is most of a resync's CPU time for large ManagedResources).
+ * Holds at most `maxEntries` keys; the oldest entry is dropped first.
+ */
+export class DecodeCache {
+  private readonly entries = new Map<string, Documents>();
+  constructor(private readonly maxEntries = 512) {}
+
+  /** The cache key of one data key of a Secret; undefined when the Secret has no uid/resourceVersion. */
+  static keyOf(secret: SecretLike, key: string): string | undefined {
+    const { uid, resourceVersion, namespace, name } = secret.metadata ?? {};
+    return uid && resourceVersion ? `${namespace}/${name}/${uid}/${resourceVersion}/${key}` : undefined;
+  }
+
+  get(key: string): Documents | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, docs: Documents): void {
+    this.entries.delete(key);
+    this.entries.set(key, docs);
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The documents of one data key: from the cache (as copies, callers mutate them) or parsed. */
+function cachedDocuments(secret: SecretLike, key: string, parse: () => Documents | undefined, cache?: DecodeCache): Documents | undefined {
+  const cacheKey = cache && DecodeCache.keyOf(secret, key);
+  const hit = cacheKey ? cache!.get(cacheKey) : undefined;
+  const docs = hit ?? parse();
+  if (!docs) return undefined;
+  if (cacheKey && !hit) cache!.set(cacheKey, docs);
+  return cacheKey ? docs.map((d) => (d.value === undefined ? d : { value: structuredClone(d.value) })) : docs;
+}
+
+export function decodeSecrets(secrets: readonly SecretLike[], cache?: DecodeCache): DecodeResult {
   const hash = createHash('sha256');
   const objects: DecodedObject[] = [];
   const errors: string[] = [];
   for (const secret of secrets) {
     const secretName = `${secret.metadata?.namespace}/${secret.metadata?.name}`;
     for (const key of Object.keys(secret.data ?? {}).sort()) {
-      let bytes = Buffer.from(secret.data![key], 'base64');
-      hash.update(bytes);
-      if (key.endsWith(BROTLI_SUFFIX)) {
-        try {
-          bytes = brotliDecompressSync(bytes);
-        } catch (err) {
-          errors.push(decodingError(secret, key, 0, `brotli: ${(err as Error).message}`));
-          continue;
+      const raw = Buffer.from(secret.data![key], 'base64');
+      hash.update(raw);
+      const docs = cachedDocuments(secret, key, () => {
+        let bytes = raw;
+        if (key.endsWith(BROTLI_SUFFIX)) {
+          try {
+            bytes = brotliDecompressSync(bytes);
+          } catch (err) {
+            errors.push(decodingError(secret, key, 0, `brotli: ${(err as Error).message}`));
+            return undefined;
+          }
         }
-      }
-      documents(bytes.toString('utf8')).forEach((doc, index) => {
+        return documents(bytes.toString('utf8'));
+      }, cache);
+      if (!docs) continue;
+      docs.forEach((doc, index) => {
         if (doc.error) return void errors.push(decodingError(secret, key, index, doc.error));
         if (doc.value === null || doc.value === undefined) return;
         const invalid = validate(doc.value);

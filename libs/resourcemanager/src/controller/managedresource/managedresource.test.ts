@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { needsUpdate, isSubset } from './compare.js';
-import { decodeSecrets } from './decode.js';
+import { DecodeCache, decodeSecrets } from './decode.js';
 import { injectLabels, merge, mergeMapsBasedOnOldMap } from './merge.js';
 import { deletionWaves, sortForApply } from './order.js';
 import { originFor, parseOrigin } from './origin.js';
@@ -134,5 +134,46 @@ describe('decodeSecrets', () => {
     expect(result.errors[0]).toContain("could not decode resource at index 3 in 'a.yaml' in secret 'default/s'");
     expect(result.errors[1]).toContain("Object 'Kind' is missing");
     expect(decodeSecrets([secret]).checksum).toBe(result.checksum);
+  });
+});
+
+describe('DecodeCache', () => {
+  const secret = (resourceVersion: string, text: string) => ({
+    metadata: { namespace: 'ns', name: 's', uid: 'u1', resourceVersion },
+    data: { 'objects.yaml': b64(text) },
+  });
+  const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+
+  it('parses an unchanged Secret once and hands out copies', () => {
+    const cache = new DecodeCache();
+    const first = decodeSecrets([secret('1', `${cm('a')}---\n${cm('b')}`)], cache);
+    expect(cache.size).toBe(1);
+    first.objects[0].obj.metadata.namespace = 'mutated';
+    // Same uid/resourceVersion: served from the cache, unaffected by the caller's mutation.
+    const second = decodeSecrets([secret('1', 'this text is not parsed again: the cache answers')], cache);
+    expect(second.objects.map((o) => o.obj.metadata)).toEqual([{ name: 'a' }, { name: 'b' }]);
+    expect(second.errors).toEqual([]);
+    // The checksum always covers the actual data.
+    expect(second.checksum).not.toBe(first.checksum);
+  });
+
+  it('parses again when the resourceVersion changes, and without uid/resourceVersion never caches', () => {
+    const cache = new DecodeCache();
+    decodeSecrets([secret('1', cm('a'))], cache);
+    expect(decodeSecrets([secret('2', cm('c'))], cache).objects.map((o) => o.obj.metadata.name)).toEqual(['c']);
+    const anonymous = { metadata: { namespace: 'ns', name: 's' }, data: { 'objects.yaml': b64(cm('d')) } };
+    expect(decodeSecrets([anonymous], cache).objects[0].obj.metadata.name).toBe('d');
+    expect(cache.size).toBe(2);
+  });
+
+  it('keeps decoding errors per document and drops the oldest entries beyond its size', () => {
+    const cache = new DecodeCache(2);
+    const bad = decodeSecrets([secret('1', `${cm('a')}---\nkind: ConfigMap\n`)], cache);
+    expect(bad.errors).toHaveLength(1);
+    expect(decodeSecrets([secret('1', '')], cache).errors).toEqual(bad.errors);
+    decodeSecrets([secret('2', cm('b'))], cache);
+    decodeSecrets([secret('3', cm('c'))], cache);
+    expect(cache.size).toBe(2);
+    expect(cache.get(DecodeCache.keyOf(secret('1', ''), 'objects.yaml')!)).toBeUndefined();
   });
 });

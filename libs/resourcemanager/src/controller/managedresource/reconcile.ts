@@ -25,7 +25,7 @@ import { Annotation, ConditionType, isTruthy, Label, ModeIgnore, Reason } from '
 import { StatusWriter, type ManagedResource } from '../../status.js';
 import type { TargetObjects } from '../../target.js';
 import { needsUpdate } from './compare.js';
-import { decodeSecrets, type DecodedObject } from './decode.js';
+import { DecodeCache, decodeSecrets, type DecodedObject } from './decode.js';
 import { injectLabels, merge } from './merge.js';
 import { deletionPropagation, deletionWaves, sortForApply } from './order.js';
 import { originFor } from './origin.js';
@@ -48,12 +48,16 @@ export interface ManagedResourceReconcilerOptions {
   /** The garbage collector runs: ConfigMaps/Secrets labelled garbage-collectable are left to it. */
   garbageCollectorActivated?: boolean;
   requeueAfterOnDeletionPendingMs?: number;
-  /** Objects applied in parallel. */
+  /**
+   * Objects applied in parallel (default 100). Gardener applies all objects of a ManagedResource at once, bounded only
+   * by the client's rate limit; 100 keeps a large ManagedResource's first apply short without an unbounded burst.
+   */
   applyConcurrency?: number;
   status: StatusWriter;
 }
 
 const FIELD_MANAGER = 'gardener-resource-manager';
+export const DEFAULT_APPLY_CONCURRENCY = 100;
 const groupOf = (apiVersion: string | undefined) => (apiVersion?.includes('/') ? apiVersion.split('/')[0] : '');
 
 /** `<apiVersion>/<Kind>/<namespace>/<name>`, how objects are named in messages. */
@@ -103,6 +107,9 @@ interface DesiredObject extends DecodedObject {
 }
 
 export class ManagedResourceReconciler {
+  /** Parsed Secret contents by Secret uid/resourceVersion: resyncs of unchanged Secrets parse nothing. */
+  private readonly decodeCache = new DecodeCache();
+
   constructor(private readonly o: ManagedResourceReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult | void> {
@@ -158,7 +165,7 @@ export class ManagedResourceReconciler {
         throw new Error(`could not read secret '${ref.name}': ${errorMessage(err)}`);
       }
     }
-    const decoded = decodeSecrets(secrets);
+    const decoded = decodeSecrets(secrets, this.decodeCache);
     for (const e of decoded.errors) log.error({ err: e }, 'Could not decode resource');
 
     const forceOverwriteLabels = mr.spec?.forceOverwriteLabels ?? false;
@@ -306,7 +313,7 @@ export class ManagedResourceReconciler {
     const first = sorted.filter((d) => d.kind === 'CustomResourceDefinition' || (d.kind === 'Namespace' && groupOf(d.apiVersion) === ''));
     const rest = sorted.filter((d) => !first.includes(d));
     for (const batch of [first, rest]) {
-      const results = await mapLimit(batch, this.o.applyConcurrency ?? 20, (d) =>
+      const results = await mapLimit(batch, this.o.applyConcurrency ?? DEFAULT_APPLY_CONCURRENCY, (d) =>
         this.applyOne(d, origin, labels, { ...opts, preserveReplicas: scaled.has(refKey(d.ref)) }, log).catch((err: unknown) => errorMessage(err)),
       );
       for (const r of results) if (r) errors.push(r);
