@@ -3,16 +3,15 @@
 //  - no-op reconciles per second: a controller over those Secrets, first the initial 10,000, then a full re-enqueue,
 //    with 1 and 8 workers.
 // Run: npx nx build gardener-local && npx tsx --conditions=@gardener-ts/source bench/controller-runtime/run.ts
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ApiClient, Manager, SecretKind, controllerFor, type Controller } from '@gardener-ts/controller-runtime';
+import { startApiServerProcess } from '../support/apiserver-process.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'tools', 'gardener-local', 'cli.js');
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -20,28 +19,6 @@ const heapMiB = () => {
   for (let i = 0; i < 3; i++) gc();
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
-
-async function startServer(dir: string): Promise<{ kubeconfig: string; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', 'memory', '--log-level', 'error'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/ready at \S+/.test(out)) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`apiserver exited with ${code} (build it: npx nx build gardener-local)`)));
-  });
-  return {
-    kubeconfig: join(dir, 'kubeconfig'),
-    stop: () =>
-      new Promise((resolve) => {
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
-  };
-}
 
 async function createSecrets(client: ApiClient): Promise<void> {
   const payload = Buffer.alloc(768, 'x').toString('base64'); // 1 KiB once base64-encoded
@@ -87,7 +64,7 @@ async function waitUntil(cond: () => boolean): Promise<void> {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'bench-controller-runtime-'));
-const server = await startServer(dir);
+const server = await startApiServerProcess(dir);
 try {
   const client = await ApiClient.create(server.kubeconfig);
   await createSecrets(client);

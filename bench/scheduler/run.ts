@@ -26,6 +26,7 @@ import { requestPreview } from '@gardener-ts/scheduling';
 import { freePort } from '../../libs/test-support/src/ports.js';
 import { waitFor } from '../../libs/test-support/src/wait.js';
 import { workspaceRoot } from '../../libs/test-support/src/workspace.js';
+import { startApiServerProcess } from '../support/apiserver-process.js';
 
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 1000);
 const SHOOTS = Number(process.env.BENCH_SHOOTS ?? 1000);
@@ -33,27 +34,11 @@ const PREVIEWS = Number(process.env.BENCH_PREVIEWS ?? 1000);
 const STRATEGIES = (process.env.BENCH_STRATEGIES ?? 'SameRegion,MinimalDistance').split(',');
 const REGIONS = Array.from({ length: 20 }, (_, i) => `region-${String.fromCharCode(97 + i)}-${i % 3 === 0 ? 'west' : i % 3 === 1 ? 'east' : 'central'}-1`);
 const ROOT = workspaceRoot();
-const CLI = join(ROOT, 'dist', 'tools', 'gardener-local', 'cli.js');
 const SCHEDULER = join(ROOT, 'dist', 'apps', 'scheduler', 'main.js');
 
 const ShootKind = kind<KubernetesObject & { spec: { seedName?: string } }>('core.gardener.cloud/v1beta1', 'Shoot');
 const SeedKind = kind('core.gardener.cloud/v1beta1', 'Seed');
 const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-async function startApiServer(dir: string): Promise<{ kubeconfig: string; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', 'memory', '--log-level', 'error'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/ready at \S+/.test(out)) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`apiserver exited with ${code} (build it: npx nx build gardener-local)`)));
-  });
-  return { kubeconfig: join(dir, 'kubeconfig'), stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill('SIGTERM'))) };
-}
 
 /** Runs `fn` for 0..n-1 with `concurrency` in flight. */
 async function parallel(n: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<void> {
@@ -141,7 +126,7 @@ interface Run {
 
 async function runStrategy(strategy: string): Promise<Run> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-scheduler-'));
-  const server = await startApiServer(dir);
+  const server = await startApiServerProcess(dir);
   const nats = await startNats();
   let scheduler: ReturnType<typeof spawn> | undefined;
   try {

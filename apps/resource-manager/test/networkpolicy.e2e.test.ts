@@ -1,242 +1,26 @@
 // End to end: the built resource-manager's NetworkPolicy controller (Gardener's example configuration: ingress
 // controller in namespace default labelled foo=bar) against a local target API server. The Service, Ingress and
 // NetworkPolicies are those of the seed document's examples, transcribed here field for field.
-import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { networkPolicySeedExamples } from '@gardener-ts/resourcemanager';
 import { NamespaceK, getOrUndefined, startLandscape, waitFor, type Landscape } from './harness.js';
 
 type Obj = KubernetesObject & { spec?: any };
 const NetworkPolicyK = kind<Obj>('networking.k8s.io/v1', 'NetworkPolicy');
 const ServiceK = kind<Obj>('v1', 'Service');
 const IngressK = kind<Obj>('networking.k8s.io/v1', 'Ingress');
-const docs = (text: string): Obj[] => YAML.parseAllDocuments(text).map((d) => d.toJSON());
 
 const NS_SELECTORS = 'networking.resources.gardener.cloud/namespace-selectors';
 const FROM_WORLD = 'networking.resources.gardener.cloud/from-world-to-ports';
 
-const seedService = docs(`
-apiVersion: v1
-kind: Service
-metadata:
-  name: gardener-resource-manager
-  namespace: a
-spec:
-  selector:
-    app: gardener-resource-manager
-  ports:
-  - name: server
-    port: 443
-    protocol: TCP
-    targetPort: 10250
-`)[0];
-
-const seedIngress = docs(`
-apiVersion: networking.k8s.io/v1
-kind: Ingress
-metadata:
-  name: gardener-resource-manager
-  namespace: a
-spec:
-  rules:
-  - host: grm.foo.example.com
-    http:
-      paths:
-      - backend:
-          service:
-            name: gardener-resource-manager
-            port:
-              number: 443
-        path: /
-        pathType: Prefix
-`)[0];
-
-const samePolicies = docs(`
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows ingress TCP traffic to port 10250 for pods
-      selected by the a/gardener-resource-manager service selector from pods running
-      in namespace a labeled with map[networking.resources.gardener.cloud/to-gardener-resource-manager-tcp-10250:allowed].
-  name: ingress-to-gardener-resource-manager-tcp-10250
-  namespace: a
-spec:
-  ingress:
-  - from:
-    - podSelector:
-        matchLabels:
-          networking.resources.gardener.cloud/to-gardener-resource-manager-tcp-10250: allowed
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      app: gardener-resource-manager
-  policyTypes:
-  - Ingress
----
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows egress TCP traffic to port 10250 from pods
-      running in namespace a labeled with map[networking.resources.gardener.cloud/to-gardener-resource-manager-tcp-10250:allowed]
-      to pods selected by the a/gardener-resource-manager service selector.
-  name: egress-to-gardener-resource-manager-tcp-10250
-  namespace: a
-spec:
-  egress:
-  - to:
-    - podSelector:
-        matchLabels:
-          app: gardener-resource-manager
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      networking.resources.gardener.cloud/to-gardener-resource-manager-tcp-10250: allowed
-  policyTypes:
-  - Egress
-`);
-
-const crossPolicies = docs(`
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows ingress TCP traffic to port 10250 for pods selected
-      by the a/gardener-resource-manager service selector from pods running in namespace b
-      labeled with map[networking.resources.gardener.cloud/to-a-gardener-resource-manager-tcp-10250:allowed].
-  name: ingress-to-gardener-resource-manager-tcp-10250-from-b
-  namespace: a
-spec:
-  ingress:
-  - from:
-    - namespaceSelector:
-        matchLabels:
-          kubernetes.io/metadata.name: b
-      podSelector:
-        matchLabels:
-          networking.resources.gardener.cloud/to-a-gardener-resource-manager-tcp-10250: allowed
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      app: gardener-resource-manager
-  policyTypes:
-  - Ingress
----
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows egress TCP traffic to port 10250 from pods running in
-      namespace b labeled with map[networking.resources.gardener.cloud/to-a-gardener-resource-manager-tcp-10250:allowed]
-      to pods selected by the a/gardener-resource-manager service selector.
-  name: egress-to-a-gardener-resource-manager-tcp-10250
-  namespace: b
-spec:
-  egress:
-  - to:
-    - namespaceSelector:
-        matchLabels:
-          kubernetes.io/metadata.name: a
-      podSelector:
-        matchLabels:
-          app: gardener-resource-manager
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      networking.resources.gardener.cloud/to-a-gardener-resource-manager-tcp-10250: allowed
-  policyTypes:
-  - Egress
-`);
-
-const worldPolicy = docs(`
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  name: ingress-to-gardener-resource-manager-from-world
-  namespace: a
-spec:
-  ingress:
-  - from:
-    - namespaceSelector: {}
-      podSelector: {}
-    - ipBlock:
-        cidr: 0.0.0.0/0
-    - ipBlock:
-        cidr: ::/0
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      app: gardener-resource-manager
-  policyTypes:
-  - Ingress
-`);
-
-const ingressPolicies = docs(`
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows ingress TCP traffic to port 10250 for pods
-      selected by the a/gardener-resource-manager service selector from ingress controller
-      pods running in the default namespace labeled with map[foo:bar].
-  name: ingress-to-gardener-resource-manager-tcp-10250-from-ingress-controller
-  namespace: a
-spec:
-  ingress:
-  - from:
-    - podSelector:
-        matchLabels:
-          foo: bar
-      namespaceSelector:
-        matchLabels:
-          kubernetes.io/metadata.name: default
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      app: gardener-resource-manager
-  policyTypes:
-  - Ingress
----
-apiVersion: networking.k8s.io/v1
-kind: NetworkPolicy
-metadata:
-  annotations:
-    gardener.cloud/description: Allows egress TCP traffic to port 10250 from pods
-      running in the default namespace labeled with map[foo:bar] to pods selected by
-      the a/gardener-resource-manager service selector.
-  name: egress-to-a-gardener-resource-manager-tcp-10250-from-ingress-controller
-  namespace: default
-spec:
-  egress:
-  - to:
-    - podSelector:
-        matchLabels:
-          app: gardener-resource-manager
-      namespaceSelector:
-        matchLabels:
-          kubernetes.io/metadata.name: a
-    ports:
-    - port: 10250
-      protocol: TCP
-  podSelector:
-    matchLabels:
-      foo: bar
-  policyTypes:
-  - Egress
-`);
+// The document's examples, shared with the library's unit test: Service and Ingress in, NetworkPolicies out.
+const seedService = networkPolicySeedExamples.seedService.plain as Obj;
+const seedIngress = networkPolicySeedExamples.seedIngress as Obj;
+const samePolicies = networkPolicySeedExamples.sameNamespacePolicies as Obj[];
+const crossPolicies = networkPolicySeedExamples.crossNamespacePolicies as Obj[];
+const worldPolicy = networkPolicySeedExamples.fromWorldPolicy as Obj[];
+const ingressPolicies = networkPolicySeedExamples.ingressControllerPolicies as Obj[];
 
 let land: Landscape;
 const key = (o: Obj) => `${o.metadata?.namespace}/${o.metadata?.name}`;

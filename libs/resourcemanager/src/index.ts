@@ -23,6 +23,8 @@ export { desiredPolicies, portsExposedByIngresses, type DesiredInput } from './c
 export { NetworkPolicyReconciler, type NetworkPolicyReconcilerOptions } from './controller/networkpolicy/reconcile.js';
 export { addNetworkPolicyController, type NetworkPolicyControllerConfig } from './controller/networkpolicy/add.js';
 export { NetworkingAnnotation, NetworkingLabel } from './controller/networkpolicy/types.js';
+/** The resource-manager document's NetworkPolicy examples as data (Services in, policies out), for tests. */
+export * as networkPolicySeedExamples from './controller/networkpolicy/seed-examples.js';
 export { conditionTransitions, publishTransitions, type TransitionSink, type Transition } from './events/transitions.js';
 export { TokenRequestor, withToken, type TokenRequestorOptions } from './controller/tokenrequestor/reconcile.js';
 export { setKubeconfigToken, kubeconfigToken } from './controller/tokenrequestor/kubeconfig.js';

@@ -4,7 +4,7 @@
 import {
   getCondition,
   getOrInitCondition,
-  isNotFound,
+  ignoreNotFound,
   mergeConditions,
   NoKindMatchError,
   updatedCondition,
@@ -35,13 +35,8 @@ export class HealthReconciler {
   constructor(private readonly o: HealthReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult | void> {
-    let mr: ManagedResource;
-    try {
-      mr = await this.o.source.get(ManagedResourceKind, { namespace: req.namespace, name: req.name });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
+    const mr: ManagedResource | undefined = await this.o.source.get(ManagedResourceKind, { namespace: req.namespace, name: req.name }).catch(ignoreNotFound);
+    if (!mr) return;
     if (isTruthy(mr.metadata?.annotations?.[Annotation.Ignore])) return;
     if (!this.o.classFilter.responsible(mr) || mr.metadata?.deletionTimestamp) return;
     const conditions = mr.status?.conditions as Condition[] | undefined;

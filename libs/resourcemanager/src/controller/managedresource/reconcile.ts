@@ -6,7 +6,7 @@ import {
   isAlreadyExists,
   isConflict,
   isInvalid,
-  isNotFound,
+  ignoreNotFound, isNotFound,
   kind as kindOf,
   mergeConditions,
   NoKindMatchError,
@@ -114,13 +114,8 @@ export class ManagedResourceReconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult | void> {
     const log = ctx.log;
-    let mr: ManagedResource;
-    try {
-      mr = await this.o.source.get(ManagedResourceKind, { namespace: req.namespace, name: req.name });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
+    const mr: ManagedResource | undefined = await this.o.source.get(ManagedResourceKind, { namespace: req.namespace, name: req.name }).catch(ignoreNotFound);
+    if (!mr) return;
     const deleting = !!mr.metadata?.deletionTimestamp;
     if (isTruthy(mr.metadata?.annotations?.[Annotation.Ignore]) && !deleting) {
       log.info('Skipping reconciliation since ManagedResource is ignored');
