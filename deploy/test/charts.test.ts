@@ -210,6 +210,23 @@ describe('chart values', () => {
     expect(after.spec.template.spec.containers[0].image).toBe('registry.example/sched:v1');
   });
 
+  it('mounts the NATS credentials Secret where config.nats points, and the scheduler accepts that config', async () => {
+    const manifests = await render('scheduler', [
+      '--set', 'natsCredentials.secretName=scheduler-nats',
+      '--set', 'config.nats.servers=nats://nats.garden.svc:4222',
+      '--set', 'config.nats.credsFile=/etc/gardener-ts/nats/scheduler.creds',
+    ]);
+    const pod = only(manifests, 'Deployment').spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: 'nats-credentials', secret: { secretName: 'scheduler-nats', defaultMode: 0o400 } });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'nats-credentials', mountPath: '/etc/gardener-ts/nats', readOnly: true });
+    const text = only(manifests, 'ConfigMap').data['config.yaml'] as string;
+    const { config, ignoredFields } = parseComponentConfig(schedulerConfigSpec, text, 'scheduler config.yaml');
+    expect(ignoredFields).toEqual([]);
+    expect(config.nats).toEqual({ servers: 'nats://nats.garden.svc:4222', credsFile: '/etc/gardener-ts/nats/scheduler.creds' });
+    // Without a Secret nothing is mounted.
+    expect(only(rendered.get('scheduler')!, 'Deployment').spec.template.spec.volumes.map((v: any) => v.name)).not.toContain('nats-credentials');
+  });
+
   it('refuses a config without a healthProbes port', async () => {
     await expect(render('scheduler', ['--set', 'config.server.healthProbes=null'])).rejects.toThrow(/config\.server\.healthProbes\.port must be set/);
   });

@@ -105,6 +105,11 @@ spec:
               readOnly: true
               {{- end }}
             {{- end }}
+            {{- with (.Values.natsCredentials | default dict).secretName }}
+            - name: nats-credentials
+              mountPath: {{ include "gardener-ts-lib.natsCredentialsMountPath" $ }}
+              readOnly: true
+            {{- end }}
             {{- with .Values.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -123,6 +128,12 @@ spec:
           # No Secret given: a writable directory, for a component that generates its own serving certificate.
           emptyDir: {}
           {{- end }}
+        {{- end }}
+        {{- with (.Values.natsCredentials | default dict).secretName }}
+        - name: nats-credentials
+          secret:
+            secretName: {{ . }}
+            defaultMode: 256 # 0400: owner read-only
         {{- end }}
         {{- with .Values.extraVolumes }}
         {{- toYaml . | nindent 8 }}

@@ -59,3 +59,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | 
 {{- end -}}
 
 {{- define "gardener-ts-lib.configMountPath" -}}/etc/gardener-ts{{- end -}}
+
+{{/* Where the Secret named by natsCredentials.secretName (a .creds file, an nkey seed or a token) is mounted. */}}
+{{- define "gardener-ts-lib.natsCredentialsMountPath" -}}
+{{- (.Values.natsCredentials | default dict).mountPath | default "/etc/gardener-ts/nats" -}}
+{{- end -}}
