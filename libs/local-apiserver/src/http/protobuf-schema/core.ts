@@ -1,5 +1,6 @@
 // core/v1 outside the PodSpec: references, Namespace, ConfigMap, Secret, ServiceAccount, Service, ResourceQuota,
-// LimitRange, PersistentVolumeClaim, ReplicationController (see notation.ts; the PodSpec is in core-pod.ts).
+// LimitRange, PersistentVolumeClaim, Endpoints, Event, ReplicationController (see notation.ts; the PodSpec is in
+// core-pod.ts, Node in core-node.ts, PersistentVolume and the in-tree volume sources in core-volumes.ts).
 import type { MessageTable } from './notation.js';
 import { CORE, INTSTR, META, QUANTITY } from './notation.js';
 
@@ -129,6 +130,37 @@ export const CORE_MESSAGES: MessageTable = {
     'message 6 string',
   ],
   [`${CORE}.ModifyVolumeStatus`]: ['targetVolumeAttributesClassName 1 string', 'status 2 string'],
+
+  // Endpoints (the legacy API, deprecated since 1.33 but still served)
+  [`${CORE}.Endpoints`]: [OBJECT_META, 'subsets 2 repeated EndpointSubset'],
+  [`${CORE}.EndpointSubset`]: ['addresses 1 repeated EndpointAddress', 'notReadyAddresses 2 repeated EndpointAddress', 'ports 3 repeated EndpointPort'],
+  [`${CORE}.EndpointAddress`]: ['ip 1 *string', 'hostname 3 string', 'nodeName 4 *string', 'targetRef 2 ObjectReference'],
+  [`${CORE}.EndpointPort`]: ['name 1 string', 'port 2 *int32', 'protocol 3 string', 'appProtocol 4 *string'],
+
+  // Event (core/v1; events.k8s.io/v1 is in events.ts). eventTime and series.lastObservedTime are MicroTime.
+  [`${CORE}.Event`]: [
+    OBJECT_META,
+    'involvedObject 2 ObjectReference',
+    'reason 3 string',
+    'message 4 string',
+    'source 5 EventSource',
+    `firstTimestamp 6 ${META}.Time`,
+    `lastTimestamp 7 ${META}.Time`,
+    'count 8 int32',
+    'type 9 string',
+    `eventTime 10 ${META}.MicroTime`,
+    'series 11 EventSeries',
+    'action 12 string',
+    'related 13 ObjectReference',
+    'reportingComponent 14 *string',
+    'reportingInstance 15 *string',
+  ],
+  [`${CORE}.EventSource`]: ['component 1 string', 'host 2 string'],
+  [`${CORE}.EventSeries`]: ['count 1 int32', `lastObservedTime 2 ${META}.MicroTime`],
+
+  // Topology selectors (StorageClass.allowedTopologies)
+  [`${CORE}.TopologySelectorTerm`]: ['matchLabelExpressions 1 repeated TopologySelectorLabelRequirement'],
+  [`${CORE}.TopologySelectorLabelRequirement`]: ['key 1 *string', 'values 2 repeated *string'],
 
   // ReplicationController
   [`${CORE}.ReplicationController`]: [OBJECT_META, 'spec 2 ReplicationControllerSpec', 'status 3 ReplicationControllerStatus'],

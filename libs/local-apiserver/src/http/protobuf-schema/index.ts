@@ -6,14 +6,19 @@ import { APPS_MESSAGES } from './apps.js';
 import { AUTH_MESSAGES } from './auth.js';
 import { AUTOSCALING_MESSAGES } from './autoscaling.js';
 import { BATCH_MESSAGES } from './batch.js';
+import { CORE_NODE_MESSAGES } from './core-node.js';
 import { CORE_POD_MESSAGES } from './core-pod.js';
+import { CORE_VOLUME_MESSAGES } from './core-volumes.js';
 import { CORE_MESSAGES } from './core.js';
+import { DISCOVERY_MESSAGES } from './discovery.js';
+import { EVENTS_MESSAGES } from './events.js';
 import { META_MESSAGES } from './meta.js';
 import { NETWORKING_MESSAGES } from './networking.js';
 import { toNamespace } from './notation.js';
 import { POLICY_MESSAGES } from './policy.js';
 import { RBAC_MESSAGES } from './rbac.js';
 import { SCHEDULING_MESSAGES } from './scheduling.js';
+import { STORAGE_MESSAGES } from './storage.js';
 
 export { KEEP_ZERO_OPTION } from './notation.js';
 
@@ -22,6 +27,8 @@ const TABLES = [
   AUTH_MESSAGES,
   CORE_MESSAGES,
   CORE_POD_MESSAGES,
+  CORE_NODE_MESSAGES,
+  CORE_VOLUME_MESSAGES,
   APPS_MESSAGES,
   AUTOSCALING_MESSAGES,
   BATCH_MESSAGES,
@@ -29,6 +36,9 @@ const TABLES = [
   POLICY_MESSAGES,
   RBAC_MESSAGES,
   SCHEDULING_MESSAGES,
+  DISCOVERY_MESSAGES,
+  EVENTS_MESSAGES,
+  STORAGE_MESSAGES,
 ];
 
 /** The messages as a protobufjs JSON namespace (nested by package). */

@@ -27,6 +27,9 @@ export const SCHEDULING = 'k8s.io.api.scheduling.v1';
 export const AUTHN = 'k8s.io.api.authentication.v1';
 export const AUTHZ = 'k8s.io.api.authorization.v1';
 export const CERTS = 'k8s.io.api.certificates.v1';
+export const DISCOVERY = 'k8s.io.api.discovery.v1';
+export const EVENTS = 'k8s.io.api.events.v1';
+export const STORAGE = 'k8s.io.api.storage.v1';
 
 /** The protobufjs field option that marks a scalar whose zero value is printed (see above). */
 export const KEEP_ZERO_OPTION = 'keepZero';
