@@ -69,7 +69,7 @@ function isBuiltInGroup(apiVersion: string | undefined): boolean {
  * Whether writing `merged` (the result of `merge`) would change `current`: a label or annotation differs, a desired
  * field has another value, or (for built-in kinds) a top-level field was added that is not desired, e.g. `data`
  * added to a ConfigMap by hand. Fields added deeper inside (e.g. in `spec`) cannot be told apart from server
- * defaults and are kept.
+ * defaults here; the memory of the last write (last-write.ts) finds those.
  */
 export function needsUpdate(merged: Obj, current: Obj): boolean {
   if (!sameMap(merged.metadata?.labels, current.metadata?.labels)) return true;

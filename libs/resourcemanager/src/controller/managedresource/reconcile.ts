@@ -26,9 +26,12 @@ import { StatusWriter, type ManagedResource } from '../../status.js';
 import type { TargetObjects } from '../../target.js';
 import { needsUpdate } from './compare.js';
 import { DecodeCache, decodeSecrets, type DecodedObject } from './decode.js';
+import { Equivalences, ObjectIndex, groupOf, objectKey, refKey } from './equivalences.js';
+import { desiredHash, LastWrites, relevantHash } from './last-write.js';
 import { injectLabels, merge } from './merge.js';
 import { deletionPropagation, deletionWaves, sortForApply } from './order.js';
 import { originFor } from './origin.js';
+import { deleteStatefulSetPVCs } from './statefulset-pvcs.js';
 
 type Obj = Record<string, any>;
 type ObjectReference = NonNullable<NonNullable<ManagedResource['status']>['resources']>[number];
@@ -58,16 +61,9 @@ export interface ManagedResourceReconcilerOptions {
 
 const FIELD_MANAGER = 'gardener-resource-manager';
 export const DEFAULT_APPLY_CONCURRENCY = 100;
-const groupOf = (apiVersion: string | undefined) => (apiVersion?.includes('/') ? apiVersion.split('/')[0] : '');
-
 /** `<apiVersion>/<Kind>/<namespace>/<name>`, how objects are named in messages. */
 export function describeObject(o: { apiVersion?: string; kind?: string; namespace?: string; name?: string }): string {
   return `${o.apiVersion}/${o.kind}/${o.namespace ?? ''}/${o.name ?? ''}`.replace(/\/\//g, '/');
-}
-
-/** Objects are identified by group, kind, namespace and name: a new version of the same kind is the same object. */
-function refKey(r: { apiVersion?: string; kind?: string; namespace?: string; name?: string }): string {
-  return `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
 }
 
 function sortReferences(refs: ObjectReference[]): ObjectReference[] {
@@ -109,6 +105,8 @@ interface DesiredObject extends DecodedObject {
 export class ManagedResourceReconciler {
   /** Parsed Secret contents by Secret uid/resourceVersion: resyncs of unchanged Secrets parse nothing. */
   private readonly decodeCache = new DecodeCache();
+  /** What each object looked like after our last write: reveals manual changes compare-before-writing cannot see. */
+  private readonly lastWrites = new LastWrites();
 
   constructor(private readonly o: ManagedResourceReconcilerOptions) {}
 
@@ -165,7 +163,8 @@ export class ManagedResourceReconciler {
 
     const forceOverwriteLabels = mr.spec?.forceOverwriteLabels ?? false;
     const forceOverwriteAnnotations = mr.spec?.forceOverwriteAnnotations ?? false;
-    const existing = new Map((mr.status?.resources ?? []).map((r) => [refKey(r), r]));
+    const equivalences = new Equivalences(mr.spec?.equivalences);
+    const existing = new ObjectIndex(mr.status?.resources ?? [], equivalences);
     const desired: DesiredObject[] = [];
     const orphaned: ObjectReference[] = [];
     const seen = new Set<string>();
@@ -190,7 +189,7 @@ export class ManagedResourceReconciler {
         ...(obj.metadata.annotations && Object.keys(obj.metadata.annotations).length > 0 ? { annotations: { ...obj.metadata.annotations } } : {}),
       };
       const key = refKey(ref);
-      const old = existing.get(key);
+      const old = existing.lookup(ref);
       if (seen.has(key)) {
         decoded.errors.push(`duplicate object ${describeObject(ref)} in secret '${d.secret}' key '${d.key}'`);
         continue;
@@ -224,8 +223,8 @@ export class ManagedResourceReconciler {
       mr = await this.o.status.update(mr, { conditions: this.merged(mr, healthy, progressing, applied) });
     }
 
-    // Delete what is no longer listed.
-    const stale = (mr.status?.resources ?? []).filter((r) => !seen.has(refKey(r)));
+    // Delete what is no longer listed, neither under its own GroupKind nor under an equivalent one.
+    const stale = existing.notFound();
     const deletion = await this.deleteObjects(mr, stale, log);
     if (deletion.error) {
       applied = updatedCondition(applied, deletion.pending ? 'Progressing' : 'False', deletion.pending ? Reason.DeletionPending : Reason.DeletionFailed, deletion.error);
@@ -244,7 +243,7 @@ export class ManagedResourceReconciler {
     }
 
     const injected = { ...mr.spec?.injectLabels, [Label.ManagedBy]: this.o.managedByLabelValue };
-    const applyErrors = await this.applyObjects(desired, origin, injected, { forceOverwriteLabels, forceOverwriteAnnotations }, log);
+    const applyErrors = await this.applyObjects(desired, origin, injected, { forceOverwriteLabels, forceOverwriteAnnotations }, equivalences, log);
     if (applyErrors.length > 0) {
       const message = `Could not apply all new resources:\n${applyErrors.map((e) => `* ${e}`).join('\n')}`;
       applied = updatedCondition(applied, 'False', Reason.ApplyFailed, message);
@@ -271,6 +270,7 @@ export class ManagedResourceReconciler {
     return mergeConditions(mr.status?.conditions as Condition[] | undefined, ...conditions);
   }
 
+  /** Keys of the objects HPAs scale, under the GroupKind the HPA names. */
   private async horizontallyScaled(): Promise<Set<string>> {
     const out = new Set<string>();
     let hpas: Obj[];
@@ -283,7 +283,7 @@ export class ManagedResourceReconciler {
     }
     for (const hpa of hpas) {
       const t = hpa.spec?.scaleTargetRef;
-      if (t?.kind && t.name) out.add(`${groupOf(t.apiVersion)}/${t.kind}/${hpa.metadata?.namespace ?? ''}/${t.name}`);
+      if (t?.kind && t.name) out.add(objectKey(groupOf(t.apiVersion), t.kind, hpa.metadata?.namespace, t.name));
     }
     return out;
   }
@@ -293,6 +293,7 @@ export class ManagedResourceReconciler {
     origin: string,
     labels: Record<string, string>,
     opts: { forceOverwriteLabels: boolean; forceOverwriteAnnotations: boolean },
+    equivalences: Equivalences,
     log: Logger,
   ): Promise<string[]> {
     if (desired.length === 0) return [];
@@ -309,7 +310,7 @@ export class ManagedResourceReconciler {
     const rest = sorted.filter((d) => !first.includes(d));
     for (const batch of [first, rest]) {
       const results = await mapLimit(batch, this.o.applyConcurrency ?? DEFAULT_APPLY_CONCURRENCY, (d) =>
-        this.applyOne(d, origin, labels, { ...opts, preserveReplicas: scaled.has(refKey(d.ref)) }, log).catch((err: unknown) => errorMessage(err)),
+        this.applyOne(d, origin, labels, { ...opts, preserveReplicas: isScaled(d.ref, scaled, equivalences) }, log).catch((err: unknown) => errorMessage(err)),
       );
       for (const r of results) if (r) errors.push(r);
     }
@@ -342,6 +343,9 @@ export class ManagedResourceReconciler {
       existingAnnotations: d.old?.annotations,
       preserveReplicas: opts.preserveReplicas,
     };
+    const key = refKey(d.ref);
+    // Everything the written object depends on (labels to remove only matter when present, which needsUpdate sees).
+    const wanted = desiredHash({ origin, obj: desiredObj, ...opts });
     for (let attempt = 0; ; attempt++) {
       const current =
         attempt === 0
@@ -351,15 +355,26 @@ export class ManagedResourceReconciler {
         if (!current) {
           const created = merge(origin, desiredObj, {}, mergeOptions);
           delete created.metadata.resourceVersion;
-          await target.cluster.api.create(created, { fieldManager: FIELD_MANAGER });
+          this.lastWrites.remember(key, wanted, await target.cluster.api.create(created, { fieldManager: FIELD_MANAGER }));
           log.info({ resource }, 'Created resource because it was not existing before');
           return undefined;
         }
         // Objects with the ignore annotation are created once and left alone afterwards.
         if (ignored) return undefined;
         const merged = merge(origin, desiredObj, current, mergeOptions);
-        if (!this.o.alwaysUpdate && !needsUpdate(merged, current)) return undefined;
-        await target.cluster.api.update(merged, { fieldManager: FIELD_MANAGER });
+        if (!this.o.alwaysUpdate && !needsUpdate(merged, current)) {
+          const verdict = this.lastWrites.check(key, wanted, current);
+          if (verdict === 'unchanged') return undefined;
+          // The cache may lag behind our own last write: judge a drift on the live object.
+          if (verdict === 'drifted' && attempt === 0) continue;
+          // Drifted, or nothing remembered (restart, new desired object): would a write change anything?
+          if (!(await this.writeWouldChange(merged, current))) {
+            log.debug({ resource }, 'A dry run changes nothing: the resource is as desired');
+            this.lastWrites.remember(key, wanted, current);
+            return undefined;
+          }
+        }
+        this.lastWrites.remember(key, wanted, await target.cluster.api.update(merged, { fieldManager: FIELD_MANAGER }));
         log.info({ resource }, 'Updated resource because its actual state differed from the desired state');
         return undefined;
       } catch (err) {
@@ -376,9 +391,24 @@ export class ManagedResourceReconciler {
     }
   }
 
+  /**
+   * Asks the API server with a dry-run update. When the dry run itself is refused (e.g. by a webhook that does not
+   * support dry runs), the answer is yes: the real write follows, as Gardener would always write.
+   */
+  private async writeWouldChange(merged: Obj, current: Obj): Promise<boolean> {
+    try {
+      const probe = await this.o.target.cluster.api.update(merged, { fieldManager: FIELD_MANAGER, dryRun: true });
+      return relevantHash(probe) !== relevantHash(current);
+    } catch (err) {
+      if (isConflict(err)) throw err;
+      return true;
+    }
+  }
+
   private async releaseOrphans(refs: ObjectReference[], origin: string, log: Logger): Promise<string[]> {
     const errors: string[] = [];
     for (const ref of refs) {
+      this.lastWrites.forget(refKey(ref));
       try {
         const info = await this.o.target.kindInfo(ref.apiVersion!, ref.kind!);
         const obj = await this.o.target.getLive(info.kind, ref.namespace, ref.name!);
@@ -401,9 +431,9 @@ export class ManagedResourceReconciler {
    * gone. Returns an error message, with `pending` when deletion just has not finished yet.
    */
   async deleteObjects(mr: ManagedResource, refs: readonly ObjectReference[], log: Logger): Promise<{ error?: string; pending?: boolean }> {
-    void mr; // deletePersistentVolumeClaims is not supported yet (see docs/apps/resource-manager.md)
+    const deletePVCs = mr.spec?.deletePersistentVolumeClaims ?? false;
     for (const wave of deletionWaves(refs)) {
-      const outcomes = await mapLimit(wave, 20, (ref) => this.deleteOne(ref, log));
+      const outcomes = await mapLimit(wave, 20, (ref) => this.deleteOne(ref, deletePVCs, log));
       const pending = outcomes.filter((o) => o.pending);
       const failed = outcomes.filter((o) => o.error && !o.pending);
       if (pending.length > 0 || failed.length > 0) {
@@ -417,9 +447,10 @@ export class ManagedResourceReconciler {
     return {};
   }
 
-  private async deleteOne(ref: ObjectReference, log: Logger): Promise<{ resource: string; pending?: boolean; error?: string }> {
+  private async deleteOne(ref: ObjectReference, deletePVCs: boolean, log: Logger): Promise<{ resource: string; pending?: boolean; error?: string }> {
     const resource = describeObject(ref);
     const { target } = this.o;
+    this.lastWrites.forget(refKey(ref));
     let info;
     try {
       info = await target.kindInfo(ref.apiVersion!, ref.kind!);
@@ -438,6 +469,14 @@ export class ManagedResourceReconciler {
       if (this.o.garbageCollectorActivated && groupOf(ref.apiVersion) === '' && (ref.kind === 'ConfigMap' || ref.kind === 'Secret') && isTruthy(obj.metadata?.labels?.[Label.GarbageCollectable])) {
         log.info({ resource }, "Keeping object in the system as it is marked as 'garbage-collectable'");
         return { resource };
+      }
+      if (deletePVCs) {
+        try {
+          await deleteStatefulSetPVCs(target.cluster.api, obj);
+        } catch (err) {
+          log.error({ err, resource }, 'Error during cleanup');
+          return { resource, pending: true, error: errorMessage(err) };
+        }
       }
       if (!obj.metadata?.deletionTimestamp) {
         log.info({ resource }, 'Deleting');
@@ -475,6 +514,7 @@ export class ManagedResourceReconciler {
       }
     } else {
       log.info('Skipping deletion of objects as ManagedResource is marked to keep objects');
+      for (const ref of mr.status?.resources ?? []) this.lastWrites.forget(refKey(ref));
     }
     log.info('All resources have been deleted, removing finalizer');
     const finalizers = (mr.metadata?.finalizers ?? []).filter((f) => f !== this.o.classFilter.finalizer);
@@ -500,6 +540,11 @@ export class ManagedResourceReconciler {
       ),
     });
   }
+}
+
+/** Whether an HPA scales the object, under its own GroupKind or an equivalent one (e.g. extensions vs apps). */
+function isScaled(ref: ObjectReference, scaled: ReadonlySet<string>, equivalences: Equivalences): boolean {
+  return scaled.has(refKey(ref)) || equivalences.equivalentKeys(ref).some((k) => scaled.has(k));
 }
 
 function deleteOnInvalidUpdate(obj: Obj, err: unknown): boolean {
