@@ -142,6 +142,24 @@ const webhooks = z
       })
       .prefault({}),
     seccompProfile: onOff,
+    tokenInvalidator: onOff,
+  })
+  .prefault({});
+
+/**
+ * gardener-ts extension: Gardener's resource-manager never registers its webhook configurations (gardenlet deploys
+ * them). With `enabled`, this one creates/updates its Mutating/ValidatingWebhookConfigurations, with the CA bundle of
+ * its serving certificate, in the target cluster at start.
+ */
+const webhookRegistration = z
+  .object({
+    enabled,
+    /** Name of both configurations. */
+    name: z.string().min(1).default('gardener-resource-manager'),
+    /** Base URL the API server calls (paths appended); default `https://<bindAddress or 127.0.0.1>:<port>`. */
+    url: z.string().optional(),
+    /** Or a Service of the target cluster (ignored when `url` is set). */
+    service: z.object({ namespace: z.string().min(1), name: z.string().min(1), port: port.optional() }).optional(),
   })
   .prefault({});
 
@@ -174,6 +192,7 @@ const schema = z.object({
     .optional(),
   controllers,
   webhooks,
+  webhookRegistration,
   /**
    * gardener-ts extension (not a field of Gardener's API): where to publish ManagedResource condition transitions.
    * Without it nothing is published.

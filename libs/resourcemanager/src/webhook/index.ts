@@ -15,3 +15,6 @@ export { mutatingWebhooks, validatingWebhooks, webhookConfigurations } from './c
 export { createSelfSignedCertificate, servingNames, type SelfSignedCertificate } from './certificates.js';
 export { ResourceManagerWebhooks, webhookHandlers, type ResourceManagerWebhooksOptions } from './server.js';
 export { tokenInvalidator, TokenInvalidatorPath, InvalidToken } from './token-invalidator.js';
+export { authorizeNodeAgent, nodeAgentMachineName, NodeAgentAuthorizerPath, NodeAgentsGroup, NodeAgentUserNamePrefix, type NodeAgentReads, type AuthorizerResult } from './node-agent-authorizer.js';
+export { decodeSubjectAccessReview, parseFieldSelector, type AuthorizationAttributes } from './subject-access-review.js';
+export { registerWebhookConfigurations, registrationTarget } from './registration.js';

@@ -4,7 +4,7 @@
 import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { WebhookServer, type AdmissionHandler, type ComponentContext, type Reader } from '@gardener-ts/controller-runtime';
+import { WebhookServer, type AdmissionHandler, type Client, type ComponentContext, type Reader } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import { createSelfSignedCertificate, servingNames } from './certificates.js';
 import { mutatingWebhooks, validatingWebhooks } from './configurations.js';
@@ -17,13 +17,18 @@ import { podSchedulerName } from './pod-scheduler-name.js';
 import { podTopologySpreadConstraints } from './pod-topology-spread-constraints.js';
 import { seccompProfile } from './seccomp-profile.js';
 import { TokenInvalidatorPath, tokenInvalidator } from './token-invalidator.js';
+import { authorizationHandler, type HttpHandler } from './authorization-handler.js';
+import { serveAlongside } from './extra-routes.js';
+import { NodeAgentAuthorizerPath, authorizeNodeAgent } from './node-agent-authorizer.js';
+import { apiNodeAgentReads } from './node-agent-reads.js';
+import { caBundleOf, registerWebhookConfigurations, registrationTarget } from './registration.js';
 
 export interface ResourceManagerWebhooksOptions {
   config: ResourceManagerConfiguration;
   /** Reads the source cluster (extension resources for the deletion protection). */
   source: Reader;
-  /** Reads the target cluster (namespaces, ServiceAccounts, HPAs, nodes). */
-  target: Reader;
+  /** Reads the target cluster (namespaces, ServiceAccounts, HPAs, nodes); writes the webhook configurations. */
+  target: Client;
   /** Namespace of the resource-manager's Service (names in a self-signed certificate). */
   namespace: string;
   log: Logger;
@@ -52,6 +57,17 @@ export function webhookHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config'
   return handlers;
 }
 
+/** The authorization webhooks (SubjectAccessReviews, not AdmissionReviews) the configuration enables, by path. */
+export function authorizationHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config' | 'source' | 'target' | 'log'>): Map<string, HttpHandler> {
+  const routes = new Map<string, HttpHandler>();
+  const nodeAgent = o.config.webhooks.nodeAgentAuthorizer;
+  if (nodeAgent.enabled) {
+    const options = { machineNamespace: nodeAgent.machineNamespace, authorizeWithSelectors: nodeAgent.authorizeWithSelectors ?? false, reads: apiNodeAgentReads(o.source, o.target) };
+    routes.set(NodeAgentAuthorizerPath, authorizationHandler((attrs) => authorizeNodeAgent(attrs, options), o.log.child({ webhook: 'node-agent-authorizer' })));
+  }
+  return routes;
+}
+
 async function hasCertificate(dir: string): Promise<boolean> {
   try {
     await Promise.all([access(join(dir, 'tls.crt')), access(join(dir, 'tls.key'))]);
@@ -71,7 +87,8 @@ export class ResourceManagerWebhooks {
 
   /** Whether any webhook is enabled (otherwise there is nothing to serve). */
   get enabled(): boolean {
-    return mutatingWebhooks(this.options.config).length + validatingWebhooks(this.options.config).length > 0;
+    const { config } = this.options;
+    return mutatingWebhooks(config).length + validatingWebhooks(config).length > 0 || config.webhooks.nodeAgentAuthorizer.enabled;
   }
 
   get port(): number | undefined {
@@ -97,10 +114,16 @@ export class ResourceManagerWebhooks {
     }
     await server.start();
     this.server = server;
+    const authorization = authorizationHandlers(this.options);
+    serveAlongside(server, authorization);
     log.info(
-      { port: server.port, paths: server.paths, certDir, ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}) },
+      { port: server.port, paths: [...server.paths, ...authorization.keys()], certDir, ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}) },
       'Webhook server for the resource-manager webhooks started',
     );
+    if (config.webhookRegistration.enabled) {
+      const caBundle = await caBundleOf(certDir, this.caPem);
+      await registerWebhookConfigurations(this.options.target, config, registrationTarget(config, server.port), caBundle, log);
+    }
   }
 
   async stop(): Promise<void> {

@@ -64,8 +64,8 @@ describe('token-invalidator registration', () => {
   const config = (doc: Record<string, unknown>) =>
     resourceManagerConfigSpec.schema.parse({ apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1', kind: 'ResourceManagerConfiguration', ...doc }) as ResourceManagerConfiguration;
 
-  it('is registered for Secrets with the token-invalidator purpose when the TokenInvalidator is enabled', () => {
-    const c = config({ controllers: { tokenInvalidator: { enabled: true } } });
+  it('is registered for Secrets with the token-invalidator purpose when webhooks.tokenInvalidator is enabled', () => {
+    const c = config({ webhooks: { tokenInvalidator: { enabled: true } } });
     const hook = mutatingWebhooks(c).find((h) => h.path === TokenInvalidatorPath);
     expect(hook).toMatchObject({
       name: 'token-invalidator.resources.gardener.cloud',
@@ -77,7 +77,8 @@ describe('token-invalidator registration', () => {
     expect(handler).toBeDefined();
   });
 
-  it('is not registered otherwise', () => {
+  it('is not registered otherwise, not even with the controller of the same name enabled', () => {
     expect(mutatingWebhooks(config({})).some((h) => h.path === TokenInvalidatorPath)).toBe(false);
+    expect(mutatingWebhooks(config({ controllers: { tokenInvalidator: { enabled: true } } })).some((h) => h.path === TokenInvalidatorPath)).toBe(false);
   });
 });

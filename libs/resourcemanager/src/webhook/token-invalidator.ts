@@ -12,14 +12,9 @@ export const TokenInvalidatorWebhookName = 'token-invalidator.resources.gardener
 /** The label (and value) the webhook's object selector matches. */
 export const TokenInvalidatorSelector = { [TokenInvalidatorLabel.Purpose]: PurposeTokenInvalidator } as const;
 
-/**
- * Gardener enables the webhook with `.webhooks.tokenInvalidator.enabled` next to `.controllers.tokenInvalidator.enabled`
- * (one is useless without the other). The component configuration has no `webhooks.tokenInvalidator` yet: the
- * webhook is enabled with the controller, or by that field once the configuration carries it.
- */
+/** `.webhooks.tokenInvalidator.enabled`: Gardener enables the webhook separately from the controller of the same name. */
 export function tokenInvalidatorEnabled(config: ResourceManagerConfiguration): boolean {
-  const own = (config.webhooks as { tokenInvalidator?: { enabled?: boolean } }).tokenInvalidator?.enabled;
-  return own ?? config.controllers.tokenInvalidator.enabled;
+  return config.webhooks.tokenInvalidator.enabled;
 }
 
 /** The key of the token in a ServiceAccount token Secret. */
