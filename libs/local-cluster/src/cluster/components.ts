@@ -27,6 +27,7 @@ export function defaultComponents(options: DefaultComponentOptions = {}): Compon
         workspace: options.workspace,
         port: 0,
         podCIDR: settings.podCIDR,
+        servicesFile: layout.services,
         // Only the API server (it holds a certificate of the cluster CA) may read logs or exec.
         clientCaFile: join(layout.apiserver, 'pki', 'ca.crt'),
         logger: logger.child({ component: 'kubelet' }),

@@ -12,6 +12,7 @@ import { addJobController } from './job/controller.js';
 import { addNodeLifecycleController } from './nodelifecycle/controller.js';
 import { addReplicaSetController } from './replicaset/controller.js';
 import { addStatefulSetController } from './statefulset/controller.js';
+import { addTaintEvictionController } from './tainteviction/controller.js';
 import { addScheduler } from './scheduler/controller.js';
 import { controllerContext, type ControllerContext } from './shared/context.js';
 
@@ -31,6 +32,11 @@ export interface ControllerManagerOptions {
    * 40 s); tests shorten it.
    */
   nodeMonitorGracePeriodMs?: number;
+  /**
+   * The grace period of a node whose kubelet never posted a Ready condition, counted from its creation (kube's
+   * --node-startup-grace-period: 60 s); tests shorten it.
+   */
+  nodeStartupGracePeriodMs?: number;
 }
 
 export interface ControllerManager {
@@ -47,7 +53,8 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
   daemonset: addDaemonSetController,
   cronjob: addCronJobController,
   job: (ctx, o) => addJobController(ctx, { backoffBaseMs: o.jobBackoffBaseMs ?? 10_000 }),
-  nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000 }),
+  tainteviction: addTaintEvictionController,
+  nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000, startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000 }),
 };
 
 export const CONTROLLER_NAMES: readonly string[] = Object.keys(CONTROLLERS);

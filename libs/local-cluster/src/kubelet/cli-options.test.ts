@@ -6,8 +6,9 @@ describe('parseKubeletFlags', () => {
     const options = parseKubeletFlags([
       '--kubeconfig', '/k/config', '--node-name', 'n1', '--data-dir', '/d', '--port', '0',
       '--node-labels', 'a=b,c=d=e', '--lease-renew-seconds', '2', '--restart-backoff-seconds', '0.5',
+      '--services-file', '/c/services.json',
     ]);
-    expect(options).toMatchObject({ kubeconfig: '/k/config', nodeName: 'n1', dataDir: '/d', port: 0, nodeLabels: { a: 'b', c: 'd=e' }, leaseRenewMs: 2000, backoff: { baseMs: 500 } });
+    expect(options).toMatchObject({ kubeconfig: '/k/config', nodeName: 'n1', dataDir: '/d', port: 0, nodeLabels: { a: 'b', c: 'd=e' }, leaseRenewMs: 2000, backoff: { baseMs: 500 }, servicesFile: '/c/services.json' });
   });
 
   it('names the flag that is missing or wrong', () => {

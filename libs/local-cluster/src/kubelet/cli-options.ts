@@ -5,7 +5,8 @@ import type { KubeletOptions } from './options.js';
 
 export const KUBELET_USAGE = `Usage:
   kubelet --kubeconfig FILE --node-name NAME --data-dir DIR [--image-map FILE] [--workspace DIR] [--port N]
-          [--client-ca-file FILE] [--pod-cidr 127.X.0.0/16] [--node-labels k=v,...] [--lease-renew-seconds N]
+          [--client-ca-file FILE] [--pod-cidr 127.X.0.0/16] [--services-file FILE] [--node-labels k=v,...]
+          [--lease-renew-seconds N]
           [--restart-backoff-seconds N] [--restart-backoff-max-seconds N]
 `;
 
@@ -23,6 +24,7 @@ export function parseKubeletFlags(argv: string[]): KubeletOptions {
       port: { type: 'string' },
       'client-ca-file': { type: 'string' },
       'pod-cidr': { type: 'string' },
+      'services-file': { type: 'string' },
       'node-labels': { type: 'string' },
       'lease-renew-seconds': { type: 'string' },
       'restart-backoff-seconds': { type: 'string' },
@@ -52,6 +54,7 @@ export function parseKubeletFlags(argv: string[]): KubeletOptions {
     port,
     clientCaFile: values['client-ca-file'] ? resolve(values['client-ca-file']) : undefined,
     podCIDR: values['pod-cidr'],
+    servicesFile: values['services-file'] ? resolve(values['services-file']) : undefined,
     nodeLabels: values['node-labels'] ? parseLabels(values['node-labels']) : undefined,
     leaseRenewMs: seconds('lease-renew-seconds'),
     backoff: baseMs !== undefined || maxMs !== undefined ? { ...(baseMs !== undefined ? { baseMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) } : undefined,

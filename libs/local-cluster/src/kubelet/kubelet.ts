@@ -61,7 +61,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     imageMap,
     tokens: new ServiceAccountTokens(clients.core),
     allocatable,
-    baseEnv: baseEnv(clients),
+    baseEnv: baseEnv(clients, options.servicesFile),
     podIPs: new PodIPs(options.podCIDR),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     volumeResyncMs: settings.volumeResyncMs,
@@ -133,8 +133,9 @@ async function loadImageMap(options: KubeletOptions): Promise<ImageMap> {
 }
 
 // What every container's environment starts with: a PATH to find programs, and the API server as in-cluster
-// clients expect it (KUBERNETES_SERVICE_HOST/PORT point at the real address, not a Service IP).
-function baseEnv(clients: KubeClients): Record<string, string> {
+// clients expect it (KUBERNETES_SERVICE_HOST/PORT point at the real address, not a Service IP), and where the
+// service proxy's ports are.
+function baseEnv(clients: KubeClients, servicesFile: string | undefined): Record<string, string> {
   const host = clients.server.hostname.replace(/^\[|\]$/g, '');
   const port = clients.server.port || (clients.server.protocol === 'https:' ? '443' : '80');
   return {
@@ -144,6 +145,7 @@ function baseEnv(clients: KubeClients): Record<string, string> {
     KUBERNETES_SERVICE_PORT: port,
     KUBERNETES_SERVICE_PORT_HTTPS: port,
     KUBERNETES_PORT: `tcp://${host}:${port}`,
+    ...(servicesFile ? { GARDENER_LOCAL_SERVICES_FILE: resolve(servicesFile) } : {}),
   };
 }
 

@@ -23,6 +23,11 @@ export interface KubeletOptions {
   clientCaFile?: string;
   /** Pod addresses come from this 127.X.0.0/16 range (one per Pod); without it every Pod shares 127.0.0.1. */
   podCIDR?: string;
+  /**
+   * The service proxy's services.json: Node.js programs in Pods read it to reach Services by name and ClusterIP
+   * (GARDENER_LOCAL_SERVICES_FILE; see network/pod-network.mjs). Without it only `kubernetes.default` resolves.
+   */
+  servicesFile?: string;
   /** Extra Node labels. */
   nodeLabels?: Record<string, string>;
   /** Lease renewal interval; default 10 s. */

@@ -1,6 +1,11 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { podAddress, podNetworkEnv } from './pod-network.js';
 
 function boundAddress(listenCall: string, podIP: string): string {
@@ -27,6 +32,102 @@ describe('pod network preload', () => {
     const run = (ip: string) => promisify(execFile)(process.execPath, ['-e', program], { env: podNetworkEnv(ip, {}) });
     const [a, b] = await Promise.all([run('127.9.1.1'), run('127.9.1.2')]);
     expect([a.stdout.trim(), b.stdout.trim()]).toEqual(['127.9.1.1', '127.9.1.2']);
+  });
+});
+
+describe('pod network preload: Services', () => {
+  let dir: string;
+  let file: string;
+  const servers: Server[] = [];
+  const ports: number[] = [];
+
+  /** A services.json as the service proxy writes it: demo/hello port 80 and default/kubernetes port 443. */
+  const servicesJson = (extra: object[] = []) =>
+    JSON.stringify({
+      services: [
+        { namespace: 'demo', name: 'hello', type: 'ClusterIP', clusterIP: '10.0.0.12', host: '127.0.0.1', ports: [{ name: 'http', protocol: 'TCP', port: 80, localPort: ports[0] }] },
+        // The proxy lists the API server's Service too, with a port that has no backends: the preload must not use it.
+        { namespace: 'default', name: 'kubernetes', type: 'ClusterIP', clusterIP: '10.0.0.1', host: '127.0.0.1', ports: [{ name: 'https', protocol: 'TCP', port: 443, localPort: 1 }] },
+        ...extra,
+      ],
+    });
+
+  /** Runs an ES module in a pod of namespace demo; its stdout, trimmed. */
+  async function inPod(source: string): Promise<string> {
+    const env = podNetworkEnv('127.9.2.1', { PATH: process.env.PATH ?? '', GARDENER_LOCAL_SERVICES_FILE: file, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(ports[1]) }, 'demo');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], { env, timeout: 20_000 });
+    return stdout.trim();
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pod-network-'));
+    file = join(dir, 'services.json');
+    for (const id of ['hello', 'apiserver', 'late']) {
+      const server = createServer((_req, res) => res.end(id));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+      ports.push((server.address() as AddressInfo).port);
+    }
+    await writeFile(file, servicesJson());
+  });
+  afterAll(async () => {
+    for (const s of servers) s.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('resolves every form of a Service name to its ClusterIP with dns.lookup', async () => {
+    const out = await inPod(`
+      import dns, { lookup } from 'node:dns';
+      const names = ['hello.demo.svc.cluster.local', 'hello.demo.svc', 'hello.demo', 'hello', 'HELLO.demo.svc.cluster.local.'];
+      const results = [];
+      for (const name of names) results.push((await dns.promises.lookup(name)).address);
+      results.push(await new Promise((r) => lookup('hello.demo.svc', (err, address, family) => r(err ? err.code : address + '/' + family))));
+      results.push(await new Promise((r) => dns.lookup('hello', { all: true }, (err, all) => r(JSON.stringify(all)))));
+      results.push(await dns.promises.lookup('nothere.demo.svc.cluster.local').then((a) => a.address, (err) => err.code));
+      results.push((await dns.promises.lookup('kubernetes.default.svc')).address);
+      console.log(JSON.stringify(results));`);
+    expect(JSON.parse(out)).toEqual([
+      '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12/4', JSON.stringify([{ address: '10.0.0.12', family: 4 }]),
+      'ENOTFOUND', '10.0.0.1',
+    ]);
+  });
+
+  it('connects names and ClusterIP:port to the local port, over http, fetch and net, and kubernetes.default to the API server', async () => {
+    const out = await inPod(`
+      import http from 'node:http';
+      import net from 'node:net';
+      const get = (url) => new Promise((resolve, reject) => http.get(url, (res) => { let b = ''; res.on('data', (d) => (b += d)); res.on('end', () => resolve(b)); }).on('error', reject));
+      const raw = (...args) => new Promise((resolve, reject) => {
+        const socket = net.connect(...args, () => socket.write('GET / HTTP/1.0\\r\\n\\r\\n'));
+        let b = ''; socket.on('data', (d) => (b += d)); socket.on('end', () => resolve(b.split('\\r\\n\\r\\n')[1])); socket.on('error', reject);
+      });
+      console.log(JSON.stringify([
+        await get('http://hello.demo.svc.cluster.local/'),
+        await get('http://10.0.0.12:80/'),
+        await (await fetch('http://hello:80/')).text(),
+        await (await fetch('http://10.0.0.12/')).text(),
+        await raw(80, 'hello.demo'),
+        await raw({ host: '10.0.0.12', port: 80 }),
+        await get('http://kubernetes.default.svc:443/'),
+        await get('http://10.0.0.1:443/'),
+      ]));`);
+    expect(JSON.parse(out)).toEqual(['hello', 'hello', 'hello', 'hello', 'hello', 'hello', 'apiserver', 'apiserver']);
+  });
+
+  it('sees Services the proxy adds after the program started', async () => {
+    const program = inPod(`
+      import dns from 'node:dns';
+      const lookup = () => dns.promises.lookup('late.demo.svc').then((a) => a.address, () => undefined);
+      const before = await lookup();
+      console.error('ready');
+      let after;
+      for (let i = 0; i < 200 && !after; i++) { await new Promise((r) => setTimeout(r, 50)); after = await lookup(); }
+      const body = await (await fetch('http://late.demo.svc:8080/')).text();
+      console.log(JSON.stringify([before ?? null, after, body]));`);
+    await new Promise((r) => setTimeout(r, 1500));
+    await writeFile(`${file}.tmp`, servicesJson([{ namespace: 'demo', name: 'late', type: 'ClusterIP', clusterIP: '10.0.0.40', host: '127.0.0.1', ports: [{ name: 'http', protocol: 'TCP', port: 8080, localPort: ports[2] }] }]));
+    await rename(`${file}.tmp`, file);
+    expect(JSON.parse(await program)).toEqual([null, '10.0.0.40', 'late']);
   });
 });
 

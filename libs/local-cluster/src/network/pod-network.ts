@@ -1,5 +1,6 @@
 // Pod addresses in local mode: every pod gets its own loopback address (127.0.0.0/8 is all loopback on Linux) from its
-// node's pod CIDR, and Node.js programs get the preload that binds wildcard listens to it.
+// node's pod CIDR, and Node.js programs get the preload that binds wildcard listens to it and reaches Services by
+// name and ClusterIP.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -12,10 +13,14 @@ export function podNetworkPreload(): string | undefined {
   return undefined;
 }
 
-/** Environment for a pod's process: its address, and the preload for Node.js programs (NODE_OPTIONS is extended). */
-export function podNetworkEnv(podIP: string, env: Record<string, string>): Record<string, string> {
+/**
+ * Environment for a pod's process: its address and namespace (the preload resolves bare Service names there), and
+ * the preload for Node.js programs (NODE_OPTIONS is extended). The preload finds Services in the file
+ * GARDENER_LOCAL_SERVICES_FILE names, when `env` has it (the kubelet's `servicesFile`).
+ */
+export function podNetworkEnv(podIP: string, env: Record<string, string>, namespace?: string): Record<string, string> {
   const preload = podNetworkPreload();
-  const result: Record<string, string> = { ...env, GARDENER_LOCAL_POD_IP: podIP };
+  const result: Record<string, string> = { ...env, GARDENER_LOCAL_POD_IP: podIP, ...(namespace ? { GARDENER_LOCAL_POD_NAMESPACE: namespace } : {}) };
   if (preload) result.NODE_OPTIONS = [env.NODE_OPTIONS, `--import=${preload}`].filter(Boolean).join(' ');
   return result;
 }

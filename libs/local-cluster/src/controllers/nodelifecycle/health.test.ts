@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease, Node } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
-import { lastHeardOf, lifecycleTaints, msUntilSilent, silentNodeConditions, TAINT_NOT_READY, TAINT_UNREACHABLE } from './health.js';
+import { gracePeriodFor, lastHeardOf, lifecycleTaints, msUntilSilent, silentNodeConditions, TAINT_NOT_READY, TAINT_UNREACHABLE } from './health.js';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 const node = (ready: string | undefined, heartbeat = T0, taints: NonNullable<Node['spec']>['taints'] = []): Node => ({
@@ -52,6 +52,14 @@ describe('silentNodeConditions', () => {
   it('changes nothing on a node already Unknown', () => {
     const n = { ...node('True'), status: { conditions: silentNodeConditions(node('True'), T0 + 50_000) } };
     expect(silentNodeConditions(n, T0 + 90_000)).toBeUndefined();
+  });
+});
+
+describe('gracePeriodFor', () => {
+  it('gives a node that never posted Ready the startup grace, any other the monitor grace', () => {
+    expect(gracePeriodFor(node(undefined), 40_000, 60_000)).toBe(60_000);
+    expect(gracePeriodFor(node('True'), 40_000, 60_000)).toBe(40_000);
+    expect(gracePeriodFor(node('Unknown'), 40_000, 60_000)).toBe(40_000);
   });
 });
 

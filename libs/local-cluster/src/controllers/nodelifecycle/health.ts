@@ -38,6 +38,14 @@ export function lastHeardOf(node: Node, lease: Lease | undefined): number | unde
   return renewed === undefined ? status : Math.max(status, renewed);
 }
 
+/**
+ * The grace period a node gets: the startup grace while its kubelet never posted a Ready condition (a node just
+ * registered, kube's --node-startup-grace-period), the monitor grace after that.
+ */
+export function gracePeriodFor(node: Node, monitorMs: number, startupMs: number): number {
+  return readyCondition(node) ? monitorMs : startupMs;
+}
+
 /** Milliseconds until the node counts as silent (0 or less: it does), or undefined when it was never heard of at all. */
 export function msUntilSilent(node: Node, lease: Lease | undefined, gracePeriodMs: number, now: number): number | undefined {
   const last = lastHeardOf(node, lease);

@@ -1,16 +1,18 @@
-// The node lifecycle controller (kube's node lifecycle controller, without pod eviction): a Node whose kubelet has
-// been silent for longer than the grace period (neither a status heartbeat nor a Lease renewal) gets its conditions
-// set to Unknown through the status subresource, and every Node carries the not-ready/unreachable taints its Ready
-// condition implies. Each Node is looked at again when its grace would run out, so silence needs no event.
+// The node lifecycle controller (kube's node lifecycle controller; pods are evicted by tainteviction): a Node whose
+// kubelet has been silent for longer than the grace period (neither a status heartbeat nor a Lease renewal) gets its
+// conditions set to Unknown through the status subresource, and every Node carries the not-ready/unreachable taints
+// its Ready condition implies. Each Node is looked at again when its grace would run out, so silence needs no event.
 import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { type Lease, LeaseKind, type Node, NodeKind } from '../shared/kinds.js';
-import { lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, readyCondition, silentNodeConditions } from './health.js';
+import { gracePeriodFor, lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, readyCondition, silentNodeConditions } from './health.js';
 
 export interface NodeLifecycleOptions {
   /** How long a kubelet may stay silent before its Node's conditions become Unknown (kube's --node-monitor-grace-period, 40 s). */
   gracePeriodMs: number;
+  /** The grace of a node whose kubelet never posted a Ready condition (kube's --node-startup-grace-period, 60 s). */
+  startupGracePeriodMs?: number;
 }
 
 /** Past the computed instant, so the timer never fires a hair early. */
@@ -27,14 +29,14 @@ export class NodeLifecycleReconciler {
     let node = await this.ctx.client.get(NodeKind, { name: req.name }).catch(ignoreNotFound);
     if (!node) return;
     const lease = await this.ctx.client.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name: req.name }).catch(ignoreNotFound);
-    let untilSilent = msUntilSilent(node, lease, this.options.gracePeriodMs, this.ctx.now());
+    let untilSilent = msUntilSilent(node, lease, this.grace(node), this.ctx.now());
 
     if (untilSilent !== undefined && untilSilent <= 0 && silentNodeConditions(node, this.ctx.now())) {
       // About to declare the kubelet gone: make sure on live objects, not on a cache that may lag behind.
       const live = await this.liveNode(req.name);
       if (!live) return;
       node = live.node;
-      untilSilent = msUntilSilent(node, live.lease, this.options.gracePeriodMs, this.ctx.now());
+      untilSilent = msUntilSilent(node, live.lease, this.grace(node), this.ctx.now());
       const conditions = untilSilent !== undefined && untilSilent <= 0 ? silentNodeConditions(node, this.ctx.now()) : undefined;
       if (conditions) {
         const wasReady = readyCondition(node)?.status === 'True';
@@ -65,6 +67,10 @@ export class NodeLifecycleReconciler {
 
     // Still heard of: look again when the grace runs out. Silent and Unknown already: only the kubelet can change that.
     if (untilSilent !== undefined && untilSilent > 0) return { requeueAfter: untilSilent + REQUEUE_SLACK_MS };
+  }
+
+  private grace(node: Node): number {
+    return gracePeriodFor(node, this.options.gracePeriodMs, this.options.startupGracePeriodMs ?? 60_000);
   }
 
   private async liveNode(name: string): Promise<{ node: Node; lease: Lease | undefined } | undefined> {

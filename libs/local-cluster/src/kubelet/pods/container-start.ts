@@ -51,8 +51,9 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
   let mounts;
   const podIP = pod.status?.podIP;
   const own = { ...ctx.baseEnv, HOSTNAME: pod.metadata?.name ?? '', ...resolved.env };
-  // A Pod with its own address gets it, and Node.js programs the preload that binds wildcard listens to it.
-  const base: Record<string, string> = podIP && podIP !== HOST_IP ? podNetworkEnv(podIP, own) : own;
+  // A Pod with its own address gets it, and Node.js programs the preload that binds wildcard listens to it (and
+  // reaches Services by name and ClusterIP).
+  const base: Record<string, string> = podIP && podIP !== HOST_IP ? podNetworkEnv(podIP, own, pod.metadata?.namespace) : own;
   try {
     mounts = containerMounts(container, ctx.volumeDirs);
     env = await containerEnv({ pod, container, reader: ctx.reader, allocatable: ctx.allocatable }, base);
