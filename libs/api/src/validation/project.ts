@@ -3,7 +3,7 @@ import type { ExposureClass, Project, Quota, SecretBinding } from '../core/v1bet
 import type { CredentialsBinding } from '../security/v1alpha1/credentialsbinding.js';
 import { type FieldError, FieldPath, forbidden, immutable, invalid, notSupported, required, tooLong } from './field.js';
 import { validateQuantity, validateTolerations, validateUnique } from './common.js';
-import { validateDNS1123Label, validateObjectMeta, validateObjectMetaUpdate } from './names.js';
+import { dns1123SubdomainErrors, validateDNS1123Label, validateObjectMeta, validateObjectMetaUpdate } from './names.js';
 
 const spec = FieldPath.root('spec');
 const subjectKinds = ['User', 'Group', 'ServiceAccount'];
@@ -118,25 +118,39 @@ export function validateSecretBinding(binding: SecretBinding, old?: SecretBindin
   return errors;
 }
 
+/** Gardener's ValidateCredentialsRef: a Secret or WorkloadIdentity, named and namespaced. */
 const credentialsKinds = ['v1/Secret', 'security.gardener.cloud/v1alpha1/WorkloadIdentity'];
 
-export function validateCredentialsBinding(binding: CredentialsBinding, old?: CredentialsBinding): FieldError[] {
-  const errors = validateObjectMeta(binding.metadata, { namespaced: true });
-  const path = FieldPath.root('credentialsRef');
-  const ref = binding.credentialsRef;
-  if (!binding.provider?.type)
-    errors.push(required(FieldPath.root('provider', 'type'), 'must specify a provider type'));
-  const kind = `${ref?.apiVersion}/${ref?.kind}`;
-  if (!credentialsKinds.includes(kind)) errors.push(notSupported(path, kind, credentialsKinds));
+function validateCredentialsRef(ref: CredentialsBinding['credentialsRef'] | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!ref?.apiVersion) errors.push(required(path.child('apiVersion'), 'must provide an apiVersion'));
+  if (!ref?.kind) errors.push(required(path.child('kind'), 'must provide a kind'));
   if (!ref?.name) errors.push(required(path.child('name'), 'must provide a name'));
+  for (const msg of dns1123SubdomainErrors(ref?.name ?? '')) errors.push(invalid(path.child('name'), ref?.name ?? '', msg));
   if (!ref?.namespace) errors.push(required(path.child('namespace'), 'must provide a namespace'));
-  else errors.push(...validateDNS1123Label(ref.namespace, path.child('namespace')));
-  errors.push(...validateQuotaRefs(binding.quotas, FieldPath.root('quotas')));
+  for (const msg of dns1123SubdomainErrors(ref?.namespace ?? '')) errors.push(invalid(path.child('namespace'), ref?.namespace ?? '', msg));
+  // Go prints the kinds as "/v1, Kind=Secret"; this library names them apiVersion/kind.
+  const gvk = `${ref?.apiVersion ?? ''}/${ref?.kind ?? ''}`;
+  if (!credentialsKinds.includes(gvk)) errors.push(notSupported(path, gvk, credentialsKinds));
+  return errors;
+}
+
+export function validateCredentialsBinding(binding: CredentialsBinding, old?: CredentialsBinding): FieldError[] {
+  const errors: FieldError[] = [];
   if (old) {
     errors.push(...validateObjectMetaUpdate(binding.metadata, old.metadata));
-    immutableField(errors, path, binding.credentialsRef, old.credentialsRef);
+    immutableField(errors, FieldPath.root('credentialsRef'), binding.credentialsRef, old.credentialsRef);
+    immutableField(errors, FieldPath.root('quotas'), binding.quotas ?? [], old.quotas ?? []);
     immutableField(errors, FieldPath.root('provider'), binding.provider, old.provider);
   }
+  errors.push(...validateObjectMeta(binding.metadata, { namespaced: true }));
+  const type = binding.provider?.type ?? '';
+  if (!type) errors.push(required(FieldPath.root('provider', 'type'), 'must specify a provider type'));
+  if (type.split(',').length > 1) errors.push(invalid(FieldPath.root('provider', 'type'), type, 'multiple providers specified'));
+  errors.push(...validateCredentialsRef(binding.credentialsRef, FieldPath.root('credentialsRef')));
+  (binding.quotas ?? []).forEach((quota, i) => {
+    if (!quota.name) errors.push(required(FieldPath.root('quotas').index(i).child('name'), 'must provide a name'));
+  });
   return errors;
 }
 

@@ -15,7 +15,8 @@ import {
   ShootKind,
 } from '../core/v1beta1/index.js';
 import { CredentialsBindingKind } from '../security/v1alpha1/index.js';
-import { ManagedSeedKind } from '../seedmanagement/v1alpha1/index.js';
+import { GardenletKind, ManagedSeedKind, ManagedSeedSetKind } from '../seedmanagement/v1alpha1/index.js';
+import { BastionKind } from '../operations/v1alpha1/index.js';
 import {
   defaultCloudProfile,
   defaultControllerRegistration,
@@ -36,6 +37,9 @@ import {
 } from './controller.js';
 import { type FieldError, FieldPath, invalid } from './field.js';
 import { validateManagedSeed } from './managedseed.js';
+import { validateManagedSeedSet } from './managedseedset.js';
+import { validateGardenlet } from './gardenlet.js';
+import { validateBastion } from './bastion.js';
 import {
   validateCredentialsBinding,
   validateExposureClass,
@@ -67,6 +71,9 @@ const validators = new Map<string, Validator>([
   [key(BackupEntryKind), validateBackupEntry],
   [key(ExposureClassKind), validateExposureClass],
   [key(ManagedSeedKind), validateManagedSeed],
+  [key(ManagedSeedSetKind), validateManagedSeedSet],
+  [key(GardenletKind), validateGardenlet],
+  [key(BastionKind), validateBastion],
 ]);
 
 const defaulters = new Map<string, Defaulter>([

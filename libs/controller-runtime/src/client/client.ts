@@ -13,7 +13,7 @@ import {
   type WriteOptions,
 } from './options.js';
 import { RESTMapper, type RESTMapping } from './rest-mapper.js';
-import { Transport } from './transport.js';
+import { Transport, type TransportOptions } from './transport.js';
 import type { KubernetesObject, ObjectKey, ObjectList } from './types.js';
 
 /** Reads objects; implemented by the API client and by the informer cache. */
@@ -64,10 +64,13 @@ export class ApiClient implements Client {
     readonly mapper: RESTMapper,
   ) {}
 
-  /** A client for the current context of a kubeconfig (a `KubeConfig` or the path of a kubeconfig file). */
-  static async create(kubeConfig: KubeConfig | string): Promise<ApiClient> {
+  /**
+   * A client for the current context of a kubeconfig (a `KubeConfig` or the path of a kubeconfig file).
+   * `rateLimit` throttles its requests on the client side (a component configuration's `clientConnection.qps`/`burst`).
+   */
+  static async create(kubeConfig: KubeConfig | string, options: TransportOptions = {}): Promise<ApiClient> {
     const kc = typeof kubeConfig === 'string' ? loadKubeConfig(kubeConfig) : kubeConfig;
-    const transport = await Transport.fromKubeConfig(kc);
+    const transport = await Transport.fromKubeConfig(kc, options);
     return new ApiClient(transport, new RESTMapper(transport));
   }
 

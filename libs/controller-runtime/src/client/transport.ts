@@ -4,6 +4,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.js';
+import { clientRateLimiter, type ClientRateLimit, type TokenBucket } from './rate-limit.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,7 +16,14 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
+export interface TransportOptions {
+  /** Client-side rate limit of requests (not watches), as client-go's QPS and burst; none by default. */
+  rateLimit?: ClientRateLimit;
+}
+
 export class Transport {
+  /** The client-side rate limiter every request (not watches) waits on; undefined when not limited. */
+  readonly rateLimiter?: TokenBucket;
   private readonly server: URL;
   private readonly agent: HttpAgent;
   private readonly secure: boolean;
@@ -24,14 +32,16 @@ export class Transport {
     private readonly kubeConfig: KubeConfig,
     server: string,
     tls: { ca?: Buffer | string; cert?: Buffer | string; key?: Buffer | string; rejectUnauthorized?: boolean; servername?: string },
+    options: TransportOptions = {},
   ) {
+    this.rateLimiter = clientRateLimiter(options.rateLimit);
     this.server = new URL(server);
     this.secure = this.server.protocol === 'https:';
     const common = { keepAlive: true, maxSockets: 64 };
     this.agent = this.secure ? new HttpsAgent({ ...common, ...tls }) : new HttpAgent(common);
   }
 
-  static async fromKubeConfig(kubeConfig: KubeConfig): Promise<Transport> {
+  static async fromKubeConfig(kubeConfig: KubeConfig, options: TransportOptions = {}): Promise<Transport> {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error(`kubeconfig has no current cluster (context ${JSON.stringify(kubeConfig.getCurrentContext())})`);
     const opts: RequestOptions & { ca?: Buffer; cert?: Buffer; key?: Buffer; rejectUnauthorized?: boolean; servername?: string } = {};
@@ -42,11 +52,19 @@ export class Transport {
       key: opts.key,
       rejectUnauthorized: cluster.skipTLSVerify ? false : opts.rejectUnauthorized,
       servername: cluster.tlsServerName,
-    });
+    }, options);
   }
 
   /** Sends a request and parses the JSON answer; a non-2xx answer becomes an ApiError. */
   async request<T>(req: HttpRequest): Promise<T> {
+    // client-go throttles every request but watches (Request.Watch deliberately skips the rate limiter).
+    if (this.rateLimiter) {
+      try {
+        await this.rateLimiter.wait(req.signal);
+      } catch {
+        throw new ApiError(0, 'Aborted', `${req.method} ${req.path} aborted while waiting for the client-side rate limiter`);
+      }
+    }
     const res = await this.send(req);
     const body = await readBody(res);
     const status = res.statusCode ?? 0;

@@ -20,6 +20,11 @@ export interface ComponentContext<T> {
   endpoints: ServedEndpoints;
   /** Aborted when the component is asked to stop. */
   signal: AbortSignal;
+  /**
+   * Ends the component because its work cannot go on (e.g. leadership lost): stops it as on SIGTERM, then exits 1.
+   * Ignored while already stopping.
+   */
+  fail?: (err: unknown) => void;
 }
 
 export interface ComponentDefinition<T> {
@@ -113,7 +118,7 @@ export async function runComponent<T>(definition: ComponentDefinition<T>, option
 
   let stopWork: (() => Promise<void>) | void = undefined;
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, code = 0) => {
     if (stopping) {
       log.error({ signal }, 'Second signal received, exiting immediately');
       return exit(1);
@@ -129,7 +134,7 @@ export async function runComponent<T>(definition: ComponentDefinition<T>, option
     await closeServers(servers.servers);
     log.info('Stopped');
     log.flush();
-    exit(0);
+    exit(code);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -143,6 +148,11 @@ export async function runComponent<T>(definition: ComponentDefinition<T>, option
       ready,
       endpoints: servers.addresses,
       signal: abort.signal,
+      fail: (err) => {
+        if (stopping) return;
+        log.error({ err }, 'Component failed, shutting down');
+        void shutdown('failure', 1);
+      },
     });
   } catch (err) {
     log.error({ err }, 'Failed to start');

@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { isNotFound } from '../client/api-error.js';
 import type { Client } from '../client/client.js';
+import type { LeaderElectionHooks } from '../manager/manager.js';
 import { realClock, type Clock } from '../queue/clock.js';
 import { LeaseKind, microTime, type Lease, type LeaseSpec } from './lease.js';
 import { leaderElectionMetrics } from './metrics.js';
@@ -89,9 +90,10 @@ export class LeaderElector {
 
   /**
    * Campaigns until this candidate leads (resolves) or `signal` aborts (resolves, not leading). While leading, renews
-   * in the background until leadership is lost or `signal` aborts. This is the manager's `leaderElection` hook.
+   * in the background until leadership is lost or `signal` aborts. This is the manager's `leaderElection` hook: the
+   * manager learns when leadership ended (`hooks.onLeading`) and stops itself when it is lost (`hooks.onLost`).
    */
-  readonly run = async (signal: AbortSignal): Promise<void> => {
+  readonly run = async (signal: AbortSignal, hooks: LeaderElectionHooks = {}): Promise<void> => {
     if (this.running) throw new Error('this leader elector is already running');
     this.running = true;
     this.log.info('Attempting to acquire leader lease');
@@ -100,7 +102,8 @@ export class LeaderElector {
         this.setLeading(true);
         this.log.info('Successfully acquired lease');
         this.options.onStartedLeading?.();
-        this.renewing = this.renewLoop(signal);
+        this.renewing = this.renewLoop(signal, hooks);
+        hooks.onLeading?.(this.renewing);
         return;
       }
       await sleep(this.clock, this.retryPeriodMs * (1 + Math.random() * JITTER_FACTOR), signal);
@@ -108,7 +111,7 @@ export class LeaderElector {
     this.running = false;
   };
 
-  private async renewLoop(signal: AbortSignal): Promise<void> {
+  private async renewLoop(signal: AbortSignal, hooks: LeaderElectionHooks): Promise<void> {
     while (!signal.aborted) {
       await sleep(this.clock, this.retryPeriodMs, signal);
       if (signal.aborted) break;
@@ -116,6 +119,7 @@ export class LeaderElector {
         if (signal.aborted) break;
         this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'Failed to renew lease within the renew deadline, leadership lost');
         this.stopLeading(true);
+        hooks.onLost?.();
         return;
       }
     }

@@ -4,6 +4,7 @@ import type { Logger } from '@gardener-ts/logging';
 import { CachedClient } from '../cache/cached-client.js';
 import { InformerCache, type CacheOptions } from '../cache/cache.js';
 import { ApiClient } from '../client/client.js';
+import type { ClientRateLimit } from '../client/rate-limit.js';
 import type { GroupVersionKind } from '../client/gvk.js';
 
 export interface ClusterOptions {
@@ -12,6 +13,8 @@ export interface ClusterOptions {
   cache?: Omit<CacheOptions, 'log'>;
   /** Kinds the client reads from the API server instead of the cache (e.g. Secrets you never want cached). */
   uncachedKinds?: GroupVersionKind[];
+  /** Client-side rate limit of the cluster's API client (client-go's QPS and burst; watches are not limited). */
+  rateLimit?: ClientRateLimit;
 }
 
 export class Cluster {
@@ -25,7 +28,7 @@ export class Cluster {
   ) {}
 
   static async create(name: string, options: ClusterOptions, log?: Logger): Promise<Cluster> {
-    const api = await ApiClient.create(options.kubeConfig);
+    const api = await ApiClient.create(options.kubeConfig, { rateLimit: options.rateLimit });
     const cache = new InformerCache(api, { ...options.cache, log: log?.child({ cluster: name }) });
     return new Cluster(name, api, cache, new CachedClient(cache, api, options.uncachedKinds));
   }

@@ -1,2 +1,2 @@
-export { Manager, type ManagerOptions, type Runnable, type LeaderElection } from './manager.js';
+export { Manager, type ManagerOptions, type Runnable, type LeaderElection, type LeaderElectionHooks } from './manager.js';
 export { Cluster, type ClusterOptions } from './cluster.js';

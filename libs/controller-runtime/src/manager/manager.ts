@@ -16,11 +16,20 @@ export interface Runnable {
   stop(): Promise<void>;
 }
 
+/** What the manager tells a leader election about itself. */
+export interface LeaderElectionHooks {
+  /** Call when leadership is lost (not released on a stop): the manager stops itself, skipping the grace period. */
+  onLost?: () => void;
+  /** Call once leading, with a promise that settles when leadership has ended (the Lease released after a stop). */
+  onLeading?: (ended: Promise<void>) => void;
+}
+
 /**
- * Leader election, plugged in from outside: resolves when this process leads. (Stage B provides the Lease-based
- * implementation; until then, or without one, the manager leads at once.)
+ * Leader election, plugged in from outside (a `LeaderElector`'s `run`): resolves when this process leads. Its
+ * `signal` aborts only after the manager's runnables have stopped, so the Lease is held until reconciles in progress
+ * have finished (controller-runtime's order). Without one, the manager leads at once.
  */
-export type LeaderElection = (signal: AbortSignal) => Promise<void>;
+export type LeaderElection = (signal: AbortSignal, hooks: LeaderElectionHooks) => Promise<void>;
 
 export interface ManagerOptions {
   /** The clusters by name (`garden`, `seed`, `runtime`, ...); the first is the default. */
@@ -31,6 +40,14 @@ export interface ManagerOptions {
   /** Readiness checks (`/readyz`); the manager adds one that passes once every cache has synced. */
   ready?: Checks;
   leaderElection?: LeaderElection;
+  /**
+   * How long `stop` waits for runnables (reconciles in progress) to finish before it stops the caches and releases
+   * leadership anyway (controller-runtime's GracefulShutdownTimeout). Default 30 s; 0 skips waiting; negative waits
+   * without limit. Losing leadership always skips waiting.
+   */
+  gracefulShutdownTimeoutMs?: number;
+  /** Client-side rate limit of every cluster's API client that does not set its own (client-go's QPS and burst). */
+  rateLimit?: ClusterOptions['rateLimit'];
 }
 
 export class Manager {
@@ -38,9 +55,15 @@ export class Manager {
   readonly metrics?: Registry;
   private readonly runnables: Runnable[] = [];
   private readonly abort = new AbortController();
+  /** Aborted last, once everything else has stopped: ends leader election (releasing the Lease). */
+  private readonly leaderAbort = new AbortController();
   private started = false;
   private stopping?: Promise<void>;
   private elected?: Promise<void>;
+  private leadershipEnded?: Promise<void>;
+  private failure?: Error;
+  private readonly stopped: Promise<void>;
+  private markStopped!: () => void;
 
   private constructor(
     private readonly clusters: Map<string, Cluster>,
@@ -51,6 +74,7 @@ export class Manager {
     this.metrics = options.metrics;
     // Every runnable (controllers, caches) listens on the one stop signal; that is many listeners by design.
     setMaxListeners(0, this.abort.signal);
+    this.stopped = new Promise((resolve) => (this.markStopped = resolve));
     options.ready?.add('cache-sync', () => this.hasSynced);
   }
 
@@ -60,19 +84,25 @@ export class Manager {
     if (entries.length === 0) throw new Error('a manager needs at least one cluster');
     const clusters = new Map<string, Cluster>();
     for (const [name, c] of entries) {
-      const clusterOptions = typeof c === 'string' || !('kubeConfig' in c) ? { kubeConfig: c as ClusterOptions['kubeConfig'] } : c;
-      clusters.set(name, await Cluster.create(name, clusterOptions, log));
+      const clusterOptions: ClusterOptions = typeof c === 'string' || !('kubeConfig' in c) ? { kubeConfig: c as ClusterOptions['kubeConfig'] } : c;
+      clusters.set(name, await Cluster.create(name, { ...clusterOptions, rateLimit: clusterOptions.rateLimit ?? options.rateLimit }, log));
     }
     return new Manager(clusters, options, log);
   }
 
-  /** A manager wired to a component: its logger, metrics registry, readiness checks and stop signal. */
+  /**
+   * A manager wired to a component: its logger, metrics registry, readiness checks and stop signal. When the manager
+   * stops itself (leadership lost), the component fails: it shuts down and exits 1, as a controller-runtime process does.
+   */
   static async forComponent(
-    ctx: Pick<ComponentContext<unknown>, 'log' | 'metrics' | 'ready' | 'signal'>,
+    ctx: Pick<ComponentContext<unknown>, 'log' | 'metrics' | 'ready' | 'signal'> & Partial<Pick<ComponentContext<unknown>, 'fail'>>,
     options: Omit<ManagerOptions, 'log' | 'metrics' | 'ready'>,
   ): Promise<Manager> {
     const mgr = await Manager.create({ ...options, log: ctx.log, metrics: ctx.metrics, ready: ctx.ready });
     ctx.signal.addEventListener('abort', () => void mgr.stop(), { once: true });
+    mgr.done().catch((err: unknown) => {
+      if (!ctx.signal.aborted) ctx.fail?.(err);
+    });
     return mgr;
   }
 
@@ -112,7 +142,17 @@ export class Manager {
       if (!(await cluster.cache.waitForSync(signal))) return;
     }
     this.log.info({ clusters: this.clusterNames }, 'Caches synced');
-    this.elected = (this.options.leaderElection ?? (async () => undefined))(signal).then(
+    const hooks: LeaderElectionHooks = {
+      onLost: () => {
+        this.log.error('Leader election lost');
+        this.failure ??= new Error('leader election lost');
+        void this.shutdown(0);
+      },
+      onLeading: (ended) => {
+        this.leadershipEnded = ended.catch(() => undefined);
+      },
+    };
+    this.elected = (this.options.leaderElection ?? (async () => undefined))(this.leaderAbort.signal, hooks).then(
       () => (signal.aborted ? undefined : this.log.info('Elected leader')),
       (err: unknown) => {
         this.log.error({ err }, 'Leader election failed');
@@ -122,13 +162,38 @@ export class Manager {
     for (const r of this.runnables) void this.startRunnable(r);
   }
 
-  /** Stops runnables (letting reconciles in progress finish), then caches and clients. */
+  /**
+   * Stops taking new work, waits (up to the graceful shutdown timeout) for reconciles in progress to finish, stops
+   * caches and clients, and only then ends leader election (the Lease is released after the last reconcile).
+   */
   stop(): Promise<void> {
+    return this.shutdown(this.options.gracefulShutdownTimeoutMs ?? 30_000);
+  }
+
+  /**
+   * Settles once the manager has stopped: resolves after a requested stop, rejects when it stopped itself because
+   * leadership was lost (`leader election lost`, as controller-runtime's Start returns) or the grace period ran out.
+   */
+  async done(): Promise<void> {
+    await this.stopped;
+    if (this.failure) throw this.failure;
+  }
+
+  private shutdown(graceMs: number): Promise<void> {
     this.stopping ??= (async () => {
       this.abort.abort();
-      await Promise.all(this.runnables.map((r) => r.stop()));
+      const runnables = Promise.all(this.runnables.map((r) => r.stop().catch((err: unknown) => this.log.error({ err }, 'Runnable failed to stop'))));
+      if (graceMs < 0) await runnables;
+      else if (graceMs > 0 && !(await settlesWithin(runnables, graceMs))) {
+        this.failure ??= new Error(`failed waiting for all runnables to end within grace period of ${graceMs / 1000}s`);
+        this.log.error({ gracefulShutdownTimeoutMs: graceMs }, 'Runnables did not finish within the grace period');
+      }
       await Promise.all([...this.clusters.values()].map((c) => c.stop()));
+      // Last: release leadership (controller-runtime cancels leader election after the runnables have ended).
+      this.leaderAbort.abort();
+      await this.leadershipEnded;
       this.log.info('Manager stopped');
+      this.markStopped();
     })();
     return this.stopping;
   }
@@ -142,10 +207,21 @@ export class Manager {
       }
     }
     if (this.abort.signal.aborted || !this.elected) return;
+    if (r.needLeaderElection && this.leaderAbort.signal.aborted) return;
     try {
       await r.start();
     } catch (err) {
       this.log.error({ err }, 'Runnable failed to start');
     }
   }
+}
+
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void work.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 }
