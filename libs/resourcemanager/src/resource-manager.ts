@@ -107,6 +107,7 @@ export async function startResourceManager(
     clusters: {
       [SOURCE]: {
         kubeConfig: sourceKubeconfig,
+        rateLimit: { qps: config.sourceClientConnection.qps, burst: config.sourceClientConnection.burst },
         cache: {
           resyncPeriodMs: ms(config.sourceClientConnection.cacheResyncPeriod, 24 * 3600_000),
           scopes: sourceScope
@@ -117,7 +118,11 @@ export async function startResourceManager(
             : undefined,
         },
       },
-      [TARGET]: { kubeConfig: targetKubeconfig, cache: { resyncPeriodMs: ms(config.targetClientConnection.cacheResyncPeriod, 24 * 3600_000) } },
+      [TARGET]: {
+        kubeConfig: targetKubeconfig,
+        rateLimit: { qps: config.targetClientConnection.qps, burst: config.targetClientConnection.burst },
+        cache: { resyncPeriodMs: ms(config.targetClientConnection.cacheResyncPeriod, 24 * 3600_000) },
+      },
     },
     leaderElection: elector?.run,
   });

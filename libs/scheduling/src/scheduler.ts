@@ -53,6 +53,8 @@ export async function startScheduler(
     clusters: {
       [GARDEN]: {
         kubeConfig,
+        // client-go's client-side throttling, as Gardener's scheduler applies clientConnection.qps/burst.
+        rateLimit: { qps: config.clientConnection.qps, burst: config.clientConnection.burst },
         // Only the region configs of all ConfigMaps.
         cache: {
           scopes: [{ kind: ConfigMapKind, scope: { namespace: GARDEN_NAMESPACE, labelSelector: { [SCHEDULING_PURPOSE_LABEL]: SCHEDULING_PURPOSE_REGION_CONFIG } } }],
