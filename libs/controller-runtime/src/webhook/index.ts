@@ -1,4 +1,4 @@
-export { WebhookServer, type WebhookServerOptions, type WebhookType } from './server.js';
+export { WebhookServer, type HttpHandler, type WebhookServerOptions, type WebhookType } from './server.js';
 export { allowed, denied, errored, patched, type AdmissionHandler, type AdmissionResult, type HandlerContext } from './admission.js';
 export { CertWatcher, type CertWatcherOptions, type KeyPairFiles, type ServingKeyPair } from './cert-watcher.js';
 export { createJsonPatch } from './json-patch.js';

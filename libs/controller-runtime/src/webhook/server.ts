@@ -50,9 +50,13 @@ class HttpError extends Error {
   }
 }
 
+/** A plain HTTP handler for a path (e.g. an authorization webhook answering SubjectAccessReviews). */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
 export class WebhookServer {
   private readonly log: Logger;
   private readonly hooks = new Map<string, Webhook>();
+  private readonly handlers = new Map<string, HttpHandler>();
   private server?: Server;
   private certs?: CertWatcher;
 
@@ -71,14 +75,28 @@ export class WebhookServer {
 
   /** Serves `webhook` at `path` (also after start). */
   register(path: string, webhook: Webhook): this {
-    if (!path.startsWith('/')) throw new Error(`webhook path ${JSON.stringify(path)} must start with "/"`);
-    if (this.hooks.has(path)) throw new Error(`a webhook is already registered at ${path}`);
+    this.claim(path);
     this.hooks.set(path, webhook);
     return this;
   }
 
+  /**
+   * Serves a plain HTTP handler at a path, beside the admission webhooks (controller-runtime's
+   * `Register(path, http.Handler)`); the handler answers the request itself.
+   */
+  handle(path: string, handler: HttpHandler): this {
+    this.claim(path);
+    this.handlers.set(path, handler);
+    return this;
+  }
+
+  private claim(path: string): void {
+    if (!path.startsWith('/')) throw new Error(`webhook path ${JSON.stringify(path)} must start with "/"`);
+    if (this.hooks.has(path) || this.handlers.has(path)) throw new Error(`a webhook is already registered at ${path}`);
+  }
+
   get paths(): string[] {
-    return [...this.hooks.keys()];
+    return [...this.hooks.keys(), ...this.handlers.keys()];
   }
 
   async start(): Promise<void> {
@@ -128,6 +146,8 @@ export class WebhookServer {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'https://webhook').pathname;
+    const plain = this.handlers.get(path);
+    if (plain) return this.servePlain(path, plain, req, res);
     const hook = this.hooks.get(path);
     const metrics = this.options.metrics && webhookMetrics(this.options.metrics);
     const stopTimer = metrics?.latency.startTimer({ webhook: path });
@@ -150,6 +170,23 @@ export class WebhookServer {
       stopTimer?.();
       metrics?.inFlight.dec({ webhook: path });
       metrics?.requests.inc({ webhook: path, code: String(status) });
+    }
+  }
+
+  private async servePlain(path: string, handler: HttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const metrics = this.options.metrics && webhookMetrics(this.options.metrics);
+    const stopTimer = metrics?.latency.startTimer({ webhook: path });
+    metrics?.inFlight.inc({ webhook: path });
+    try {
+      await handler(req, res);
+    } catch (err) {
+      this.log.error({ webhook: path, err }, 'Webhook handler failed');
+      if (!res.headersSent) respond(res, 500, JSON.stringify({ error: (err as Error).message }));
+      else res.destroy();
+    } finally {
+      stopTimer?.();
+      metrics?.inFlight.dec({ webhook: path });
+      metrics?.requests.inc({ webhook: path, code: String(res.statusCode) });
     }
   }
 

@@ -55,6 +55,13 @@ beforeAll(async () => {
   server.mutating('/mutate-configmap', addMarkers as AdmissionHandler);
   server.validating('/validate-configmap', rejectForbidden as AdmissionHandler);
   server.validating('/slow', (_req, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(allowed()))));
+  server.handle('/plain', (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ method: req.method, path: req.url }));
+  });
+  server.handle('/plain-broken', () => {
+    throw new Error('plain handler broke');
+  });
   await server.start();
 
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'webhook-test': 'on' } } });
@@ -165,6 +172,17 @@ describe('webhook server requests', () => {
     expect((await post('/validate-configmap', review({}), 'text/plain')).status).toBe(400);
     expect((await post('/nowhere', review({}))).status).toBe(404);
     expect(await requestsTotal('/validate-configmap', '400')).toBeGreaterThanOrEqual(4);
+  });
+
+  it('serves plain HTTP handlers beside the admission webhooks, answering 500 when one throws', async () => {
+    const before = await requestsTotal('/plain', '200');
+    const res = await post('/plain?x=1', '{}');
+    expect(res).toEqual({ status: 200, body: { method: 'POST', path: '/plain?x=1' } });
+    expect(await requestsTotal('/plain', '200')).toBe(before + 1);
+    const broken = await post('/plain-broken', '{}');
+    expect(broken).toEqual({ status: 500, body: { error: 'plain handler broke' } });
+    expect(server.paths).toEqual(expect.arrayContaining(['/mutate-configmap', '/plain']));
+    expect(() => server.handle('/mutate-configmap', () => undefined)).toThrow(/already registered/);
   });
 
   it('denies when a handler exceeds the timeout', async () => {

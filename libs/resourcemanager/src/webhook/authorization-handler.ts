@@ -3,6 +3,7 @@
 // evaluation error (`<code> <message>`) for a bad request or a failed decision.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@gardener-ts/logging';
+import type { HttpHandler } from '@gardener-ts/controller-runtime';
 import type { AuthorizerResult } from './node-agent-authorizer.js';
 import {
   MalformedSubjectAccessReview,
@@ -15,7 +16,6 @@ import {
 } from './subject-access-review.js';
 
 export type Authorize = (attrs: AuthorizationAttributes) => Promise<AuthorizerResult>;
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Gardener's DecisionTimeout. */
 const DecisionTimeoutMs = 10_000;

@@ -4,7 +4,7 @@
 import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { WebhookServer, type AdmissionHandler, type Client, type ComponentContext, type Reader } from '@gardener-ts/controller-runtime';
+import { WebhookServer, type AdmissionHandler, type Client, type ComponentContext, type HttpHandler, type Reader } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import { createSelfSignedCertificate, servingNames } from './certificates.js';
 import { mutatingWebhooks, validatingWebhooks } from './configurations.js';
@@ -17,8 +17,7 @@ import { podSchedulerName } from './pod-scheduler-name.js';
 import { podTopologySpreadConstraints } from './pod-topology-spread-constraints.js';
 import { seccompProfile } from './seccomp-profile.js';
 import { TokenInvalidatorPath, tokenInvalidator } from './token-invalidator.js';
-import { authorizationHandler, type HttpHandler } from './authorization-handler.js';
-import { serveAlongside } from './extra-routes.js';
+import { authorizationHandler } from './authorization-handler.js';
 import { NodeAgentAuthorizerPath, authorizeNodeAgent } from './node-agent-authorizer.js';
 import { apiNodeAgentReads } from './node-agent-reads.js';
 import { caBundleOf, registerWebhookConfigurations, registrationTarget } from './registration.js';
@@ -112,12 +111,12 @@ export class ResourceManagerWebhooks {
       if (validating.has(path)) server.validating(path, handler);
       else server.mutating(path, handler);
     }
+    // The authorization webhook shares the port, as on Gardener's one webhook server.
+    for (const [path, handler] of authorizationHandlers(this.options)) server.handle(path, handler);
     await server.start();
     this.server = server;
-    const authorization = authorizationHandlers(this.options);
-    serveAlongside(server, authorization);
     log.info(
-      { port: server.port, paths: [...server.paths, ...authorization.keys()], certDir, ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}) },
+      { port: server.port, paths: server.paths, certDir, ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}) },
       'Webhook server for the resource-manager webhooks started',
     );
     if (config.webhookRegistration.enabled) {
