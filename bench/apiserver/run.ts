@@ -19,7 +19,8 @@ interface ServerProcess {
   stop(): Promise<void>;
 }
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'tools', 'gardener-local', 'cli.js');
+/** The built CLI; BENCH_CLI points at another build (compare.ts runs a before and an after build side by side). */
+const CLI = process.env.BENCH_CLI ?? join(import.meta.dirname, '..', '..', 'dist', 'tools', 'gardener-local', 'cli.js');
 
 async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Promise<ServerProcess> {
   await writeFile(join(dir, 'tokens'), `${WRK_TOKEN},bench,1,"system:masters"\n`);

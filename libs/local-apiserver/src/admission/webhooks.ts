@@ -9,6 +9,7 @@ import { applyPatch } from '../server/patching.js';
 import type { Pipeline, WriteRequest, WriteStep } from '../server/pipeline.js';
 import { StorageSnapshot } from '../storage/snapshot.js';
 import type { KubeObject, Storage } from '../storage/types.js';
+import { evaluateMatchConditions, validateWebhookConfigurationMatchConditions, type ConditionAuthorizer } from './match-conditions.js';
 import { namespaceMatches, objectMatches, rulesMatch } from './matching.js';
 
 const PREFIX = '/registry/admissionregistration.k8s.io/';
@@ -18,6 +19,8 @@ type Kind = 'mutating' | 'validating';
 
 export class WebhookAdmission {
   private readonly snapshot: StorageSnapshot;
+  /** The authorizer behind matchConditions' `authorizer` variable (set once the server's chain exists). */
+  private authorizer?: ConditionAuthorizer;
 
   constructor(
     private readonly storage: Storage,
@@ -34,10 +37,27 @@ export class WebhookAdmission {
     this.snapshot.stop();
   }
 
-  /** Adds the mutating step after the built-in mutations and the validating step after built-in validation. */
+  useAuthorizer(authorizer: ConditionAuthorizer): void {
+    this.authorizer = authorizer;
+  }
+
+  /**
+   * Adds the mutating step after the built-in mutations and the validating step after built-in validation, and the
+   * validation of webhook configurations' matchConditions.
+   */
   install(pipeline: Pipeline): void {
     pipeline.mutating.push(this.step('mutating'));
-    pipeline.validating.push(this.step('validating'));
+    pipeline.validating.push(validateWebhookConfigurationMatchConditions, this.step('validating'));
+  }
+
+  /** kube's matchConditions, after rules and selectors: false skips; an error fails by the failurePolicy. */
+  private async conditionsMatch(webhook: KubeObject, r: WriteRequest): Promise<boolean> {
+    const result = await evaluateMatchConditions(webhook, r, this.authorizer);
+    if ('error' in result) {
+      this.log?.info({ webhook: webhook.name, err: result.error.message }, 'Failed evaluating match conditions, failing closed');
+      throw result.error;
+    }
+    return result.matches;
   }
 
   private webhooks(kind: Kind): { config: string; webhook: KubeObject }[] {
@@ -58,6 +78,7 @@ export class WebhookAdmission {
       const called: { webhook: KubeObject; after: string }[] = [];
       for (const { webhook } of candidates) {
         if (!namespaceMatches(webhook, r, namespaceLabels) || !objectMatches(webhook, r)) continue;
+        if (!(await this.conditionsMatch(webhook, r))) continue;
         if (r.ctx.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
           throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" does not support dry run`);
         }
@@ -68,7 +89,7 @@ export class WebhookAdmission {
       if (kind !== 'mutating') return;
       const final = JSON.stringify(r.object);
       for (const { webhook, after } of called) {
-        if (webhook.reinvocationPolicy === 'IfNeeded' && after !== final) await this.call(kind, webhook, r);
+        if (webhook.reinvocationPolicy === 'IfNeeded' && after !== final && (await this.conditionsMatch(webhook, r))) await this.call(kind, webhook, r);
       }
     };
   }

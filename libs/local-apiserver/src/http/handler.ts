@@ -8,6 +8,7 @@ import type { UserInfo } from '../server/context.js';
 import { ANONYMOUS, authenticate, type Authenticator } from './authn.js';
 import { forbidden, pathVerb, requestVerb, type Attributes } from '../auth/attributes.js';
 import type { AuthorizerChain } from '../auth/authorizer.js';
+import { impersonate } from '../auth/impersonation.js';
 import { AGGREGATED_DISCOVERY_V2, aggregated, group, groupList, legacyVersions, resourceList, wantsAggregated } from './discovery.js';
 import { sendError, sendJson, sendText } from './io.js';
 import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
@@ -54,8 +55,8 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
 
   return (req, res) => {
     const started = process.hrtime.bigint();
-    const url = new URL(req.url ?? '/', 'https://local');
-    const route = parseRoute(url.pathname);
+    const url = requestUrl(req.url);
+    const route = cachedRoute(url.pathname);
     const labels = metricLabels(req, route);
     res.on('finish', () => {
       requests.inc({ ...labels, code: String(res.statusCode) });
@@ -65,6 +66,51 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
   };
 }
 
+/** The parts of a request URL the handlers read. */
+export interface RequestUrl {
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+}
+
+/**
+ * Paths made only of characters WHATWG URL parsing leaves alone (no percent-encoding, no dot segments, no
+ * backslashes): for these `new URL(path).pathname` is the path itself, so it need not be parsed.
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_.~:@!$&'()*+,;=/]*$/;
+/** A `.` or `..` segment, which URL parsing resolves. */
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+const PLAIN_QUERY = /^[\x21-\x7e]*$/;
+/** Shared by every request without a query: nobody changes a request's parameters. */
+const NO_QUERY = new URLSearchParams();
+
+/** `new URL(raw, 'https://local')` without the full URL parser for plain paths (the hot path). */
+export function requestUrl(raw: string | undefined): RequestUrl {
+  const target = raw ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  if (target.indexOf('#') < 0 && PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
+    if (q < 0) return { pathname: path, searchParams: NO_QUERY };
+    const search = target.slice(q + 1);
+    // Printable ASCII only: URL's percent-encoding of the rest would decode back to the same parameters.
+    if (PLAIN_QUERY.test(search)) return { pathname: path, searchParams: new URLSearchParams(search) };
+  }
+  return new URL(target, 'https://local');
+}
+
+/** Parsed routes by path; a route is never changed after parsing, so equal paths share one. Bounded. */
+const routes = new Map<string, Route>();
+const MAX_CACHED_ROUTES = 4096;
+
+function cachedRoute(pathname: string): Route {
+  let route = routes.get(pathname);
+  if (route === undefined) {
+    route = Object.freeze(parseRoute(pathname));
+    if (routes.size >= MAX_CACHED_ROUTES) routes.clear();
+    routes.set(pathname, route);
+  }
+  return route;
+}
+
 /**
  * The server's `upgrade` listener: the same authentication and authorization as any request (streaming pod subresources
  * need `create`, as kube-apiserver requires for WebSocket upgrades since 1.31), then the subresource's upgrade handler.
@@ -72,7 +118,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
  */
 export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'https://local');
+    const url = requestUrl(req.url);
     const route = parseRoute(url.pathname);
     upgrade(deps, route, url, req, socket, head).catch((err) => {
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', err instanceof Error ? err.message : String(err));
@@ -86,22 +132,25 @@ export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, 
   };
 }
 
-async function upgrade(deps: HandlerDeps, route: Route, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+async function upgrade(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const handler = route.type === 'resource' ? deps.upgradeHandlers?.get(`${route.resource}/${route.subresource}`) : undefined;
   if (route.type !== 'resource' || route.group !== '' || !route.name || !handler) {
     throw new ApiError(400, 'BadRequest', 'this resource does not support connection upgrades');
   }
-  const user = await authenticate(deps.authenticators, req);
-  if (!user && !deps.anonymous) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
-  const attributes = requestAttributes(route, url, req, user ?? ANONYMOUS);
+  const requester = await authenticate(deps.authenticators, req);
+  if (!requester && !deps.anonymous) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+  const acting = await impersonate(req, requester ?? ANONYMOUS, deps.authorizer);
+  if ('internalError' in acting) throw new ApiError(500, 'InternalError', acting.internalError);
+  const attributes = requestAttributes(route, url, req, acting.user);
   if (attributes.kind === 'resource') attributes.resource.verb = 'create';
   const decision = await deps.authorizer.authorize(attributes);
   if (!decision.allowed) throw forbidden(attributes, decision.reason);
   await handler({ req, socket, head, namespace: route.namespace, name: route.name, subresource: route.subresource, query: url.searchParams });
 }
 
-async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const firstSegment = url.pathname.split('/')[1] ?? '';
+async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const slash = url.pathname.indexOf('/', 1);
+  const firstSegment = url.pathname.slice(1, slash < 0 ? undefined : slash);
   let user: UserInfo | undefined = await authenticate(deps.authenticators, req);
   if (!user) {
     if (!deps.anonymous && !PUBLIC_PATHS.has(firstSegment)) {
@@ -110,6 +159,16 @@ async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMes
     }
     user = ANONYMOUS;
   }
+  // Impersonation headers switch the user after authentication and before authorization, as in kube.
+  const acting = await impersonate(req, user, deps.authorizer).catch((err) => {
+    req.resume();
+    throw err;
+  });
+  if ('internalError' in acting) {
+    req.resume();
+    return sendText(res, 500, `${acting.internalError}\n`);
+  }
+  user = acting.user;
   const attributes = requestAttributes(route, url, req, user);
   const decision = await deps.authorizer.authorize(attributes);
   if (!decision.allowed) {
@@ -158,7 +217,7 @@ async function serve(deps: HandlerDeps, route: Route, url: URL, req: IncomingMes
 }
 
 /** What the request asks, for the authorizers; a namespace's own requests count as in that namespace, as in kube. */
-function requestAttributes(route: Route, url: URL, req: IncomingMessage, user: UserInfo): Attributes {
+function requestAttributes(route: Route, url: RequestUrl, req: IncomingMessage, user: UserInfo): Attributes {
   const method = req.method ?? 'GET';
   if (route.type !== 'resource') return { user, kind: 'path', verb: pathVerb(method), path: url.pathname };
   const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';

@@ -26,10 +26,59 @@ export async function readBodyBuffer(req: IncomingMessage, limit = MAX_BODY_BYTE
   return Buffer.concat(chunks);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, warnings: string[] = [], contentType = 'application/json'): void {
+/**
+ * The JSON of frozen bodies, by identity. Stores hand out deep-frozen objects (one per resourceVersion, shared by
+ * every reader), so the JSON of one never changes: repeated GETs of an unchanged object serialise it once. Entries go
+ * with their objects (a WeakMap), so a replaced object's JSON is collected with it.
+ */
+const serialised = new WeakMap<object, { text: string; length: string }>();
+
+function serialise(body: unknown): { text: string; length: string } {
+  const frozen = body !== null && typeof body === 'object' && Object.isFrozen(body);
+  if (frozen) {
+    const cached = serialised.get(body);
+    if (cached) return cached;
+  }
   const text = JSON.stringify(body);
+  const entry = { text, length: String(Buffer.byteLength(text)) };
+  if (frozen) serialised.set(body, entry);
+  return entry;
+}
+
+/** JSON.stringify(value), reusing the JSON of a frozen object sent before. */
+export function jsonOf(value: unknown): string {
+  return serialise(value).text;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, warnings: string[] = [], contentType = 'application/json'): void {
+  const { text, length } = serialise(body);
   const headers: Record<string, string | string[]> = {
     'content-type': contentType,
+    'content-length': length,
+    'cache-control': 'no-cache, private',
+  };
+  if (warnings.length > 0) headers.warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(status, headers);
+  res.end(text);
+}
+
+/**
+ * A list (`items` its last member) as sendJson would send it, with each frozen item's JSON reused: a list of
+ * unchanged stored objects costs a join, not a serialisation of every object.
+ */
+export function sendJsonList(res: ServerResponse, status: number, list: Record<string, unknown>, warnings: string[] = []): void {
+  const keys = Object.keys(list);
+  const items = list.items;
+  if (keys[keys.length - 1] !== 'items' || !Array.isArray(items) || items.some((i) => i === null || typeof i !== 'object')) {
+    return sendJson(res, status, list, warnings);
+  }
+  const { items: _items, ...rest } = list;
+  const head = JSON.stringify(rest);
+  const parts = new Array<string>(items.length);
+  for (let i = 0; i < items.length; i++) parts[i] = serialise(items[i]).text;
+  const text = `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"items":[${parts.join(',')}]}`;
+  const headers: Record<string, string | string[]> = {
+    'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),
     'cache-control': 'no-cache, private',
   };

@@ -7,7 +7,7 @@ import type { KubeObject } from '../storage/types.js';
 import { fieldManagerFromUserAgent, type FieldValidation, type RequestContext, type UserInfo } from '../server/context.js';
 import { parseYamlOrJson, type DeleteOptions, type ObjectService } from '../server/objects.js';
 import type { PatchType } from '../server/patching.js';
-import { readBody, readBodyBuffer, sendJson } from './io.js';
+import { readBody, readBodyBuffer, sendJson, sendJsonList } from './io.js';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf.js';
 import type { Route } from './route.js';
 import type { ReviewHandler } from '../auth/reviews.js';
@@ -92,7 +92,10 @@ export async function handleResource(
   }
   switch (method) {
     case 'GET': {
-      if (route.name) return respondObject(req, res, def, await objects.get(def, ns, route.name, route.subresource), 200, ctx);
+      if (route.name) {
+        const object = await objects.get(def, ns, route.name, route.subresource, query.get('resourceVersion') ?? undefined);
+        return respondObject(req, res, def, object, 200, ctx);
+      }
       const list = await objects.list(def, ns, listOptions);
       return respondList(req, res, def, list, query);
     }
@@ -193,7 +196,7 @@ function respondList(req: IncomingMessage, res: ServerResponse, def: ResourceDef
   const view = requestedView(req.headers.accept);
   if (view === 'Table') return sendJson(res, 200, toTable(def, list.items, list.metadata, includeObject(query)));
   if (view === 'PartialObjectMetadata') return sendJson(res, 200, partialMetadataList(list));
-  sendJson(res, 200, list);
+  sendJsonList(res, 200, list);
 }
 
 export function includeObject(query: URLSearchParams): IncludeObject {

@@ -5,6 +5,7 @@ import type { Storage } from '../storage/types.js';
 import type { ListFilter } from '../server/filters.js';
 import { startWatch, type WatchEvent } from '../server/watch.js';
 import { partialMetadata, requestedView, toTable } from './table.js';
+import { jsonOf } from './io.js';
 import { includeObject } from './resource-handler.js';
 
 /** A client that falls this many events behind is disconnected; it re-watches from its last resourceVersion. */
@@ -30,6 +31,8 @@ export async function serveWatch(args: WatchArgs): Promise<void> {
       if (view === 'Table') object = toTable(definition, [object], { resourceVersion: object.metadata?.resourceVersion }, include);
       else if (view === 'PartialObjectMetadata') object = partialMetadata(object);
     }
+    // The object's JSON is shared by every watcher of a frozen stored object (and by GETs of it).
+    if (object !== null && typeof object === 'object') return `{"type":${JSON.stringify(event.type)},"object":${jsonOf(object)}}\n`;
     return JSON.stringify({ type: event.type, object }) + '\n';
   };
 

@@ -102,6 +102,7 @@ export class LocalApiServer {
     const rbac = new RbacAuthorizer(storage, log);
     await rbac.start();
     const authorizer = new AuthorizerChain([superuserAuthorizer, rbac, ...(options.authorizationWebhook ? [webhookAuthorizer(options.authorizationWebhook, log)] : [])]);
+    admission.useAuthorizer(authorizer);
     await gc.start();
     await namespaces.start();
     const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { ApiError, errors } from '../api/errors.js';
 import { generateName, jsonEqual, newUid, now, specPart, validateName, validateLabelsAndAnnotations } from '../api/meta.js';
 import type { ResourceDefinition } from '../registry/types.js';
-import { StorageError, type KubeObject, type Storage, type StoredObject } from '../storage/types.js';
+import { StorageError, type GetOptions, type KubeObject, type Storage, type StoredObject } from '../storage/types.js';
 import type { RequestContext } from './context.js';
 import { apiVersionOf, collectionPrefix, decodeContinue, encodeContinue, storageKey } from './keys.js';
 import { runPipeline, type Operation, type Pipeline } from './pipeline.js';
@@ -45,8 +45,9 @@ export class ObjectService {
     return this.deps.storage;
   }
 
-  async get(def: ResourceDefinition, namespace: string, name: string, subresource = ''): Promise<KubeObject> {
-    const stored = await this.read(def, namespace, name);
+  /** `resourceVersion` "0" accepts any cached state (kube's semantics); any other value reads the latest. */
+  async get(def: ResourceDefinition, namespace: string, name: string, subresource = '', resourceVersion?: string): Promise<KubeObject> {
+    const stored = await this.read(def, namespace, name, resourceVersion === '0' ? { consistent: false } : undefined);
     if (subresource === 'scale') return getScale(def, stored.object);
     return toVersion(def, stored.object);
   }
@@ -269,8 +270,8 @@ export class ObjectService {
     return compileListFilter(def, options);
   }
 
-  private async read(def: ResourceDefinition, namespace: string, name: string): Promise<StoredObject> {
-    const stored = await this.deps.storage.get(storageKey(def, namespace, name));
+  private async read(def: ResourceDefinition, namespace: string, name: string, options?: GetOptions): Promise<StoredObject> {
+    const stored = await this.deps.storage.get(storageKey(def, namespace, name), options);
     if (!stored) throw errors.notFound(def.resource, def.group, name);
     return stored;
   }

@@ -124,6 +124,11 @@ export class EtcdStorage implements Storage {
     return handle;
   }
 
+  /** The highest revision any reply has shown so far, without asking etcd (where a watch from now starts). */
+  get seenRevision(): number {
+    return this.seen;
+  }
+
   async currentRevision(): Promise<number> {
     const res = await this.call((kv) => kv.range({ key: Buffer.from([0]), count_only: true }));
     return Number(res.header.revision);

@@ -2,12 +2,14 @@
 import { EtcdStorage } from './etcd.js';
 import { FileStorage } from './file.js';
 import { MemoryStorage } from './memory.js';
+import { WatchCachedStorage } from './watch-cache.js';
 import type { Storage } from './types.js';
 
 export * from './types.js';
 export { MemoryStorage, type MemoryStorageOptions } from './memory.js';
 export { FileStorage, type FileStorageOptions } from './file.js';
 export { EtcdStorage, type EtcdStorageOptions } from './etcd.js';
+export { WatchCachedStorage, type WatchCacheOptions } from './watch-cache.js';
 
 export interface CreateStorageOptions {
   /** The directory of a file store (required for 'file'). */
@@ -18,6 +20,8 @@ export interface CreateStorageOptions {
   historySize?: number;
   /** When a file store's log is compacted into a snapshot, in bytes (default 64 MiB). */
   compactBytes?: number;
+  /** etcd: serve reads and watches from a watch cache (default true); false reads etcd on every get and list. */
+  watchCache?: boolean;
 }
 
 /** A store of the given kind, not yet opened. */
@@ -30,7 +34,8 @@ export function createStorage(kind: Storage['kind'], options: CreateStorageOptio
       return new FileStorage(options.dir, { historySize: options.historySize, compactBytes: options.compactBytes });
     case 'etcd':
       if (!options.endpoints?.length) throw new Error('etcd storage needs endpoints (e.g. --etcd-servers)');
-      return new EtcdStorage({ endpoints: options.endpoints });
+      if (options.watchCache === false) return new EtcdStorage({ endpoints: options.endpoints });
+      return new WatchCachedStorage(new EtcdStorage({ endpoints: options.endpoints }), { historySize: options.historySize });
     default:
       throw new Error(`unknown storage kind ${JSON.stringify(kind)}: use memory, file or etcd`);
   }

@@ -151,6 +151,24 @@ export class MemoryStorage implements Storage {
     for (const watcher of this.watchers) watcher.deliver(event);
   }
 
+  /**
+   * Applies a write made elsewhere and already sealed (a watch cache's source): `object` at `revision`, for a delete
+   * the deleted object at the deletion revision. Calls must come in revision order.
+   */
+  protected replicate(key: string, revision: number, object: KubeObject, deleted: boolean): void {
+    const previous = this.objects.get(key);
+    if (deleted && previous === undefined) {
+      this.revision = this.assigned = Math.max(this.revision, revision);
+      return;
+    }
+    this.apply({ key, revision, stored: storedObject(key, object, revision), previous, deleted });
+  }
+
+  /** Ends every watch with `err` (the store stays open). */
+  protected failWatches(err: StorageError): void {
+    for (const watcher of this.watchers) watcher.fail(err);
+  }
+
   /** Applies a write read back from durable storage (a put when `object` is given, else a delete). */
   protected restore(key: string, revision: number, object: KubeObject | undefined): void {
     const previous = this.objects.get(key);

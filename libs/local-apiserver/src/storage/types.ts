@@ -29,6 +29,14 @@ export interface StorageEvent {
   revision: number;
 }
 
+export interface GetOptions {
+  /**
+   * false: the object may come from a cache not proven up to date (kube's resourceVersion "0"). Default true: the
+   * read reflects every write that finished before it started.
+   */
+  consistent?: boolean;
+}
+
 export interface ListOptions {
   /** Keys starting with this prefix, in key order. */
   prefix: string;
@@ -76,7 +84,7 @@ export interface Storage {
   open(): Promise<void>;
   /** Flushes and closes; pending watches end. */
   close(): Promise<void>;
-  get(key: string): Promise<StoredObject | undefined>;
+  get(key: string, options?: GetOptions): Promise<StoredObject | undefined>;
   list(options: ListOptions): Promise<ListResult>;
   /** Fails with AlreadyExists when the key exists. Resolves only once the write is durable. */
   create(key: string, object: KubeObject): Promise<StoredObject>;
