@@ -1,6 +1,6 @@
 // Structural schema validation of custom resources, worded like kube-apiserver's (k8s.io/apiextensions-apiserver
 // validation): `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
-// CEL rules (x-kubernetes-validations) are not evaluated yet.
+// CEL rules (x-kubernetes-validations) are evaluated separately, after this validation, by cel.ts.
 import type { FieldProblem, OpenAPISchema } from './types.js';
 import { isPlainObject, type SchemaView } from './navigate.js';
 

@@ -1,7 +1,9 @@
 // The server's own admission steps, in kube's order: drop unknown fields (reporting them per fieldValidation),
-// default, add the CRD cleanup finalizer; then validate against the schema.
+// default, add the CRD cleanup finalizer; then validate against the schema and its CEL rules (x-kubernetes-validations,
+// compiled when a CRD is written).
 import { ApiError, errors } from '../api/errors.js';
 import { CRD_FINALIZER } from '../controllers/crd-controller.js';
+import { blockingProblem, hasValidationRules, validateCRDRules, validateRules } from '../schema/cel.js';
 import { applyDefaults } from '../schema/defaults.js';
 import { pruneUnknown } from '../schema/prune.js';
 import type { FieldProblem } from '../schema/types.js';
@@ -56,7 +58,24 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
           if (field === 'metadata' || field === 'apiVersion' || field === 'kind' || !schema || value === undefined) continue;
           problems.push(...validateValue(view, schema, value, field));
         }
+        const rules = r.definition.schema;
+        if (rules && hasValidationRules(rules)) {
+          const blocking = blockingProblem(problems);
+          if (blocking) problems.push(blocking);
+          else {
+            const scope = r.subresource === 'status' ? 'status' : r.operation === 'UPDATE' && r.definition.subresources.status ? 'main' : 'all';
+            const result = validateRules(rules, r.object, r.operation === 'UPDATE' ? r.oldObject : undefined, scope);
+            problems.push(...result.problems);
+            r.ctx.warnings.push(...result.warnings);
+          }
+        }
         if (problems.length > 0) throw errors.invalid(r.definition.kind, r.definition.group, r.name, problems);
+      },
+      (r) => {
+        const d = r.definition;
+        if (!isWrite(r) || r.subresource !== '' || d.group !== 'apiextensions.k8s.io' || d.resource !== 'customresourcedefinitions') return;
+        const problems = validateCRDRules(r.object);
+        if (problems.length > 0) throw errors.invalid(d.kind, d.group, r.name, problems);
       },
     ],
   };
