@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { ROOT_CA_CONFIGMAP } from '../controllers/namespace-defaults.js';
 import type { WriteStep } from '../server/pipeline.js';
+import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 import type { KubeObject, Storage } from '../storage/types.js';
 
 const MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -28,7 +29,19 @@ function tokenVolume(name: string): KubeObject {
   };
 }
 
+/**
+ * The built-in Pod admission plugins in kube's order: ServiceAccount, then DefaultTolerationSeconds (the server
+ * assembly registers this one step for both).
+ */
 export function serviceAccountAdmission(storage: Storage): WriteStep {
+  const serviceAccount = serviceAccountPlugin(storage);
+  return async (r) => {
+    await serviceAccount(r);
+    await defaultTolerationSeconds(r);
+  };
+}
+
+function serviceAccountPlugin(storage: Storage): WriteStep {
   return async (r) => {
     const d = r.definition;
     if (d.group !== '' || d.resource !== 'pods' || r.operation !== 'CREATE' || r.subresource !== '') return;

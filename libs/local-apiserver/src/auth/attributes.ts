@@ -17,8 +17,33 @@ export type Attributes = { user: UserInfo } & ({ kind: 'resource'; resource: Res
 
 export type Decision = { allowed: true; reason: string } | { allowed: false; reason: string; denied?: boolean };
 
+/** A resource rule of a SelfSubjectRulesReview (authorization.k8s.io/v1 ResourceRule). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+/** A non-resource rule of a SelfSubjectRulesReview (authorization.k8s.io/v1 NonResourceRule). */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+/** What one authorizer can enumerate of a user's permissions in a namespace (kube's RuleResolver.RulesFor). */
+export interface RuleSet {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  /** The authorizer may allow more than it listed. */
+  incomplete: boolean;
+  error?: string;
+}
+
 export interface Authorizer {
   authorize(attributes: Attributes): Promise<Decision | undefined> | Decision | undefined;
+  /** Enumerates the user's rules; an authorizer without it contributes nothing (and is not incomplete). */
+  rulesFor?(user: UserInfo, namespace: string): RuleSet;
 }
 
 /** kube's verb of a resource request: get/list/watch/create/update/patch/delete/deletecollection. */

@@ -7,7 +7,7 @@ import type { UserInfo } from '../server/context.js';
 import type { KubeObject, Storage } from '../storage/types.js';
 import { StorageSnapshot } from '../storage/snapshot.js';
 import { matchesLabelSelector } from '../api/selectors.js';
-import type { Attributes, Authorizer, Decision } from './attributes.js';
+import type { Attributes, Authorizer, Decision, RuleSet } from './attributes.js';
 
 const PREFIX = '/registry/rbac.authorization.k8s.io/';
 
@@ -85,8 +85,11 @@ export class RbacAuthorizer implements Authorizer {
     return undefined;
   }
 
-  /** Every rule that applies to `user` in `namespace` ('' = cluster-wide only), for SelfSubjectRulesReview. */
-  rulesFor(user: UserInfo, namespace: string): PolicyRule[] {
+  /**
+   * Every rule that applies to `user` in `namespace` ('' = cluster-wide only), for SelfSubjectRulesReview — kube's
+   * RBAC RulesFor: a rule naming resources is a resource rule, one naming non-resource URLs a non-resource rule.
+   */
+  rulesFor(user: UserInfo, namespace: string): RuleSet {
     const rules: PolicyRule[] = [];
     const collect = (binding: KubeObject, bindingNamespace: string) => {
       if (!(binding.subjects ?? []).some((s: KubeObject) => subjectMatches(s, user, bindingNamespace))) return;
@@ -94,7 +97,20 @@ export class RbacAuthorizer implements Authorizer {
     };
     for (const b of this.bindings('clusterrolebindings', '')) collect(b, '');
     if (namespace) for (const b of this.bindings('rolebindings', namespace)) collect(b, namespace);
-    return rules;
+    const set: RuleSet = { resourceRules: [], nonResourceRules: [], incomplete: false };
+    const some = (list: string[] | undefined) => (list?.length ? list : undefined);
+    for (const r of rules) {
+      if (r.resources?.length) {
+        set.resourceRules.push({
+          verbs: r.verbs ?? [],
+          ...(some(r.apiGroups) ? { apiGroups: r.apiGroups } : {}),
+          resources: r.resources,
+          ...(some(r.resourceNames) ? { resourceNames: r.resourceNames } : {}),
+        });
+      }
+      if (r.nonResourceURLs?.length) set.nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
+    }
+    return set;
   }
 
   private check(binding: KubeObject, bindingNamespace: string, a: Attributes): Decision | undefined {

@@ -1,6 +1,7 @@
-// The review APIs of authorization.k8s.io: SubjectAccessReview (may X do Y?), SelfSubjectAccessReview (may I do
-// Y? — `kubectl auth can-i`) and SelfSubjectRulesReview (what may I do here? — `kubectl auth can-i --list`).
-// They are answered, never stored.
+// The review APIs, answered and never stored. authentication.k8s.io: TokenReview (whose token is this?) and
+// SelfSubjectReview (who am I? — `kubectl auth whoami`). authorization.k8s.io: SubjectAccessReview (may X do Y?),
+// SelfSubjectAccessReview (may I do Y? — `kubectl auth can-i`) and SelfSubjectRulesReview (what may I do here? —
+// `kubectl auth can-i --list`).
 import { errors } from '../api/errors.js';
 import type { UserInfo } from '../server/context.js';
 import type { KubeObject } from '../storage/types.js';
@@ -50,9 +51,27 @@ async function reviewToken(spec: KubeObject, authenticators: Authenticator[], to
   return { authenticated: false, error: 'token not valid' };
 }
 
-export function reviewHandlers(authorizer: AuthorizerChain, rbac: RbacAuthorizer, authenticators: Authenticator[], tokens: ServiceAccountTokens): Map<string, ReviewHandler> {
+/**
+ * SelfSubjectReview (`kubectl auth whoami`): the requester's own user info — the impersonated user's under
+ * impersonation. As in kube, the answer is a fresh object (nothing of the request is echoed back) created now.
+ */
+function reviewSelf(body: KubeObject, requester: UserInfo): KubeObject {
+  const extra = requester.extra && Object.keys(requester.extra).length > 0 ? { extra: requester.extra } : {};
+  return {
+    apiVersion: body.apiVersion,
+    kind: body.kind,
+    metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+    status: {
+      userInfo: { username: requester.username, ...(requester.uid ? { uid: requester.uid } : {}), groups: requester.groups, ...extra },
+    },
+  };
+}
+
+/** `_rbac` is unused: rules reviews ask the whole chain (kept for the caller's signature). */
+export function reviewHandlers(authorizer: AuthorizerChain, _rbac: RbacAuthorizer, authenticators: Authenticator[], tokens: ServiceAccountTokens): Map<string, ReviewHandler> {
   return new Map<string, ReviewHandler>([
     ['authentication.k8s.io/tokenreviews', async (body) => answer(body, await reviewToken(body.spec ?? {}, authenticators, tokens))],
+    ['authentication.k8s.io/selfsubjectreviews', async (body, requester) => reviewSelf(body, requester)],
     [
       'authorization.k8s.io/subjectaccessreviews',
       async (body) => {
@@ -65,11 +84,13 @@ export function reviewHandlers(authorizer: AuthorizerChain, rbac: RbacAuthorizer
     [
       'authorization.k8s.io/selfsubjectrulesreviews',
       async (body, requester) => {
-        const rules = rbac.rulesFor(requester, body.spec?.namespace ?? '');
-        const superuser = requester.groups.includes('system:masters');
-        const resourceRules = superuser ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] : rules.filter((r) => r.resources).map(({ nonResourceURLs: _n, ...r }) => r);
-        const nonResourceRules = superuser ? [{ verbs: ['*'], nonResourceURLs: ['*'] }] : rules.filter((r) => r.nonResourceURLs).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
-        return answer(body, { resourceRules, nonResourceRules, incomplete: false });
+        const rules = authorizer.rulesFor(requester, body.spec?.namespace ?? '');
+        return answer(body, {
+          resourceRules: rules.resourceRules,
+          nonResourceRules: rules.nonResourceRules,
+          incomplete: rules.incomplete,
+          ...(rules.error ? { evaluationError: rules.error } : {}),
+        });
       },
     ],
   ]);

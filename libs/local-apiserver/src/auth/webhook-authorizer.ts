@@ -25,6 +25,8 @@ function subjectAccessReview(a: Attributes): KubeObject {
 
 export function webhookAuthorizer(options: AuthorizationWebhookOptions, log?: Logger): Authorizer {
   return {
+    // kube's webhook authorizer cannot enumerate a user's rules: a rules review through it is incomplete.
+    rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true, error: 'webhook authorizer does not support user rule resolution' }),
     authorize: (a) =>
       new Promise<Decision | undefined>((resolve) => {
         const payload = JSON.stringify(subjectAccessReview(a));

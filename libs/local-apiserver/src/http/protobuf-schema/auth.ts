@@ -8,6 +8,7 @@ export const AUTH_MESSAGES: MessageTable = {
   [`${AUTHN}.TokenRequest`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 TokenRequestSpec'],
   [`${AUTHN}.TokenReviewSpec`]: ['token 1 string', 'audiences 2 repeated string'],
   [`${AUTHN}.TokenReview`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 TokenReviewSpec'],
+  [`${AUTHN}.SelfSubjectReview`]: [`metadata 1 ${META}.ObjectMeta`],
 
   [`${AUTHZ}.ResourceAttributes`]: [
     'namespace 1 string',

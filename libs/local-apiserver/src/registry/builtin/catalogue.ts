@@ -80,6 +80,7 @@ export const BUILTIN_ROWS: BuiltinRow[] = [
   row('admissionregistration.k8s.io', 'v1', 'validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false, 'V1ValidatingWebhookConfiguration', { generation: true, status: false, categories: ['api-extensions'] }),
   row('certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false, 'V1CertificateSigningRequest', { shortNames: ['csr'], others: ['approval'] }),
   row('authentication.k8s.io', 'v1', 'tokenreviews', 'TokenReview', false, 'V1TokenReview', { status: false, createOnly: true }),
+  row('authentication.k8s.io', 'v1', 'selfsubjectreviews', 'SelfSubjectReview', false, 'V1SelfSubjectReview', { status: false, createOnly: true }),
   row('authorization.k8s.io', 'v1', 'subjectaccessreviews', 'SubjectAccessReview', false, 'V1SubjectAccessReview', { status: false, createOnly: true }),
   row('authorization.k8s.io', 'v1', 'selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, 'V1SelfSubjectAccessReview', { status: false, createOnly: true }),
   row('authorization.k8s.io', 'v1', 'selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, 'V1SelfSubjectRulesReview', { status: false, createOnly: true }),
