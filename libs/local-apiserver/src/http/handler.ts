@@ -17,6 +17,10 @@ import type { UpgradeHandler } from '../server/kubelet-proxy.js';
 
 export interface OpenAPIProvider {
   v2(): unknown;
+  /** The v2 document as gnostic's `openapi.v2.Document` protobuf (what kubectl's client-side validation reads). */
+  v2Protobuf(): Uint8Array;
+  /** The v2 document's entity tag (both representations share it, like kube-apiserver's). */
+  v2ETag(): string;
   v3Index(): unknown;
   /** The document of one group-version path (`api/v1`, `apis/apps/v1`), or undefined. */
   v3(path: string): unknown;
@@ -187,7 +191,7 @@ async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: Inco
     case 'root':
       return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
     case 'openapi': {
-      if (route.version === 'v2') return sendJson(res, 200, deps.openapi.v2());
+      if (route.version === 'v2') return sendOpenAPIV2(req, res, deps.openapi);
       if (route.path === '') return sendJson(res, 200, deps.openapi.v3Index());
       const doc = deps.openapi.v3(route.path);
       if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
@@ -240,4 +244,46 @@ function requestAttributes(route: Route, url: RequestUrl, req: IncomingMessage, 
 function metricLabels(req: IncomingMessage, route: Route) {
   if (route.type !== 'resource') return { verb: req.method ?? 'GET', group: '', version: '', resource: route.type };
   return { verb: req.method ?? 'GET', group: route.group, version: route.version, resource: route.resource };
+}
+
+const OPENAPI_V2_PROTOBUF = 'com.github.proto-openapi.spec.v2.v1.0+protobuf';
+/** The media subtypes kube-openapi's handler serves /openapi/v2 as, in its order (the `@` form is deprecated). */
+const OPENAPI_V2_SUBTYPES = ['json', 'com.github.proto-openapi.spec.v2@v1.0+protobuf', OPENAPI_V2_PROTOBUF];
+
+/** The Accept header's media ranges, most preferred first (by q, then in order), without their parameters. */
+function acceptClauses(accept: string | undefined): { type: string; subtype: string }[] {
+  const clauses = (accept || '*/*').split(',').flatMap((part, index) => {
+    const [range = '', ...params] = part.split(';').map((p) => p.trim());
+    const slash = range.indexOf('/');
+    if (slash <= 0) return [];
+    const q = params.map((p) => /^q=([\d.]+)$/i.exec(p)).find((m) => m);
+    return [{ type: range.slice(0, slash).toLowerCase(), subtype: range.slice(slash + 1).toLowerCase(), q: q ? Number(q[1]) : 1, index }];
+  });
+  return clauses.filter((c) => c.q > 0).sort((a, b) => b.q - a.q || a.index - b.index);
+}
+
+/** `/openapi/v2` as JSON or protobuf by the Accept header (406 when neither is acceptable), with ETag revalidation. */
+function sendOpenAPIV2(req: IncomingMessage, res: ServerResponse, openapi: OpenAPIProvider): void {
+  let subtype: string | undefined;
+  for (const clause of acceptClauses(req.headers.accept)) {
+    if (clause.type !== 'application' && clause.type !== '*') continue;
+    subtype = OPENAPI_V2_SUBTYPES.find((s) => clause.subtype === s || clause.subtype === '*');
+    if (subtype) break;
+  }
+  if (!subtype) throw new ApiError(406, 'NotAcceptable', 'only application/json and application/com.github.proto-openapi.spec.v2.v1.0+protobuf are served');
+  const etag = `"${openapi.v2ETag()}"`;
+  const headers = { etag, vary: 'Accept', 'cache-control': 'no-cache, private' };
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  if (subtype === 'json') {
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    return sendJson(res, 200, openapi.v2());
+  }
+  const body = openapi.v2Protobuf();
+  res.writeHead(200, { ...headers, 'content-type': `application/${OPENAPI_V2_PROTOBUF}`, 'content-length': String(body.byteLength) });
+  res.end(body);
 }

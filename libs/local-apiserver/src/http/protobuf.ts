@@ -34,6 +34,7 @@ export const INLINE_FIELDS: ReadonlySet<string> = new Set([
   'k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon',
   'k8s.io.api.core.v1.Volume.volumeSource',
   'k8s.io.api.core.v1.PersistentVolumeSpec.persistentVolumeSource',
+  'k8s.io.api.core.v1.VolumeMountStatus.volumeStatus',
   'k8s.io.api.core.v1.Probe.handler',
   'k8s.io.api.networking.v1.IngressRule.ingressRuleValue',
   `${RUNTIME}.Unknown.typeMeta`,

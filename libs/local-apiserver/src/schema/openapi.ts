@@ -94,7 +94,21 @@ export function groupVersionDocument(defs: ResourceDefinition[], version: string
 export function swaggerDocument(defs: ResourceDefinition[], version: string): Record<string, unknown> {
   const v3 = groupVersionDocument(defs, version);
   const text = JSON.stringify((v3.components as { schemas: unknown }).schemas).replaceAll('#/components/schemas/', '#/definitions/');
-  return { swagger: '2.0', info: v3.info, paths: {}, definitions: JSON.parse(text) };
+  return { swagger: '2.0', info: v3.info, paths: {}, definitions: JSON.parse(text, (_key, value: unknown) => refOfAllOf(value)) };
+}
+
+/**
+ * `{allOf: [{$ref}], description}` (how v3 puts a description next to a reference) as Swagger 2.0's
+ * `{$ref, description}`: kubectl's v2 model treats a schema with neither `$ref`, type nor properties as arbitrary, so
+ * the wrapped form would hide every nested field from its client-side validation.
+ */
+function refOfAllOf(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { allOf, ...rest } = value as Record<string, unknown>;
+  if (!Array.isArray(allOf) || allOf.length !== 1 || rest.$ref !== undefined || rest.type !== undefined || rest.properties !== undefined) return value;
+  const [only] = allOf as unknown[];
+  if (typeof only !== 'object' || only === null || Object.keys(only).length !== 1 || typeof (only as { $ref?: unknown }).$ref !== 'string') return value;
+  return { $ref: (only as { $ref: string }).$ref, ...rest };
 }
 
 export function contentHash(doc: unknown): string {

@@ -6,6 +6,7 @@ import type { ResourceDefinition } from '../registry/types.js';
 import { BUILTIN_DEFINITIONS, builtinResolver, OBJECT_META } from '../schema/builtin.js';
 import type { SchemaView } from '../schema/navigate.js';
 import { contentHash, customDefinition, groupVersionDocument, swaggerDocument } from '../schema/openapi.js';
+import { encodeSwaggerProtobuf } from '../schema/openapi-v2-protobuf.js';
 
 export interface Schemas {
   /** The schema of the whole object, or undefined when the kind has none. */
@@ -19,7 +20,9 @@ const OPENAPI_VERSION = 'v1.35.0';
 
 export function createSchemas(registry: Registry): Schemas {
   const views = new WeakMap<ResourceDefinition, SchemaView | undefined>();
-  let cache: { generation: number; v2?: unknown; docs: Map<string, { doc: unknown; hash: string }> } | undefined;
+  let cache:
+    | { generation: number; v2?: Record<string, unknown>; v2ETag?: string; v2Protobuf?: Uint8Array; docs: Map<string, { doc: unknown; hash: string }> }
+    | undefined;
 
   const documents = () => {
     if (cache?.generation !== registry.generation) cache = { generation: registry.generation, docs: new Map() };
@@ -47,6 +50,12 @@ export function createSchemas(registry: Registry): Schemas {
     return entry;
   };
 
+  const swagger = () => {
+    const c = documents();
+    c.v2 ??= swaggerDocument(registry.all().filter((d) => d.served), OPENAPI_VERSION);
+    return c.v2;
+  };
+
   return {
     objectMeta: { root: BUILTIN_DEFINITIONS[OBJECT_META], resolve: builtinResolver },
     patchSchema(def) {
@@ -61,10 +70,16 @@ export function createSchemas(registry: Registry): Schemas {
       return view;
     },
     openapi: {
-      v2() {
+      v2: swagger,
+      v2ETag() {
         const c = documents();
-        c.v2 ??= swaggerDocument(registry.all().filter((d) => d.served), OPENAPI_VERSION);
-        return c.v2;
+        c.v2ETag ??= contentHash(swagger());
+        return c.v2ETag;
+      },
+      v2Protobuf() {
+        const c = documents();
+        c.v2Protobuf ??= encodeSwaggerProtobuf(swagger());
+        return c.v2Protobuf;
       },
       v3Index() {
         const paths: Record<string, { serverRelativeURL: string }> = {};

@@ -63,7 +63,7 @@ afterAll(async () => {
 describe('Services inside the cluster', () => {
   it('are reached by name and ClusterIP from a Node.js pod, and so is the API server', async () => {
     await run(['create', 'namespace', 'apps']);
-    await run(['apply', '--validate=false', '-f', '-'], {
+    await run(['apply', '-f', '-'], {
       apiVersion: 'v1',
       kind: 'List',
       items: [
@@ -75,7 +75,7 @@ describe('Services inside the cluster', () => {
     // The proxy serves the Service once the backend is ready (EndpointSlice) — the client must not start before.
     await run(['wait', '--for=condition=Ready', 'pod/web', '-n', 'apps', '--timeout=60s']);
 
-    await run(['apply', '--validate=false', '-f', '-'], {
+    await run(['apply', '-f', '-'], {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'client', namespace: 'apps' },

@@ -106,8 +106,6 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'started 9 *bool',
     `allocatedResources 10 ${QMAP}`,
     'resources 11 ResourceRequirements',
-    // VolumeMountStatus embeds VolumeStatus inline in JSON (`image`), which the decoder's INLINE_FIELDS must list; until
-    // it does, its field 5 (volumeStatus) is left out here rather than printed under a wrong key.
     'volumeMounts 12 repeated VolumeMountStatus',
     'user 13 ContainerUser',
     'allocatedResourcesStatus 14 repeated ResourceStatus',
@@ -125,7 +123,14 @@ export const CORE_POD_MESSAGES: MessageTable = {
     `finishedAt 6 ${META}.Time`,
     'containerID 7 string',
   ],
-  [`${CORE}.VolumeMountStatus`]: ['name 1 *string', 'mountPath 2 *string', 'readOnly 3 bool', 'recursiveReadOnly 4 *string'],
+  [`${CORE}.VolumeMountStatus`]: [
+    'name 1 *string',
+    'mountPath 2 *string',
+    'readOnly 3 bool',
+    'recursiveReadOnly 4 *string',
+    // VolumeStatus is embedded inline in JSON (`image`), see INLINE_FIELDS.
+    'volumeStatus 5 VolumeStatus',
+  ],
   [`${CORE}.VolumeStatus`]: ['image 1 ImageVolumeStatus'],
   [`${CORE}.ImageVolumeStatus`]: ['imageRef 1 *string'],
   [`${CORE}.ContainerUser`]: ['linux 1 LinuxContainerUser'],

@@ -42,6 +42,7 @@ const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const INLINE: Record<string, string> = {
   'k8s.io.api.core.v1.PersistentVolumeSpec': 'persistentVolumeSource',
   'k8s.io.api.core.v1.Volume': 'volumeSource',
+  'k8s.io.api.core.v1.VolumeMountStatus': 'volumeStatus',
 };
 
 /** RFC 3339 (with optional fraction) → {seconds, nanos}. */

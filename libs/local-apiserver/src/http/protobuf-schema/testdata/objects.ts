@@ -344,7 +344,10 @@ export const POD = {
         started: true,
         allocatedResources: { cpu: '250m', memory: '64Mi' },
         resources: { limits: { memory: '128Mi' }, requests: { cpu: '250m', memory: '64Mi' }, claims: [{ name: 'gpu', request: 'one' }] },
-        volumeMounts: [{ name: 'host', mountPath: '/var/log', readOnly: true, recursiveReadOnly: 'Enabled' }],
+        volumeMounts: [
+          { name: 'host', mountPath: '/var/log', readOnly: true, recursiveReadOnly: 'Enabled' },
+          { name: 'models', mountPath: '/models', readOnly: true, image: { imageRef: 'registry.example/models@sha256:2' } },
+        ],
         user: { linux: { uid: 0, gid: 1000, supplementalGroups: [1000, 2000] } },
         allocatedResourcesStatus: [{ name: 'claim:gpu/one', resources: [{ resourceID: 'gpu-0', health: 'Healthy' }, { resourceID: 'gpu-1' }] }],
         stopSignal: 'SIGTERM',
