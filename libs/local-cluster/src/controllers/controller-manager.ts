@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '@gardener-ts/logging';
 import { addCronJobController } from './cronjob/controller.js';
 import { addDaemonSetController } from './daemonset/controller.js';
 import { addDeploymentController } from './deployment/controller.js';
+import { addDisruptionController } from './disruption/controller.js';
 import { addEndpointsController } from './endpoints/controller.js';
 import { addEndpointSliceController } from './endpointslice/controller.js';
 import { addJobController } from './job/controller.js';
@@ -54,6 +55,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
   cronjob: addCronJobController,
   job: (ctx, o) => addJobController(ctx, { backoffBaseMs: o.jobBackoffBaseMs ?? 10_000 }),
   tainteviction: addTaintEvictionController,
+  disruption: addDisruptionController,
   nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000, startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000 }),
 };
 

@@ -38,6 +38,16 @@ describe('probes', () => {
     expect(containerStatus(pod, 'web')?.ready).toBe(true);
   });
 
+  it('reports Ready again after the control plane marked the Pod not ready (its node had gone silent)', async () => {
+    await h.createPod('marked', { containers: [{ name: 'main', image: 'fixture', args: ['sleep'] }] });
+    const pod = await h.waitForPod('marked', 'Ready', (p) => condition(p, 'Ready') === 'True');
+    // What the node lifecycle controller writes for the pods of an Unknown node: Ready False, nothing else.
+    const conditions = pod.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: new Date() } : c));
+    await h.core.replaceNamespacedPodStatus({ name: 'marked', namespace: 'default', body: { ...pod, status: { ...pod.status, conditions } } });
+    const again = await h.waitForPod('marked', 'Ready again', (p) => condition(p, 'Ready') === 'True', 5_000);
+    expect(containerStatus(again, 'main')).toMatchObject({ ready: true, restartCount: 0 });
+  });
+
   it('restarts a container whose liveness probe fails', async () => {
     const port = await freePort();
     await h.createPod('dead', {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Lease, Node } from '../shared/kinds.js';
+import type { Lease, Node, Pod } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
-import { gracePeriodFor, lastHeardOf, lifecycleTaints, msUntilSilent, silentNodeConditions, TAINT_NOT_READY, TAINT_UNREACHABLE } from './health.js';
+import { gracePeriodFor, lastHeardOf, lifecycleTaints, msUntilSilent, notReadyConditions, silentNodeConditions, TAINT_NOT_READY, TAINT_UNREACHABLE } from './health.js';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 const node = (ready: string | undefined, heartbeat = T0, taints: NonNullable<Node['spec']>['taints'] = []): Node => ({
@@ -88,5 +88,30 @@ describe('lifecycleTaints', () => {
     expect(lifecycleTaints(node('True', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, foreign]), T0)).toEqual([foreign]);
     expect(lifecycleTaints(node('True', T0, [foreign]), T0)).toBeUndefined();
     expect(lifecycleTaints(node(undefined, T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }]), T0)).toBeUndefined();
+  });
+});
+
+describe('notReadyConditions', () => {
+  const pod = (ready?: string): Pod => ({
+    metadata: { name: 'p' },
+    status: {
+      conditions: [
+        { type: 'ContainersReady', status: 'True', lastTransitionTime: rfc3339(T0 - 9_000) },
+        ...(ready ? [{ type: 'Ready', status: ready, reason: 'Kept', message: 'as written', lastTransitionTime: rfc3339(T0 - 9_000) }] : []),
+      ],
+    },
+  });
+
+  it('sets only Ready to False, moving its transition time and keeping reason and message', () => {
+    expect(notReadyConditions(pod('True'), T0)).toEqual([
+      { type: 'ContainersReady', status: 'True', lastTransitionTime: rfc3339(T0 - 9_000) },
+      { type: 'Ready', status: 'False', reason: 'Kept', message: 'as written', lastTransitionTime: rfc3339(T0) },
+    ]);
+    expect(notReadyConditions(pod('Unknown'), T0)?.[1]).toMatchObject({ status: 'False' });
+  });
+
+  it('leaves a pod alone that is not ready already or has no Ready condition', () => {
+    expect(notReadyConditions(pod('False'), T0)).toBeUndefined();
+    expect(notReadyConditions(pod(), T0)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // What the node lifecycle controller decides about one Node, as pure functions: when its kubelet was last heard of
 // (status heartbeat or node Lease), the conditions of a node gone silent, and the taints its Ready condition implies.
 import type * as k8s from '@kubernetes/client-node';
-import type { Lease, Node, Taint, Wire } from '../shared/kinds.js';
+import type { Lease, Node, Pod, PodCondition, Taint, Wire } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
 
 export type NodeCondition = Wire<k8s.V1NodeCondition>;
@@ -106,4 +106,16 @@ export function lifecycleTaints(node: Node, now: number): Taint[] | undefined {
   const added = wanted.filter((w) => !current.some((t) => t.key === w.key && t.effect === w.effect)).map((w) => ({ ...w, timeAdded: rfc3339(now) }));
   if (added.length === 0 && kept.length === current.length) return undefined;
   return [...kept, ...added];
+}
+
+/**
+ * The pod's conditions with Ready set to False, as kube's MarkPodsNotReady does for the pods of a node that is not
+ * Ready: only the status changes (and lastTransitionTime with it); reason and message stay as the kubelet wrote
+ * them. Undefined when the pod has no Ready condition or it is False already.
+ */
+export function notReadyConditions(pod: Pod, now: number): PodCondition[] | undefined {
+  const conditions = pod.status?.conditions;
+  const ready = conditions?.find((c) => c.type === 'Ready');
+  if (!conditions || !ready || ready.status === 'False') return undefined;
+  return conditions.map((c) => (c === ready ? { ...c, status: 'False', lastTransitionTime: rfc3339(now) } : c));
 }

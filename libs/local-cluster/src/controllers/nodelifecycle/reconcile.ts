@@ -1,12 +1,13 @@
 // The node lifecycle controller (kube's node lifecycle controller; pods are evicted by tainteviction): a Node whose
 // kubelet has been silent for longer than the grace period (neither a status heartbeat nor a Lease renewal) gets its
 // conditions set to Unknown through the status subresource, and every Node carries the not-ready/unreachable taints
-// its Ready condition implies. Each Node is looked at again when its grace would run out, so silence needs no event.
+// its Ready condition implies, and the pods of a Node that is not Ready are marked not ready. Each Node is looked at
+// again when its grace would run out, so silence needs no event.
 import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
-import { type Lease, LeaseKind, type Node, NodeKind } from '../shared/kinds.js';
-import { gracePeriodFor, lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, readyCondition, silentNodeConditions } from './health.js';
+import { type Lease, LeaseKind, type Node, NodeKind, type Pod, PodKind } from '../shared/kinds.js';
+import { gracePeriodFor, lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, notReadyConditions, readyCondition, silentNodeConditions } from './health.js';
 
 export interface NodeLifecycleOptions {
   /** How long a kubelet may stay silent before its Node's conditions become Unknown (kube's --node-monitor-grace-period, 40 s). */
@@ -65,8 +66,41 @@ export class NodeLifecycleReconciler {
       log.debug({ node: req.name, taints: node.spec?.taints?.map((t) => `${t.key}:${t.effect}`) }, 'Updated node lifecycle taints');
     }
 
+    // kube's MarkPodsNotReady: the pods of a node that is not Ready leave Service endpoints at once, long before
+    // taint eviction deletes them. The kubelet sets them Ready again once it runs and reports.
+    const readyStatus = readyCondition(node)?.status;
+    const podsPending = readyStatus !== undefined && readyStatus !== 'True' ? await this.markPodsNotReady(req.name, log) : false;
+
     // Still heard of: look again when the grace runs out. Silent and Unknown already: only the kubelet can change that.
     if (untilSilent !== undefined && untilSilent > 0) return { requeueAfter: untilSilent + REQUEUE_SLACK_MS };
+    if (podsPending) return { requeue: true };
+  }
+
+  /**
+   * Sets the Ready condition of every pod bound to the node to False (kube's MarkPodsNotReady: only the status and
+   * lastTransitionTime change, reason and message stay; a Warning event NodeNotReady "Node is not ready" on the pod).
+   * True when a pod changed meanwhile and must be looked at again.
+   */
+  private async markPodsNotReady(nodeName: string, log: ReconcileContext['log']): Promise<boolean> {
+    const pods = (await this.ctx.cache.list(PodKind)).items.filter((p) => p.spec?.nodeName === nodeName);
+    let again = false;
+    for (const pod of pods) {
+      const conditions = notReadyConditions(pod, this.ctx.now());
+      if (!conditions) continue;
+      try {
+        await this.ctx.client.updateStatus<Pod>({ ...structuredClone(pod), status: { ...pod.status, conditions } });
+      } catch (err) {
+        if (isNotFound(err)) continue;
+        if (isConflict(err)) {
+          again = true;
+          continue;
+        }
+        throw err;
+      }
+      log.info({ node: nodeName, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` }, 'Node is not ready; pod marked not ready');
+      this.events.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
+    }
+    return again;
   }
 
   private grace(node: Node): number {

@@ -32,6 +32,8 @@ export type DaemonSet = Wire<k8s.V1DaemonSet>;
 export type Job = Wire<k8s.V1Job>;
 export type CronJob = Wire<k8s.V1CronJob>;
 export type Lease = Wire<k8s.V1Lease>;
+export type PodDisruptionBudget = Wire<k8s.V1PodDisruptionBudget>;
+export type ReplicationController = Wire<k8s.V1ReplicationController>;
 export type CoreEvent = Wire<k8s.CoreV1Event>;
 export type LabelSelector = k8s.V1LabelSelector;
 
@@ -50,3 +52,5 @@ export const ControllerRevisionKind = kind<ControllerRevision>('apps/v1', 'Contr
 export const JobKind = kind<Job>('batch/v1', 'Job');
 export const CronJobKind = kind<CronJob>('batch/v1', 'CronJob');
 export const LeaseKind = kind<Lease>('coordination.k8s.io/v1', 'Lease');
+export const PodDisruptionBudgetKind = kind<PodDisruptionBudget>('policy/v1', 'PodDisruptionBudget');
+export const ReplicationControllerKind = kind<ReplicationController>('v1', 'ReplicationController');

@@ -51,6 +51,8 @@ export class PodWorker {
   private wake?: NodeJS.Timeout;
   private resync?: NodeJS.Timeout;
   private lastPublished?: string;
+  /** The kubelet-owned conditions last written (see conditionsKey). */
+  private lastConditions?: string;
   private publishing: Promise<void> = Promise.resolve();
   private stopping?: Promise<void>;
   private terminal = false;
@@ -93,6 +95,9 @@ export class PodWorker {
   /** A newer version of the Pod from the API. */
   update(pod: k8s.V1Pod): void {
     this.pod = pod;
+    // Someone else changed a condition the kubelet owns (the node lifecycle controller marks the pods of a node gone
+    // silent not ready): the status is written again on the next sync, as kube's status manager reconciles it.
+    if (this.lastConditions !== undefined && conditionsKey(pod.status?.conditions) !== this.lastConditions) this.lastPublished = undefined;
     if (pod.metadata?.deletionTimestamp) void this.terminate('delete');
     else this.kick();
   }
@@ -327,5 +332,17 @@ export class PodWorker {
     if (text === this.lastPublished) return;
     await this.deps.clients.core.patchNamespacedPodStatus({ name: this.name, namespace: this.namespace, body: { status } }, MERGE_PATCH);
     this.lastPublished = text;
+    this.lastConditions = conditionsKey(status.conditions as k8s.V1PodCondition[]);
   }
+}
+
+const KUBELET_CONDITIONS = new Set(['PodScheduled', 'Initialized', 'ContainersReady', 'Ready']);
+
+/** The statuses of the conditions the kubelet writes, comparable between what it wrote and what the API holds. */
+function conditionsKey(conditions: k8s.V1PodCondition[] | undefined): string {
+  return (conditions ?? [])
+    .filter((c) => KUBELET_CONDITIONS.has(c.type))
+    .map((c) => `${c.type}=${c.status}`)
+    .sort()
+    .join(',');
 }
