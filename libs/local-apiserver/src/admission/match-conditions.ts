@@ -4,6 +4,8 @@
 // kube's 403, Ignore: the webhook is skipped). Also the create/update validation of the conditions (at most 64, unique
 // qualified names, an expression that compiles to bool), worded as kube's field errors.
 import { Environment } from '@marcbachmann/cel-js';
+import { compile, firstLine, type Program } from '../cel/compile.js';
+import { fn, registerKubernetesLibraries } from '../cel/kubernetes-libraries.js';
 import { ApiError, errors } from '../api/errors.js';
 import type { FieldProblem } from '../schema/types.js';
 import type { Attributes, Decision } from '../auth/attributes.js';
@@ -78,23 +80,6 @@ async function decide(parent: AuthorizerValue | undefined, a: Attributes): Promi
   } catch (err) {
     return new DecisionValue(undefined, (err as Error).message);
   }
-}
-
-function fn(
-  env: Environment,
-  receiverType: string,
-  name: string,
-  params: string[],
-  returnType: string,
-  handler: (...args: any[]) => unknown,
-): void {
-  env.registerFunction({
-    name,
-    receiverType,
-    returnType,
-    params: params.map((type, i) => ({ name: `p${i}`, type })),
-    handler,
-  });
 }
 
 function createEnvironment(): Environment {
@@ -185,35 +170,28 @@ function createEnvironment(): Environment {
   fn(env, T.decision, 'reason', [], 'string', (d: DecisionValue) => d.decision?.reason ?? '');
   fn(env, T.decision, 'errored', [], 'bool', (d: DecisionValue) => d.err !== '');
   fn(env, T.decision, 'error', [], 'string', (d: DecisionValue) => d.err);
-  return env;
+  // kube's match-condition environment has the Kubernetes libraries too.
+  return registerKubernetesLibraries(env);
 }
 
 let sharedEnv: Environment | undefined;
 const env = () => (sharedEnv ??= createEnvironment());
 
-type Compiled = (ctx: Record<string, unknown>) => unknown;
+type Compiled = Program;
 const compiledCache = new Map<string, Compiled>();
 
 /** Compiles an expression, or returns kube's compile-error detail (`compilation failed: ...`, `must evaluate to bool`). */
 export function compileCondition(expression: string): { program?: Compiled; error?: string } {
   const cached = compiledCache.get(expression);
   if (cached) return { program: cached };
-  let result: { valid: boolean; type?: unknown; error?: { message?: string } };
-  try {
-    result = env().check(expression) as typeof result;
-  } catch (err) {
-    return { error: `compilation failed: ERROR: <input>: ${firstLine((err as Error).message)}` };
-  }
-  if (!result.valid)
-    return { error: `compilation failed: ERROR: <input>: ${firstLine(result.error?.message ?? 'invalid expression')}` };
-  if (String(result.type) !== 'bool') return { error: 'must evaluate to bool' };
-  const program = env().parse(expression) as unknown as Compiled;
+  const result = compile(env(), expression);
+  if (!result.program) return { error: result.error };
+  if (result.type !== 'bool') return { error: 'must evaluate to bool' };
+  const program = result.program;
   if (compiledCache.size > 1000) compiledCache.clear();
   compiledCache.set(expression, program);
   return { program };
 }
-
-const firstLine = (message: string) => message.split('\n')[0].trim();
 
 /** JSON numbers as CEL sees unstructured objects: integral values are ints. */
 function celValue(value: unknown): unknown {

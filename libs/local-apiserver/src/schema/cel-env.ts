@@ -1,176 +1,31 @@
 // The CEL environment of CRD validation rules (x-kubernetes-validations): `self` and `oldSelf`, the standard CEL
 // functions and macros of @marcbachmann/cel-js (has, size, string functions, all/exists/exists_one/map/filter,
-// matches, optional types) plus the parts of Kubernetes' CEL libraries that CRDs commonly use:
-// - regex: `find`, `findAll`;
-// - lists: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`;
-// - URLs: `isURL`, `url(...)` with `getScheme`, `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`;
-// - quantity: `isQuantity`, `quantity(...)` with `isInteger`, `asInteger`, `asApproximateFloat`, `sign`, `compareTo`,
-//   `isGreaterThan`, `isLessThan`, `add`, `sub` (values kept as doubles: exact for the usual sizes, approximate beyond).
+// matches, optional types) plus the Kubernetes libraries of ../cel/kubernetes-libraries.ts.
 // Missing: the ip/cidr, format, semver and authz libraries, cel-go's extended strings (`replace`, `format`, ...),
 // timestamps/durations for `format: date-time`/`duration` fields (they are plain strings here), cost estimation and
 // budgets, and typed field checking at compile time (`self` is dyn: unknown fields fail at runtime with `no such key`).
 import { Environment } from '@marcbachmann/cel-js';
-
-type Handler = (...args: any[]) => unknown;
-
-function fn(env: Environment, receiverType: string | undefined, name: string, params: string[], returnType: string, handler: Handler): void {
-  env.registerFunction({
-    name,
-    ...(receiverType ? { receiverType } : {}),
-    returnType,
-    params: params.map((type, i) => ({ name: `p${i}`, type })),
-    handler,
-  });
-}
-
-// ---- lists ----
-
-const compare = (a: any, b: any): number => (a < b ? -1 : a > b ? 1 : 0);
-const sameValue = (a: unknown, b: unknown) => JSON.stringify(a, bigintJson) === JSON.stringify(b, bigintJson);
-const bigintJson = (_k: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v);
-
-function listLibrary(env: Environment): void {
-  fn(env, 'list', 'isSorted', [], 'bool', (l: any[]) => l.every((v, i) => i === 0 || compare(l[i - 1], v) <= 0));
-  fn(env, 'list', 'sum', [], 'dyn', (l: any[]) => (l.length === 0 ? 0n : l.reduce((a, b) => a + b)));
-  const extreme = (sign: number) => (l: any[]) => {
-    if (l.length === 0) throw new Error(`${sign < 0 ? 'min' : 'max'}(list) argument must not be empty`);
-    return l.reduce((a, b) => (compare(b, a) * sign > 0 ? b : a));
-  };
-  fn(env, 'list', 'min', [], 'dyn', extreme(-1));
-  fn(env, 'list', 'max', [], 'dyn', extreme(1));
-  fn(env, 'list', 'indexOf', ['dyn'], 'int', (l: any[], x: unknown) => BigInt(l.findIndex((v) => sameValue(v, x))));
-  fn(env, 'list', 'lastIndexOf', ['dyn'], 'int', (l: any[], x: unknown) => {
-    for (let i = l.length - 1; i >= 0; i--) if (sameValue(l[i], x)) return BigInt(i);
-    return -1n;
-  });
-}
-
-// ---- regex ----
-
-function regexLibrary(env: Environment): void {
-  fn(env, 'string', 'find', ['string'], 'string', (s: string, re: string) => new RegExp(re, 'u').exec(s)?.[0] ?? '');
-  fn(env, 'string', 'findAll', ['string'], 'list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]));
-  fn(env, 'string', 'findAll', ['string', 'int'], 'list<string>', (s: string, re: string, n: bigint) => {
-    const all = [...s.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
-  });
-}
-
-// ---- URLs (Go's url.Parse for absolute URIs with a scheme) ----
-
-export class KubeURL {
-  constructor(readonly url: URL) {}
-}
-
-function parseURL(s: string): URL | undefined {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s)) return undefined;
-  try {
-    return new URL(s);
-  } catch {
-    return undefined;
-  }
-}
-
-function urlLibrary(env: Environment): void {
-  env.registerType('kubernetes.URL', { ctor: KubeURL, fields: {} });
-  fn(env, undefined, 'isURL', ['string'], 'bool', (s: string) => parseURL(s) !== undefined);
-  fn(env, undefined, 'url', ['string'], 'kubernetes.URL', (s: string) => {
-    const u = parseURL(s);
-    if (!u) throw new Error(`URL parse error during conversion from string: ${s}`);
-    return new KubeURL(u);
-  });
-  fn(env, 'kubernetes.URL', 'getScheme', [], 'string', (u: KubeURL) => u.url.protocol.replace(/:$/, ''));
-  fn(env, 'kubernetes.URL', 'getHost', [], 'string', (u: KubeURL) => u.url.host);
-  fn(env, 'kubernetes.URL', 'getHostname', [], 'string', (u: KubeURL) => u.url.hostname.replace(/^\[(.*)\]$/, '$1'));
-  fn(env, 'kubernetes.URL', 'getPort', [], 'string', (u: KubeURL) => u.url.port);
-  fn(env, 'kubernetes.URL', 'getEscapedPath', [], 'string', (u: KubeURL) => u.url.pathname);
-  fn(env, 'kubernetes.URL', 'getQuery', [], 'map<string, list<string>>', (u: KubeURL) => {
-    const out: Record<string, string[]> = {};
-    for (const [k, v] of u.url.searchParams) (out[k] ??= []).push(v);
-    return out;
-  });
-}
-
-// ---- quantity ----
-
-export class KubeQuantity {
-  constructor(readonly value: number) {}
-}
-
-const SUFFIX: Record<string, number> = {
-  '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
-
-export function parseQuantity(s: string): number | undefined {
-  const m = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([numkMGTPE]|[KMGTPE]i)|[eE]([+-]?[0-9]+))?$/.exec(s);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  return m[3] !== undefined ? base * 10 ** Number(m[3]) : base * SUFFIX[m[2] ?? ''];
-}
-
-function quantityLibrary(env: Environment): void {
-  const Q = 'kubernetes.Quantity';
-  env.registerType(Q, { ctor: KubeQuantity, fields: {} });
-  fn(env, undefined, 'isQuantity', ['string'], 'bool', (s: string) => parseQuantity(s) !== undefined);
-  fn(env, undefined, 'quantity', ['string'], Q, (s: string) => {
-    const v = parseQuantity(s);
-    if (v === undefined) throw new Error('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
-    return new KubeQuantity(v);
-  });
-  fn(env, Q, 'isInteger', [], 'bool', (q: KubeQuantity) => Number.isSafeInteger(q.value));
-  fn(env, Q, 'asInteger', [], 'int', (q: KubeQuantity) => {
-    if (!Number.isSafeInteger(q.value)) throw new Error('cannot convert value to integer');
-    return BigInt(q.value);
-  });
-  fn(env, Q, 'asApproximateFloat', [], 'double', (q: KubeQuantity) => q.value);
-  fn(env, Q, 'sign', [], 'int', (q: KubeQuantity) => BigInt(Math.sign(q.value)));
-  fn(env, Q, 'compareTo', [Q], 'int', (a: KubeQuantity, b: KubeQuantity) => BigInt(compare(a.value, b.value)));
-  fn(env, Q, 'isGreaterThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.value > b.value);
-  fn(env, Q, 'isLessThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.value < b.value);
-  fn(env, Q, 'add', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.value + b.value));
-  fn(env, Q, 'add', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.value + Number(b)));
-  fn(env, Q, 'sub', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.value - b.value));
-  fn(env, Q, 'sub', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.value - Number(b)));
-}
+import { compile, firstLine, type CompileResult, type Program } from '../cel/compile.js';
+import { registerKubernetesLibraries } from '../cel/kubernetes-libraries.js';
 
 function createEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false })
     .registerVariable('self', 'dyn')
     .registerVariable('oldSelf', 'dyn');
-  listLibrary(env);
-  regexLibrary(env);
-  urlLibrary(env);
-  quantityLibrary(env);
-  return env;
+  return registerKubernetesLibraries(env);
 }
 
 let sharedEnv: Environment | undefined;
 /** The (shared, lazily built) environment of validation rules. */
 export const ruleEnvironment = (): Environment => (sharedEnv ??= createEnvironment());
 
-export type Program = (ctx: Record<string, unknown>) => unknown;
+const cache = new Map<string, CompileResult>();
 
-const firstLine = (message: string) => message.split('\n')[0].trim();
-
-const cache = new Map<string, { program?: Program; type?: string; error?: string }>();
-
-/**
- * Compiles an expression once (cached by its text): the program and its checked type, or kube's compile-error detail
- * (`compilation failed: ERROR: <input>: ...`).
- */
-export function compileExpression(expression: string): { program?: Program; type?: string; error?: string } {
+/** Compiles an expression once (cached by its text): the program and its checked type, or kube's compile-error detail. */
+export function compileExpression(expression: string): CompileResult {
   const cached = cache.get(expression);
   if (cached) return cached;
-  let result: { program?: Program; type?: string; error?: string };
-  try {
-    const checked = ruleEnvironment().check(expression) as { valid: boolean; type?: unknown; error?: { message?: string } };
-    result = checked.valid
-      ? { program: ruleEnvironment().parse(expression) as unknown as Program, type: String(checked.type) }
-      : { error: `compilation failed: ERROR: <input>: ${firstLine(checked.error?.message ?? 'invalid expression')}` };
-  } catch (err) {
-    result = { error: `compilation failed: ERROR: <input>: ${firstLine((err as Error).message)}` };
-  }
+  const result = compile(ruleEnvironment(), expression);
   if (cache.size > 5000) cache.clear();
   cache.set(expression, result);
   return result;
@@ -182,4 +37,4 @@ export function refersTo(expression: string, name: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_.])${name}($|[^A-Za-z0-9_])`).test(code);
 }
 
-export { firstLine };
+export { firstLine, type Program };
