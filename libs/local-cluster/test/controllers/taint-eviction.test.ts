@@ -90,9 +90,11 @@ describe('taint eviction', () => {
     const conditions = node.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'KubeletNotReady' } : c));
     await h.api.updateStatus({ ...node, status: { ...node.status, conditions } });
     await gone('impatient');
-    // Without a toleration of its own, a pod stays for the default 300 s (kube's DefaultTolerationSeconds).
+    // Without a toleration of its own, a pod stays for the 300 s the API server's DefaultTolerationSeconds gave it.
     await sleep(2000);
     expect(await exists('unbothered')).toBe(true);
+    const unbothered = await h.api.get(PodKind, { namespace: 'default', name: 'unbothered' });
+    expect(unbothered.spec?.tolerations).toContainEqual({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
     const sick = await h.api.get(NodeKind, { name: 'sick' });
     expect(sick.spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/not-ready:NoExecute');
   });

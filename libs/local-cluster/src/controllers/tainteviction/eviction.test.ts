@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Taint, Toleration } from '../shared/kinds.js';
-import { noExecuteTaints, schedule, TAINT_NOT_READY, TAINT_UNREACHABLE, verdict, withDefaultTolerations } from './eviction.js';
+import { noExecuteTaints, schedule, verdict } from './eviction.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const dedicated: Taint = { key: 'example.com/dedicated', value: 'db', effect: 'NoExecute' };
@@ -47,25 +47,6 @@ describe('verdict', () => {
   it('evicts at once for tolerationSeconds of zero or less', () => {
     expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: 0 }])).toEqual({ evict: 'now' });
     expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: -5 }, { operator: 'Exists' }])).toEqual({ evict: 'now' });
-  });
-});
-
-describe('withDefaultTolerations', () => {
-  const defaults = (key: string): Toleration => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-
-  it('adds 300 s tolerations for not-ready and unreachable to a pod without', () => {
-    expect(withDefaultTolerations(undefined)).toEqual([defaults(TAINT_NOT_READY), defaults(TAINT_UNREACHABLE)]);
-    expect(verdict([{ key: TAINT_UNREACHABLE, effect: 'NoExecute' }], withDefaultTolerations([]))).toEqual({ evict: 'after', ms: 300_000 });
-  });
-
-  it('leaves a taint alone that the pod tolerates already, with any effect or key', () => {
-    const own: Toleration = { key: TAINT_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 };
-    expect(withDefaultTolerations([own])).toEqual([own, defaults(TAINT_NOT_READY)]);
-    expect(withDefaultTolerations([{ operator: 'Exists' }])).toEqual([{ operator: 'Exists' }]);
-    expect(withDefaultTolerations([{ key: TAINT_NOT_READY, operator: 'Exists' }])).toEqual([{ key: TAINT_NOT_READY, operator: 'Exists' }, defaults(TAINT_UNREACHABLE)]);
-    // A NoSchedule toleration does not count.
-    const noSchedule: Toleration = { key: TAINT_NOT_READY, operator: 'Exists', effect: 'NoSchedule' };
-    expect(withDefaultTolerations([noSchedule])).toEqual([noSchedule, defaults(TAINT_NOT_READY), defaults(TAINT_UNREACHABLE)]);
   });
 });
 

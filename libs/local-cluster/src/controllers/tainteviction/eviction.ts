@@ -8,26 +8,6 @@ export function noExecuteTaints(taints: Taint[] | undefined): Taint[] {
   return (taints ?? []).filter((t) => t.effect === 'NoExecute');
 }
 
-export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
-export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
-/** kube's --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
-export const DEFAULT_TOLERATION_SECONDS = 300;
-
-/**
- * The tolerations kube's DefaultTolerationSeconds admission plugin gives a pod: not-ready and unreachable NoExecute
- * for 300 s each, unless the pod tolerates that taint already (a toleration with that key or no key, and effect
- * NoExecute or none). Our API server does not run that plugin, so the controller applies it when it judges a pod:
- * a node that is briefly unreachable (a machine that slept) must not take every pod with it at once.
- */
-export function withDefaultTolerations(tolerations: Toleration[] | undefined): Toleration[] {
-  const own = tolerations ?? [];
-  const covers = (key: string) => own.some((t) => (!t.key || t.key === key) && (!t.effect || t.effect === 'NoExecute'));
-  const added = [TAINT_NOT_READY, TAINT_UNREACHABLE]
-    .filter((key) => !covers(key))
-    .map((key): Toleration => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS }));
-  return [...own, ...added];
-}
-
 /** What the tolerations say about the NoExecute taints: evict now, after some time, or never. */
 export type Verdict = { evict: 'now' } | { evict: 'after'; ms: number } | { evict: 'never' };
 

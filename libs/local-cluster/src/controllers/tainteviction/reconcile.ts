@@ -7,7 +7,7 @@ import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { NodeKind, type Pod, type PodCondition, PodKind } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
-import { noExecuteTaints, schedule, type ScheduledEviction, verdict, withDefaultTolerations } from './eviction.js';
+import { noExecuteTaints, schedule, type ScheduledEviction, verdict } from './eviction.js';
 
 /** Past the computed instant, so the timer never fires a hair early. */
 const REQUEUE_SLACK_MS = 50;
@@ -39,8 +39,8 @@ export class TaintEvictionReconciler {
     const node = nodeName ? await this.ctx.client.get(NodeKind, { name: nodeName }).catch(ignoreNotFound) : undefined;
     const now = this.ctx.now();
     const previous = this.pending.get(key);
-    const tolerations = withDefaultTolerations(pod.spec?.tolerations);
-    const next = schedule(verdict(noExecuteTaints(node?.spec?.taints), tolerations), previous, now);
+    // The API server's DefaultTolerationSeconds plugin has given the pod its 300 s not-ready/unreachable tolerations.
+    const next = schedule(verdict(noExecuteTaints(node?.spec?.taints), pod.spec?.tolerations), previous, now);
 
     if (previous && next !== previous) {
       this.pending.delete(key);
