@@ -80,7 +80,10 @@ const addr = (name: string, ip: string) => [
 ];
 
 beforeAll(async () => {
-  land = await startLandscape();
+  // The example config's node-agent reconciliation delay controller would annotate the Nodes these tests write.
+  land = await startLandscape((config) => {
+    config.controllers.nodeAgentReconciliationDelay = { enabled: false };
+  });
   await installCrds(land.source.kubeConfig, await loadCrds([gardenerAsset('crds', '10-crd-machine.sapcloud.io_machines.yaml')]));
   await land.src.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: machineNamespace } });
   // Kubelets may ask for certificates.

@@ -64,6 +64,8 @@ async function stillTainted(name: string, ms: number) {
 
 beforeAll(async () => {
   land = await startLandscape((config) => {
+    // The example config's node-agent reconciliation delay controller would write the Nodes these tests watch.
+    config.controllers.nodeAgentReconciliationDelay = { enabled: false };
     config.controllers.nodeCriticalComponents = { enabled: true, concurrentSyncs: 5, backoff: '1s' };
   });
   await land.tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }).catch(() => undefined);

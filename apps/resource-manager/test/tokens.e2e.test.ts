@@ -1,5 +1,7 @@
 // End to end: the TokenRequestor (token-requestor Secrets in the source, ServiceAccounts and tokens in the target)
 // and the TokenInvalidator controller (legacy ServiceAccount token Secrets in the target), run by the built app.
+import { readFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { kind } from '@gardener-ts/controller-runtime';
@@ -153,6 +155,73 @@ describe('TokenRequestor', () => {
       expect(s?.metadata?.annotations?.[RENEW]).toBeUndefined();
     }
     expect(await getOrUndefined(land.tgt, SA, 'kube-system', 'sa-other')).toBeUndefined();
+  });
+});
+
+describe('TokenRequestor inject-ca-bundle', () => {
+  const INJECT = { 'serviceaccount.resources.gardener.cloud/inject-ca-bundle': 'true' };
+  /** The CA the target kubeconfig trusts: what the resource-manager injects. */
+  const targetCA = async () => {
+    const kc = YAML.parse(await readFile(land.target.kubeconfigPath, 'utf8'));
+    return unb64(kc.clusters[0].cluster['certificate-authority-data']);
+  };
+
+  it('writes the target CA as bundle.crt, which verifies the target API server', async () => {
+    await createSourceSecret('shoot-access-ca', purpose, { ...saAnnotations('sa-ca'), ...INJECT });
+    const secret = await waitFor('token and bundle.crt', async () => {
+      const s = await sourceSecret('shoot-access-ca');
+      return s?.data?.token && s.data['bundle.crt'] ? s : undefined;
+    }, { timeoutMs: 15_000 });
+    const ca = unb64(secret.data!['bundle.crt']);
+    expect(ca).toBe(await targetCA());
+    expect(ca).toContain('BEGIN CERTIFICATE');
+
+    // The bundle verifies the target API server's serving certificate (the token's audience is `gardener`, not the
+    // API server's, so the request itself is refused with 401 — after a verified TLS handshake).
+    const server = YAML.parse(await readFile(land.target.kubeconfigPath, 'utf8')).clusters[0].cluster.server as string;
+    const call = (trusted: string) => new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(new URL('/api', server), { ca: trusted, headers: { authorization: `Bearer ${unb64(secret.data!.token)}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await call(ca)).toBe(401);
+    const other = (await import('node:tls')).rootCertificates[0]!;
+    await expect(call(other)).rejects.toThrow(/certificate/);
+  });
+
+  it('renews at once when bundle.crt is not the current CA, and restores it', async () => {
+    await waitFor('bundle', async () => (await sourceSecret('shoot-access-ca'))?.data?.['bundle.crt']);
+    const before = await sourceSecret('shoot-access-ca');
+    await land.src.patch(SecretK, { namespace: ns, name: 'shoot-access-ca' }, { type: 'merge', patch: { data: { 'bundle.crt': b64('stale') } } });
+    const renewed = await waitFor('bundle restored with a new token', async () => {
+      const s = await sourceSecret('shoot-access-ca');
+      return s?.data?.['bundle.crt'] && unb64(s.data['bundle.crt']) !== 'stale' && s.data.token !== before!.data!.token ? s : undefined;
+    }, { timeoutMs: 15_000 });
+    expect(unb64(renewed.data!['bundle.crt'])).toBe(await targetCA());
+  });
+
+  it("sets the kubeconfig's current cluster certificate-authority-data instead of bundle.crt", async () => {
+    await createSourceSecret('shoot-access-kc-ca', purpose, { ...saAnnotations('sa-kc-ca'), ...INJECT }, { kubeconfig: b64(seedKubeconfig) });
+    const secret = await waitFor('token in kubeconfig', async () => {
+      const s = await sourceSecret('shoot-access-kc-ca');
+      return s?.data?.kubeconfig && kubeconfigUserToken(unb64(s.data.kubeconfig)) ? s : undefined;
+    }, { timeoutMs: 15_000 });
+    const kc = YAML.parse(unb64(secret.data!.kubeconfig));
+    expect(unb64(kc.clusters[0].cluster['certificate-authority-data'])).toBe(await targetCA());
+    expect(kc.clusters[0].cluster.server).toBe('some-server-url');
+    expect(secret.data!['bundle.crt']).toBeUndefined();
+  });
+
+  it('without the annotation writes no bundle.crt', async () => {
+    await createSourceSecret('shoot-access-no-ca', purpose, { ...saAnnotations('sa-no-ca'), 'serviceaccount.resources.gardener.cloud/inject-ca-bundle': 'false' });
+    const secret = await waitFor('token', async () => {
+      const s = await sourceSecret('shoot-access-no-ca');
+      return s?.data?.token ? s : undefined;
+    }, { timeoutMs: 15_000 });
+    expect(secret.data!['bundle.crt']).toBeUndefined();
   });
 });
 

@@ -27,7 +27,7 @@ export { NetworkingAnnotation, NetworkingLabel } from './controller/networkpolic
 export * as networkPolicySeedExamples from './controller/networkpolicy/seed-examples.js';
 export { conditionTransitions, publishTransitions, type TransitionSink, type Transition } from './events/transitions.js';
 export { TokenRequestor, withToken, type TokenRequestorOptions } from './controller/tokenrequestor/reconcile.js';
-export { setKubeconfigToken, kubeconfigToken } from './controller/tokenrequestor/kubeconfig.js';
+export { setKubeconfigToken, kubeconfigToken, kubeconfigCA } from './controller/tokenrequestor/kubeconfig.js';
 export { renewAfterMs, expirationSeconds, isTokenRequestorSecret } from './controller/tokenrequestor/renewal.js';
 export { TokenRequestorAnnotation, TokenRequestorLabel } from './controller/tokenrequestor/names.js';
 export { TokenInvalidator } from './controller/tokeninvalidator/reconcile.js';
@@ -36,6 +36,8 @@ export { CSRApprover } from './controller/csrapprover/reconcile.js';
 export { decideKubeletServing, approvalCondition, type Decision } from './controller/csrapprover/rules.js';
 export { parseCertificateRequest, type CertificateRequestInfo } from './controller/csrapprover/der.js';
 export { NodeCriticalComponents } from './controller/nodecriticalcomponents/reconcile.js';
+export { NodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/reconcile.js';
+export { AnnotationNodeAgentReconciliationDelay, formatGoDuration, reconciliationDelays } from './controller/nodeagentreconciliationdelay/delay.js';
 export { criticalComponentsFindings, TaintCriticalComponentsNotReady, LabelCriticalComponent } from './controller/nodecriticalcomponents/rules.js';
 export { nodeShouldRunDaemonPod } from './controller/nodecriticalcomponents/daemon.js';
 export * from './webhook/index.js';

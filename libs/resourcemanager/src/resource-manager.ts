@@ -1,5 +1,6 @@
 // Wires the resource-manager's controllers into a manager: a source cluster (ManagedResources and their Secrets)
 // and a target cluster (where the objects go), which may be the same cluster or different ones.
+import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import { parseDuration, type ResourceManagerConfiguration } from '@gardener-ts/component-config';
 import {
   ApiClient,
@@ -8,6 +9,7 @@ import {
   generationChanged,
   kind,
   leaderElectorFromConfig,
+  loadKubeConfig,
   Manager,
   or,
   type ComponentContext,
@@ -28,6 +30,7 @@ import { addTokenRequestor } from './controller/tokenrequestor/add.js';
 import { addTokenInvalidator } from './controller/tokeninvalidator/add.js';
 import { addCSRApprover } from './controller/csrapprover/add.js';
 import { addNodeCriticalComponents } from './controller/nodecriticalcomponents/add.js';
+import { addNodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/add.js';
 import type { IngressControllerSelector } from './controller/networkpolicy/types.js';
 import type { LabelSelector } from '@gardener-ts/controller-runtime';
 import { StatusWriter, type ManagedResource } from './status.js';
@@ -38,6 +41,15 @@ import { ResourceManagerWebhooks } from './webhook/server.js';
 const SOURCE = 'source';
 const TARGET = 'target';
 const ms = (d: string | undefined, fallback: number) => (d === undefined ? fallback : (parseDuration(d) ?? fallback));
+
+/** The CA bundle (PEM) a kubeconfig trusts for its current cluster (inline data or file, as client-go loads it); '' if none. */
+export async function kubeconfigCAData(kubeconfigPath: string): Promise<string> {
+  const opts: HttpsRequestOptions = {};
+  await loadKubeConfig(kubeconfigPath).applyToHTTPSOptions(opts);
+  const ca = opts.ca;
+  if (ca === undefined) return '';
+  return (Array.isArray(ca) ? ca : [ca]).map((c) => (Buffer.isBuffer(c) ? c.toString('utf8') : String(c))).join('');
+}
 
 /** `.controllers.clusterID`: a value, `<cluster>` (must exist), `<default>` (if it exists) or '' (none). */
 export async function resolveClusterID(setting: string, client: ApiClient): Promise<string> {
@@ -233,7 +245,15 @@ export async function startResourceManager(
   // Tokens, kubelet CSRs and node taints.
   const ctl = config.controllers;
   if (ctl.tokenRequestor.enabled) {
-    addTokenRequestor(mgr, { sourceCluster: SOURCE, source, target: targetCluster, concurrentSyncs: ctl.tokenRequestor.concurrentSyncs, class: ctl.tokenRequestor.class });
+    addTokenRequestor(mgr, {
+      sourceCluster: SOURCE,
+      source,
+      target: targetCluster,
+      concurrentSyncs: ctl.tokenRequestor.concurrentSyncs,
+      class: ctl.tokenRequestor.class,
+      // Gardener: the CA data of the target cluster's REST config, for `inject-ca-bundle`.
+      caData: await kubeconfigCAData(targetKubeconfig),
+    });
   }
   if (ctl.tokenInvalidator.enabled) {
     addTokenInvalidator(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ctl.tokenInvalidator.concurrentSyncs });
@@ -244,6 +264,10 @@ export async function startResourceManager(
   if (ctl.nodeCriticalComponents.enabled) {
     const ncc = ctl.nodeCriticalComponents;
     addNodeCriticalComponents(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ncc.concurrentSyncs, backoffMs: ms(ncc.backoff, 10_000), log });
+  }
+  if (ctl.nodeAgentReconciliationDelay.enabled) {
+    const d = ctl.nodeAgentReconciliationDelay;
+    addNodeAgentReconciliationDelay(mgr, { targetCluster: TARGET, target: targetCluster, minDelayMs: ms(d.minDelay, 0), maxDelayMs: ms(d.maxDelay, 300_000) });
   }
 
   // Webhooks: served on every replica, independent of leadership; a server that cannot start stops the component.

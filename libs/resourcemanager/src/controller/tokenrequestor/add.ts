@@ -11,6 +11,8 @@ export interface AddTokenRequestorOptions {
   target: Cluster;
   concurrentSyncs: number;
   class?: string;
+  /** The target cluster's CA bundle (PEM) for `inject-ca-bundle`. */
+  caData?: string;
 }
 
 export function addTokenRequestor(mgr: Manager, o: AddTokenRequestorOptions): Controller {
@@ -22,5 +24,5 @@ export function addTokenRequestor(mgr: Manager, o: AddTokenRequestorOptions): Co
     .inCluster(o.sourceCluster)
     .for(SecretKind, { predicates: [predicate] })
     .withOptions({ maxConcurrentReconciles: o.concurrentSyncs })
-    .complete(new TokenRequestor({ source: o.source.client, target: o.target.api, class: o.class }));
+    .complete(new TokenRequestor({ source: o.source.client, target: o.target.api, class: o.class, caData: o.caData }));
 }

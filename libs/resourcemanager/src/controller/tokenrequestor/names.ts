@@ -15,9 +15,11 @@ export const TokenRequestorAnnotation = {
   RenewTimestamp: 'serviceaccount.resources.gardener.cloud/token-renew-timestamp',
   TargetSecretName: 'token-requestor.resources.gardener.cloud/target-secret-name',
   TargetSecretNamespace: 'token-requestor.resources.gardener.cloud/target-secret-namespace',
+  /** `true` (Go's strconv.ParseBool): also write the target cluster's CA bundle (`bundle.crt` or into the kubeconfig). */
+  InjectCABundle: 'serviceaccount.resources.gardener.cloud/inject-ca-bundle',
 } as const;
 
-export const DataKey = { Token: 'token', Kubeconfig: 'kubeconfig' } as const;
+export const DataKey = { Token: 'token', Kubeconfig: 'kubeconfig', CABundle: 'bundle.crt' } as const;
 
 /** The class of the resource-manager's token requestor in Gardener (gardenlet's instance uses `garden`). */
 export const DefaultTokenRequestorClass = 'shoot';

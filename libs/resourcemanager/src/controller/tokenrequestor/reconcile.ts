@@ -13,7 +13,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { setKubeconfigToken } from './kubeconfig.js';
 import { DataKey, GardenerAudience, TokenRequestorAnnotation as A } from './names.js';
-import { expirationSeconds, hasToken, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
+import { caBundleUpToDate, expirationSeconds, hasToken, injectsCABundle, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
 
 export interface SecretObject extends KubernetesObject {
   type?: string;
@@ -33,6 +33,8 @@ export interface TokenRequestorOptions {
   /** Only Secrets labeled `resources.gardener.cloud/class: <class>`; undefined: all. */
   class?: string;
   audiences?: string[];
+  /** The target cluster's CA bundle (PEM), written for Secrets annotated `inject-ca-bundle: "true"`. */
+  caData?: string;
   now?: () => Date;
   random?: () => number;
 }
@@ -44,11 +46,20 @@ interface TokenRequestStatus {
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
 
-/** `data` with the token written where it belongs: into the kubeconfig if there is one, else as `token`. */
-export function withToken(data: Record<string, string> | undefined, token: string): Record<string, string> {
+/**
+ * `data` with the token written where it belongs: into the kubeconfig if there is one, else as `token`. With a CA
+ * (`caData`, PEM, only passed when the CA bundle is to be injected) the kubeconfig's current cluster gets it as
+ * `certificate-authority-data`, else `bundle.crt` holds it; without one `bundle.crt` is removed (as Gardener does).
+ */
+export function withToken(data: Record<string, string> | undefined, token: string, caData = ''): Record<string, string> {
   const out = { ...(data ?? {}) };
-  if (out[DataKey.Kubeconfig] === undefined) out[DataKey.Token] = b64(token);
-  else out[DataKey.Kubeconfig] = b64(setKubeconfigToken(unb64(out[DataKey.Kubeconfig]), token));
+  if (out[DataKey.Kubeconfig] === undefined) {
+    out[DataKey.Token] = b64(token);
+    if (caData !== '') out[DataKey.CABundle] = b64(caData);
+    else delete out[DataKey.CABundle];
+  } else {
+    out[DataKey.Kubeconfig] = b64(setKubeconfigToken(unb64(out[DataKey.Kubeconfig]), token, caData));
+  }
   return out;
 }
 
@@ -89,16 +100,20 @@ export class TokenRequestor {
     const now = this.now();
     const expiration = result.status?.expirationTimestamp ? new Date(result.status.expirationTimestamp) : new Date(now.getTime() + expirationSeconds(annotations) * 1000);
     const renewMs = renewAfterMs(expiration, now, this.random());
+    const injectCA = injectsCABundle(annotations);
+    if (injectCA) ctx.log.info('Injecting CA bundle into secret');
+    const caData = injectCA ? (this.o.caData ?? '') : '';
 
     let data: Record<string, string | null>;
     if (targetKey) {
-      await this.writeTargetSecret(targetKey, token);
-      // The token lives in the target Secret only.
+      await this.writeTargetSecret(targetKey, token, caData);
+      // The token (and CA bundle) lives in the target Secret only.
       data = {};
-      if (secret.data?.[DataKey.Token] !== undefined) data[DataKey.Token] = null;
-      if (secret.data?.[DataKey.Kubeconfig] !== undefined) data[DataKey.Kubeconfig] = null;
+      for (const key of [DataKey.Token, DataKey.CABundle, DataKey.Kubeconfig]) if (secret.data?.[key] !== undefined) data[key] = null;
     } else {
-      data = withToken(secret.data, token);
+      data = withToken(secret.data, token, caData);
+      // A merge patch removes a key only when it says null.
+      if (secret.data?.[DataKey.CABundle] !== undefined && data[DataKey.CABundle] === undefined) data[DataKey.CABundle] = null;
     }
     // Optimistic lock: whoever maintains the kubeconfig (e.g. a new CA bundle) may have written meanwhile.
     await this.o.source.patch(SecretKind, req, {
@@ -124,7 +139,17 @@ export class TokenRequestor {
       if (!target) return undefined; // create it now
       data = target.data;
     }
-    return renewalPendingMs(renewAt, hasToken(data), this.now());
+    const tokenPresent = hasToken(data);
+    if (tokenPresent && injectsCABundle(annotations)) {
+      let upToDate: boolean;
+      try {
+        upToDate = caBundleUpToDate(data, this.o.caData ?? '');
+      } catch (err) {
+        throw new Error(`could not check whether the caBundle is up to date: ${(err as Error).message}`);
+      }
+      if (!upToDate) return undefined; // a new token with the current CA bundle now
+    }
+    return renewalPendingMs(renewAt, tokenPresent, this.now());
   }
 
   private async ensureServiceAccount(annotations: Record<string, string>): Promise<{ namespace: string; name: string }> {
@@ -168,17 +193,17 @@ export class TokenRequestor {
     });
   }
 
-  private async writeTargetSecret(key: { namespace: string; name: string }, token: string): Promise<void> {
+  private async writeTargetSecret(key: { namespace: string; name: string }, token: string, caData: string): Promise<void> {
     const existing = await this.o.target.get(SecretKind, key).catch((err) => {
       if (isNotFound(err)) return undefined;
       throw err;
     });
     if (!existing) {
-      await this.o.target.create({ apiVersion: 'v1', kind: 'Secret', metadata: key, data: withToken(undefined, token) });
+      await this.o.target.create({ apiVersion: 'v1', kind: 'Secret', metadata: key, data: withToken(undefined, token, caData) });
       return;
     }
     const updated = structuredClone(existing);
-    updated.data = withToken(existing.data, token);
+    updated.data = withToken(existing.data, token, caData);
     await this.o.target.update(updated);
   }
 }

@@ -1,7 +1,7 @@
 // When a token-requestor Secret needs a new token: the renew timestamp, the requested lifetime, the jitter.
 import { parseDuration } from '@gardener-ts/component-config';
 import { DataKey, TokenRequestorAnnotation, TokenRequestorLabel, PurposeTokenRequestor } from './names.js';
-import { kubeconfigToken } from './kubeconfig.js';
+import { kubeconfigCA, kubeconfigToken } from './kubeconfig.js';
 
 export const DefaultExpirationMs = 12 * 3600_000;
 export const MaxRenewBaseMs = 24 * 3600_000;
@@ -53,4 +53,24 @@ export function renewalPendingMs(renewAt: string | undefined, tokenPresent: bool
   const at = Date.parse(renewAt);
   if (Number.isNaN(at)) throw new Error(`could not parse renew timestamp: ${JSON.stringify(renewAt)}`);
   return now.getTime() < at ? at - now.getTime() : undefined;
+}
+
+/** Go's strconv.ParseBool, errors as false: `1`, `t`, `T`, `TRUE`, `true`, `True` are true. */
+export function goParseBool(value: string | undefined): boolean {
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value ?? '');
+}
+
+/** Whether the Secret has the `inject-ca-bundle` annotation set to true. */
+export function injectsCABundle(annotations: Record<string, string> | undefined): boolean {
+  return goParseBool(annotations?.[TokenRequestorAnnotation.InjectCABundle]);
+}
+
+/**
+ * Whether `data` (base64 values) already carries `caData` (PEM): `bundle.crt` without a kubeconfig, else the current
+ * context's cluster `certificate-authority-data` (throws if the kubeconfig has no such cluster).
+ */
+export function caBundleUpToDate(data: Record<string, string> | undefined, caData: string): boolean {
+  const kubeconfig = data?.[DataKey.Kubeconfig];
+  if (kubeconfig === undefined) return Buffer.from(data?.[DataKey.CABundle] ?? '', 'base64').toString('utf8') === caData;
+  return kubeconfigCA(Buffer.from(kubeconfig, 'base64').toString('utf8')) === caData;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { kubeconfigToken, setKubeconfigToken } from './kubeconfig.js';
+import { kubeconfigCA, kubeconfigToken, setKubeconfigToken } from './kubeconfig.js';
 import { withToken } from './reconcile.js';
-import { expirationSeconds, hasToken, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
+import { caBundleUpToDate, expirationSeconds, goParseBool, hasToken, injectsCABundle, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
 
 // The seed's example kubeconfig.
 const seedKubeconfig = `apiVersion: v1
@@ -124,5 +124,50 @@ describe('renewal', () => {
     expect(renewalPendingMs('2023-12-31T23:00:00Z', true, now)).toBeUndefined();
     expect(renewalPendingMs(undefined, true, now)).toBeUndefined();
     expect(() => renewalPendingMs('yesterday', true, now)).toThrow('could not parse renew timestamp');
+  });
+});
+
+describe('inject-ca-bundle', () => {
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  it('reads the annotation like strconv.ParseBool', () => {
+    for (const v of ['true', 'True', 'TRUE', 't', 'T', '1']) expect(goParseBool(v)).toBe(true);
+    for (const v of [undefined, '', 'false', 'yes', 'on', '0']) expect(goParseBool(v)).toBe(false);
+    expect(injectsCABundle({ 'serviceaccount.resources.gardener.cloud/inject-ca-bundle': 'true' })).toBe(true);
+    expect(injectsCABundle({})).toBe(false);
+  });
+
+  it('writes bundle.crt next to the token, and removes it when there is no CA to inject', () => {
+    const data = withToken({ other: b64('x') }, 'tok', CA);
+    expect(unb64(data.token!)).toBe('tok');
+    expect(unb64(data['bundle.crt']!)).toBe(CA);
+    expect(data.other).toBe(b64('x'));
+    expect(withToken(data, 'tok2')['bundle.crt']).toBeUndefined();
+  });
+
+  it("sets the current cluster's certificate-authority-data in a kubeconfig and leaves bundle.crt alone", () => {
+    const data = withToken({ kubeconfig: b64(seedKubeconfig) }, 'tok', CA);
+    const kc = YAML.parse(unb64(data.kubeconfig!));
+    expect(kc.clusters[0].cluster['certificate-authority-data']).toBe(b64(CA));
+    expect(kc.clusters[0].cluster.server).toBe('some-server-url');
+    expect(kc.users[0].user.token).toBe('tok');
+    expect(data['bundle.crt']).toBeUndefined();
+    expect(kubeconfigCA(unb64(data.kubeconfig!))).toBe(CA);
+    // Without a CA the kubeconfig's CA stays as it was.
+    expect(YAML.parse(unb64(withToken({ kubeconfig: b64(seedKubeconfig) }, 'tok').kubeconfig!)).clusters[0].cluster['certificate-authority-data']).toBe('AAAA');
+  });
+
+  it('fails like Gardener when the current context names no known cluster', () => {
+    const broken = seedKubeconfig.replace('cluster: shoot--foo--bar', 'cluster: other');
+    expect(() => setKubeconfigToken(broken, 'tok', CA)).toThrow('did not find cluster of current context named other');
+  });
+
+  it('compares the bundle with the current CA (bundle.crt or the kubeconfig)', () => {
+    expect(caBundleUpToDate({ token: b64('t'), 'bundle.crt': b64(CA) }, CA)).toBe(true);
+    expect(caBundleUpToDate({ token: b64('t'), 'bundle.crt': b64('old') }, CA)).toBe(false);
+    expect(caBundleUpToDate({ token: b64('t') }, CA)).toBe(false);
+    expect(caBundleUpToDate({ token: b64('t') }, '')).toBe(true);
+    expect(caBundleUpToDate({ kubeconfig: b64(seedKubeconfig) }, CA)).toBe(false);
+    expect(caBundleUpToDate(withToken({ kubeconfig: b64(seedKubeconfig) }, 'tok', CA), CA)).toBe(true);
   });
 });
