@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { errored, type AdmissionHandler, type AdmissionResult } from './admission.js';
 import { CertWatcher } from './cert-watcher.js';
+import { conversionHandler, type ConvertFunction } from './conversion.js';
 import { createJsonPatch } from './json-patch.js';
 import { webhookMetrics } from './metrics.js';
 import { MalformedReviewError, decodeReview, encodePatch, encodeReview, type AdmissionRequest, type AdmissionResponse } from './review.js';
@@ -88,6 +89,15 @@ export class WebhookServer {
     this.claim(path);
     this.handlers.set(path, handler);
     return this;
+  }
+
+  /**
+   * Serves a CRD conversion webhook at `path` (the CRD's `spec.conversion.webhook.clientConfig` path): each object of
+   * a ConversionReview goes through `convert(object, desiredAPIVersion)`; a throw answers `result.status: Failure`
+   * with its message (see `conversion.ts`).
+   */
+  conversion(path: string, convert: ConvertFunction): this {
+    return this.handle(path, conversionHandler(convert, { maxBodyBytes: this.options.maxBodyBytes, log: this.log.child({ webhook: path }) }));
   }
 
   private claim(path: string): void {

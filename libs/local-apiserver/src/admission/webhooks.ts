@@ -129,8 +129,11 @@ export class WebhookAdmission {
   }
 }
 
-/** A Service client config resolves, as a cluster network would, through the Service's port to an Endpoints address. */
-async function resolveService(storage: Storage, service: KubeObject): Promise<Target> {
+/**
+ * A Service client config resolves, as a cluster network would, through the Service's port to an Endpoints address.
+ * Shared with the CRD conversion webhooks (`server/conversion/`).
+ */
+export async function resolveService(storage: Storage, service: KubeObject): Promise<Target> {
   const { namespace, name } = service;
   const port = Number(service.port ?? 443);
   const svc = (await storage.get(`/registry/core/services/${namespace}/${name}`))?.object;
@@ -176,18 +179,27 @@ function review(uid: string, r: WriteRequest): KubeObject {
   };
 }
 
-interface Target {
+export interface Target {
   url: URL;
   /** The TLS server name to verify (`<service>.<namespace>.svc` for Service client configs). */
   servername?: string;
 }
 
 /** POSTs the review to the target, verifying the webhook's certificate with its caBundle. */
-function post(target: Target, webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
-  const client = webhook.clientConfig ?? {};
+async function post(target: Target, webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
+  const parsed = await postJson(target, webhook.clientConfig ?? {}, Number(webhook.timeoutSeconds ?? 10) * 1000, body, 'AdmissionReview');
+  if (typeof parsed?.response?.allowed !== 'boolean') throw new Error('the response has no response.allowed');
+  return parsed;
+}
+
+/**
+ * POSTs a JSON review over HTTPS to a resolved target, verifying the server's certificate with the client config's
+ * caBundle; non-2xx answers, bodies over 3 MiB, non-JSON bodies and timeouts are errors. Shared with the CRD
+ * conversion webhooks (`server/conversion/`); `what` names the expected answer in errors.
+ */
+export function postJson(target: Target, clientConfig: KubeObject, timeoutMs: number, body: KubeObject, what: string): Promise<KubeObject> {
   const { url, servername } = target;
-  const ca = client.caBundle ? Buffer.from(client.caBundle, 'base64').toString('utf8') : undefined;
-  const timeoutMs = Number(webhook.timeoutSeconds ?? 10) * 1000;
+  const ca = clientConfig.caBundle ? Buffer.from(clientConfig.caBundle, 'base64').toString('utf8') : undefined;
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
@@ -204,11 +216,9 @@ function post(target: Target, webhook: KubeObject, body: KubeObject): Promise<Ku
         res.on('end', () => {
           if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return reject(new Error(`the server responded with status ${res.statusCode}`));
           try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            if (typeof parsed?.response?.allowed !== 'boolean') return reject(new Error('the response has no response.allowed'));
-            resolve(parsed);
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
           } catch {
-            reject(new Error('the response is not an AdmissionReview'));
+            reject(new Error(`the response is not an ${what}`));
           }
         });
       },

@@ -9,6 +9,7 @@ import { internalContext } from '../server/context.js';
 import type { ObjectService } from '../server/objects.js';
 import { collectionPrefix } from '../server/keys.js';
 import { definitionsFromCRD, establishedStatus } from './crd-definitions.js';
+import { attachConverter, httpsPoster, webhookConversionOf, WebhookConverter } from '../server/conversion/converter.js';
 import { KeyedQueue } from './queue.js';
 import { watchPrefix } from './watch-prefix.js';
 
@@ -54,7 +55,13 @@ export class CRDController {
       return;
     }
     this.crds.set(name, crd);
-    if (!this.namesConflict(crd)) this.registry.setResource(spec.group, spec.names?.plural, definitionsFromCRD(crd));
+    if (!this.namesConflict(crd)) {
+      const defs = definitionsFromCRD(crd);
+      // strategy Webhook: the served versions convert through the CRD's conversion webhook.
+      const webhook = webhookConversionOf(crd);
+      attachConverter(defs, webhook && new WebhookConverter(webhook, httpsPoster(this.storage)));
+      this.registry.setResource(spec.group, spec.names?.plural, defs);
+    }
     this.queue.add(name);
   }
 

@@ -79,6 +79,8 @@ export async function handleResource(
     fieldSelector: query.get('fieldSelector') ?? undefined,
     limit: query.has('limit') ? Number(query.get('limit')) : undefined,
     continue: query.get('continue') ?? undefined,
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
   };
 
   if (method === 'GET' && isWatch(query)) {

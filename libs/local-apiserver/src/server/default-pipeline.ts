@@ -3,6 +3,7 @@
 // compiled when a CRD is written).
 import { ApiError, errors } from '../api/errors.js';
 import { CRD_FINALIZER } from '../controllers/crd-controller.js';
+import { validateCRDConversion } from '../controllers/crd-conversion.js';
 import { blockingProblem, hasValidationRules, validateCRDRules, validateRules } from '../schema/cel.js';
 import { applyDefaults } from '../schema/defaults.js';
 import { pruneUnknown } from '../schema/prune.js';
@@ -74,7 +75,7 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
       (r) => {
         const d = r.definition;
         if (!isWrite(r) || r.subresource !== '' || d.group !== 'apiextensions.k8s.io' || d.resource !== 'customresourcedefinitions') return;
-        const problems = validateCRDRules(r.object);
+        const problems = [...validateCRDConversion(r.object), ...validateCRDRules(r.object)];
         if (problems.length > 0) throw errors.invalid(d.kind, d.group, r.name, problems);
       },
     ],

@@ -14,12 +14,16 @@ import type { FieldOwnership } from './field-ownership.js';
 import type { Schemas } from './schemas.js';
 import { compileListFilter, type ListFilter } from './filters.js';
 import { getScale, setScale } from './scale.js';
+import { itemsToRequestedVersion, toRequestedVersion, toStorageVersion } from './conversion/converter.js';
 
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  /** "0": any state, may come from the watch cache; N with `resourceVersionMatch` NotOlderThan (or unset): at least N. */
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
 }
 
 export interface DeleteOptions {
@@ -48,8 +52,8 @@ export class ObjectService {
   /** `resourceVersion` "0" accepts any cached state (kube's semantics); any other value reads the latest. */
   async get(def: ResourceDefinition, namespace: string, name: string, subresource = '', resourceVersion?: string): Promise<KubeObject> {
     const stored = await this.read(def, namespace, name, resourceVersion === '0' ? { consistent: false } : undefined);
-    if (subresource === 'scale') return getScale(def, stored.object);
-    return toVersion(def, stored.object);
+    if (subresource === 'scale') return getScale(def, await toRequestedVersion(def, stored.object));
+    return toRequestedVersion(def, stored.object);
   }
 
   async list(def: ResourceDefinition, namespace: string, options: ListOptions = {}): Promise<KubeObject> {
@@ -62,6 +66,7 @@ export class ObjectService {
       after = token.start;
     }
     const prefix = collectionPrefix(def, namespace || undefined);
+    const freshness = options.continue ? {} : listFreshness(options);
     const items: KubeObject[] = [];
     let revision = 0;
     let more = false;
@@ -69,11 +74,12 @@ export class ObjectService {
     let remaining: number | undefined;
     // Selectors filter after reading, so keep reading pages until the limit is filled or the keys run out.
     for (;;) {
-      const page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after });
+      const page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after, ...freshness });
+      if (freshness.minRevision && page.revision < freshness.minRevision) throw tooLargeResourceVersion(freshness.minRevision, page.revision);
       revision = revision || page.revision;
       for (const item of page.items) {
         lastKey = item.key;
-        if (filter(item.object)) items.push(toVersion(def, item.object));
+        if (filter(item.object)) items.push(item.object);
       }
       more = page.more;
       remaining = page.remaining;
@@ -85,7 +91,7 @@ export class ObjectService {
       metadata.continue = encodeContinue(revision, lastKey);
       if (remaining !== undefined && !options.labelSelector && !options.fieldSelector) metadata.remainingItemCount = remaining;
     }
-    return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata, items };
+    return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata, items: await itemsToRequestedVersion(def, items) };
   }
 
   async create(def: ResourceDefinition, namespace: string, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
@@ -124,8 +130,8 @@ export class ObjectService {
     this.deps.ownership.recordWrite(def, undefined, object, ctx, '');
     if (ctx.dryRun) return object;
     try {
-      const stored = await this.deps.storage.create(storageKey(def, namespace, meta.name), toStorageVersion(def, object));
-      return toVersion(def, stored.object);
+      const stored = await this.deps.storage.create(storageKey(def, namespace, meta.name), await toStorageVersion(def, object));
+      return await toRequestedVersion(def, stored.object);
     } catch (err) {
       if (err instanceof StorageError && err.code === 'AlreadyExists') throw errors.alreadyExists(def.resource, def.group, meta.name);
       throw mapStorageError(err, def, meta.name);
@@ -150,8 +156,8 @@ export class ObjectService {
     return this.retryOnConflict(def, name, precondition, async () => {
       const current = await this.read(def, namespace, name);
       if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
-      const next =
-        subresource === 'scale' ? setScale(def, current.object, incoming) : mergeForUpdate(def, current.object, incoming, subresource);
+      const live = await toRequestedVersion(def, current.object);
+      const next = subresource === 'scale' ? setScale(def, live, incoming) : mergeForUpdate(def, live, incoming, subresource);
       return this.store(def, namespace, name, current, next, ctx, subresource);
     });
   }
@@ -175,7 +181,8 @@ export class ObjectService {
         applied.metadata = { ...applied.metadata, name, ...(def.namespaced ? { namespace } : {}) };
         return this.create(def, namespace, applied, { ...ctx });
       }
-      const live = subresource === 'scale' ? getScale(def, current.object) : toVersion(def, current.object);
+      const converted = await toRequestedVersion(def, current.object);
+      const live = subresource === 'scale' ? getScale(def, converted) : converted;
       const patched =
         type === 'apply'
           ? this.deps.ownership.apply(def, live, parseApplyBody(body), ctx, options.force ?? false)
@@ -186,7 +193,7 @@ export class ObjectService {
         throw errors.badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
       }
       const next =
-        subresource === 'scale' ? setScale(def, current.object, patched) : mergeForUpdate(def, current.object, patched, subresource);
+        subresource === 'scale' ? setScale(def, converted, patched) : mergeForUpdate(def, converted, patched, subresource);
       return this.store(def, namespace, name, current, next, ctx, subresource, type === 'apply');
     });
   }
@@ -204,7 +211,8 @@ export class ObjectService {
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     return this.retryOnConflict(def, name, undefined, async () => {
       const current = await this.read(def, namespace, name);
-      const object = structuredClone(current.object) as KubeObject;
+      const live = await toRequestedVersion(def, current.object);
+      const object = structuredClone(live) as KubeObject;
       const meta = object.metadata;
       const pre = options.preconditions;
       if (pre?.uid && pre.uid !== meta.uid) {
@@ -218,7 +226,7 @@ export class ObjectService {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`,
         );
       }
-      await runPipeline(this.deps.pipeline, this.writeRequest('DELETE', def, namespace, name, '', object, current.object, ctx));
+      await runPipeline(this.deps.pipeline, this.writeRequest('DELETE', def, namespace, name, '', object, live, ctx));
       const propagation = options.propagationPolicy ?? (options.orphanDependents ? 'Orphan' : undefined);
       const finalizers: string[] = [...(meta.finalizers ?? [])];
       if (!meta.deletionTimestamp) {
@@ -228,7 +236,7 @@ export class ObjectService {
       const grace = gracePeriod(def, object, options);
       if (finalizers.length > 0 || grace > 0 || specFinalizers(def, object).length > 0) {
         if (meta.deletionTimestamp && grace >= (meta.deletionGracePeriodSeconds ?? 0) && jsonEqual(finalizers, meta.finalizers ?? [])) {
-          return { object: toVersion(def, current.object), deleted: false };
+          return { object: await toRequestedVersion(def, current.object), deleted: false };
         }
         meta.finalizers = finalizers.length > 0 ? finalizers : undefined;
         if (!meta.finalizers) delete meta.finalizers;
@@ -236,13 +244,13 @@ export class ObjectService {
         meta.deletionGracePeriodSeconds = grace;
         if (meta.generation) meta.generation++;
         if (specFinalizers(def, object).length > 0) object.status = { ...(object.status ?? {}), phase: 'Terminating' };
-        if (ctx.dryRun) return { object: toVersion(def, object), deleted: false };
-        const stored = await this.deps.storage.update(current.key, toStorageVersion(def, object), current.revision);
-        return { object: toVersion(def, stored.object), deleted: false };
+        if (ctx.dryRun) return { object, deleted: false };
+        const stored = await this.deps.storage.update(current.key, await toStorageVersion(def, object), current.revision);
+        return { object: await toRequestedVersion(def, stored.object), deleted: false };
       }
-      if (ctx.dryRun) return { object: toVersion(def, current.object), deleted: true };
+      if (ctx.dryRun) return { object: await toRequestedVersion(def, current.object), deleted: true };
       const deleted = await this.deps.storage.delete(current.key, current.revision);
-      return { object: toVersion(def, deleted.object), deleted: true };
+      return { object: await toRequestedVersion(def, deleted.object), deleted: true };
     });
   }
 
@@ -287,7 +295,7 @@ export class ObjectService {
     subresource: string,
     applied = false,
   ): Promise<KubeObject> {
-    const old = toVersion(def, current.object);
+    const old = await toRequestedVersion(def, current.object);
     if (def.tracksGeneration && !jsonEqual(specPart(old), specPart(next)) && subresource === '') {
       next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
@@ -300,10 +308,11 @@ export class ObjectService {
     if (ctx.dryRun) return next;
     if (finishing) {
       const deleted = await this.deps.storage.delete(current.key, current.revision);
-      return toVersion(def, { ...deleted.object, metadata: { ...deleted.object.metadata, finalizers: undefined } });
+      return toRequestedVersion(def, { ...deleted.object, metadata: { ...deleted.object.metadata, finalizers: undefined } });
     }
-    const stored = await this.deps.storage.update(current.key, toStorageVersion(def, next), current.revision);
-    return subresource === 'scale' ? getScale(def, stored.object) : toVersion(def, stored.object);
+    const stored = await this.deps.storage.update(current.key, await toStorageVersion(def, next), current.revision);
+    const result = await toRequestedVersion(def, stored.object);
+    return subresource === 'scale' ? getScale(def, result) : result;
   }
 
   private async checkNamespaceAccepts(namespace: string): Promise<void> {
@@ -441,16 +450,36 @@ export function parseYamlOrJson(text: string): KubeObject {
   return value as KubeObject;
 }
 
-/** Objects are stored in the storage version; CRD versions convert with strategy None (apiVersion only). */
+/**
+ * Objects are stored in the storage version. CRD versions convert with strategy None (apiVersion only, this function)
+ * or Webhook (`conversion/converter.ts`, used for every read and write of the object service).
+ */
 export function toVersion(def: ResourceDefinition, object: KubeObject): KubeObject {
   const want = apiVersionOf(def);
   if (object.apiVersion === want) return object;
   return { ...object, apiVersion: want };
 }
 
-function toStorageVersion(def: ResourceDefinition, object: KubeObject): KubeObject {
-  const storage = def.group ? `${def.group}/${def.storageVersion}` : def.storageVersion;
-  return object.apiVersion === storage ? object : { ...object, apiVersion: storage };
+/**
+ * What a list's resourceVersion asks of the store (kube's semantics): "0" any state (served from the watch cache
+ * without asking etcd); N with resourceVersionMatch NotOlderThan or unset at least revision N; unset (or Exact, not
+ * supported here) the latest.
+ */
+function listFreshness(options: ListOptions): { consistent?: boolean; minRevision?: number } {
+  const rv = options.resourceVersion;
+  if (!rv || options.resourceVersionMatch === 'Exact') return {};
+  if (rv === '0') return { consistent: false };
+  const revision = Number(rv);
+  if (!Number.isSafeInteger(revision) || revision < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
+  return { minRevision: revision };
+}
+
+/** kube's answer to a NotOlderThan list the store has not reached (storage.NewTooLargeResourceVersionError). */
+function tooLargeResourceVersion(wanted: number, current: number): ApiError {
+  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${wanted}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
 }
 
 function mapStorageError(err: unknown, def: ResourceDefinition, name: string): unknown {

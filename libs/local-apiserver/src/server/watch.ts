@@ -6,6 +6,7 @@ import { StorageError, type KubeObject, type Storage, type StorageEvent } from '
 import type { ListFilter } from './filters.js';
 import { collectionPrefix, apiVersionOf } from './keys.js';
 import { toVersion } from './objects.js';
+import { hasWebhookConversion, toRequestedVersion } from './conversion/converter.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -51,6 +52,28 @@ export async function startWatch(storage: Storage, request: WatchRequest, sink: 
     onEnd();
   };
 
+  // Objects convert to the requested version per event. With a conversion webhook that is asynchronous, so events
+  // queue behind each other to keep their order; an event that cannot be converted ends the watch (kube's watch
+  // server stops when it cannot encode an event).
+  const webhook = hasWebhookConversion(def);
+  let queue: Promise<void> = Promise.resolve();
+  const emit = (type: WatchEvent['type'], object: KubeObject, convert = true, then?: () => void) => {
+    if (!webhook) {
+      sink({ type, object: convert ? toVersion(def, object) : object });
+      then?.();
+      return;
+    }
+    queue = queue
+      .then(async () => {
+        if (stopped) return;
+        const converted = convert ? await toRequestedVersion(def, object) : object;
+        if (stopped) return;
+        sink({ type, object: converted });
+        then?.();
+      })
+      .catch(() => stop());
+  };
+
   let after: number | undefined;
   const initial = request.sendInitialEvents ?? (rv === undefined || rv === '' || rv === '0');
   if (rv !== undefined && rv !== '' && rv !== '0' && !/^\d+$/.test(rv)) {
@@ -59,12 +82,12 @@ export async function startWatch(storage: Storage, request: WatchRequest, sink: 
   if (initial) {
     const list = await storage.list({ prefix });
     for (const item of list.items) {
-      if (filter(item.object)) sink({ type: 'ADDED', object: toVersion(def, item.object) });
+      if (filter(item.object)) emit('ADDED', item.object);
     }
     after = list.revision;
     lastRevision = list.revision;
     if (request.sendInitialEvents && request.allowBookmarks) {
-      sink({ type: 'BOOKMARK', object: bookmark(def, lastRevision, true) });
+      emit('BOOKMARK', bookmark(def, lastRevision, true), false);
     }
   } else {
     after = Number(rv);
@@ -77,20 +100,19 @@ export async function startWatch(storage: Storage, request: WatchRequest, sink: 
     const now = event.type === 'DELETED' ? false : filter(event.object);
     const before = event.previous ? filter(event.previous) : false;
     if (event.type === 'ADDED') {
-      if (now) sink({ type: 'ADDED', object: toVersion(def, event.object) });
+      if (now) emit('ADDED', event.object);
     } else if (event.type === 'MODIFIED') {
-      if (now && before) sink({ type: 'MODIFIED', object: toVersion(def, event.object) });
-      else if (now) sink({ type: 'ADDED', object: toVersion(def, event.object) });
-      else if (before) sink({ type: 'DELETED', object: toVersion(def, event.object) });
+      if (now && before) emit('MODIFIED', event.object);
+      else if (now) emit('ADDED', event.object);
+      else if (before) emit('DELETED', event.object);
     } else if (filter(event.object)) {
-      sink({ type: 'DELETED', object: toVersion(def, event.object) });
+      emit('DELETED', event.object);
     }
   };
 
   const fail = (err: StorageError) => {
     if (stopped) return;
-    sink({ type: 'ERROR', object: goneStatus(err, after ?? 0) });
-    stop();
+    emit('ERROR', goneStatus(err, after ?? 0), false, stop);
   };
 
   try {
@@ -105,7 +127,7 @@ export async function startWatch(storage: Storage, request: WatchRequest, sink: 
 
   if (request.allowBookmarks) {
     bookmarkTimer = setInterval(() => {
-      if (!stopped && lastRevision > 0) sink({ type: 'BOOKMARK', object: bookmark(def, lastRevision, false) });
+      if (!stopped && lastRevision > 0) emit('BOOKMARK', bookmark(def, lastRevision, false), false);
     }, request.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS);
     bookmarkTimer.unref();
   }

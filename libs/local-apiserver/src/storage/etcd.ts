@@ -11,7 +11,13 @@
 // reconnects and base64 keys, and its paths differ between etcd 3.3 (/v3beta) and 3.4+ (/v3).
 // Caveat: etcd3 retries calls that failed with a transient error (at most three times), so a create whose reply was
 // lost on a dying connection can come back as AlreadyExists; kube-apiserver's client behaves alike.
-import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, ITxnResponse, KVClient, Watcher } from 'etcd3';
+// etcd3 bug worked around here: when etcd cancels a watch (its start revision is compacted), the client drops the
+// watcher and emits 'error'; a later `watcher.cancel()` on it still sends a cancel request, and etcd's reply for an
+// id the client no longer knows makes its stream handler throw "Failed to find watcher for IWatchResponse" (an
+// unhandled rejection) and leaves the stream's other watchers and new ones stuck. So a watcher etcd has cancelled is
+// never cancelled again; and for the race where we cancel a watch just as etcd cancels it (our request crosses its
+// reply), the client's stream handler is patched to drop a cancellation reply for a watcher it no longer knows.
+import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, ITxnResponse, IWatchResponse, KVClient, Watcher } from 'etcd3';
 import { atRevision, decodeObject, encodeObject, errorMessage, storageErrors, storedObject } from './objects.js';
 import {
   StorageError,
@@ -51,6 +57,7 @@ export class EtcdStorage implements Storage {
     if (this.closed) throw storageErrors.closed(this.kind);
     if (this.client) return;
     const { Etcd3 } = await import('etcd3');
+    await dropStaleCancellations();
     this.client = new Etcd3({
       hosts: this.options.endpoints,
       dialTimeout: this.options.dialTimeoutMs ?? 5_000,
@@ -198,6 +205,8 @@ class WatchStream {
   /** The revision of the last event delivered. */
   private delivered: number;
   private readonly watcher: Watcher;
+  /** etcd cancelled the watch itself: the client has forgotten it, and it must not be cancelled again. */
+  private cancelledByEtcd = false;
 
   constructor(
     client: Etcd3,
@@ -224,6 +233,8 @@ class WatchStream {
       }
     });
     this.watcher.on('error', (err: Error) => {
+      // etcd3 emits 'error' on a watcher only for a cancellation by etcd, after dropping the watcher.
+      this.cancelledByEtcd = true;
       // etcd cancels a watch without a reason only when its start revision is compacted.
       const compacted = /^Watcher canceled:\s*$/.test(err.message);
       this.fail(
@@ -256,8 +267,29 @@ class WatchStream {
     this.onEnd(this);
     this.watcher.removeAllListeners();
     this.watcher.on('error', () => {});
-    this.watcher.cancel().catch(() => {});
+    if (!this.cancelledByEtcd) this.watcher.cancel().catch(() => {});
   }
+}
+
+let staleCancellationsDropped: Promise<void> | undefined;
+
+/**
+ * Patches etcd3's WatchManager (once per process) to ignore a cancellation reply for a watch id it has already
+ * forgotten, instead of throwing "Failed to find watcher for IWatchResponse" from its stream handler. Other
+ * replies for unknown ids still throw as before. A no-op when a later etcd3 no longer has the method.
+ */
+export function dropStaleCancellations(): Promise<void> {
+  staleCancellationsDropped ??= import('etcd3/lib/watch.js').then(({ WatchManager }) => {
+    type Manager = { watchers: Watcher[]; handleResponse?: (res: IWatchResponse) => void };
+    const proto = WatchManager.prototype as unknown as Manager;
+    const original = proto.handleResponse;
+    if (typeof original !== 'function') return;
+    proto.handleResponse = function (this: Manager, res: IWatchResponse) {
+      if (res.canceled && !this.watchers.some((w) => w.id === res.watch_id)) return;
+      original.call(this, res);
+    };
+  });
+  return staleCancellationsDropped;
 }
 
 function stored(kv: IKeyValue): StoredObject {

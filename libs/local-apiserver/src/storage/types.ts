@@ -44,6 +44,16 @@ export interface ListOptions {
   limit?: number;
   /** Only keys strictly greater than this (the continuation point of a previous page). */
   after?: string;
+  /**
+   * false: the list may come from a cache not proven up to date (kube's resourceVersion "0"), without asking the
+   * backend. Default true: the list reflects every write that finished before it started.
+   */
+  consistent?: boolean;
+  /**
+   * kube's resourceVersionMatch=NotOlderThan: a cache serves the list once it has seen this revision, waiting a
+   * bounded time for it. The result's revision may still be lower (the cache never got there): the caller checks it.
+   */
+  minRevision?: number;
 }
 
 export interface ListResult {

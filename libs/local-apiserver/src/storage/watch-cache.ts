@@ -6,7 +6,11 @@
 // revision. Concurrent reads share one such request: a read waits for the next request that starts after it arrived,
 // so it never uses a revision read before it began. A read whose revision the cache does not reach within
 // `catchUpMs` (a write outside `/registry/` moved etcd's revision, or the watch is stalled) is served by etcd itself.
-// `get(key, { consistent: false })` (resourceVersion "0" in kube) skips the revision check.
+// `get(key, { consistent: false })` and `list({ consistent: false })` (resourceVersion "0" in kube, "any" state) skip
+// the revision check and never ask etcd while the cache is synced. `list({ minRevision })` (kube's
+// resourceVersionMatch=NotOlderThan with an explicit resourceVersion) skips it too and waits, at most `blockMs` (3 s,
+// as kube's cacher), for the cache to apply that revision; when it does not, the list comes back at the cache's older
+// revision and the caller answers kube's 504 `Too large resource version`.
 //
 // Watches from a revision the cache still holds in its event history are served from it; older ones (and any while
 // the cache is re-syncing) go to an etcd watch of their own, which reports Gone for compacted revisions as before.
@@ -35,6 +39,8 @@ export interface WatchCacheOptions {
   historySize?: number;
   /** How long a consistent read waits for the cache to reach etcd's revision before asking etcd (default 250 ms). */
   catchUpMs?: number;
+  /** How long a list with `minRevision` waits for the cache to reach it (default 3,000 ms, as kube's cacher). */
+  blockMs?: number;
   /** Called when the cache's etcd watch fails (before it re-syncs). */
   onResync?: (err: StorageError) => void;
 }
@@ -71,6 +77,7 @@ export class WatchCachedStorage implements Storage {
   readonly kind = 'etcd' as const;
   private readonly prefix: string;
   private readonly catchUpMs: number;
+  private readonly blockMs: number;
   private state: CacheState | undefined;
   private sourceWatch: Watch | undefined;
   private closed = false;
@@ -87,6 +94,7 @@ export class WatchCachedStorage implements Storage {
   ) {
     this.prefix = options.prefix ?? '/registry/';
     this.catchUpMs = options.catchUpMs ?? 250;
+    this.blockMs = options.blockMs ?? 3_000;
     this.revisions = new SharedRevisionRead(() => this.source.currentRevision());
   }
 
@@ -122,8 +130,17 @@ export class WatchCachedStorage implements Storage {
   async list(options: ListOptions): Promise<ListResult> {
     this.assertOpen();
     if (!options.prefix.startsWith(this.prefix)) return this.source.list(options);
-    const state = await this.current();
-    return state ? state.list(options) : this.source.list(options);
+    let state: CacheState | undefined;
+    if (options.minRevision !== undefined && options.minRevision > 0) {
+      // NotOlderThan: the cache once it has the revision, or as it is after blockMs (the caller sees it is too old).
+      state = (await this.reach(options.minRevision, this.blockMs)) ?? this.state;
+    } else if (options.consistent === false) {
+      state = this.state;
+    } else {
+      state = await this.current();
+    }
+    const { prefix, limit, after } = options;
+    return state ? state.list({ prefix, limit, after }) : this.source.list({ prefix, limit, after });
   }
 
   create(key: string, object: KubeObject): Promise<StoredObject> {
@@ -147,8 +164,8 @@ export class WatchCachedStorage implements Storage {
     try {
       return state.watch({ prefix: options.prefix, afterRevision }, onEvent, onError);
     } catch (err) {
-      // Older than the cache's history: etcd may still have it (or says Gone itself), unless we compacted it. (Asking
-      // etcd for a watch it has compacted away confuses the etcd3 client's later watches on the same stream.)
+      // Older than the cache's history: etcd may still have it (or says Gone itself, also after its own
+      // auto-compaction), unless we compacted it, which we know without asking.
       if (err instanceof StorageError && err.code === 'Gone' && afterRevision + 1 >= this.compactedTo) {
         return this.source.watch({ prefix: options.prefix, afterRevision }, onEvent, onError);
       }
@@ -170,7 +187,11 @@ export class WatchCachedStorage implements Storage {
 
   /** The cache once it has applied etcd's current revision; undefined when etcd must answer instead. */
   private async current(): Promise<CacheState | undefined> {
-    const target = await this.revisions.next();
+    return this.reach(await this.revisions.next(), this.catchUpMs);
+  }
+
+  /** The cache once it has applied `target`, waiting at most `ms`; undefined when it has not (or is re-syncing). */
+  private async reach(target: number, ms: number): Promise<CacheState | undefined> {
     if (this.state && this.state.appliedRevision >= target) return this.state;
     if (!this.state) return undefined;
     const reached = await new Promise<boolean>((resolve) => {
@@ -182,7 +203,7 @@ export class WatchCachedStorage implements Storage {
           resolve(ok);
         },
       };
-      const timer = setTimeout(() => waiter.done(false), this.catchUpMs);
+      const timer = setTimeout(() => waiter.done(false), ms);
       this.waiters.add(waiter);
     });
     return reached && this.state && this.state.appliedRevision >= target ? this.state : undefined;
