@@ -96,6 +96,8 @@ export async function startResourceManager(
   const namespaces = watchedNamespaces(config.sourceClientConnection);
   const inScope = (ns: string | undefined) => namespaces.length === 0 || namespaces.includes(ns ?? '');
   const sourceScope = namespaces.length === 1 ? { namespace: namespaces[0] } : undefined;
+  // `namespaces` (or the older single `namespace`) of the target connection: the target cache's default namespaces.
+  const targetNamespaces = watchedNamespaces(config.targetClientConnection);
 
   const le = config.leaderElection;
   const leaderElection = {
@@ -133,7 +135,14 @@ export async function startResourceManager(
       [TARGET]: {
         kubeConfig: targetKubeconfig,
         rateLimit: { qps: config.targetClientConnection.qps, burst: config.targetClientConnection.burst },
-        cache: { resyncPeriodMs: ms(config.targetClientConnection.cacheResyncPeriod, 24 * 3600_000) },
+        cache: {
+          resyncPeriodMs: ms(config.targetClientConnection.cacheResyncPeriod, 24 * 3600_000),
+          // Gardener: `DefaultNamespaces` of the target cache; empty means all namespaces. Namespaced kinds are cached
+          // (and readable from the cache) only there, cluster-scoped kinds everywhere.
+          defaultNamespaces: targetNamespaces,
+          // Gardener keeps Pods cluster-wide for the node-agent authorizer (ByObject Pod: all namespaces).
+          scopes: targetNamespaces.length > 0 && config.webhooks.nodeAgentAuthorizer.enabled ? [{ kind: kind('v1', 'Pod'), scope: {} }] : undefined,
+        },
       },
     },
     leaderElection: elector?.run,
@@ -275,7 +284,7 @@ export async function startResourceManager(
   if (webhooks.enabled) await webhooks.start();
 
   await mgr.start();
-  log.info({ clusterID, resourceClass: classFilter.resourceClass, namespaces, garbageCollector: gcEnabled }, 'Resource manager started');
+  log.info({ clusterID, resourceClass: classFilter.resourceClass, namespaces, targetNamespaces, garbageCollector: gcEnabled }, 'Resource manager started');
   return async () => {
     await webhooks.stop();
     await mgr.stop();

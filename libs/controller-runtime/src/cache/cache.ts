@@ -20,27 +20,70 @@ export interface InformerScope {
 export interface CacheOptions {
   /** Periodic resync of every informer (0: never). */
   resyncPeriodMs?: number;
-  /** Per-kind scopes, e.g. cache only the Secrets with a certain label. */
+  /** Per-kind scopes, e.g. cache only the Secrets with a certain label. A kind with a scope ignores `defaultNamespaces`. */
   scopes?: { kind: GroupVersionKind; scope: InformerScope }[];
+  /**
+   * controller-runtime's `DefaultNamespaces`: every namespaced kind without its own scope is cached only in these
+   * namespaces (one list/watch per namespace, merged into one informer); cluster-scoped kinds stay cluster-wide.
+   * Whether a kind is namespaced comes from API discovery. Empty (or containing '') means all namespaces. Reads of
+   * other namespaces fail with controller-runtime's `unable to get: <ns>/<name> because of unknown namespace for the
+   * cache` (list: `unable to list: <ns> ...`).
+   */
+  defaultNamespaces?: string[];
   log?: Logger;
 }
 
 export class InformerCache implements Reader {
   private readonly informers = new Map<string, SharedInformer<any>>();
+  /** Discovery's answer per kind: namespaced or not (failed lookups are forgotten, so CRDs added later are found). */
+  private readonly namespacedKinds = new Map<string, Promise<boolean>>();
+  private readonly defaultNamespaces?: string[];
   private signal?: AbortSignal;
 
   constructor(
     readonly client: ApiClient,
     private readonly options: CacheOptions = {},
-  ) {}
+  ) {
+    const ns = options.defaultNamespaces ?? [];
+    this.defaultNamespaces = ns.length === 0 || ns.includes('') ? undefined : [...new Set(ns)];
+  }
+
+  /** Whether the kind is namespaced, from API discovery (cached); throws a clear error for a kind discovery does not know. */
+  isNamespaced(kind: GroupVersionKind): Promise<boolean> {
+    const key = gvkString(kind);
+    let known = this.namespacedKinds.get(key);
+    if (!known) {
+      known = this.client.mapping(kind).then(
+        (m) => m.namespaced,
+        (err: unknown) => {
+          this.namespacedKinds.delete(key);
+          throw new Error(`cannot tell whether ${key} is namespaced for the cache's default namespaces: ${(err as Error).message}`, { cause: err });
+        },
+      );
+      this.namespacedKinds.set(key, known);
+    }
+    return known;
+  }
+
+  /** The namespaces a kind is restricted to by `defaultNamespaces` (undefined: not restricted). */
+  private async restrictedTo(kind: GroupVersionKind): Promise<string[] | undefined> {
+    if (!this.defaultNamespaces || this.ownScope(kind)) return undefined;
+    return (await this.isNamespaced(kind)) ? this.defaultNamespaces : undefined;
+  }
+
+  private ownScope(kind: GroupVersionKind): InformerScope | undefined {
+    const key = informerKey(kind);
+    return this.options.scopes?.find((s) => informerKey(s.kind) === key)?.scope;
+  }
 
   /** The informer of a kind, created (and started, if the cache runs) on first use. */
   informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> {
     const key = informerKey(kind);
     let informer = this.informers.get(key) as SharedInformer<T> | undefined;
     if (!informer) {
-      const scope = this.options.scopes?.find((s) => informerKey(s.kind) === key)?.scope ?? {};
-      const informerOptions: InformerOptions = { ...scope, resyncPeriodMs: this.options.resyncPeriodMs, log: this.options.log };
+      const own = this.ownScope(kind);
+      const informerOptions: InformerOptions = { ...(own ?? {}), resyncPeriodMs: this.options.resyncPeriodMs, log: this.options.log };
+      if (!own && this.defaultNamespaces) informerOptions.namespaces = () => this.restrictedTo(kind);
       informer = new SharedInformer<T>(this.client, kind, informerOptions);
       this.informers.set(key, informer);
       if (this.signal) informer.start(this.signal);
@@ -78,6 +121,10 @@ export class InformerCache implements Reader {
    * frozen: copy it (`structuredClone`) before changing it.
    */
   async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
+    const restricted = await this.restrictedTo(kind);
+    if (restricted && !restricted.includes(key.namespace ?? '')) {
+      throw new Error(`unable to get: ${key.namespace ?? ''}/${key.name} because of unknown namespace for the cache`);
+    }
     const informer = await this.synced(kind);
     const obj = informer.store.get(key.namespace ? `${key.namespace}/${key.name}` : key.name);
     if (!obj) {
@@ -89,6 +136,10 @@ export class InformerCache implements Reader {
   /** Lists from the cache (frozen objects). `limit`/`continue` are not supported: the cache answers in one page. */
   async list<T extends KubernetesObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<ObjectList<T>> {
     if (opts.limit || opts.continue) throw new Error('the cache lists everything at once; use the API client for paging');
+    const restricted = await this.restrictedTo(kind);
+    if (restricted && opts.namespace && !restricted.includes(opts.namespace)) {
+      throw new Error(`unable to list: ${opts.namespace} because of unknown namespace for the cache`);
+    }
     const informer = await this.synced(kind);
     const fields = fieldTerms(opts.fieldSelector);
     let items: T[];

@@ -10,7 +10,7 @@ import { gvkString, type Kind } from '../client/gvk.js';
 import type { Selector } from '../client/options.js';
 import type { KubernetesObject } from '../client/types.js';
 import { deepFreeze } from './freeze.js';
-import { Store, objectKey, type IndexFunc } from './store.js';
+import { NAMESPACE_INDEX, Store, objectKey, type IndexFunc } from './store.js';
 
 export interface InformerEventHandler<T extends KubernetesObject = KubernetesObject> {
   /** `initialList` is true for objects of the first list. */
@@ -23,6 +23,12 @@ export interface InformerEventHandler<T extends KubernetesObject = KubernetesObj
 
 export interface InformerOptions {
   namespace?: string;
+  /**
+   * Several namespaces, one list/watch each, merged into one store (controller-runtime's multi-namespace informer).
+   * A function is asked once when the informer starts (retried with back-off while it fails); it returns the
+   * namespaces, or undefined for all namespaces (e.g. for a cluster-scoped kind). Overrides `namespace`.
+   */
+  namespaces?: string[] | (() => Promise<string[] | undefined>);
   labelSelector?: Selector;
   fieldSelector?: Selector;
   /** Every so often, handlers get an update for every cached object (0: never). */
@@ -35,10 +41,17 @@ export interface InformerOptions {
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 30_000;
 
+/** One list/watch of the informer: the whole scope, or one of its namespaces. */
+interface Stream {
+  namespace?: string;
+  resourceVersion: string;
+  synced: boolean;
+}
+
 export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly store = new Store<T>();
   private readonly handlers = new Set<InformerEventHandler<T>>();
-  private resourceVersion = '';
+  private streams: Stream[] = [];
   private synced = false;
   private readonly syncWaiters: (() => void)[] = [];
   private running?: Promise<void>;
@@ -63,7 +76,13 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
 
   /** The resourceVersion the next watch starts from. */
   get lastSyncResourceVersion(): string {
-    return this.resourceVersion;
+    return this.streams.at(-1)?.resourceVersion ?? '';
+  }
+
+  /** The namespaces watched once started (undefined: all namespaces, or not resolved yet). */
+  get watchedNamespaces(): string[] | undefined {
+    const ns = this.streams.map((s) => s.namespace).filter((n): n is string => n !== undefined);
+    return ns.length ? ns : undefined;
   }
 
   /** Registers handlers; after the first sync, `onAdd` is replayed for every cached object. Returns an unregister function. */
@@ -110,29 +129,56 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    const namespaces = await this.resolveNamespaces(signal);
+    if (namespaces === null) return;
+    this.streams = namespaces.map((namespace) => ({ namespace, resourceVersion: '', synced: false }));
+    await Promise.all(this.streams.map((stream) => this.runStream(stream, signal)));
+  }
+
+  /** One entry per list/watch (undefined: all namespaces); null if stopped first. Empty lists mean all namespaces. */
+  private async resolveNamespaces(signal: AbortSignal): Promise<(string | undefined)[] | null> {
+    const option = this.options.namespaces;
+    const distinct = (ns: string[] | undefined) => (ns === undefined || ns.length === 0 || ns.includes('') ? [undefined] : [...new Set(ns)]);
+    if (option === undefined) return [this.options.namespace];
+    if (Array.isArray(option)) return distinct(option);
+    let backoff = MIN_BACKOFF_MS;
+    while (!signal.aborted) {
+      try {
+        return distinct(await option());
+      } catch (err) {
+        if (signal.aborted) break;
+        this.options.log?.error({ kind: gvkString(this.kind), err: String(err), retryInMs: backoff }, 'Cannot determine the namespaces to watch, retrying');
+        await sleep(backoff, signal);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+    return null;
+  }
+
+  private async runStream(stream: Stream, signal: AbortSignal): Promise<void> {
     let backoff = MIN_BACKOFF_MS;
     while (!signal.aborted) {
       const started = Date.now();
       let events = 0;
       try {
-        if (!this.resourceVersion) await this.list();
+        if (!stream.resourceVersion) await this.list(stream);
         // Spread watch restarts over time, as client-go does (5-10 minutes). The server ends the watch then; if
         // it does not (a connection that died without a FIN), our own deadline a minute later ends it.
         const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
         await this.client.watch(
           this.kind,
           {
-            namespace: this.options.namespace,
+            namespace: stream.namespace,
             labelSelector: this.options.labelSelector,
             fieldSelector: this.options.fieldSelector,
-            resourceVersion: this.resourceVersion,
+            resourceVersion: stream.resourceVersion,
             allowWatchBookmarks: true,
             timeoutSeconds,
             signal: AbortSignal.any([signal, AbortSignal.timeout((timeoutSeconds + 60) * 1000)]),
           },
           (event) => {
             events++;
-            this.onWatchEvent(event);
+            this.onWatchEvent(stream, event);
           },
         );
         backoff = MIN_BACKOFF_MS;
@@ -140,12 +186,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         if (signal.aborted) break;
         if (isGone(err)) {
           // Our resourceVersion is older than the server's history: list again and diff.
-          this.options.log?.debug({ kind: gvkString(this.kind), resourceVersion: this.resourceVersion }, 'Watch expired, relisting');
-          this.resourceVersion = '';
+          this.options.log?.debug({ kind: gvkString(this.kind), namespace: stream.namespace, resourceVersion: stream.resourceVersion }, 'Watch expired, relisting');
+          stream.resourceVersion = '';
           continue;
         }
         if (events > 0 || Date.now() - started > 10_000) backoff = MIN_BACKOFF_MS;
-        this.options.log?.info({ kind: gvkString(this.kind), err: String(err), retryInMs: backoff }, 'Watch failed, resuming');
+        this.options.log?.info({ kind: gvkString(this.kind), namespace: stream.namespace, err: String(err), retryInMs: backoff }, 'Watch failed, resuming');
         await sleep(backoff + Math.random() * backoff * 0.2, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
@@ -153,14 +199,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   /** Lists everything and brings the store in line with the list, telling handlers what changed. */
-  private async list(): Promise<void> {
+  private async list(stream: Stream): Promise<void> {
     const { items, resourceVersion } = await this.client.listPages(this.kind, {
-      namespace: this.options.namespace,
+      namespace: stream.namespace,
       labelSelector: this.options.labelSelector,
       fieldSelector: this.options.fieldSelector,
       pageSize: this.options.pageSize,
     });
-    const initial = !this.synced;
+    const initial = !stream.synced;
     if (!initial) this.relistCount++;
     const seen = new Set<string>();
     for (const item of items) {
@@ -172,26 +218,29 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
       this.store.upsert(obj);
       this.notify(old, obj, initial);
     }
-    for (const key of [...this.store.keys()]) {
+    // Only this stream's part of the store: other namespaces belong to their own list/watch.
+    const ours = this.streams.length > 1 && stream.namespace !== undefined ? this.store.byIndex(NAMESPACE_INDEX, stream.namespace).map(objectKey) : [...this.store.keys()];
+    for (const key of ours) {
       if (seen.has(key)) continue;
       const old = this.store.remove(key)!;
       for (const h of this.handlers) this.call(() => h.onDelete?.(old));
     }
-    this.resourceVersion = resourceVersion;
-    if (!this.synced) {
+    stream.resourceVersion = resourceVersion;
+    stream.synced = true;
+    if (!this.synced && this.streams.every((s) => s.synced)) {
       this.synced = true;
       for (const waiter of this.syncWaiters.splice(0)) waiter();
     }
   }
 
-  private onWatchEvent(event: WatchEvent<T>): void {
+  private onWatchEvent(stream: Stream, event: WatchEvent<T>): void {
     if (event.type === 'ERROR') {
       const status = event.object as unknown as { code?: number; reason?: string; message?: string };
       throw new ApiError(status.code ?? 500, status.reason ?? 'InternalError', status.message ?? 'watch error');
     }
     const rv = event.object.metadata?.resourceVersion;
     if (event.type === 'BOOKMARK') {
-      if (rv) this.resourceVersion = rv;
+      if (rv) stream.resourceVersion = rv;
       return;
     }
     const obj = deepFreeze(event.object);
@@ -202,7 +251,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
       const old = this.store.upsert(obj);
       this.notify(old, obj, false);
     }
-    if (rv) this.resourceVersion = rv;
+    if (rv) stream.resourceVersion = rv;
   }
 
   private notify(old: T | undefined, obj: T, initial: boolean): void {
