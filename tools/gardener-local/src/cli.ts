@@ -11,9 +11,10 @@ const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
-  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE]
+  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...]
                            the local landscape in the foreground: a whole local cluster (API server on port 6443,
-                           controller manager, kubelet, service proxy) kept in DIR (default .local/landscape)
+                           controller manager, kubelets, service proxy) kept in DIR (default .local/landscape);
+                           --nodes and --zones as for cluster up
 ${CLUSTER_USAGE}
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
 to DIR/kubeconfig. It runs until SIGTERM or SIGINT.

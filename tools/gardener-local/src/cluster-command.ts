@@ -4,20 +4,24 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
-import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents } from '@gardener-ts/local-cluster';
+import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents, readSettings, resolveNodeSettings, type NodeRequest } from '@gardener-ts/local-cluster';
 
-export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE]
-                                         start cluster NAME in the background; returns when it is ready
+export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
+                                         start cluster NAME in the background; returns when it is ready.
+                                         --nodes: kubelets NAME-node, NAME-node-2, ... (default 1, at most 16);
+                                         --zones: their topology.kubernetes.io/zone labels, round robin. Both are
+                                         fixed at the first up; a later up with other values is refused
   gardener-local cluster down NAME [--data-dir DIR]   stop it and every process it started
   gardener-local cluster list [--data-dir DIR]        the clusters in DIR and whether they run
-  gardener-local cluster run NAME [--data-dir DIR] [--image-map FILE]   the supervisor itself, in the foreground
+  gardener-local cluster run NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
+                                         the supervisor itself, in the foreground
   (DIR defaults to .local/clusters; cluster NAME keeps everything in DIR/NAME, its kubeconfig is DIR/NAME/kubeconfig)
 `;
 
 export async function clusterCommand(args: string[], usage: string): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { 'data-dir': { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    options: { ...NODE_OPTIONS, 'data-dir': { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
@@ -28,9 +32,16 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
     process.stderr.write(usage);
     return 2;
   }
+  const nodes = nodeRequest(values);
   switch (verb) {
     case 'up': {
-      const passThrough = values['image-map'] ? ['--image-map', resolve(values['image-map'])] : [];
+      // Refused here, before anything starts, if the cluster exists with other nodes or zones.
+      resolveNodeSettings(name, readSettings(clusterLayout(dataDir, name)), nodes);
+      const passThrough = [
+        ...(values['image-map'] ? ['--image-map', resolve(values['image-map'])] : []),
+        ...(nodes.nodes !== undefined ? ['--nodes', String(nodes.nodes)] : []),
+        ...(nodes.zones !== undefined ? ['--zones', nodes.zones.join(',')] : []),
+      ];
       const result = await clusterUp({
         dataDir,
         name,
@@ -52,8 +63,21 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
       return 0;
     }
     default:
-      return runSupervisor(dataDir, name, values['image-map'], (values['log-level'] ?? 'info') as 'info');
+      return runSupervisor(dataDir, name, values['image-map'], (values['log-level'] ?? 'info') as 'info', undefined, nodes);
   }
+}
+
+const NODE_OPTIONS = { nodes: { type: 'string' }, zones: { type: 'string' } } as const;
+
+/** `--nodes N --zones a,b,c`; left out, the cluster keeps what its first up chose. */
+function nodeRequest(values: { nodes?: string; zones?: string }): NodeRequest {
+  const request: NodeRequest = {};
+  if (values.nodes !== undefined) {
+    if (!/^\d+$/.test(values.nodes)) throw new Error(`--nodes must be a whole number; got ${JSON.stringify(values.nodes)}`);
+    request.nodes = Number(values.nodes);
+  }
+  if (values.zones !== undefined) request.zones = values.zones.split(',').map((z) => z.trim()).filter(Boolean);
+  return request;
 }
 
 /**
@@ -63,7 +87,7 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
 export async function upCommand(args: string[], usage: string): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    options: { ...NODE_OPTIONS, 'data-dir': { type: 'string' }, port: { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
     strict: true,
   });
   const root = resolve(values['data-dir'] ?? '.local/landscape');
@@ -73,13 +97,13 @@ export async function upCommand(args: string[], usage: string): Promise<number> 
     return 2;
   }
   const imageMap = values['image-map'] ? resolve(values['image-map']) : undefined;
-  return runSupervisor(dirname(root), basename(root), imageMap, (values['log-level'] ?? 'info') as 'info', port);
+  return runSupervisor(dirname(root), basename(root), imageMap, (values['log-level'] ?? 'info') as 'info', port, nodeRequest(values));
 }
 
-async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number): Promise<number> {
+async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number, nodes?: NodeRequest): Promise<number> {
   const layout = clusterLayout(dataDir, name);
   const logger = createLogger({ name: `cluster-${name}`, level });
-  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port });
+  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port, nodes });
   await writeFile(layout.pid, `${process.pid}\n`);
   logger.info({ kubeconfig: layout.kubeconfig, server: cluster.context.apiServer.url }, 'cluster ready');
   process.stdout.write(`Local cluster ${name} ready at ${cluster.context.apiServer.url}\n  export KUBECONFIG=${layout.kubeconfig}\n`);

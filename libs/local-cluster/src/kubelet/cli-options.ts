@@ -5,7 +5,7 @@ import type { KubeletOptions } from './options.js';
 
 export const KUBELET_USAGE = `Usage:
   kubelet --kubeconfig FILE --node-name NAME --data-dir DIR [--image-map FILE] [--workspace DIR] [--port N]
-          [--client-ca-file FILE] [--pod-cidr 127.X.0.0/16] [--services-file FILE] [--node-labels k=v,...]
+          [--client-ca-file FILE] [--pod-cidr 127.X.Y.0/16..24] [--services-file FILE] [--node-labels k=v,...]
           [--lease-renew-seconds N]
           [--restart-backoff-seconds N] [--restart-backoff-max-seconds N]
 `;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { podAddress, podNetworkEnv } from './pod-network.js';
+import { inPodCIDR, nodePodCIDRs, podAddress, podAddressCount, podNetworkEnv } from './pod-network.js';
 
 function boundAddress(listenCall: string, podIP: string): string {
   const program = `const net = require('node:net'); const s = net.createServer(); ${listenCall.replace('CB', "() => { console.log(s.address().address); s.close(); }")};`;
@@ -137,5 +137,19 @@ describe('pod addresses', () => {
     expect(podAddress('127.42.0.0/16', 254)).toBe('127.42.0.254');
     expect(podAddress('127.42.0.0/16', 255)).toBe('127.42.1.1');
     expect(() => podAddress('10.0.0.0/16', 1)).toThrow(/loopback/);
+  });
+
+  it('splits a cluster /16 into one /20 per node and counts within a node slice', () => {
+    expect(nodePodCIDRs('127.42.0.0/16', 1)).toEqual(['127.42.0.0/16']);
+    expect(nodePodCIDRs('127.42.0.0/16', 3)).toEqual(['127.42.0.0/20', '127.42.16.0/20', '127.42.32.0/20']);
+    expect(() => nodePodCIDRs('127.42.0.0/16', 17)).toThrow(/1 to 16 nodes/);
+    expect(podAddressCount('127.42.16.0/20')).toBe(16 * 254);
+    expect(podAddress('127.42.16.0/20', 1)).toBe('127.42.16.1');
+    expect(podAddress('127.42.16.0/20', 16 * 254)).toBe('127.42.31.254');
+    expect(() => podAddress('127.42.16.0/20', 16 * 254 + 1)).toThrow(/no address/);
+    expect(inPodCIDR('127.42.16.0/20', '127.42.31.7')).toBe(true);
+    expect(inPodCIDR('127.42.16.0/20', '127.42.32.7')).toBe(false);
+    expect(inPodCIDR('127.42.0.0/16', '127.42.200.7')).toBe(true);
+    expect(() => podAddress('127.42.8.0/20', 1)).toThrow(/loopback/);
   });
 });

@@ -33,7 +33,8 @@ export class SchedulerReconciler {
     const pod = await this.ctx.client.get(PodKind, req).catch(ignoreNotFound);
     if (!pod || !needsScheduling(pod) || this.isAssumed(pod)) return;
     const nodes = (await this.ctx.client.list(NodeKind)).items;
-    const decision = schedulePod(pod, nodes, await this.nodeUsage());
+    const { usage, placed } = await this.nodeUsage();
+    const decision = schedulePod(pod, nodes, usage, placed);
     if ('unschedulable' in decision) {
       await this.markUnschedulable(pod, decision.unschedulable);
       return { requeueAfter: UNSCHEDULABLE_RETRY_MS };
@@ -72,21 +73,31 @@ export class SchedulerReconciler {
     this.events.event(pod, 'Warning', 'FailedScheduling', message);
   }
 
-  /** Per node: the requests of the pods on it, counting pods bound but not yet seen bound in the cache. */
-  private async nodeUsage(): Promise<Map<string, NodeUsage>> {
+  /**
+   * Per node: the requests of the pods on it, counting pods bound but not yet seen bound in the cache; and every pod
+   * bound to a node (those with their node set), for topology spread.
+   */
+  private async nodeUsage(): Promise<{ usage: Map<string, NodeUsage>; placed: Pod[] }> {
     const usage = new Map<string, NodeUsage>();
+    const placed: Pod[] = [];
     const on = (node: string) => usage.get(node) ?? usage.set(node, emptyUsage()).get(node)!;
     const pods = (await this.ctx.client.list(PodKind)).items;
     const cached = new Map(pods.map((p) => [podKey(p), p]));
     for (const [key, { node, pod }] of this.assumed) {
       const seen = cached.get(key);
       if (!seen || seen.metadata?.uid !== pod.metadata?.uid || seen.spec?.nodeName) this.assumed.delete(key);
-      else addPod(on(node), pod);
+      else {
+        addPod(on(node), pod);
+        placed.push({ ...pod, spec: { ...pod.spec!, nodeName: node } });
+      }
     }
     for (const pod of pods) {
       const phase = pod.status?.phase;
-      if (pod.spec?.nodeName && phase !== 'Succeeded' && phase !== 'Failed') addPod(on(pod.spec.nodeName), pod);
+      if (pod.spec?.nodeName && phase !== 'Succeeded' && phase !== 'Failed') {
+        addPod(on(pod.spec.nodeName), pod);
+        placed.push(pod);
+      }
     }
-    return usage;
+    return { usage, placed };
   }
 }

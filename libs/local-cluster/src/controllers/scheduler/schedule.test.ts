@@ -68,6 +68,34 @@ describe('scheduling a pod', () => {
     expect(placements.filter((n) => n === 'b')).toHaveLength(2);
     expect(placements.filter((n) => n === 'c')).toHaveLength(2);
   });
+
+  it('keeps hard topology spread constraints: maxSkew per zone over the matching pods of the namespace', () => {
+    // Zone a is the emptiest by resources, yet already holds a matching pod; the pod must go to zone b.
+    const nodes = [node('a1', { labels: { zone: 'a' }, cpu: '64' }), node('b1', { labels: { zone: 'b' } }), node('x', {})];
+    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] };
+    const web = (nodeName?: string, namespace = 'default'): Pod => ({ ...pod({ ...spread, nodeName }), metadata: { name: `w-${nodeName}`, namespace, labels: { app: 'web' } } });
+    expect(placed(schedulePod(web(), nodes, new Map(), [web('a1')]))).toBe('b1');
+    // Without the constraint least-requested scoring picks the big node.
+    expect(placed(schedulePod({ ...web(), spec: pod().spec }, nodes, new Map(), [web('a1')]))).toBe('a1');
+    // Pods of other namespaces and other labels do not count; a balanced state allows either zone.
+    expect(placed(schedulePod(web(), nodes, new Map(), [web('b1', 'other'), web('a1', 'other')]))).toBe('a1');
+    expect(placed(schedulePod(web(), nodes, new Map(), [web('a1'), web('b1')]))).toBe('a1');
+    // Node x has no zone label: never a candidate under the constraint.
+    expect(placed(schedulePod(web(), [nodes[2]], new Map(), []))).toBe(
+      "0/1 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label).",
+    );
+    // A cordoned node's zone still counts as a domain (with no pods): zone a may not take a second pod.
+    const cordoned = [nodes[0], node('b1', { labels: { zone: 'b' }, unschedulable: true })];
+    expect(placed(schedulePod(web(), cordoned, new Map(), [web('a1')]))).toBe(
+      "0/2 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) were unschedulable.",
+    );
+    // minDomains larger than the domains there are: the global minimum is 0.
+    const minDomains = { topologySpreadConstraints: [{ ...spread.topologySpreadConstraints[0], minDomains: 3 }] };
+    const wide = { ...web(), spec: pod(minDomains).spec };
+    expect(placed(schedulePod(wide, nodes.slice(0, 2), new Map(), [web('a1'), web('b1')]))).toBe(
+      "0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints.",
+    );
+  });
 });
 
 // The property: a pod is bound only to a node that satisfies all its constraints, and is unschedulable only when

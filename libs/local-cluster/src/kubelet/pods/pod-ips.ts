@@ -1,7 +1,7 @@
-// Pod addresses: each Pod of the node gets its own loopback address from the node's pod CIDR (127.X.0.0/16), so
+// Pod addresses: each Pod of the node gets its own loopback address from the node's pod CIDR (127.X.0.0/16, or a node's /20 slice of it), so
 // replicas can listen on the same port. hostNetwork Pods, and every Pod when no CIDR is set, share the host address.
 import type * as k8s from '@kubernetes/client-node';
-import { podAddress } from '../../network/pod-network.js';
+import { inPodCIDR, podAddress, podAddressCount } from '../../network/pod-network.js';
 import { HOST_IP } from './field-path.js';
 
 export class PodIPs {
@@ -34,15 +34,15 @@ export class PodIPs {
   }
 
   private inRange(ip: string): boolean {
-    const prefix = podAddress(this.podCIDR!, 1).split('.').slice(0, 2).join('.');
-    return ip.startsWith(`${prefix}.`) && ip !== HOST_IP;
+    return inPodCIDR(this.podCIDR!, ip) && ip !== HOST_IP;
   }
 
   // Round robin over the range, so a just-released address is not handed out again at once.
   private free(): string {
-    for (let tried = 0; tried < 256 * 254; tried++) {
+    const count = podAddressCount(this.podCIDR!);
+    for (let tried = 0; tried < count; tried++) {
       const ip = podAddress(this.podCIDR!, this.next);
-      this.next = this.next >= 256 * 254 ? 1 : this.next + 1;
+      this.next = this.next >= count ? 1 : this.next + 1;
       if (!this.taken.has(ip)) return ip;
     }
     throw new Error(`pod CIDR ${this.podCIDR} has no free address`);
