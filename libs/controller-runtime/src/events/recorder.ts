@@ -1,6 +1,8 @@
-// Records core/v1 Events about objects without ever slowing down or failing a reconcile: `event()` only enqueues;
-// one background loop writes. Repeats of the same event within the aggregation window bump `count` on the existing
-// Event instead of creating new ones, and a per-object token bucket keeps a hot loop from flooding the API server.
+// Records core/v1 Events (default) or events.k8s.io/v1 Events (`api: 'events.k8s.io/v1'`) about objects without ever
+// slowing down or failing a reconcile: `event()` only enqueues; one background loop writes. Repeats of the same event
+// within the aggregation window update the existing Event instead of creating new ones (core/v1: `count` and
+// `lastTimestamp`; events.k8s.io/v1: an EventSeries, as client-go's tools/events), and a per-object token bucket keeps
+// a hot loop from flooding the API server. Aggregation, throttling and retries are shared by both APIs.
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { ApiError, isNotFound } from '../client/api-error.js';
@@ -9,15 +11,24 @@ import { kind } from '../client/gvk.js';
 import type { KubernetesObject } from '../client/types.js';
 import { realClock, type Clock } from '../queue/clock.js';
 import { SpamFilter } from './spam-filter.js';
-import type { CoreEvent, EventType, ObjectReference } from './types.js';
+import type { CoreEvent, EventsV1Event, EventType, ObjectReference } from './types.js';
 
 export const EventKind = kind<CoreEvent>('v1', 'Event');
+export const EventsV1EventKind = kind<EventsV1Event>('events.k8s.io/v1', 'Event');
+
+/** Which Event API a recorder writes: core/v1 (`'v1'`, the default) or `'events.k8s.io/v1'`. */
+export type EventsApi = 'v1' | 'events.k8s.io/v1';
 
 export interface EventRecorderOptions {
-  /** `source.component` and `reportingComponent`: who reports (e.g. `gardenlet`, `shoot-care-controller`). */
+  /**
+   * core/v1: `source.component` and `reportingComponent`; events.k8s.io/v1: `reportingController`. Who reports
+   * (e.g. `gardenlet`, `shoot-care-controller`).
+   */
   component: string;
-  /** `source.host` and `reportingInstance`; defaults to the host name. */
+  /** core/v1: `source.host` and `reportingInstance`; events.k8s.io/v1: `reportingInstance` is `<component>-<host>`. Defaults to the host name. */
   host?: string;
+  /** The Event API to write (default `'v1'`, core/v1 Events). */
+  api?: EventsApi;
   log?: Logger;
   /** Repeats of an event within this window update the existing Event (default 10 minutes). */
   aggregationWindowMs?: number;
@@ -40,6 +51,9 @@ interface Pending {
   type: EventType;
   reason: string;
   message: string;
+  /** Set by `actionEvent`; events.k8s.io/v1 requires one and falls back to the reason. */
+  action?: string;
+  related?: ObjectReference;
   annotations?: Record<string, string>;
   at: Date;
 }
@@ -80,14 +94,25 @@ export class EventRecorder {
     this.spam = new SpamFilter({ burst: options.burst ?? 25, refillMs: options.refillMs ?? 5 * 60_000 }, this.clock);
   }
 
-  /** Records an event about `obj`. Never throws and never waits: bad input and failures are logged. */
+  /**
+   * Records an event about `obj`. Never throws and never waits: bad input and failures are logged. With
+   * events.k8s.io/v1 the message is the `note` and the `action` is the reason (use `actionEvent` to name one).
+   */
   event(obj: KubernetesObject, type: EventType, reason: string, message: string): void {
-    this.record(obj, type, reason, message);
+    this.record(obj, { type, reason, message });
   }
 
   /** Like `event`, with annotations on the Event object. */
   annotatedEvent(obj: KubernetesObject, annotations: Record<string, string>, type: EventType, reason: string, message: string): void {
-    this.record(obj, type, reason, message, annotations);
+    this.record(obj, { type, reason, message, annotations });
+  }
+
+  /**
+   * client-go's `events.EventRecorder.Eventf`: an event about `regarding`, optionally naming a `related` object, with
+   * the `action` taken or failed. Also works with core/v1 (its `action` and `related` fields).
+   */
+  actionEvent(regarding: KubernetesObject, related: KubernetesObject | undefined, type: EventType, reason: string, action: string, note: string): void {
+    this.record(regarding, { type, reason, message: note, action, related: related ? referenceOf(related) : undefined });
   }
 
   /** Resolves once every event recorded so far has been written (or given up on). */
@@ -101,7 +126,8 @@ export class EventRecorder {
     await this.flush();
   }
 
-  private record(obj: KubernetesObject, type: EventType, reason: string, message: string, annotations?: Record<string, string>): void {
+  private record(obj: KubernetesObject, e: Omit<Pending, 'ref' | 'at'>): void {
+    const { type, reason } = e;
     if (this.stopped) return;
     if (type !== 'Normal' && type !== 'Warning') {
       this.log.error({ type, reason }, 'Unsupported event type, dropping the event');
@@ -120,7 +146,7 @@ export class EventRecorder {
       this.log.warn({ reason, object: ref }, 'Too many events waiting to be written, dropping the event');
       return;
     }
-    this.pending.push({ ref, type, reason, message, annotations, at: new Date() });
+    this.pending.push({ ...e, ref, at: new Date() });
     this.draining ??= this.drain().finally(() => (this.draining = undefined));
   }
 
@@ -150,14 +176,21 @@ export class EventRecorder {
 
   /** Writes one event; safe to repeat after a failure (the aggregation cache changes only on success). */
   private async write(e: Pending): Promise<void> {
-    const key = [refKey(e.ref), e.type, e.reason, e.message].join('\u0000');
+    const v1 = this.options.api === 'events.k8s.io/v1';
+    // client-go's tools/events aggregates on regarding, related, type, reason, action and reporter, not on the note;
+    // core/v1 (tools/record) also on the message.
+    const key = v1
+      ? ['events.k8s.io/v1', refKey(e.ref), e.related ? refKey(e.related) : '', e.type, e.reason, e.action || e.reason].join('\u0000')
+      : [refKey(e.ref), e.type, e.reason, e.message, ...(e.action !== undefined || e.related ? [e.action ?? '', e.related ? refKey(e.related) : ''] : [])].join('\u0000');
     const now = this.clock.now();
     const seen = this.seen.get(key);
     const when = e.at.toISOString().replace(/\.\d+Z$/, 'Z');
     if (seen && now - seen.lastSeen <= this.windowMs) {
       try {
-        await this.client.patch(EventKind, { namespace: seen.namespace, name: seen.name }, { type: 'merge', patch: { count: seen.count + 1, lastTimestamp: when } });
-        this.remember(key, { ...seen, count: seen.count + 1, lastSeen: now });
+        const count = seen.count + 1;
+        if (v1) await this.client.patch(EventsV1EventKind, { namespace: seen.namespace, name: seen.name }, { type: 'merge', patch: { series: { count, lastObservedTime: microTime(e.at) } } });
+        else await this.client.patch(EventKind, { namespace: seen.namespace, name: seen.name }, { type: 'merge', patch: { count, lastTimestamp: when } });
+        this.remember(key, { ...seen, count, lastSeen: now });
         return;
       } catch (err) {
         // The Event expired (the API server's event TTL) or was deleted: start a new one.
@@ -166,6 +199,11 @@ export class EventRecorder {
     }
     const namespace = e.ref.namespace || 'default';
     const name = `${e.ref.name}.${(BigInt(e.at.getTime()) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
+    if (v1) {
+      await this.client.create(eventsV1Body(e, { namespace, name, reportingController: this.options.component, reportingInstance: `${this.options.component}-${this.host}` }));
+      this.remember(key, { namespace, name, count: 1, lastSeen: now });
+      return;
+    }
     await this.client.create<CoreEvent>({
       apiVersion: 'v1',
       kind: 'Event',
@@ -180,6 +218,8 @@ export class EventRecorder {
       lastTimestamp: when,
       reportingComponent: this.options.component,
       reportingInstance: this.host,
+      ...(e.action !== undefined ? { action: e.action } : {}),
+      ...(e.related ? { related: e.related } : {}),
     });
     this.remember(key, { namespace, name, count: 1, lastSeen: now });
   }
@@ -189,6 +229,33 @@ export class EventRecorder {
     this.seen.set(key, seen);
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
+}
+
+/** A MicroTime: RFC 3339 with six fractional digits (client-go's `metav1.MicroTime`); JS dates stop at milliseconds. */
+export const microTime = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+/**
+ * The events.k8s.io/v1 Event a first occurrence creates (client-go's tools/events: no `series` until the first repeat,
+ * `action` required, deprecated core/v1 fields left out).
+ */
+export function eventsV1Body(
+  e: { ref: ObjectReference; type: EventType; reason: string; message: string; action?: string; related?: ObjectReference; annotations?: Record<string, string>; at: Date },
+  meta: { namespace: string; name: string; reportingController: string; reportingInstance: string },
+): EventsV1Event {
+  return {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: meta.name, namespace: meta.namespace, ...(e.annotations ? { annotations: e.annotations } : {}) },
+    eventTime: microTime(e.at),
+    reportingController: meta.reportingController,
+    reportingInstance: meta.reportingInstance,
+    action: e.action || e.reason,
+    reason: e.reason,
+    regarding: e.ref,
+    ...(e.related ? { related: e.related } : {}),
+    note: e.message,
+    type: e.type,
+  };
 }
 
 function referenceOf(obj: KubernetesObject): ObjectReference {

@@ -24,4 +24,28 @@ export interface CoreEvent extends KubernetesObject {
   lastTimestamp: string;
   reportingComponent?: string;
   reportingInstance?: string;
+  action?: string;
+  related?: ObjectReference;
+}
+
+/** events.k8s.io/v1 EventSeries: repeats of one event (client-go's new events API starts it at count 2). */
+export interface EventSeries {
+  count: number;
+  /** MicroTime (RFC 3339 with microseconds). */
+  lastObservedTime: string;
+}
+
+/** events.k8s.io/v1 Event, the fields a recorder writes. */
+export interface EventsV1Event extends KubernetesObject {
+  /** MicroTime (RFC 3339 with microseconds) of the first occurrence. */
+  eventTime: string;
+  series?: EventSeries;
+  reportingController: string;
+  reportingInstance: string;
+  action: string;
+  reason: string;
+  regarding: ObjectReference;
+  related?: ObjectReference;
+  note?: string;
+  type: EventType;
 }
