@@ -1,43 +1,24 @@
 // User impersonation with the real kubectl (--as, --as-group, --as-uid): the requester needs RBAC's `impersonate` on
 // users, groups, serviceaccounts, uids and userextras, else kube's 403; the request then runs with the impersonated
 // user's own permissions (plus system:authenticated, as kube adds it).
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { kubectl, runKubectl } from '@gardener-ts/test-support';
-import { startTestCluster, type TestCluster } from '../../src/index.js';
-import { kubeconfig } from '../../src/pki/kubeconfig.js';
+import { useBobCluster } from './bob-cluster.js';
 import { rawClient, type RawResponse } from './raw-client.js';
 
-let cluster: TestCluster;
-let admin: (args: string[], input?: string) => Promise<string>;
-let bobConfig: string;
+const env = useBobCluster();
+const admin = (args: string[], input?: string) => env.admin(args, input);
 
-beforeAll(async () => {
-  const tokens = join(await mkdtemp(join(tmpdir(), 'impersonation-test-')), 'tokens');
-  await writeFile(tokens, 'bob-token,bob,uid-bob,"team-b"\n');
-  cluster = await startTestCluster({ tokenFile: tokens });
-  admin = (args, input) => kubectl(cluster.kubeconfigPath, args, { input });
-  bobConfig = join(cluster.dir, 'bob.kubeconfig');
-  await writeFile(
-    bobConfig,
-    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'bob', token: 'bob-token' }),
-  );
-  await admin(['create', 'namespace', 'team']);
-});
-afterAll(async () => cluster?.stop());
-
-const asAdmin = (args: string[]) => runKubectl(cluster.kubeconfigPath, args);
-const asBob = (args: string[]) => runKubectl(bobConfig, args);
+const asAdmin = (args: string[]) => runKubectl(env.cluster.kubeconfigPath, args);
+const asBob = (args: string[]) => runKubectl(env.bobConfig, args);
 
 /** A request as bob with extra headers. */
 function bobRequest(path: string, headers: Record<string, string | string[]>): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
-      `${cluster.server.url}${path}`,
-      { ca: cluster.server.credentials.ca.certPem, headers: { authorization: 'Bearer bob-token', ...headers } },
+      `${env.cluster.server.url}${path}`,
+      { ca: env.cluster.server.credentials.ca.certPem, headers: { authorization: 'Bearer bob-token', ...headers } },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -69,7 +50,7 @@ describe('impersonation', () => {
     });
     // kubectl reports discovery failures without the server's message (client-go reads them raw), so fill bob's
     // discovery cache first, as any earlier kubectl call of his would have.
-    await kubectl(bobConfig, ['api-resources']);
+    await kubectl(env.bobConfig, ['api-resources']);
     const res = await asBob(['--as=alice', 'get', 'pods', '-n', 'team']);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain(
@@ -189,7 +170,7 @@ describe('impersonation', () => {
   });
 
   it('answers a group, uid or extra without a user with kube’s 500', async () => {
-    const res = await rawClient(cluster.server).send('GET', '/api/v1/namespaces/team/pods', undefined, {
+    const res = await rawClient(env.cluster.server).send('GET', '/api/v1/namespaces/team/pods', undefined, {
       'Impersonate-Group': 'admins',
     });
     expect(res.status).toBe(500);

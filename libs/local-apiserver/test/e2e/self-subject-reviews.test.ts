@@ -1,33 +1,15 @@
 // Who am I and what may I do, with the real kubectl: SelfSubjectReview (`kubectl auth whoami`) answers the
 // requester's user info — the impersonated user's under `--as` — and SelfSubjectRulesReview (`kubectl auth can-i
 // --list`) the rules of the user's RBAC bindings in a namespace. Both are create-only, cluster-scoped, never stored.
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
-import { startTestCluster, type TestCluster } from '../../src/index.js';
-import { kubeconfig } from '../../src/pki/kubeconfig.js';
+import { startTestCluster } from '../../src/index.js';
+import { useBobCluster } from './bob-cluster.js';
 import { rawClient, type RawResponse } from './raw-client.js';
 
-let cluster: TestCluster;
-let admin: (args: string[], input?: string) => Promise<string>;
-let bobConfig: string;
-
-beforeAll(async () => {
-  const tokens = join(await mkdtemp(join(tmpdir(), 'self-reviews-test-')), 'tokens');
-  await writeFile(tokens, 'bob-token,bob,uid-bob,"team-b"\n');
-  cluster = await startTestCluster({ tokenFile: tokens });
-  admin = (args, input) => kubectl(cluster.kubeconfigPath, args, { input });
-  bobConfig = join(cluster.dir, 'bob.kubeconfig');
-  await writeFile(
-    bobConfig,
-    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'bob', token: 'bob-token' }),
-  );
-  await admin(['create', 'namespace', 'team']);
-});
-afterAll(async () => cluster?.stop());
+const env = useBobCluster();
+const admin = (args: string[], input?: string) => env.admin(args, input);
 
 const REVIEW = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
@@ -36,10 +18,10 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 function asBobRaw(path: string, body: string, headers: Record<string, string | string[]> = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
-      `${cluster.server.url}${path}`,
+      `${env.cluster.server.url}${path}`,
       {
         method: 'POST',
-        ca: cluster.server.credentials.ca.certPem,
+        ca: env.cluster.server.credentials.ca.certPem,
         headers: { authorization: 'Bearer bob-token', 'content-type': 'application/json', ...headers },
       },
       (res) => {
@@ -59,7 +41,7 @@ function asBobRaw(path: string, body: string, headers: Record<string, string | s
  */
 describe('SelfSubjectReview', () => {
   it('is listed by discovery as a create-only, cluster-scoped resource', async () => {
-    const list = rawClient(cluster.server);
+    const list = rawClient(env.cluster.server);
     const group = (await list.send('GET', '/apis/authentication.k8s.io/v1')).json();
     expect(group.resources).toContainEqual(
       expect.objectContaining({ name: 'selfsubjectreviews', singularName: 'selfsubjectreview', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] }),
@@ -75,7 +57,7 @@ describe('SelfSubjectReview', () => {
   });
 
   it('answers the requester’s user info, fresh and never stored', async () => {
-    const raw = rawClient(cluster.server);
+    const raw = rawClient(env.cluster.server);
     const res = await raw.send(
       'POST',
       '/apis/authentication.k8s.io/v1/selfsubjectreviews',
@@ -96,7 +78,7 @@ describe('SelfSubjectReview', () => {
   });
 
   it('answers the impersonated user under impersonation', async () => {
-    const raw = rawClient(cluster.server);
+    const raw = rawClient(env.cluster.server);
     const res = await raw.send('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', REVIEW, {
       'Impersonate-User': 'alice',
       'Impersonate-Group': 'dev',
@@ -129,7 +111,7 @@ describe('SelfSubjectReview', () => {
     });
     const dev = JSON.parse(await admin(['--as=alice', '--as-group=dev', 'auth', 'whoami', '-o', 'json']));
     expect(dev.status).toEqual({ userInfo: { username: 'alice', groups: ['dev', 'system:authenticated'] } });
-    const table = await kubectl(bobConfig, ['auth', 'whoami']);
+    const table = await kubectl(env.bobConfig, ['auth', 'whoami']);
     expect(table.split('\n').map((l) => l.trim().split(/\s+/).join(' '))).toEqual(
       expect.arrayContaining(['ATTRIBUTE VALUE', 'Username bob', 'UID uid-bob', 'Groups [team-b system:authenticated]']),
     );
@@ -141,7 +123,7 @@ describe('SelfSubjectRulesReview', () => {
     await admin(['create', 'role', 'reader', '-n', 'team', '--verb=get,list', '--resource=configmaps']);
     await admin(['create', 'rolebinding', 'bob-reader', '-n', 'team', '--role=reader', '--user=bob']);
     const rows = async (ns: string) =>
-      (await kubectl(bobConfig, ['auth', 'can-i', '--list', '-n', ns]))
+      (await kubectl(env.bobConfig, ['auth', 'can-i', '--list', '-n', ns]))
         .split('\n')
         .map((l) => l.trim().split(/\s+/).join(' '))
         .filter(Boolean);
@@ -174,7 +156,7 @@ describe('SelfSubjectRulesReview', () => {
   it('lists everything for system:masters, and the impersonated user’s rules under --as', async () => {
     const rows = (await admin(['auth', 'can-i', '--list', '-n', 'team'])).split('\n').map((l) => l.trim().split(/\s+/).join(' '));
     expect(rows).toEqual(expect.arrayContaining(['*.* [] [] [*]', '[*] [] [*]']));
-    const asBob = (await runKubectl(cluster.kubeconfigPath, ['--as=bob', 'auth', 'can-i', '--list', '-n', 'team'])).stdout;
+    const asBob = (await runKubectl(env.cluster.kubeconfigPath, ['--as=bob', 'auth', 'can-i', '--list', '-n', 'team'])).stdout;
     expect(asBob).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
     expect(asBob).not.toMatch(/^\*\.\*/m);
   });
