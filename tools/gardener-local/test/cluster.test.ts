@@ -1,59 +1,25 @@
 // `gardener-local cluster`: whole local clusters driven with the real kubectl, as a user runs them. Pods are local
 // processes; the process table is the truth for "no process outlives its Pod or its cluster".
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, kubectl, runKubectl, startProcess, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { cli, clusterCommand, get, pidsOf, run, serviceUrlIn } from './support.js';
+import { freePort, kubectl, runKubectl, startProcess, waitFor } from '@gardener-ts/testing';
 
-const run = promisify(execFile);
-const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli.js');
 let dir: string;
 let program: string;
 let clusters: string;
 
-async function gardenerLocal(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [cli, 'cluster', ...args, '--data-dir', clusters], { timeout: 60_000 });
-  return stdout;
-}
+const gardenerLocal = (...args: string[]) => clusterCommand(clusters, ...args);
+const programPids = () => pidsOf(program);
+const serviceUrl = (cluster: string, service: string, namespace = 'default') => serviceUrlIn(clusters, cluster, service, namespace);
+
 
 const kubeconfigOf = (name: string) => join(clusters, name, 'kubeconfig');
 
-/** Pids of live processes running this test's HTTP program (its path is unique to the test's directory). */
-async function programPids(): Promise<number[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,stat=,args=']);
-  return stdout
-    .split('\n')
-    .filter((line) => line.includes(program) && !/^\s*\d+\s+Z/.test(line))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
-async function serviceUrl(cluster: string, service: string, namespace = 'default'): Promise<string> {
-  const state = JSON.parse(await readFile(join(clusters, cluster, 'services.json'), 'utf8')) as {
-    services: { namespace: string; name: string; host: string; ports: { localPort: number }[] }[];
-  };
-  const entry = state.services.find((s) => s.namespace === namespace && s.name === service);
-  if (!entry) throw new Error(`service ${namespace}/${service} has no local port yet`);
-  return `http://${entry.host}:${entry.ports[0].localPort}/`;
-}
 
-/** One GET on a new connection (the service proxy balances connections, not requests). */
-function get(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { agent: false, timeout: 2_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve(body));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
-    req.on('error', reject);
-  });
-}
 
 const deployment = (name: string, image: string, extra = '') => `
 apiVersion: apps/v1

@@ -2,58 +2,24 @@
 // real kubectl. A Deployment spread over the zones lands one Pod per node, its Service reaches every node's Pod, a
 // crashed supervisor's Pods of every node are cleaned up on the next `up`, the spread constraint keeps a Pod Pending
 // rather than skew the zones, and `down` leaves no process.
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { cli, clusterCommand, get, pidsOf, run, serviceUrlIn } from './support.js';
+import { kubectl, waitFor } from '@gardener-ts/testing';
 
-const run = promisify(execFile);
-const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli.js');
 let dir: string;
 let program: string;
 let clusters: string;
 
-async function gardenerLocal(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [cli, 'cluster', ...args, '--data-dir', clusters], { timeout: 60_000 });
-  return stdout;
-}
+const gardenerLocal = (...args: string[]) => clusterCommand(clusters, ...args);
+const programPids = () => pidsOf(program);
+const serviceUrl = (service: string) => serviceUrlIn(clusters, 'ha', service);
 
-/** Pids of live processes running this test's HTTP program (its path is unique to the test's directory). */
-async function programPids(): Promise<number[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,stat=,args=']);
-  return stdout
-    .split('\n')
-    .filter((line) => line.includes(program) && !/^\s*\d+\s+Z/.test(line))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
-async function serviceUrl(service: string): Promise<string> {
-  const state = JSON.parse(await readFile(join(clusters, 'ha', 'services.json'), 'utf8')) as {
-    services: { namespace: string; name: string; host: string; ports: { localPort: number }[] }[];
-  };
-  const entry = state.services.find((s) => s.namespace === 'default' && s.name === service);
-  if (!entry) throw new Error(`service ${service} has no local port yet`);
-  return `http://${entry.host}:${entry.ports[0].localPort}/`;
-}
 
-/** One GET on a new connection (the service proxy balances connections, not requests). */
-function get(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { agent: false, timeout: 2_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve(body));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
-    req.on('error', reject);
-  });
-}
+
 
 // Gardener's high-availability webhook spreads control planes like this: at most one replica more per zone.
 const spreadDeployment = `
