@@ -7,12 +7,13 @@
 //   (cd tools/gardener-local && npx tsup --out-dir ../../bench/apiserver/.build/after)    # with the change
 // Run: npx tsx bench/apiserver/compare.ts [--rounds 5] [--seconds 5] [--objects 10000] [--backends memory,etcd]
 // Needs wrk, the C HTTP load generator (`sudo apt-get install wrk`; not installed by the bootstrap, as no test uses it).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startEtcd } from '../support/etcd.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,21 +35,6 @@ interface Server {
   url: string;
   credentials: { ca: string; cert: string; key: string };
   stop(): Promise<void>;
-}
-
-async function startEtcd(dir: string): Promise<{ proc: ChildProcess; url: string }> {
-  const port = 23790 + Math.floor(Math.random() * 5000);
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn('etcd', ['--data-dir', join(dir, 'etcd'), '--listen-client-urls', url, '--advertise-client-urls', url, '--listen-peer-urls', `http://127.0.0.1:${port + 1}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${port + 1}`, '--initial-cluster', `default=http://127.0.0.1:${port + 1}`], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { proc, url };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('etcd did not start');
 }
 
 async function startServer(name: string, cli: string, kind: string): Promise<Server> {

@@ -2,13 +2,14 @@
 // creates, gets, a list of 10,000 objects, watch delivery latency with 100 watchers and the server's memory,
 // per storage backend; plus raw etcd puts from this process as the floor for the etcd backend.
 // Run: npx nx build gardener-local && npx tsx bench/apiserver/run.ts [memory file etcd]
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
+import { startEtcd } from '../support/etcd.js';
 
 type StorageKind = 'memory' | 'file' | 'etcd';
 
@@ -110,21 +111,6 @@ async function pool(count: number, fn: (i: number) => Promise<unknown>): Promise
 }
 
 const percentile = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-
-async function startEtcd(dir: string): Promise<{ proc: ChildProcess; url: string }> {
-  const port = 23790 + Math.floor(Math.random() * 1000);
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn('etcd', ['--data-dir', join(dir, 'etcd'), '--listen-client-urls', url, '--advertise-client-urls', url, '--listen-peer-urls', `http://127.0.0.1:${port + 1}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${port + 1}`, '--initial-cluster', `default=http://127.0.0.1:${port + 1}`], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { proc, url };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('etcd did not start');
-}
 
 async function bench(kind: StorageKind): Promise<Record<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-apiserver-'));
