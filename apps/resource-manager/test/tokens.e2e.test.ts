@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { kind } from '@gardener-ts/controller-runtime';
+import { tokenRequestorSeedKubeconfig as seedKubeconfig } from '@gardener-ts/resourcemanager';
 import { SecretK, b64, getOrUndefined, startLandscape, waitFor, type Landscape } from './harness.js';
 
 const ns = 'default';
@@ -14,26 +15,6 @@ const unb64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString
 const purpose = { 'resources.gardener.cloud/purpose': 'token-requestor', 'resources.gardener.cloud/class': 'shoot' };
 const saAnnotations = (name: string) => ({ 'serviceaccount.resources.gardener.cloud/name': name, 'serviceaccount.resources.gardener.cloud/namespace': 'kube-system' });
 
-// The seed's kubeconfig example.
-const seedKubeconfig = `apiVersion: v1
-clusters:
-- cluster:
-    certificate-authority-data: AAAA
-    server: some-server-url
-  name: shoot--foo--bar
-contexts:
-- context:
-    cluster: shoot--foo--bar
-    user: shoot--foo--bar-token
-  name: shoot--foo--bar
-current-context: shoot--foo--bar
-kind: Config
-preferences: {}
-users:
-- name: shoot--foo--bar-token
-  user:
-    token: ""
-`;
 
 let land: Landscape;
 

@@ -30,6 +30,7 @@ export { TokenRequestor, withToken, type TokenRequestorOptions } from './control
 export { setKubeconfigToken, kubeconfigToken, kubeconfigCA } from './controller/tokenrequestor/kubeconfig.js';
 export { renewAfterMs, expirationSeconds, isTokenRequestorSecret } from './controller/tokenrequestor/renewal.js';
 export { TokenRequestorAnnotation, TokenRequestorLabel } from './controller/tokenrequestor/names.js';
+export { seedKubeconfig as tokenRequestorSeedKubeconfig } from './controller/tokenrequestor/seed-example.js';
 export { TokenInvalidator } from './controller/tokeninvalidator/reconcile.js';
 export { planInvalidation, TokenInvalidatorLabel, type InvalidatorPlan } from './controller/tokeninvalidator/rules.js';
 export { CSRApprover } from './controller/csrapprover/reconcile.js';

@@ -2,28 +2,9 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { kubeconfigCA, kubeconfigToken, setKubeconfigToken } from './kubeconfig.js';
 import { withToken } from './reconcile.js';
+import { seedKubeconfig } from './seed-example.js';
 import { caBundleUpToDate, expirationSeconds, goParseBool, hasToken, injectsCABundle, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
 
-// The seed's example kubeconfig.
-const seedKubeconfig = `apiVersion: v1
-clusters:
-- cluster:
-    certificate-authority-data: AAAA
-    server: some-server-url
-  name: shoot--foo--bar
-contexts:
-- context:
-    cluster: shoot--foo--bar
-    user: shoot--foo--bar-token
-  name: shoot--foo--bar
-current-context: shoot--foo--bar
-kind: Config
-preferences: {}
-users:
-- name: shoot--foo--bar-token
-  user:
-    token: ""
-`;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const unb64 = (s: string) => Buffer.from(s, 'base64').toString();
 
