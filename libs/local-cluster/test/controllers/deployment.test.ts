@@ -158,10 +158,12 @@ describe('Deployment controller', () => {
   });
 
   it('reports ProgressDeadlineExceeded when a rollout stops progressing', async () => {
-    await h.api.create(deployment('stuck', 1, undefined, { progressDeadlineSeconds: 1 }));
+    // The first rollout gets the default deadline, so a slow machine cannot time it out.
+    await h.api.create(deployment('stuck', 1));
     expect((await rolloutStatus('stuck')).code).toBe(0);
     // The new pods can never be scheduled.
-    await h.api.patch(DeploymentKind, key('stuck'), { type: 'merge', patch: { spec: { template: { spec: { nodeSelector: { disk: 'none' } } } } } });
+    const unschedulable = { progressDeadlineSeconds: 1, template: { spec: { nodeSelector: { disk: 'none' } } } };
+    await h.api.patch(DeploymentKind, key('stuck'), { type: 'merge', patch: { spec: unschedulable } });
     const d = await h.eventually('ProgressDeadlineExceeded', DeploymentKind, key('stuck'), (x) => conditionOf(x, 'Progressing')?.reason === 'ProgressDeadlineExceeded');
     expect(conditionOf(d, 'Progressing')).toMatchObject({ status: 'False', message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/) });
     const status = await rolloutStatus('stuck');
