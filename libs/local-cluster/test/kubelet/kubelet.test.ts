@@ -46,7 +46,7 @@ describe('node', () => {
     await waitFor('Ready True again', async () => {
       const ready = (await h.core.readNode({ name: NODE_NAME })).status?.conditions?.find((c) => c.type === 'Ready');
       return ready?.status === 'True' ? ready : undefined;
-    }, { timeoutMs: 3_000 });
+    }, { timeoutMs: 10_000 });
   });
 
   it('renews its Lease in kube-node-lease', async () => {
