@@ -122,6 +122,32 @@ describe('cache defaultNamespaces', () => {
     }
   });
 
+  it('a kind scoped to its own namespaces (ByObject.Namespaces) is cached there only, with labels, overriding defaultNamespaces', async () => {
+    const SecretKind = kind('v1', 'Secret');
+    for (const ns of ['ns-a', 'ns-b', 'ns-c']) {
+      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'picked', namespace: ns, labels: { pick: 'yes' } }, stringData: { k: ns } });
+      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled', namespace: ns }, stringData: { k: ns } });
+    }
+    const cache = new InformerCache(client, {
+      defaultNamespaces: ['ns-a'],
+      scopes: [{ kind: SecretKind, scope: { namespaces: ['ns-b', 'ns-c', 'ns-c'], labelSelector: 'pick=yes' } }],
+    });
+    const abort = new AbortController();
+    cache.start(abort.signal);
+    try {
+      const secrets = await cache.list(SecretKind);
+      expect(secrets.items.map((s) => `${s.metadata!.namespace}/${s.metadata!.name}`).sort()).toEqual(['ns-b/picked', 'ns-c/picked']);
+      expect(cache.informerFor(SecretKind).watchedNamespaces?.sort()).toEqual(['ns-b', 'ns-c']);
+      await expect(cache.get(SecretKind, { namespace: 'ns-a', name: 'picked' })).rejects.toThrow('unable to get: ns-a/picked because of unknown namespace for the cache');
+      await expect(cache.list(SecretKind, { namespace: 'ns-a' })).rejects.toThrow('unable to list: ns-a because of unknown namespace for the cache');
+      // Other kinds still follow defaultNamespaces.
+      await expect(cache.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).rejects.toThrow(/unknown namespace for the cache/);
+    } finally {
+      abort.abort();
+      await cache.stop();
+    }
+  });
+
   it('without defaultNamespaces every namespace is cached', async () => {
     const cache = new InformerCache(client, { defaultNamespaces: [] });
     const abort = new AbortController();

@@ -13,6 +13,12 @@ import { NAMESPACE_INDEX, type IndexFunc } from './store.js';
 /** Which objects an informer holds: a namespace and selectors restrict it. */
 export interface InformerScope {
   namespace?: string;
+  /**
+   * controller-runtime's `ByObject[kind].Namespaces`: this kind is cached only in these namespaces (one list/watch
+   * each, merged), whatever `defaultNamespaces` says; reads elsewhere fail as with `defaultNamespaces`. Overrides
+   * `namespace`. Empty (or containing '') means all namespaces.
+   */
+  namespaces?: string[];
   labelSelector?: Selector;
   fieldSelector?: Selector;
 }
@@ -44,8 +50,7 @@ export class InformerCache implements Reader {
     readonly client: ApiClient,
     private readonly options: CacheOptions = {},
   ) {
-    const ns = options.defaultNamespaces ?? [];
-    this.defaultNamespaces = ns.length === 0 || ns.includes('') ? undefined : [...new Set(ns)];
+    this.defaultNamespaces = namespaceList(options.defaultNamespaces);
   }
 
   /** Whether the kind is namespaced, from API discovery (cached); throws a clear error for a kind discovery does not know. */
@@ -67,7 +72,9 @@ export class InformerCache implements Reader {
 
   /** The namespaces a kind is restricted to by `defaultNamespaces` (undefined: not restricted). */
   private async restrictedTo(kind: GroupVersionKind): Promise<string[] | undefined> {
-    if (!this.defaultNamespaces || this.ownScope(kind)) return undefined;
+    const own = this.ownScope(kind);
+    if (own) return namespaceList(own.namespaces);
+    if (!this.defaultNamespaces) return undefined;
     return (await this.isNamespaced(kind)) ? this.defaultNamespaces : undefined;
   }
 
@@ -82,7 +89,9 @@ export class InformerCache implements Reader {
     let informer = this.informers.get(key) as SharedInformer<T> | undefined;
     if (!informer) {
       const own = this.ownScope(kind);
-      const informerOptions: InformerOptions = { ...(own ?? {}), resyncPeriodMs: this.options.resyncPeriodMs, log: this.options.log };
+      const { namespaces, ...scope } = own ?? {};
+      const informerOptions: InformerOptions = { ...scope, resyncPeriodMs: this.options.resyncPeriodMs, log: this.options.log };
+      if (namespaceList(namespaces)) informerOptions.namespaces = namespaceList(namespaces);
       if (!own && this.defaultNamespaces) informerOptions.namespaces = () => this.restrictedTo(kind);
       informer = new SharedInformer<T>(this.client, kind, informerOptions);
       this.informers.set(key, informer);
@@ -160,6 +169,11 @@ export class InformerCache implements Reader {
     if (!(await informer.waitForSync(this.signal))) throw new Error(`cache stopped before ${gvkString(kind)} synced`);
     return informer;
   }
+}
+
+/** A namespace restriction, deduplicated; undefined when it means all namespaces (none given, or ''). */
+function namespaceList(namespaces: string[] | undefined): string[] | undefined {
+  return !namespaces?.length || namespaces.includes('') ? undefined : [...new Set(namespaces)];
 }
 
 function informerKey(kind: GroupVersionKind & { metadataOnly?: boolean }): string {
