@@ -159,7 +159,11 @@ describe('the scheduler binary', () => {
     expect(failed.type).toBe('Warning');
     expect(failed.message).toMatch(/^Failed to schedule Shoot: none out of the 3 seeds has the matching labels required by seed selector of 'Shoot' \(selector: 'gpu=true'\)/);
     for (const seed of ['my-seed', 'remote-seed', 'aws-seed']) expect(failed.message).toContain(seed);
-    const pending = await client.get(ShootKind, { namespace: 'garden-dev', name: 'gpu' });
+    // The event is recorded before the status is written, as Gardener's scheduler does: wait for the status too.
+    const pending = await waitFor('the Pending lastOperation', async () => {
+      const shoot = await client.get(ShootKind, { namespace: 'garden-dev', name: 'gpu' });
+      return shoot.status?.lastOperation ? shoot : undefined;
+    });
     expect(pending.status?.lastOperation).toMatchObject({ type: 'Create', state: 'Pending' });
     expect(pending.spec.seedName).toBeUndefined();
 
