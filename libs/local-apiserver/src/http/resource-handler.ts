@@ -14,6 +14,7 @@ import type { ReviewHandler } from '../auth/reviews.js';
 import { apiVersionOf } from '../server/keys.js';
 import { partialMetadata, partialMetadataList, requestedView, toTable, type IncludeObject } from './table.js';
 import { serveWatch } from './watch-handler.js';
+import { validateListOptions } from './list-options.js';
 
 type ResourceRoute = Extract<Route, { type: 'resource' }>;
 
@@ -84,6 +85,7 @@ export async function handleResource(
   };
 
   if (method === 'GET' && isWatch(query)) {
+    validateListOptions(query, true);
     if (route.name) {
       listOptions.fieldSelector = [listOptions.fieldSelector, `metadata.name=${route.name}`].filter(Boolean).join(',');
     }
@@ -98,6 +100,7 @@ export async function handleResource(
         const object = await objects.get(def, ns, route.name, route.subresource, query.get('resourceVersion') ?? undefined);
         return respondObject(req, res, def, object, 200, ctx);
       }
+      validateListOptions(query, false);
       const list = await objects.list(def, ns, listOptions);
       return respondList(req, res, def, list, query);
     }
@@ -125,6 +128,7 @@ export async function handleResource(
     case 'DELETE': {
       const options = await deleteOptions(req, query);
       if (!route.name) {
+        validateListOptions(query, false);
         const list = await objects.deleteCollection(def, ns, listOptions, options, ctx);
         return respondList(req, res, def, list, query);
       }

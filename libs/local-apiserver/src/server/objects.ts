@@ -5,7 +5,15 @@ import { parse as parseYaml } from 'yaml';
 import { ApiError, errors } from '../api/errors.js';
 import { generateName, jsonEqual, newUid, now, specPart, validateName, validateLabelsAndAnnotations } from '../api/meta.js';
 import type { ResourceDefinition } from '../registry/types.js';
-import { StorageError, type GetOptions, type KubeObject, type Storage, type StoredObject } from '../storage/types.js';
+import {
+  StorageError,
+  type GetOptions,
+  type KubeObject,
+  type ListOptions as StorageListOptions,
+  type ListResult,
+  type Storage,
+  type StoredObject,
+} from '../storage/types.js';
 import type { RequestContext } from './context.js';
 import { apiVersionOf, collectionPrefix, decodeContinue, encodeContinue, storageKey } from './keys.js';
 import { runPipeline, type Operation, type Pipeline } from './pipeline.js';
@@ -21,8 +29,9 @@ export interface ListOptions {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
-  /** "0": any state, may come from the watch cache; N with `resourceVersionMatch` NotOlderThan (or unset): at least N. */
+  /** "0": any state, may come from the watch cache; N: at least N, or exactly N (see `listRead`). */
   resourceVersion?: string;
+  /** Exact or NotOlderThan (the HTTP layer rejects other values and invalid combinations, as kube does). */
   resourceVersionMatch?: string;
 }
 
@@ -49,33 +58,41 @@ export class ObjectService {
     return this.deps.storage;
   }
 
-  /** `resourceVersion` "0" accepts any cached state (kube's semantics); any other value reads the latest. */
+  /**
+   * kube's GET semantics for `resourceVersion`: unset the latest (a consistent read); "0" any state (may come from
+   * the watch cache); N a state not older than N (a cache waits up to 3 s for it, then kube's 504).
+   */
   async get(def: ResourceDefinition, namespace: string, name: string, subresource = '', resourceVersion?: string): Promise<KubeObject> {
-    const stored = await this.read(def, namespace, name, resourceVersion === '0' ? { consistent: false } : undefined);
+    const stored = await this.read(def, namespace, name, getFreshness(resourceVersion));
     if (subresource === 'scale') return getScale(def, await toRequestedVersion(def, stored.object));
     return toRequestedVersion(def, stored.object);
   }
 
+  /**
+   * kube's LIST semantics: see `listRead` for what resourceVersion, resourceVersionMatch, limit and continue ask of
+   * the store. The pages after the first are read at the first page's revision (the continue token carries it).
+   */
   async list(def: ResourceDefinition, namespace: string, options: ListOptions = {}): Promise<KubeObject> {
     const filter = compileListFilter(def, options);
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
-    let after: string | undefined;
-    if (options.continue) {
-      const token = decodeContinue(options.continue);
-      if (!token) throw errors.badRequest('continue key is not valid: illegal base64 data');
-      after = token.start;
-    }
+    const { read, after } = listRead(options, limit);
     const prefix = collectionPrefix(def, namespace || undefined);
-    const freshness = options.continue ? {} : listFreshness(options);
     const items: KubeObject[] = [];
+    let freshness: ListFreshness = read;
+    let start = after;
     let revision = 0;
     let more = false;
-    let lastKey = '';
+    let lastKey = after ?? '';
     let remaining: number | undefined;
     // Selectors filter after reading, so keep reading pages until the limit is filled or the keys run out.
     for (;;) {
-      const page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after, ...freshness });
-      if (freshness.minRevision && page.revision < freshness.minRevision) throw tooLargeResourceVersion(freshness.minRevision, page.revision);
+      let page: ListResult;
+      try {
+        page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after: start, ...freshness });
+      } catch (err) {
+        throw listReadError(err, options, after);
+      }
+      if (read.minRevision && page.revision < read.minRevision) throw tooLargeResourceVersion(read.minRevision, page.revision);
       revision = revision || page.revision;
       for (const item of page.items) {
         lastKey = item.key;
@@ -84,7 +101,9 @@ export class ObjectService {
       more = page.more;
       remaining = page.remaining;
       if (!limit || !more || items.length >= limit) break;
-      after = lastKey;
+      start = lastKey;
+      // Later pages of one response show the same state as the first.
+      freshness = { atRevision: revision };
     }
     const metadata: KubeObject = { resourceVersion: String(revision) };
     if (limit && more) {
@@ -279,7 +298,15 @@ export class ObjectService {
   }
 
   private async read(def: ResourceDefinition, namespace: string, name: string, options?: GetOptions): Promise<StoredObject> {
-    const stored = await this.deps.storage.get(storageKey(def, namespace, name), options);
+    let stored: StoredObject | undefined;
+    try {
+      stored = await this.deps.storage.get(storageKey(def, namespace, name), options);
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'TooLarge' && options?.minRevision !== undefined) {
+        throw tooLargeResourceVersion(options.minRevision, err.currentRevision ?? 0);
+      }
+      throw err;
+    }
     if (!stored) throw errors.notFound(def.resource, def.group, name);
     return stored;
   }
@@ -460,18 +487,81 @@ export function toVersion(def: ResourceDefinition, object: KubeObject): KubeObje
   return { ...object, apiVersion: want };
 }
 
+/** Which state of the store a list reads. */
+type ListFreshness = Pick<StorageListOptions, 'consistent' | 'minRevision' | 'atRevision'>;
+
+/** kube's messages for a list or continue token at a revision the store no longer keeps (etcd3 store). */
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without ' +
+  'the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
+  'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or ' +
+  'deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** A 410 whose Status carries a continue token that resumes at the latest revision (kube's fresh-continue hint). */
+class ContinueExpiredError extends ApiError {
+  constructor(private readonly token: string) {
+    super(410, 'Expired', CONTINUE_EXPIRED);
+  }
+
+  override toStatus(): Record<string, unknown> {
+    return { ...super.toStatus(), metadata: { continue: this.token } };
+  }
+}
+
 /**
- * What a list's resourceVersion asks of the store (kube's semantics): "0" any state (served from the watch cache
- * without asking etcd); N with resourceVersionMatch NotOlderThan or unset at least revision N; unset (or Exact, not
- * supported here) the latest.
+ * What a list asks of the store (kube's ListReadConsistency): a continue token reads exactly at the revision it
+ * carries (a token from a 410 hint, revision -1, at the latest); resourceVersionMatch=Exact exactly at N; NotOlderThan
+ * "0", or "0" without a match, any state (the watch cache without asking etcd); NotOlderThan N at least N; without a
+ * match, N with a limit exactly N (the legacy meaning of a paginated list), N without a limit at least N; nothing the
+ * latest.
  */
-function listFreshness(options: ListOptions): { consistent?: boolean; minRevision?: number } {
-  const rv = options.resourceVersion;
-  if (!rv || options.resourceVersionMatch === 'Exact') return {};
+function listRead(options: ListOptions, limit: number): { read: ListFreshness; after?: string } {
+  const rv = options.resourceVersion ?? '';
+  const match = options.resourceVersionMatch ?? '';
+  if (options.continue) {
+    if (rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(options.continue);
+    if (!token) throw errors.badRequest('continue key is not valid: illegal base64 data');
+    return { read: token.rv > 0 ? { atRevision: token.rv } : {}, after: token.start };
+  }
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw errors.badRequest(`unknown ResourceVersionMatch: ${JSON.stringify(match)}`);
+  if (rv === '') return { read: {} };
+  if (rv === '0' && match !== 'Exact') return { read: { consistent: false } };
+  const revision = parseResourceVersion(rv);
+  if (match === 'Exact' || (match === '' && limit > 0)) return { read: { atRevision: revision } };
+  return { read: { minRevision: revision } };
+}
+
+/** What a GET's resourceVersion asks of the store. */
+function getFreshness(rv: string | undefined): GetOptions | undefined {
+  if (!rv) return undefined;
   if (rv === '0') return { consistent: false };
-  const revision = Number(rv);
-  if (!Number.isSafeInteger(revision) || revision < 0) throw errors.badRequest(`invalid resource version: ${rv}`);
-  return { minRevision: revision };
+  return { minRevision: parseResourceVersion(rv) };
+}
+
+/** A resourceVersion as kube's APIObjectVersioner parses it (an unsigned decimal), or kube's 400. */
+function parseResourceVersion(rv: string): number {
+  const revision = /^[0-9]+$/.test(rv) ? Number(rv) : NaN;
+  if (Number.isSafeInteger(revision)) return revision;
+  const why = /^[0-9]+$/.test(rv) ? 'value out of range' : 'invalid syntax';
+  throw errors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+}
+
+/** A list's storage error as kube answers it. */
+function listReadError(err: unknown, options: ListOptions, after: string | undefined): unknown {
+  if (!(err instanceof StorageError)) return err;
+  if (err.code === 'Gone') {
+    // A continued list whose revision is gone may go on at the latest revision, inconsistently: kube hands out a
+    // token for that in the 410 Status.
+    if (options.continue) return new ContinueExpiredError(encodeContinue(-1, after ?? ''));
+    return errors.gone(LIST_EXPIRED);
+  }
+  if (err.code === 'TooLarge') {
+    const wanted = options.continue ? decodeContinue(options.continue)?.rv : Number(options.resourceVersion);
+    return tooLargeResourceVersion(wanted ?? 0, err.currentRevision ?? 0);
+  }
+  return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${err.message}`);
 }
 
 /** kube's answer to a NotOlderThan list the store has not reached (storage.NewTooLargeResourceVersionError). */

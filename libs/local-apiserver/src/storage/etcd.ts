@@ -21,6 +21,7 @@ import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, I
 import { atRevision, decodeObject, encodeObject, errorMessage, storageErrors, storedObject } from './objects.js';
 import {
   StorageError,
+  type GetOptions,
   type KubeObject,
   type ListOptions,
   type ListResult,
@@ -80,18 +81,29 @@ export class EtcdStorage implements Storage {
     this.client?.close();
   }
 
-  async get(key: string): Promise<StoredObject | undefined> {
+  async get(key: string, options: GetOptions = {}): Promise<StoredObject | undefined> {
     const res = await this.call((kv) => kv.range({ key: Buffer.from(key) }));
+    // A linearizable read: etcd's revision now is the newest there is.
+    const revision = Number(res.header.revision);
+    if (options.minRevision !== undefined && options.minRevision > revision) throw storageErrors.tooLarge(options.minRevision, revision);
     return res.kvs.length > 0 ? stored(res.kvs[0]) : undefined;
   }
 
   async list(options: ListOptions): Promise<ListResult> {
-    const { prefix, after } = options;
+    const { prefix, after, atRevision } = options;
     const start = after !== undefined && after >= prefix ? `${after}\0` : prefix;
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
-    const res = await this.call((kv) => kv.range({ key: Buffer.from(start), range_end: rangeEnd(prefix), limit }));
+    const range = { key: Buffer.from(start), range_end: rangeEnd(prefix), limit, ...(atRevision !== undefined ? { revision: atRevision } : {}) };
+    let res;
+    try {
+      res = await this.call((kv) => kv.range(range));
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'TooLarge') throw storageErrors.tooLarge(atRevision!, await this.currentRevision());
+      throw err;
+    }
     const items = res.kvs.map(stored);
-    return { items, revision: Number(res.header.revision), more: res.more, remaining: Number(res.count) - items.length };
+    const revision = atRevision ?? Number(res.header.revision);
+    return { items, revision, more: res.more, remaining: Number(res.count) - items.length };
   }
 
   async create(key: string, object: KubeObject): Promise<StoredObject> {
@@ -183,7 +195,11 @@ export class EtcdStorage implements Storage {
     try {
       res = await request(client.kv);
     } catch (err) {
-      throw new StorageError('Unavailable', `etcd at ${this.options.endpoints.join(',')}: ${errorMessage(err)}`);
+      const message = `etcd at ${this.options.endpoints.join(',')}: ${errorMessage(err)}`;
+      // A range at a revision etcd no longer keeps, or not yet has (etcd's ErrCompacted and ErrFutureRev).
+      if (/required revision has been compacted/.test(message)) throw new StorageError('Gone', message);
+      if (/required revision is a future revision/.test(message)) throw new StorageError('TooLarge', message);
+      throw new StorageError('Unavailable', message);
     }
     this.see(res.header);
     return res;

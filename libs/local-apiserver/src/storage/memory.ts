@@ -12,6 +12,7 @@ import {
 } from './objects.js';
 import { SortedKeys } from './sorted-keys.js';
 import type {
+  GetOptions,
   KubeObject,
   ListOptions,
   ListResult,
@@ -71,13 +72,20 @@ export class MemoryStorage implements Storage {
     for (const watcher of this.watchers) watcher.fail(storageErrors.closed(this.kind));
   }
 
-  async get(key: string): Promise<StoredObject | undefined> {
+  async get(key: string, options: GetOptions = {}): Promise<StoredObject | undefined> {
     this.assertOpen();
+    // Every write a client has seen is applied here, so a revision this store has not reached was never handed out.
+    if (options.minRevision !== undefined && options.minRevision > this.revision) throw storageErrors.tooLarge(options.minRevision, this.revision);
     return this.objects.get(key);
   }
 
   async list(options: ListOptions): Promise<ListResult> {
     this.assertOpen();
+    if (options.atRevision !== undefined) return this.listAt(options, options.atRevision);
+    return this.listLatest(options);
+  }
+
+  private listLatest(options: ListOptions): ListResult {
     const { prefix, after } = options;
     const endKey = prefixEnd(prefix);
     const start = after !== undefined && after >= prefix ? this.keys.position(after, true) : this.keys.position(prefix);
@@ -86,6 +94,63 @@ export class MemoryStorage implements Storage {
     const stop = Math.min(end, start + limit);
     const items = this.keys.slice(start, stop).map((key) => this.objects.get(key)!);
     return { items, revision: this.revision, more: stop < end, remaining: end - stop };
+  }
+
+  /**
+   * The range as it was at `revision`: today's keys with the writes after `revision` undone from the event history
+   * (the same window a watch may resume from). Gone when the history no longer reaches back that far.
+   */
+  private listAt(options: ListOptions, revision: number): ListResult {
+    if (revision > this.revision) throw storageErrors.tooLarge(revision, this.revision);
+    const events = this.history.after(revision, this.revision);
+    if (events === undefined) throw storageErrors.gone(revision, this.history.oldest);
+    const { prefix } = options;
+    const lower = options.after !== undefined && options.after >= prefix ? options.after : undefined;
+    // Each key a later write touched, as it was at `revision` (undefined: it did not exist). The oldest later event
+    // of a key decides, so walk from the newest back and let older ones overwrite.
+    const then = new Map<string, StoredObject | undefined>();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const { key, type, previous } = events[i];
+      if (!key.startsWith(prefix) || (lower !== undefined && key <= lower)) continue;
+      then.set(key, type === 'ADDED' || !previous ? undefined : storedObject(key, previous, Number(previous.metadata.resourceVersion)));
+    }
+    if (then.size === 0) return { ...this.listLatest(options), revision };
+    const endKey = prefixEnd(prefix);
+    const start = lower !== undefined ? this.keys.position(lower, true) : this.keys.position(prefix);
+    const end = Math.max(start, endKey === undefined ? this.keys.size : this.keys.position(endKey));
+    let total = end - start;
+    for (const [key, value] of then) total += (value ? 1 : 0) - (this.objects.has(key) ? 1 : 0);
+    // Merge today's keys (read in chunks) with the touched ones, both in key order.
+    const changed = [...then.keys()].sort();
+    let next = start;
+    let chunk: string[] = [];
+    let c = 0;
+    const peek = (): string | undefined => {
+      if (c >= chunk.length && next < end) {
+        chunk = this.keys.slice(next, Math.min(end, next + 256));
+        next += chunk.length;
+        c = 0;
+      }
+      return c < chunk.length ? chunk[c] : undefined;
+    };
+    const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
+    const items: StoredObject[] = [];
+    for (let j = 0; items.length < limit; ) {
+      const today = peek();
+      const touched = j < changed.length ? changed[j] : undefined;
+      if (today === undefined && touched === undefined) break;
+      if (touched === undefined || (today !== undefined && today < touched)) {
+        items.push(this.objects.get(today!)!);
+        c++;
+        continue;
+      }
+      if (today === touched) c++;
+      j++;
+      const old = then.get(touched);
+      if (old) items.push(old);
+    }
+    const remaining = total - items.length;
+    return { items, revision, more: remaining > 0, remaining };
   }
 
   async create(key: string, object: KubeObject): Promise<StoredObject> {

@@ -63,6 +63,8 @@ export const storageErrors = {
     new StorageError('Conflict', `${key} is at revision ${actual}, not the expected ${expected}`),
   gone: (after: number, oldest: number) =>
     new StorageError('Gone', `revision ${after} is older than the oldest kept (${oldest}); list again`),
+  tooLarge: (wanted: number, current: number) =>
+    new StorageError('TooLarge', `revision ${wanted} is newer than the store's (${current})`, current),
   closed: (kind: string) => new StorageError('Unavailable', `the ${kind} store is not open`),
 };
 

@@ -35,6 +35,11 @@ export interface GetOptions {
    * read reflects every write that finished before it started.
    */
   consistent?: boolean;
+  /**
+   * kube's GET with resourceVersion N: the object as the store holds it at a revision of at least N. A cache waits a
+   * bounded time to reach N; a store that does not get there fails with TooLarge (carrying its revision).
+   */
+  minRevision?: number;
 }
 
 export interface ListOptions {
@@ -54,6 +59,13 @@ export interface ListOptions {
    * bounded time for it. The result's revision may still be lower (the cache never got there): the caller checks it.
    */
   minRevision?: number;
+  /**
+   * kube's resourceVersionMatch=Exact (and the pages after the first): the keys as they were right after the write
+   * at this revision; the result's revision is this one. Fails with Gone when the store no longer keeps that revision
+   * (etcd compacted it, or it is older than a memory store's event history), with TooLarge when the store has not
+   * got there (a cache waits a bounded time first).
+   */
+  atRevision?: number;
 }
 
 export interface ListResult {
@@ -76,12 +88,14 @@ export interface Watch {
   stop(): void;
 }
 
-export type StorageErrorCode = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Gone' | 'Unavailable';
+export type StorageErrorCode = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Gone' | 'Unavailable' | 'TooLarge';
 
 export class StorageError extends Error {
   constructor(
     readonly code: StorageErrorCode,
     message: string,
+    /** For TooLarge: the store's revision when it gave up. */
+    readonly currentRevision?: number,
   ) {
     super(message);
     this.name = 'StorageError';

@@ -10,7 +10,10 @@
 // the revision check and never ask etcd while the cache is synced. `list({ minRevision })` (kube's
 // resourceVersionMatch=NotOlderThan with an explicit resourceVersion) skips it too and waits, at most `blockMs` (3 s,
 // as kube's cacher), for the cache to apply that revision; when it does not, the list comes back at the cache's older
-// revision and the caller answers kube's 504 `Too large resource version`.
+// revision and the caller answers kube's 504 `Too large resource version`. A get with `minRevision` (kube's GET at
+// resourceVersion N) waits the same way, then asks etcd. `list({ atRevision })` (resourceVersionMatch=Exact, and the
+// pages after the first) is answered from the cache's event history while it reaches back to that revision, else by
+// a range read at that revision in etcd.
 //
 // Watches from a revision the cache still holds in its event history are served from it; older ones (and any while
 // the cache is re-syncing) go to an etcd watch of their own, which reports Gone for compacted revisions as before.
@@ -122,7 +125,13 @@ export class WatchCachedStorage implements Storage {
 
   async get(key: string, options: GetOptions = {}): Promise<StoredObject | undefined> {
     this.assertOpen();
-    if (!key.startsWith(this.prefix)) return this.source.get(key);
+    if (!key.startsWith(this.prefix)) return this.source.get(key, options);
+    if (options.minRevision !== undefined && options.minRevision > 0) {
+      // kube's GET at resourceVersion N: the cache once it has N (waiting like a NotOlderThan list), else etcd, which
+      // answers TooLarge itself when it is not there either.
+      const reached = await this.reach(options.minRevision, this.blockMs);
+      return reached ? reached.get(key) : this.source.get(key, options);
+    }
     const state = options.consistent === false ? this.state : await this.current();
     return state ? state.get(key) : this.source.get(key);
   }
@@ -130,6 +139,7 @@ export class WatchCachedStorage implements Storage {
   async list(options: ListOptions): Promise<ListResult> {
     this.assertOpen();
     if (!options.prefix.startsWith(this.prefix)) return this.source.list(options);
+    if (options.atRevision !== undefined) return this.listAt(options, options.atRevision);
     let state: CacheState | undefined;
     if (options.minRevision !== undefined && options.minRevision > 0) {
       // NotOlderThan: the cache once it has the revision, or as it is after blockMs (the caller sees it is too old).
@@ -141,6 +151,23 @@ export class WatchCachedStorage implements Storage {
     }
     const { prefix, limit, after } = options;
     return state ? state.list({ prefix, limit, after }) : this.source.list({ prefix, limit, after });
+  }
+
+  /**
+   * Exact: from the cache's history when it reaches back to `revision` (waiting up to blockMs for a revision it has
+   * not applied yet), else a range read at that revision in etcd (Gone when compacted, TooLarge when in the future).
+   */
+  private async listAt(options: ListOptions, revision: number): Promise<ListResult> {
+    const { prefix, limit, after } = options;
+    const state = await this.reach(revision, this.blockMs);
+    if (state) {
+      try {
+        return await state.list({ prefix, limit, after, atRevision: revision });
+      } catch (err) {
+        if (!(err instanceof StorageError && err.code === 'Gone')) throw err;
+      }
+    }
+    return this.source.list({ prefix, limit, after, atRevision: revision });
   }
 
   create(key: string, object: KubeObject): Promise<StoredObject> {
