@@ -11,6 +11,7 @@ const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
+                           [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
   gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...]
                            the local landscape in the foreground: a whole local cluster (API server on port 6443,
                            controller manager, kubelets, service proxy) kept in DIR (default .local/landscape);
@@ -52,6 +53,9 @@ async function main(argv: string[]): Promise<number> {
         'log-level': { type: 'string' },
         'authorization-webhook-url': { type: 'string' },
         'authorization-webhook-ca-file': { type: 'string' },
+        'audit-policy-file': { type: 'string' },
+        'audit-log-path': { type: 'string' },
+        'audit-webhook-config-file': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -89,6 +93,11 @@ async function main(argv: string[]): Promise<number> {
           caPem: values['authorization-webhook-ca-file'] ? await readFile(values['authorization-webhook-ca-file'], 'utf8') : undefined,
         }
       : undefined,
+    audit: {
+      policyFile: values['audit-policy-file'],
+      logPath: values['audit-log-path'],
+      webhookConfigFile: values['audit-webhook-config-file'],
+    },
     logger: log,
   });
   log.info({ url: server.url, kubeconfig: server.kubeconfigPath, storage }, 'Serving');

@@ -14,6 +14,7 @@ import { sendError, sendJson, sendText } from './io.js';
 import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
 import { parseRoute, type Route } from './route.js';
 import type { UpgradeHandler } from '../server/kubelet-proxy.js';
+import { Auditor, type RequestAudit } from '../audit/index.js';
 
 export interface OpenAPIProvider {
   v2(): unknown;
@@ -38,7 +39,12 @@ export interface HandlerDeps extends ResourceHandlerDeps {
   version: Record<string, string>;
   /** Connection upgrades (WebSocket exec/attach/portforward), keyed `resource/subresource`. */
   upgradeHandlers?: Map<string, UpgradeHandler>;
+  /** Audit logging; without it requests still get their `Audit-Id`. */
+  audit?: Auditor;
 }
+
+/** Audit IDs only, for servers without audit logging. */
+const NO_AUDIT = new Auditor();
 
 const PUBLIC_PATHS = new Set(['healthz', 'livez', 'readyz', 'version']);
 
@@ -66,7 +72,11 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       requests.inc({ ...labels, code: String(res.statusCode) });
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
-    serve(deps, route, url, req, res).catch((err) => sendError(res, err));
+    const audit = (deps.audit ?? NO_AUDIT).begin(req, res);
+    serve(deps, route, url, req, res, audit).catch((err) => {
+      audit.failed(err);
+      sendError(res, err);
+    });
   };
 }
 
@@ -124,8 +134,11 @@ export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, 
   return (req, socket, head) => {
     const url = requestUrl(req.url);
     const route = parseRoute(url.pathname);
-    upgrade(deps, route, url, req, socket, head).catch((err) => {
+    const audit = (deps.audit ?? NO_AUDIT).begin(req);
+    upgrade(deps, route, url, req, socket, head, audit).catch((err) => {
       const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      audit.failed(err);
+      audit.upgradeFailed(apiError);
       const body = JSON.stringify(apiError.toStatus());
       if (socket.writable) {
         socket.end(
@@ -136,33 +149,44 @@ export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, 
   };
 }
 
-async function upgrade(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+async function upgrade(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, socket: Duplex, head: Buffer, audit: RequestAudit): Promise<void> {
   const handler = route.type === 'resource' ? deps.upgradeHandlers?.get(`${route.resource}/${route.subresource}`) : undefined;
   if (route.type !== 'resource' || route.group !== '' || !route.name || !handler) {
     throw new ApiError(400, 'BadRequest', 'this resource does not support connection upgrades');
   }
   const requester = await authenticate(deps.authenticators, req);
-  if (!requester && !deps.anonymous) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+  if (!requester && !deps.anonymous) {
+    audit.unauthenticated(requestAttributes(route, url, req, ANONYMOUS));
+    throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+  }
+  audit.received(requestAttributes(route, url, req, requester ?? ANONYMOUS));
   const acting = await impersonate(req, requester ?? ANONYMOUS, deps.authorizer);
   if ('internalError' in acting) throw new ApiError(500, 'InternalError', acting.internalError);
+  if (acting.user !== (requester ?? ANONYMOUS)) audit.impersonated(acting.user);
   const attributes = requestAttributes(route, url, req, acting.user);
   if (attributes.kind === 'resource') attributes.resource.verb = 'create';
   const decision = await deps.authorizer.authorize(attributes);
+  audit.authorized(decision);
   if (!decision.allowed) throw forbidden(attributes, decision.reason);
+  audit.upgraded(socket);
   await handler({ req, socket, head, namespace: route.namespace, name: route.name, subresource: route.subresource, query: url.searchParams });
 }
 
-async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, res: ServerResponse, audit: RequestAudit): Promise<void> {
   const slash = url.pathname.indexOf('/', 1);
   const firstSegment = url.pathname.slice(1, slash < 0 ? undefined : slash);
   let user: UserInfo | undefined = await authenticate(deps.authenticators, req);
   if (!user) {
     if (!deps.anonymous && !PUBLIC_PATHS.has(firstSegment)) {
       req.resume();
+      audit.unauthenticated(requestAttributes(route, url, req, ANONYMOUS));
       throw new ApiError(401, 'Unauthorized', 'Unauthorized');
     }
     user = ANONYMOUS;
   }
+  // Audit sees the authenticated user (kube's audit filter runs before impersonation); authorization the acting one.
+  const attributes = requestAttributes(route, url, req, user);
+  audit.received(attributes);
   // Impersonation headers switch the user after authentication and before authorization, as in kube.
   const acting = await impersonate(req, user, deps.authorizer).catch((err) => {
     req.resume();
@@ -172,9 +196,11 @@ async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: Inco
     req.resume();
     return sendText(res, 500, `${acting.internalError}\n`);
   }
+  if (acting.user !== user) audit.impersonated(acting.user);
   user = acting.user;
-  const attributes = requestAttributes(route, url, req, user);
+  attributes.user = user;
   const decision = await deps.authorizer.authorize(attributes);
+  audit.authorized(decision);
   if (!decision.allowed) {
     req.resume();
     throw forbidden(attributes, decision.reason);

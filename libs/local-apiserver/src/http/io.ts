@@ -1,6 +1,7 @@
 // Reading request bodies and writing responses the way kube-apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, errors } from '../api/errors.js';
+import { auditRequestBody, auditResponseBody } from '../audit/registry.js';
 
 /** kube-apiserver's default request body limit. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -23,7 +24,9 @@ export async function readBodyBuffer(req: IncomingMessage, limit = MAX_BODY_BYTE
     if (size > limit) throw errors.tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  auditRequestBody(req, body);
+  return body;
 }
 
 /**
@@ -51,6 +54,7 @@ export function jsonOf(value: unknown): string {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, warnings: string[] = [], contentType = 'application/json'): void {
+  auditResponseBody(res, body);
   const { text, length } = serialise(body);
   const headers: Record<string, string | string[]> = {
     'content-type': contentType,
@@ -72,6 +76,7 @@ export function sendJsonList(res: ServerResponse, status: number, list: Record<s
   if (keys[keys.length - 1] !== 'items' || !Array.isArray(items) || items.some((i) => i === null || typeof i !== 'object')) {
     return sendJson(res, status, list, warnings);
   }
+  auditResponseBody(res, list);
   const { items: _items, ...rest } = list;
   const head = JSON.stringify(rest);
   const parts = new Array<string>(items.length);

@@ -37,6 +37,7 @@ import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
 import { bootstrapTokenAuthenticator } from '../auth/bootstrap-tokens.js';
 import { tokenRequestHandler } from '../auth/token-request.js';
 import { podBindingHandler, podEvictionHandler } from './pod-subresources.js';
+import { createAuditor, type Auditor, type AuditOptions } from '../audit/index.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
 
@@ -56,6 +57,8 @@ export interface LocalApiServerOptions {
   tokenFile?: string;
   /** An authorization webhook asked after RBAC (e.g. Gardener's SeedAuthorizer). */
   authorizationWebhook?: AuthorizationWebhookOptions;
+  /** Audit logging (kube's --audit-policy-file, --audit-log-path, --audit-webhook-config-file). */
+  audit?: AuditOptions;
   logger?: Logger;
 }
 
@@ -75,11 +78,16 @@ export class LocalApiServer {
     readonly storage: Storage,
     private readonly server: Server,
     private readonly controllers: { stop(): void }[],
+    private readonly auditor: Auditor,
     readonly kubeconfigPath?: string,
   ) {}
 
   static async start(options: LocalApiServerOptions = {}): Promise<LocalApiServer> {
     const log = options.logger ?? createLogger({ name: 'local-apiserver', level: 'error' });
+    const metrics = new MetricsRegistry();
+    collectDefaultMetrics({ register: metrics });
+    // First, so an invalid audit policy or an unusable backend stops the start before anything else is opened.
+    const auditor = await createAuditor(options.audit, { metrics, log });
     const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
     const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
     const storage = createStorage(kind, { dir: options.dataDir ? join(options.dataDir, 'store') : undefined, endpoints: options.etcdServers, historySize: options.watchHistory });
@@ -114,8 +122,6 @@ export class LocalApiServer {
     if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
     const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
     authenticators.push(serviceAccountTokens.authenticator, bootstrapTokenAuthenticator(storage));
-    const metrics = new MetricsRegistry();
-    collectDefaultMetrics({ register: metrics });
     let address = '';
     const kubelets = new KubeletLocator(registry, objects, credentials.admin);
     const handlerDeps: HandlerDeps = {
@@ -137,6 +143,7 @@ export class LocalApiServer {
       ]),
       upgradeHandlers: new Map(['exec', 'attach', 'portforward'].map((sub) => [`pods/${sub}`, podStreamUpgradeHandler(kubelets)])),
       metrics,
+      audit: auditor,
       serverAddress: () => address,
       ready: () => true,
       version: { ...KUBERNETES_VERSION, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'node' + process.versions.node, compiler: 'tsup', platform: `${process.platform}/${process.arch}` },
@@ -176,7 +183,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, namespaceDefaults, admission], kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, namespaceDefaults, admission], auditor, kubeconfigPath);
   }
 
   async stop(): Promise<void> {
@@ -185,6 +192,8 @@ export class LocalApiServer {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
+    // After the last connection: every request's final stage is written or sent.
+    await this.auditor.stop();
     await this.storage.close();
   }
 }

@@ -90,6 +90,26 @@ describe('built-in image map', () => {
     expect(builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver:v1.30.0')?.entry.binaries).toEqual(['kube-apiserver']);
   });
 
+  it('passes kube-apiserver’s audit flags through with their paths', () => {
+    const image = builtin.resolve('registry.k8s.io/kube-apiserver:v1.35.0')!;
+    const ignored: string[] = [];
+    const argv = programArgv(
+      image,
+      {
+        command: ['kube-apiserver'],
+        args: ['--audit-policy-file=/etc/audit/policy.yaml', '--audit-log-path', '/var/log/audit/audit.log', '--audit-webhook-config-file=/etc/audit/webhook.kubeconfig', '--audit-log-maxage=30'],
+      },
+      context(ignored),
+    );
+    expect(argv).toEqual([
+      '/bin/node', '/ws/dist/tools/gardener-local/cli.js', 'apiserver', '--data-dir', '/state',
+      '--audit-policy-file', '/etc/audit/policy.yaml', '--audit-log-path', '/var/log/audit/audit.log',
+      '--audit-webhook-config-file', '/etc/audit/webhook.kubeconfig', '--storage', 'file',
+    ]);
+    expect(ignored).toEqual(['--audit-log-maxage']);
+    expect(programArgv(image, { command: ['kube-apiserver', '--audit-log-path=-'] }, context())).toContain('-');
+  });
+
   it('runs etcd images as the etcd binary with their own flags', () => {
     const image = builtin.resolve('registry.k8s.io/etcd:3.5.15-0')!;
     expect(programArgv(image, { command: ['etcd', '--data-dir=/var/etcd'] }, context())).toEqual([ETCD_BINARY, '--data-dir=/var/etcd']);

@@ -9,6 +9,9 @@ const TRANSLATIONS: Record<string, (value: string | undefined) => string[]> = {
   'secure-port': (v) => ['--port', required('secure-port', v)],
   'etcd-servers': (v) => ['--storage', 'etcd', '--etcd-servers', required('etcd-servers', v)],
   'token-auth-file': (v) => ['--token-auth-file', required('token-auth-file', v)],
+  'audit-policy-file': (v) => ['--audit-policy-file', required('audit-policy-file', v)],
+  'audit-log-path': (v) => ['--audit-log-path', required('audit-log-path', v)],
+  'audit-webhook-config-file': (v) => ['--audit-webhook-config-file', required('audit-webhook-config-file', v)],
   'anonymous-auth': (v) => (v === undefined || v === 'true' ? ['--anonymous-auth'] : []),
   v: (v) => ['--log-level', Number(v) >= 4 ? 'debug' : 'info'],
 };
