@@ -45,7 +45,9 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
     expect(Date.parse(event.eventTime)).toBeGreaterThan(0);
     expect(Date.parse(event.series!.lastObservedTime)).toBeGreaterThanOrEqual(Date.parse(event.eventTime));
 
-    const table = await kubectl(env.cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', '-n', 'default', event.metadata!.name!]);
+    // kube prints Events without a NAME column; `-o wide` adds it last.
+    const table = await kubectl(env.cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', '-n', 'default', event.metadata!.name!, '-o', 'wide']);
+    expect(table).toContain('configmap/v1-subject');
     expect(table).toContain(event.metadata!.name!);
   });
 });

@@ -45,7 +45,8 @@ export class NamespaceController {
     let remaining = 0;
     const seen = new Set<string>();
     for (const def of this.registry.all()) {
-      if (!def.namespaced || def.version !== def.storageVersion) continue;
+      // One definition per stored resource: its storage version, and not a resource stored as another (events.k8s.io).
+      if (!def.namespaced || def.version !== def.storageVersion || def.storage) continue;
       const prefix = collectionPrefix(def, name);
       if (seen.has(prefix)) continue;
       seen.add(prefix);

@@ -139,5 +139,5 @@ function subresources(d: ResourceDefinition): Subresource[] {
 }
 
 function storageVersionHash(d: ResourceDefinition): string {
-  return createHash('sha256').update(`${d.group}/${d.storageVersion}/${d.kind}`).digest('base64').slice(0, 11);
+  return createHash('sha256').update(`${d.storage?.group ?? d.group}/${d.storageVersion}/${d.kind}`).digest('base64').slice(0, 11);
 }

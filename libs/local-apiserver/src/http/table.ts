@@ -40,16 +40,18 @@ function columns(def: ResourceDefinition): PrinterColumn[] {
 
 export function toTable(def: ResourceDefinition, items: KubeObject[], listMeta: KubeObject, include: IncludeObject): KubeObject {
   const cols = columns(def);
+  // A printer with its own name column (kube's events put it last, wide only) gets no leading NAME column.
+  const named = cols.some((c) => c.format === 'name');
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: listMeta,
     columnDefinitions: [
-      NAME_COLUMN,
+      ...(named ? [] : [NAME_COLUMN]),
       ...cols.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
     ],
     rows: items.map((item) => ({
-      cells: [item.metadata?.name ?? '', ...cellsFor(def, cols, item)],
+      cells: [...(named ? [] : [item.metadata?.name ?? '']), ...cellsFor(def, cols, item)],
       object: include === 'None' ? undefined : include === 'Object' ? item : partialMetadata(item),
     })),
   };

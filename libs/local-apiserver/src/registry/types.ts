@@ -47,6 +47,16 @@ export interface ResourceDefinition {
   /** Whether this version is served and which version objects are stored in (CRDs may have several). */
   served: boolean;
   storageVersion: string;
+  /**
+   * Built-ins stored as another resource, as kube's registry does: events.k8s.io `events` are core `events` in
+   * storage (same keys, stored in core/v1 shape). `storageVersion` is then a version of this group.
+   */
+  storage?: { group: string; resource: string };
+  /**
+   * Field selector labels this resource accepts besides metadata.name and metadata.namespace, each mapped to the
+   * path it selects in the stored object (kube's field label conversion to the storage type's selectable fields).
+   */
+  fieldLabels?: Record<string, string>;
   /** The schema of the whole object (for validation, pruning, patch strategies and OpenAPI). */
   schema?: OpenAPISchema;
   /** Name of the OpenAPI definition of the kind (built-ins), e.g. `io.k8s.api.apps.v1.Deployment`. */

@@ -11,7 +11,6 @@ const COMMON_FIELDS = ['metadata.name', 'metadata.namespace'];
 /** Field selectors each built-in resource supports besides name and namespace (kube's field label conversions). */
 const RESOURCE_FIELDS: Record<string, string[]> = {
   pods: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
-  events: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
   secrets: ['type'],
   namespaces: ['status.phase'],
   nodes: ['spec.unschedulable'],
@@ -24,7 +23,8 @@ export function compileListFilter(def: ResourceDefinition, options: { labelSelec
   const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
   const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
   if (fields) {
-    const allowed = [...COMMON_FIELDS, ...(def.group === '' || def.custom ? (RESOURCE_FIELDS[def.resource] ?? []) : [])];
+    const own = def.fieldLabels ? Object.keys(def.fieldLabels) : def.group === '' || def.custom ? (RESOURCE_FIELDS[def.resource] ?? []) : [];
+    const allowed = [...COMMON_FIELDS, ...own];
     for (const f of fields.fields) {
       if (!allowed.includes(f)) {
         throw errors.badRequest(`field label not supported: ${f}`);
@@ -34,5 +34,5 @@ export function compileListFilter(def: ResourceDefinition, options: { labelSelec
   if (!labels && !fields) return () => true;
   return (object) =>
     (!labels || matchLabels(labels, object.metadata?.labels)) &&
-    (!fields || fields((key) => fieldValue(object, key)));
+    (!fields || fields((key) => fieldValue(object, def.fieldLabels?.[key] ?? key)));
 }

@@ -5,8 +5,7 @@ import type { ResourceDefinition } from '../registry/types.js';
 import { StorageError, type KubeObject, type Storage, type StorageEvent } from '../storage/types.js';
 import type { ListFilter } from './filters.js';
 import { collectionPrefix, apiVersionOf } from './keys.js';
-import { toVersion } from './objects.js';
-import { hasWebhookConversion, toRequestedVersion } from './conversion/converter.js';
+import { hasWebhookConversion, toRequestedVersion, toRequestedVersionSync } from './conversion/converter.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -59,7 +58,7 @@ export async function startWatch(storage: Storage, request: WatchRequest, sink: 
   let queue: Promise<void> = Promise.resolve();
   const emit = (type: WatchEvent['type'], object: KubeObject, convert = true, then?: () => void) => {
     if (!webhook) {
-      sink({ type, object: convert ? toVersion(def, object) : object });
+      sink({ type, object: convert ? toRequestedVersionSync(def, object) : object });
       then?.();
       return;
     }

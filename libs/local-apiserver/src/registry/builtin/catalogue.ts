@@ -18,6 +18,10 @@ export interface BuiltinRow {
   createOnly?: boolean;
   /** Objects carry metadata.generation (kube's strategies set it for workloads, policies and webhooks). */
   generation?: boolean;
+  /** The version objects are stored in when it is not this row's (kube's storage version: autoscaling/v2 for HPAs). */
+  storageVersion?: string;
+  /** Stored as another resource (events.k8s.io events are core/v1 events in storage). */
+  storage?: { group: string; resource: string; version: string };
 }
 
 const row = (
@@ -56,9 +60,9 @@ export const BUILTIN_ROWS: BuiltinRow[] = [
   row('batch', 'v1', 'jobs', 'Job', true, 'V1Job', { generation: true, categories: ALL }),
   row('batch', 'v1', 'cronjobs', 'CronJob', true, 'V1CronJob', { generation: true, shortNames: ['cj'], categories: ALL }),
   row('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, 'V2HorizontalPodAutoscaler', { generation: true, shortNames: ['hpa'], categories: ALL }),
-  row('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, 'V1HorizontalPodAutoscaler', { generation: true, shortNames: ['hpa'], categories: ALL }),
+  row('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, 'V1HorizontalPodAutoscaler', { generation: true, shortNames: ['hpa'], categories: ALL, storageVersion: 'v2' }),
   row('coordination.k8s.io', 'v1', 'leases', 'Lease', true, 'V1Lease', { status: false }),
-  row('events.k8s.io', 'v1', 'events', 'Event', true, 'EventsV1Event', { shortNames: ['ev'], status: false }),
+  row('events.k8s.io', 'v1', 'events', 'Event', true, 'EventsV1Event', { shortNames: ['ev'], status: false, storage: { group: '', resource: 'events', version: 'v1' } }),
   row('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true, 'V1EndpointSlice', { generation: true, status: false }),
   row('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, 'V1NetworkPolicy', { generation: true, shortNames: ['netpol'], status: false }),
   row('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, 'V1Ingress', { generation: true, shortNames: ['ing'] }),

@@ -3,6 +3,7 @@ import { builtinDefinitionName } from '../../schema/builtin.js';
 import type { ResourceDefinition } from '../types.js';
 import { BUILTIN_ROWS, type BuiltinRow } from './catalogue.js';
 import { DEFAULTERS } from './defaults.js';
+import { FIELD_LABELS } from './field-labels.js';
 import { PRINTERS } from './printers.js';
 import { VALIDATORS } from './validation.js';
 
@@ -34,7 +35,9 @@ function definition(row: BuiltinRow): ResourceDefinition {
       others: row.others,
     },
     served: true,
-    storageVersion: row.version,
+    storageVersion: row.storage?.version ?? row.storageVersion ?? row.version,
+    storage: row.storage && { group: row.storage.group, resource: row.storage.resource },
+    fieldLabels: FIELD_LABELS[key],
     definitionName: builtinDefinitionName(row.model),
     defaulter: DEFAULTERS[key],
     validator: VALIDATORS[key],

@@ -1,6 +1,7 @@
 // The `kubectl get` columns kube's printers show for the common built-in kinds; others print NAME and AGE.
 import type { KubeObject } from '../../storage/types.js';
 import type { PrinterColumn } from '../types.js';
+import { eventsV1ToCore } from '../../server/conversion/events.js';
 import { humanDuration } from './human-duration.js';
 
 export interface Printer {
@@ -68,6 +69,36 @@ function jobDuration(o: KubeObject): string {
   return humanDuration((Number.isNaN(end) ? Date.now() : end) - start);
 }
 
+const since = (time: unknown): string => {
+  const t = typeof time === 'string' ? Date.parse(time) : NaN;
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(Date.now() - t);
+};
+
+/** kube's printEvent, wide columns included (priority 1); events have no leading NAME column, `Name` comes last. */
+const EVENT_PRINTER: Printer = {
+  columns: [
+    col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Subobject', 'string', 1), col('Source', 'string', 1), col('Message'),
+    col('First Seen', 'string', 1), col('Count', 'integer', 1), { ...col('Name', 'string', 1), format: 'name' },
+  ],
+  cells: (o) => {
+    const involved = o.involvedObject ?? {};
+    const first = o.firstTimestamp ? since(o.firstTimestamp) : since(o.eventTime);
+    let last = o.lastTimestamp ? since(o.lastTimestamp) : first;
+    let count = o.count ?? 0;
+    if (o.series) {
+      last = since(o.series.lastObservedTime);
+      count = o.series.count ?? 0;
+    } else if (count === 0) count = 1; // singleton events of the new API have no count
+    const kind = String(involved.kind ?? '').toLowerCase();
+    const component = o.source?.component || o.reportingComponent || '';
+    const instance = o.source?.host || o.reportingInstance || '';
+    return [
+      last, o.type ?? '', o.reason ?? '', involved.name ? `${kind}/${involved.name}` : kind, involved.fieldPath ?? '',
+      instance ? `${component}, ${instance}` : component, String(o.message ?? '').trim(), first, count, o.metadata?.name ?? '',
+    ];
+  },
+};
+
 export const PRINTERS: Record<string, Printer> = {
   '/pods': {
     columns: [col('Ready'), col('Status'), col('Restarts', 'integer'), AGE, col('IP', 'string', 1), col('Node', 'string', 1)],
@@ -101,14 +132,9 @@ export const PRINTERS: Record<string, Printer> = {
       return [ready?.status === 'True' ? 'Ready' : 'NotReady', roles.join(',') || '<none>', age(o), o.status?.nodeInfo?.kubeletVersion ?? ''];
     },
   },
-  '/events': {
-    columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message')],
-    cells: (o) => {
-      const last = Date.parse(o.lastTimestamp ?? o.eventTime ?? o.metadata?.creationTimestamp ?? '');
-      const involved = o.involvedObject ?? {};
-      return [Number.isNaN(last) ? '<unknown>' : humanDuration(Date.now() - last), o.type ?? '', o.reason ?? '', `${String(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`, o.message ?? ''];
-    },
-  },
+  '/events': EVENT_PRINTER,
+  // events.k8s.io/v1 Events are core Events in kube's registry and print alike.
+  'events.k8s.io/events': { columns: EVENT_PRINTER.columns, cells: (o) => EVENT_PRINTER.cells(eventsV1ToCore(o)) },
   'apps/deployments': {
     columns: [col('Ready'), col('Up-to-date', 'integer'), col('Available', 'integer'), AGE],
     cells: (o) => [`${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, o.status?.updatedReplicas ?? 0, o.status?.availableReplicas ?? 0, age(o)],

@@ -2,12 +2,14 @@
 // CRD's conversion webhook (url, or a Service resolved and verified as admission webhooks are) whenever an object's
 // version differs from the one wanted — to the storage version before writing, to the requested version on reads,
 // lists (one review for all items that need it) and watch events — as kube's apiextensions webhook converter.
+// Built-in resources served in several group-versions (Events, HPAs) convert with kube's conversions (`builtin.ts`).
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../api/errors.js';
 import { postJson, resolveService, type Target } from '../../admission/webhooks.js';
 import type { ResourceDefinition } from '../../registry/types.js';
 import type { KubeObject, Storage } from '../../storage/types.js';
-import { apiVersionOf } from '../keys.js';
+import { apiVersionOf, storageApiVersion } from '../keys.js';
+import { convertBuiltin } from './builtin.js';
 import { conversionReview, convertedObjects, MetadataError, restoreConverted, reviewVersion, TypeMetaError } from './review.js';
 
 /** kube's timeout for conversion webhook calls. */
@@ -99,14 +101,20 @@ function gvkOf(def: ResourceDefinition, object: KubeObject): string {
   return `${object.apiVersion ?? apiVersionOf({ group: def.group, version: def.storageVersion })}, Kind=${object.kind ?? def.kind}`;
 }
 
-/** Relabelling (strategy None): only apiVersion changes. */
-function relabel(objects: KubeObject[], apiVersion: string): KubeObject[] {
-  return objects.map((o) => (o.apiVersion === apiVersion ? o : { ...o, apiVersion }));
+/** Without a webhook: built-ins convert with kube's conversions, custom resources (strategy None) only relabel. */
+function convertSync(def: ResourceDefinition, object: KubeObject, apiVersion: string): KubeObject {
+  if (object.apiVersion === apiVersion) return object;
+  return def.custom ? { ...object, apiVersion } : convertBuiltin(object, apiVersion);
+}
+
+/** A stored object in the version of `def`, for definitions without a conversion webhook (watch events). */
+export function toRequestedVersionSync(def: ResourceDefinition, object: KubeObject): KubeObject {
+  return convertSync(def, object, apiVersionOf(def));
 }
 
 async function convertAll(def: ResourceDefinition, objects: KubeObject[], apiVersion: string, list = false): Promise<KubeObject[]> {
   const converter = converters.get(def);
-  if (!converter || objects.length === 0) return relabel(objects, apiVersion);
+  if (!converter || objects.length === 0) return objects.map((o) => convertSync(def, o, apiVersion));
   const from = objects.find((o) => o.apiVersion !== apiVersion);
   if (!from) return objects;
   return converter.convert(objects, apiVersion, gvkOf(def, from), list);
@@ -124,5 +132,5 @@ export async function itemsToRequestedVersion(def: ResourceDefinition, objects: 
 
 /** An object in the storage version of its resource, as it is written. */
 export async function toStorageVersion(def: ResourceDefinition, object: KubeObject): Promise<KubeObject> {
-  return (await convertAll(def, [object], apiVersionOf({ group: def.group, version: def.storageVersion })))[0];
+  return (await convertAll(def, [object], storageApiVersion(def)))[0];
 }
