@@ -1,5 +1,7 @@
 // The service proxy against the local API server: Services reach their ready endpoints on 127.0.0.1, NodePorts listen
-// on their nodePort, LoadBalancers get their ingress, and local ports survive a proxy restart.
+// on their nodePort, LoadBalancers get their ingress, local ports survive a proxy restart, ClientIP affinity keeps a
+// client on one endpoint, and UDP ports answer through the proxy.
+import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,9 @@ let dir: string;
 let proxy: ServiceProxy;
 const backends: Server[] = [];
 const backendPorts: number[] = [];
+/** UDP echo backends: each answers a datagram with "<id>:<datagram>". */
+const udpBackends: Socket[] = [];
+const udpPorts: number[] = [];
 
 const kubeConfig = () => {
   const kc = new KubeConfig();
@@ -24,9 +29,10 @@ const kubeConfig = () => {
 };
 const apply = (manifest: object) => kubectl(cluster.kubeconfigPath, ['apply', '-f', '-'], { input: JSON.stringify(manifest) });
 
-function fetchText(port: number): Promise<string> {
+/** A GET to 127.0.0.1:port; `localAddress` makes the client another address (all of 127.0.0.0/8 is loopback). */
+function fetchText(port: number, localAddress?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+    get({ host: '127.0.0.1', port, path: '/', agent: false, localAddress }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
       res.on('end', () => resolve(body));
@@ -34,13 +40,37 @@ function fetchText(port: number): Promise<string> {
   });
 }
 
-function slice(name: string, service: string, ready: boolean[], backend = 0) {
+/** Sends `text` to 127.0.0.1:port from a fresh socket, again every 200 ms until the answer comes (UDP may drop). */
+async function askUdp(port: number, text: string): Promise<string> {
+  const client = createSocket('udp4');
+  const answer = new Promise<string>((resolve) => client.once('message', (m) => resolve(m.toString())));
+  const send = () => client.send(text, port, '127.0.0.1');
+  const timer = setInterval(send, 200);
+  send();
+  try {
+    return await answer;
+  } finally {
+    clearInterval(timer);
+    client.close();
+  }
+}
+
+/** Ten connections one after the other: the backends that answered, in order. */
+const tenAnswers = async (port: number) => {
+  const answers: string[] = [];
+  for (let i = 0; i < 10; i++) answers.push(await fetchText(port));
+  return answers;
+};
+
+type SlicePort = { name: string; port: number; protocol: string };
+
+function slice(name: string, service: string, ready: boolean[], backend = 0, ports: SlicePort[] = [{ name: 'http', port: backendPorts[backend], protocol: 'TCP' }]) {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: { name, namespace: 'default', labels: { 'kubernetes.io/service-name': service } },
     addressType: 'IPv4',
-    ports: [{ name: 'http', port: backendPorts[backend], protocol: 'TCP' }],
+    ports,
     endpoints: ready.map((r, i) => ({ addresses: ['127.0.0.1'], conditions: { ready: r }, targetRef: { kind: 'Pod', name: `p${i}`, namespace: 'default' } })),
   };
 }
@@ -53,6 +83,11 @@ beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     backends.push(server);
     backendPorts.push((server.address() as AddressInfo).port);
+    const udp = createSocket('udp4');
+    udp.on('message', (m, from) => udp.send(`${id}:${m.toString()}`, from.port, from.address));
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    udpBackends.push(udp);
+    udpPorts.push(udp.address().port);
   }
   proxy = new ServiceProxy({ kubeConfig: kubeConfig(), stateFile: join(dir, 'services.json') });
   await proxy.start();
@@ -61,6 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.stop();
   for (const server of backends) server.close();
+  for (const socket of udpBackends) socket.close();
   await cluster?.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -114,6 +150,72 @@ describe('service proxy', () => {
       return text ? JSON.parse(text) : undefined;
     });
     expect(ingress).toEqual([{ ip: '127.0.0.1', ipMode: 'VIP', ports: [{ port: nodePort, protocol: 'TCP' }] }]);
+  });
+
+  it('keeps a client on one endpoint with ClientIP affinity, alternates without, and moves on when the endpoint goes', async () => {
+    const service = (sessionAffinity: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'sticky', namespace: 'default' }, spec: { sessionAffinity, ports: [{ name: 'http', port: 80 }] } });
+    await apply(service('None'));
+    await apply(slice('sticky-a', 'sticky', [true], 0));
+    await apply(slice('sticky-b', 'sticky', [true], 1));
+    const port = await waitFor('the local port of sticky', () => proxy.localPort('default', 'sticky', 'http'));
+    // Round robin: one after the other, the two backends take turns.
+    const alternating = await waitFor('both backends to take turns', async () => {
+      const answers = await tenAnswers(port);
+      return answers.every((answer, i) => i === 0 || answer !== answers[i - 1]) ? answers : undefined;
+    });
+    expect(new Set(alternating)).toEqual(new Set(['a', 'b']));
+
+    await apply({ ...service('ClientIP'), spec: { ...service('ClientIP').spec, sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } } } });
+    const sticky = await waitFor('ten connections to reach one backend', async () => {
+      const answers = await tenAnswers(port);
+      return new Set(answers).size === 1 ? answers[0] : undefined;
+    });
+    expect(new Set(await tenAnswers(port))).toEqual(new Set([sticky]));
+
+    // The endpoint leaves the ready set: the client moves on to the other one and stays there.
+    await apply(slice(`sticky-${sticky}`, 'sticky', [false], sticky === 'a' ? 0 : 1));
+    const other = sticky === 'a' ? 'b' : 'a';
+    await waitFor('the client to move to the other backend', async () => ((await fetchText(port)) === other ? true : undefined));
+    // Back in the ready set, it gets new clients (other addresses) but not this one, whose affinity moved on.
+    await apply(slice(`sticky-${sticky}`, 'sticky', [true], sticky === 'a' ? 0 : 1));
+    let client = 10;
+    await waitFor('a new client to reach the endpoint again', async () => ((await fetchText(port, `127.0.0.${client++}`)) === sticky ? true : undefined));
+    expect(new Set(await tenAnswers(port))).toEqual(new Set([other]));
+  });
+
+  it('forwards a UDP Service port to its endpoints and lists it in the state file', async () => {
+    await apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'echo', namespace: 'default' }, spec: { ports: [{ name: 'echo', port: 7, protocol: 'UDP' }] } });
+    await apply(slice('echo-a', 'echo', [true], 0, [{ name: 'echo', port: udpPorts[0], protocol: 'UDP' }]));
+    await apply(slice('echo-b', 'echo', [true], 1, [{ name: 'echo', port: udpPorts[1], protocol: 'UDP' }]));
+    const port = await waitFor('the local port of echo', () => proxy.localPort('default', 'echo', 'echo', 'UDP'));
+    // Every client socket is a flow of its own: round robin spreads them over both backends.
+    const answers = await waitFor('both UDP backends to answer', async () => {
+      const seen = await Promise.all([1, 2, 3, 4].map((i) => askUdp(port, `hi ${i}`)));
+      return new Set(seen.map((s) => s.split(':')[0])).size === 2 ? seen : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(answers.map((s) => s.split(':')[1]).sort()).toEqual(['hi 1', 'hi 2', 'hi 3', 'hi 4']);
+    const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8'));
+    expect(state.services).toContainEqual(expect.objectContaining({ name: 'echo', ports: [{ name: 'echo', protocol: 'UDP', port: 7, localPort: port }] }));
+  });
+
+  it('serves 53/TCP and 53/UDP of one NodePort Service, each on its own port', async () => {
+    await apply({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'dns', namespace: 'default' },
+      spec: { type: 'NodePort', ports: [{ name: 'dns-tcp', port: 53, protocol: 'TCP' }, { name: 'dns', port: 53, protocol: 'UDP' }] },
+    });
+    await apply(slice('dns-1', 'dns', [true], 0, [{ name: 'dns-tcp', port: backendPorts[0], protocol: 'TCP' }, { name: 'dns', port: udpPorts[0], protocol: 'UDP' }]));
+    const ports = JSON.parse(await kubectl(cluster.kubeconfigPath, ['get', 'svc', 'dns', '-o', 'jsonpath={.spec.ports}'])) as { name: string; nodePort: number }[];
+    const nodePort = (name: string) => ports.find((p) => p.name === name)!.nodePort;
+    await waitFor('both ports to be served', () => (proxy.localPort('default', 'dns', 'dns') && proxy.localPort('default', 'dns', 'dns-tcp') ? true : undefined));
+    expect(proxy.localPort('default', 'dns', '53', 'TCP')).toBe(nodePort('dns-tcp'));
+    expect(proxy.localPort('default', 'dns', '53', 'UDP')).toBe(nodePort('dns'));
+    expect(await waitFor('the TCP backend to answer', async () => ((await fetchText(nodePort('dns-tcp')).catch(() => '')) || undefined))).toBe('a');
+    expect(await askUdp(nodePort('dns'), 'query')).toBe('a:query');
+    const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8'));
+    expect(state.services.find((s: { name: string }) => s.name === 'dns').ports).toEqual([
+      { name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: nodePort('dns-tcp'), nodePort: nodePort('dns-tcp') },
+      { name: 'dns', protocol: 'UDP', port: 53, localPort: nodePort('dns'), nodePort: nodePort('dns') },
+    ]);
   });
 
   it('closes the ports of a deleted Service and forgets it', async () => {

@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,14 +41,25 @@ describe('pod network preload: Services', () => {
   let file: string;
   const servers: Server[] = [];
   const ports: number[] = [];
+  /** A UDP echo server ("udp:<datagram> from <client address>"), the UDP backend of demo/dns. */
+  let udp: Socket;
+  /** An HTTP server answering with the client's address, the TCP backend of demo/dns. */
+  let whoami: Server;
 
-  /** A services.json as the service proxy writes it: demo/hello port 80 and default/kubernetes port 443. */
+  /**
+   * A services.json as the service proxy writes it: demo/hello port 80, default/kubernetes port 443, and demo/dns with
+   * 53/TCP (whoami) and 53/UDP (the echo server).
+   */
   const servicesJson = (extra: object[] = []) =>
     JSON.stringify({
       services: [
         { namespace: 'demo', name: 'hello', type: 'ClusterIP', clusterIP: '10.0.0.12', host: '127.0.0.1', ports: [{ name: 'http', protocol: 'TCP', port: 80, localPort: ports[0] }] },
         // The proxy lists the API server's Service too, with a port that has no backends: the preload must not use it.
         { namespace: 'default', name: 'kubernetes', type: 'ClusterIP', clusterIP: '10.0.0.1', host: '127.0.0.1', ports: [{ name: 'https', protocol: 'TCP', port: 443, localPort: 1 }] },
+        {
+          namespace: 'demo', name: 'dns', type: 'ClusterIP', clusterIP: '10.0.0.53', host: '127.0.0.1',
+          ports: [{ name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: (whoami.address() as AddressInfo).port }, { name: 'dns', protocol: 'UDP', port: 53, localPort: udp.address().port }],
+        },
         ...extra,
       ],
     });
@@ -68,10 +80,17 @@ describe('pod network preload: Services', () => {
       servers.push(server);
       ports.push((server.address() as AddressInfo).port);
     }
+    udp = createSocket('udp4');
+    udp.on('message', (m, from) => udp.send(`udp:${m.toString()} from ${from.address}`, from.port, from.address));
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    whoami = createServer((req, res) => res.end(req.socket.remoteAddress));
+    await new Promise<void>((resolve) => whoami.listen(0, '127.0.0.1', resolve));
     await writeFile(file, servicesJson());
   });
   afterAll(async () => {
     for (const s of servers) s.close();
+    udp.close();
+    whoami.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -112,6 +131,45 @@ describe('pod network preload: Services', () => {
         await get('http://10.0.0.1:443/'),
       ]));`);
     expect(JSON.parse(out)).toEqual(['hello', 'hello', 'hello', 'hello', 'hello', 'hello', 'apiserver', 'apiserver']);
+  });
+
+  it('sends datagrams to a Service name or ClusterIP with a UDP port to its local UDP port, and TCP to the TCP one, from the pod address', async () => {
+    const out = await inPod(`
+      import dgram from 'node:dgram';
+      import http from 'node:http';
+      // Sends until the answer to text comes (UDP may drop a datagram; a late answer to an earlier resend is skipped).
+      const ask = (socket, text, send) => new Promise((resolve) => {
+        const timer = setInterval(send, 200);
+        const onMessage = (m) => {
+          if (!m.toString().startsWith('udp:' + text + ' ')) return;
+          clearInterval(timer);
+          socket.off('message', onMessage);
+          resolve(m.toString());
+        };
+        socket.on('message', onMessage);
+        send();
+      });
+      const a = dgram.createSocket('udp4');
+      const b = dgram.createSocket('udp4');
+      const c = dgram.createSocket('udp6');
+      await new Promise((r) => b.connect(53, '10.0.0.53', r));
+      // A UDP server binding all interfaces on a fixed port gets the pod address, as a TCP server does.
+      const server = dgram.createSocket('udp4');
+      await new Promise((r) => server.bind(45679, r));
+      console.log(JSON.stringify([
+        await ask(a, 'by name', () => a.send('by name', 53, 'dns.demo')),
+        await ask(a, 'by offset', () => a.send(Buffer.from('xby offsetx'), 1, 9, 53, 'dns.demo.svc.cluster.local')),
+        await ask(b, 'connected', () => b.send('connected')),
+        await ask(c, 'udp6', () => c.send('udp6', 53, 'dns')),
+        // http, not fetch: fetch refuses port 53 (a "bad port" in the Fetch standard).
+        await new Promise((resolve, reject) => http.get('http://dns.demo:53/', (res) => { let t = ''; res.on('data', (d) => (t += d)); res.on('end', () => resolve(t)); }).on('error', reject)),
+        server.address().address,
+      ]));
+      for (const s of [a, b, c, server]) s.close();`);
+    // A connected socket and a TCP connection come from the pod's address (ClientIP affinity tells pods apart).
+    expect(JSON.parse(out)).toEqual([
+      'udp:by name from 127.0.0.1', 'udp:by offset from 127.0.0.1', 'udp:connected from 127.9.2.1', 'udp:udp6 from 127.0.0.1', '127.9.2.1', '127.9.2.1',
+    ]);
   });
 
   it('sees Services the proxy adds after the program started', async () => {

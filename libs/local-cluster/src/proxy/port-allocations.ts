@@ -6,6 +6,7 @@ import { rename, writeFile } from 'node:fs/promises';
 export interface ServicePortEntry {
   /** Service port name, or the port number as text when unnamed. */
   name: string;
+  /** TCP or UDP: a Service may have 53/TCP and 53/UDP, each with its own local port. */
   protocol: string;
   /** The Service's own port (spec.ports[].port). */
   port: number;
@@ -35,8 +36,8 @@ export class PortAllocations {
   }
 
   /** The local port a Service port had before (a restart), if any. */
-  previous(namespace: string, name: string, portName: string): number | undefined {
-    return this.entries.get(key(namespace, name))?.ports.find((p) => p.name === portName)?.localPort;
+  previous(namespace: string, name: string, portName: string, protocol: string): number | undefined {
+    return this.entries.get(key(namespace, name))?.ports.find((p) => p.name === portName && p.protocol === protocol)?.localPort;
   }
 
   get(namespace: string, name: string): ServiceEntry | undefined {

@@ -1,5 +1,6 @@
-// The local service proxy (kube-proxy's job without iptables): every TCP port of every Service gets a listener on
-// 127.0.0.1 that forwards to the Service's ready endpoints (EndpointSlices).
+// The local service proxy (kube-proxy's job without iptables): every TCP and UDP port of every Service gets a listener
+// on 127.0.0.1 that forwards to the Service's ready endpoints (EndpointSlices), round robin or with ClientIP affinity
+// (BackendPicker). SCTP ports are skipped (logged once).
 //   ClusterIP    → a local port, allocated once and kept across restarts (the state file);
 //   NodePort     → its nodePort on 127.0.0.1 (the node's address), as on a real node;
 //   LoadBalancer → as NodePort, and status.loadBalancer.ingress = 127.0.0.1 with the listening port.
@@ -7,7 +8,9 @@
 import { CoreV1Api, DiscoveryV1Api, KubeConfig, makeInformer, type KubernetesObject, type V1EndpointSlice, type V1Service } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { PortAllocations, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
-import { TcpForwarder, type Backend } from './tcp-forwarder.js';
+import { affinityTimeoutMs, type Backend } from './backend-picker.js';
+import { TcpForwarder } from './tcp-forwarder.js';
+import { UdpForwarder } from './udp-forwarder.js';
 
 export interface ServiceProxyOptions {
   kubeConfig: KubeConfig;
@@ -20,10 +23,25 @@ export interface ServiceProxyOptions {
 
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
+/** What the proxy needs of a TCP or UDP forwarder. */
+interface Forwarder {
+  readonly port: number;
+  setBackends(backends: Backend[], affinityMs?: number): void;
+  close(): Promise<void>;
+}
+
+const LISTENERS: Record<string, (host: string, port: number) => Promise<Forwarder>> = {
+  TCP: (host, port) => TcpForwarder.listen(host, port),
+  UDP: (host, port) => UdpForwarder.listen(host, port),
+};
+
 export class ServiceProxy {
   private readonly services = new Map<string, V1Service>();
   private readonly slices = new Map<string, V1EndpointSlice>();
-  private readonly forwarders = new Map<string, Map<string, TcpForwarder>>();
+  /** Service key → "protocol/port name" → its forwarder. */
+  private readonly forwarders = new Map<string, Map<string, Forwarder>>();
+  /** Service ports with a protocol the proxy does not serve, already logged. */
+  private readonly unsupported = new Set<string>();
   private readonly syncing = new Map<string, Promise<void>>();
   private readonly allocations: PortAllocations;
   private readonly core: CoreV1Api;
@@ -60,9 +78,12 @@ export class ServiceProxy {
     for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
   }
 
-  /** The listening port of a Service port (by name, or number as text), once the proxy serves it. */
-  localPort(namespace: string, name: string, port: string): number | undefined {
-    return this.allocations.get(namespace, name)?.ports.find((p) => p.name === port || String(p.port) === port)?.localPort;
+  /**
+   * The listening port of a Service port (by name, or number as text), once the proxy serves it; `protocol` tells
+   * 53/TCP from 53/UDP when the number is not enough.
+   */
+  localPort(namespace: string, name: string, port: string, protocol?: string): number | undefined {
+    return this.allocations.get(namespace, name)?.ports.find((p) => (p.name === port || String(p.port) === port) && (!protocol || p.protocol === protocol))?.localPort;
   }
 
   async stop(): Promise<void> {
@@ -88,27 +109,30 @@ export class ServiceProxy {
     if (this.stopped) return;
     const [namespace, name] = key.split('/');
     const service = this.services.get(key);
-    const ports = service && servesPorts(service) ? (service.spec?.ports ?? []).filter((p) => (p.protocol ?? 'TCP') === 'TCP') : [];
-    const current = this.forwarders.get(key) ?? new Map<string, TcpForwarder>();
+    const ports = service && servesPorts(service) ? (service.spec?.ports ?? []).filter((p) => this.supported(key, p.name || String(p.port), p.protocol ?? 'TCP')) : [];
+    const affinityMs = affinityTimeoutMs(service?.spec);
+    const current = this.forwarders.get(key) ?? new Map<string, Forwarder>();
     const entries: ServicePortEntry[] = [];
     for (const port of ports) {
       const portName = port.name || String(port.port);
-      const wanted = port.nodePort ?? this.allocations.previous(namespace, name, portName) ?? 0;
-      let forwarder = current.get(portName);
+      const protocol = port.protocol ?? 'TCP';
+      const slot = `${protocol}/${portName}`;
+      const wanted = port.nodePort ?? this.allocations.previous(namespace, name, portName, protocol) ?? 0;
+      let forwarder = current.get(slot);
       if (forwarder && wanted !== 0 && forwarder.port !== wanted) {
         await forwarder.close();
         forwarder = undefined;
       }
-      forwarder ??= await this.listen(key, portName, wanted, port.nodePort !== undefined);
+      forwarder ??= await this.listen(key, protocol, portName, wanted, port.nodePort !== undefined);
       if (!forwarder) continue;
-      current.set(portName, forwarder);
-      forwarder.setBackends(this.backends(namespace, name, port.name ?? ''));
-      entries.push({ name: portName, protocol: 'TCP', port: port.port, localPort: forwarder.port, ...(port.nodePort ? { nodePort: port.nodePort } : {}) });
+      current.set(slot, forwarder);
+      forwarder.setBackends(this.backends(namespace, name, port.name ?? '', protocol), affinityMs);
+      entries.push({ name: portName, protocol, port: port.port, localPort: forwarder.port, ...(port.nodePort ? { nodePort: port.nodePort } : {}) });
     }
-    for (const [portName, forwarder] of current) {
-      if (!entries.some((e) => e.name === portName)) {
+    for (const [slot, forwarder] of current) {
+      if (!entries.some((e) => `${e.protocol}/${e.name}` === slot)) {
         await forwarder.close();
-        current.delete(portName);
+        current.delete(slot);
       }
     }
     if (current.size > 0) this.forwarders.set(key, current);
@@ -120,26 +144,38 @@ export class ServiceProxy {
     if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
   }
 
-  private async listen(key: string, portName: string, port: number, fixed: boolean): Promise<TcpForwarder | undefined> {
+  /** TCP and UDP are served; SCTP (and anything else) is logged once per Service port and skipped. */
+  private supported(key: string, portName: string, protocol: string): boolean {
+    if (protocol in LISTENERS) return true;
+    const id = `${key}/${protocol}/${portName}`;
+    if (!this.unsupported.has(id)) {
+      this.unsupported.add(id);
+      this.log.warn({ service: key, port: portName, protocol }, `${protocol} Service ports are not proxied; skipping`);
+    }
+    return false;
+  }
+
+  private async listen(key: string, protocol: string, portName: string, port: number, fixed: boolean): Promise<Forwarder | undefined> {
+    const listen = LISTENERS[protocol];
     try {
-      return await TcpForwarder.listen(this.host, port);
+      return await listen(this.host, port);
     } catch (err) {
       if (fixed || port === 0) {
-        this.log.error({ err, service: key, port: portName }, `cannot listen on ${this.host}:${port}`);
+        this.log.error({ err, service: key, port: portName, protocol }, `cannot listen on ${this.host}:${port}/${protocol}`);
         return undefined;
       }
       // The port a Service had before a restart is taken now: it gets a new one (and the state file says so).
-      this.log.warn({ service: key, port: portName, previous: port }, 'previous local port is taken; allocating a new one');
-      return TcpForwarder.listen(this.host, 0);
+      this.log.warn({ service: key, port: portName, protocol, previous: port }, 'previous local port is taken; allocating a new one');
+      return listen(this.host, 0);
     }
   }
 
-  /** Ready, not terminating endpoints of the Service's slices for one port name. */
-  private backends(namespace: string, service: string, portName: string): Backend[] {
+  /** Ready, not terminating endpoints of the Service's slices for one port name and protocol. */
+  private backends(namespace: string, service: string, portName: string, protocol: string): Backend[] {
     const backends: Backend[] = [];
     for (const slice of this.slices.values()) {
       if (slice.metadata?.namespace !== namespace || slice.metadata?.labels?.[SERVICE_NAME_LABEL] !== service) continue;
-      const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName)?.port;
+      const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol)?.port;
       if (!port) continue;
       for (const endpoint of slice.endpoints ?? []) {
         if (endpoint.conditions?.ready === false || endpoint.conditions?.terminating === true) continue;

@@ -1,16 +1,11 @@
-// One listening socket for one Service port: each connection goes to the next ready endpoint (round robin). With no
-// ready endpoint (or none that accepts) a connection is reset at once, as kube-proxy rejects traffic to a Service
-// without endpoints.
+// One listening socket for one TCP Service port: each connection goes to the endpoint the BackendPicker chooses
+// (round robin, or the client's affinity). With no ready endpoint (or none that accepts) a connection is reset at
+// once, as kube-proxy rejects traffic to a Service without endpoints.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-
-export interface Backend {
-  host: string;
-  port: number;
-}
+import { BackendPicker, backendKey, type Backend } from './backend-picker.js';
 
 export class TcpForwarder {
-  private backends: Backend[] = [];
-  private next = 0;
+  private readonly picker = new BackendPicker();
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
 
@@ -33,8 +28,9 @@ export class TcpForwarder {
     return forwarder;
   }
 
-  setBackends(backends: Backend[]): void {
-    this.backends = backends;
+  /** The ready endpoints, and the ClientIP affinity timeout (undefined: none). */
+  setBackends(backends: Backend[], affinityMs?: number): void {
+    this.picker.update(backends, affinityMs);
   }
 
   // The client's bytes wait until a backend accepted the connection. A backend that refuses (its process just
@@ -43,16 +39,21 @@ export class TcpForwarder {
     this.track(client);
     client.pause();
     client.on('error', () => undefined);
-    this.connect(client, Math.max(this.backends.length, 1));
+    this.connect(client, client.remoteAddress ?? '', new Set());
   }
 
-  private connect(client: Socket, attemptsLeft: number): void {
-    if (this.backends.length === 0 || attemptsLeft === 0 || client.destroyed) return void client.resetAndDestroy();
-    const backend = this.backends[this.next++ % this.backends.length];
+  /** `tried`: the endpoints that refused this connection already; each is tried once. */
+  private connect(client: Socket, address: string, tried: Set<string>): void {
+    const backend = client.destroyed ? undefined : this.picker.pick(address, tried);
+    if (!backend) return void client.resetAndDestroy();
     const upstream = createConnection({ host: backend.host, port: backend.port });
     this.track(upstream);
     let connected = false;
-    upstream.on('error', () => (connected ? client.resetAndDestroy() : this.connect(client, attemptsLeft - 1)));
+    upstream.on('error', () => {
+      if (connected) return void client.resetAndDestroy();
+      this.picker.failed(address, backend);
+      this.connect(client, address, tried.add(backendKey(backend)));
+    });
     upstream.once('connect', () => {
       connected = true;
       client.pipe(upstream);
