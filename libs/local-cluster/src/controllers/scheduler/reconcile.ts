@@ -1,11 +1,12 @@
 // The scheduler: places each unscheduled pod of the default scheduler on the best feasible node through the
 // pods/binding subresource, or records why it cannot (PodScheduled=False, reason Unschedulable, and an Event).
-import { ignoreNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import { ignoreNotFound, NamespaceKind, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
 import { podCondition, podKey } from '../shared/pods.js';
 import { rfc3339 } from '../shared/time.js';
+import type { NamespaceLabels } from './affinity-terms.js';
 import { addPod, emptyUsage, type NodeUsage } from './resources.js';
 import { schedulePod } from './schedule.js';
 
@@ -34,7 +35,7 @@ export class SchedulerReconciler {
     if (!pod || !needsScheduling(pod) || this.isAssumed(pod)) return;
     const nodes = (await this.ctx.client.list(NodeKind)).items;
     const { usage, placed } = await this.nodeUsage();
-    const decision = schedulePod(pod, nodes, usage, placed);
+    const decision = schedulePod(pod, nodes, usage, placed, await this.namespaceLabels());
     if ('unschedulable' in decision) {
       await this.markUnschedulable(pod, decision.unschedulable);
       return { requeueAfter: UNSCHEDULABLE_RETRY_MS };
@@ -73,9 +74,15 @@ export class SchedulerReconciler {
     this.events.event(pod, 'Warning', 'FailedScheduling', message);
   }
 
+  /** Every namespace's labels, for the namespaceSelector of pod (anti-)affinity terms. */
+  private async namespaceLabels(): Promise<NamespaceLabels> {
+    const namespaces = (await this.ctx.client.list(NamespaceKind)).items;
+    return new Map(namespaces.map((ns) => [ns.metadata!.name!, ns.metadata?.labels ?? {}]));
+  }
+
   /**
    * Per node: the requests of the pods on it, counting pods bound but not yet seen bound in the cache; and every pod
-   * bound to a node (those with their node set), for topology spread.
+   * bound to a node (those with their node set), for topology spread and inter-pod affinity.
    */
   private async nodeUsage(): Promise<{ usage: Map<string, NodeUsage>; placed: Pod[] }> {
     const usage = new Map<string, NodeUsage>();

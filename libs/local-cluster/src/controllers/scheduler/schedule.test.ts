@@ -1,20 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Node, Pod, Taint, Toleration } from '../shared/kinds.js';
+import type { Pod, Taint, Toleration } from '../shared/kinds.js';
 import { addPod, emptyUsage, type NodeUsage } from './resources.js';
 import { schedulePod } from './schedule.js';
-
-function node(name: string, o: { labels?: Record<string, string>; taints?: Taint[]; unschedulable?: boolean; ready?: string; cpu?: string; pods?: string } = {}): Node {
-  return {
-    metadata: { name, labels: o.labels ?? {} },
-    spec: { taints: o.taints, unschedulable: o.unschedulable },
-    status: { allocatable: { cpu: o.cpu ?? '4', memory: '8Gi', pods: o.pods ?? '110' }, conditions: [{ type: 'Ready', status: o.ready ?? 'True' }] },
-  };
-}
-
-function pod(spec: Partial<NonNullable<Pod['spec']>> = {}, cpu?: string): Pod {
-  return { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i', resources: cpu ? { requests: { cpu } } : {} }], ...spec } };
-}
+import { node, pod } from './testing.js';
 
 const placed = (d: ReturnType<typeof schedulePod>) => ('node' in d ? d.node.metadata?.name : d.unschedulable);
 
