@@ -1,6 +1,6 @@
 // The service proxy against the local API server: Services reach their ready endpoints on 127.0.0.1, NodePorts listen
 // on their nodePort, LoadBalancers get their ingress, local ports survive a proxy restart, ClientIP affinity keeps a
-// client on one endpoint, and UDP ports answer through the proxy.
+// client on one endpoint, UDP ports answer through the proxy, and headless and ExternalName Services are listed for DNS.
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, get, type Server } from 'node:http';
@@ -216,6 +216,45 @@ describe('service proxy', () => {
       { name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: nodePort('dns-tcp'), nodePort: nodePort('dns-tcp') },
       { name: 'dns', protocol: 'UDP', port: 53, localPort: nodePort('dns'), nodePort: nodePort('dns') },
     ]);
+  });
+
+  it('lists a headless Service’s ready endpoints with hostnames, pods and ports, and not-ready ones with publishNotReadyAddresses', async () => {
+    const service = (publishNotReadyAddresses: boolean) => ({
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'peers', namespace: 'default' },
+      spec: { clusterIP: 'None', publishNotReadyAddresses, ports: [{ name: 'peer', port: 2380 }] },
+    });
+    await apply(service(false));
+    // As the EndpointSlice controller writes them for StatefulSet pods peers-0..2 (hostname + subdomain "peers").
+    const endpoint = (i: number, ready: boolean) => ({
+      addresses: [`127.9.4.${i + 1}`], hostname: `peers-${i}`, conditions: { ready },
+      targetRef: { kind: 'Pod', name: `peers-${i}`, namespace: 'default' },
+    });
+    await apply({
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'peers-1', namespace: 'default', labels: { 'kubernetes.io/service-name': 'peers' } },
+      addressType: 'IPv4', ports: [{ name: 'peer', port: 2380, protocol: 'TCP' }],
+      endpoints: [endpoint(0, true), endpoint(1, true), endpoint(2, false)],
+    });
+    const entryIn = async (name: string, endpoints: number) => {
+      const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8')) as { services: { name: string; endpoints?: unknown[] }[] };
+      const entry = state.services.find((s) => s.name === name);
+      return entry?.endpoints?.length === endpoints ? entry : undefined;
+    };
+    const listed = (i: number) => ({ addresses: [`127.9.4.${i + 1}`], hostname: `peers-${i}`, pod: `peers-${i}`, ports: [{ name: 'peer', protocol: 'TCP', port: 2380 }] });
+    expect(await waitFor('the headless Service in the state file', () => entryIn('peers', 2))).toEqual({
+      namespace: 'default', name: 'peers', type: 'ClusterIP', clusterIP: 'None', host: '127.0.0.1', ports: [], endpoints: [listed(0), listed(1)],
+    });
+    expect(proxy.localPort('default', 'peers', 'peer')).toBeUndefined();
+    await apply(service(true));
+    expect((await waitFor('the not-ready endpoint to be listed', () => entryIn('peers', 3))).endpoints).toEqual([listed(0), listed(1), listed(2)]);
+  });
+
+  it('lists an ExternalName Service with its external name', async () => {
+    await apply({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'elsewhere', namespace: 'default' }, spec: { type: 'ExternalName', externalName: 'db.example.com.' } });
+    const entry = await waitFor('the ExternalName Service in the state file', async () => {
+      const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8')) as { services: { name: string }[] };
+      return state.services.find((s) => s.name === 'elsewhere');
+    });
+    expect(entry).toEqual({ namespace: 'default', name: 'elsewhere', type: 'ExternalName', host: '127.0.0.1', ports: [], externalName: 'db.example.com' });
   });
 
   it('closes the ports of a deleted Service and forgets it', async () => {

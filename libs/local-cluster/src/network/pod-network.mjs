@@ -16,6 +16,13 @@
 //    TCP connections and connected dgram sockets send from the pod's address, so that the proxy's ClientIP session
 //    affinity tells pods apart.
 //    `kubernetes.default` goes to the API server itself (KUBERNETES_SERVICE_HOST/PORT).
+// 3. Cluster DNS. Beyond ClusterIP Services the file has what CoreDNS would answer from: `dns.lookup` answers a
+//    headless Service's name with its ready endpoints' addresses (pod addresses: connections go straight to the pod),
+//    `<hostname>.<svc>.<ns>.svc` with one endpoint's (StatefulSet pods: hostname and subdomain), `<a-b-c-d>.<ns>.pod`
+//    with a.b.c.d, and an ExternalName Service's name like its externalName (a CNAME). `dns.resolve`, `resolve4`,
+//    `resolveSrv` and `resolveCname` (module, `dns.promises` and both Resolver classes) answer cluster names too: A,
+//    SRV (`_<port>._<proto>.<svc>.<ns>.svc`) and CNAME records. Names go through the pod's search path; unknown names
+//    under cluster.local are NXDOMAIN (ENOTFOUND), other names go to the real resolver.
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { readFileSync, statSync } from 'node:fs';
@@ -27,7 +34,7 @@ const servicesFile = process.env.GARDENER_LOCAL_SERVICES_FILE;
 const podNamespace = process.env.GARDENER_LOCAL_POD_NAMESPACE || 'default';
 const apiServerHost = process.env.KUBERNETES_SERVICE_HOST;
 const apiServer = apiServerHost && { host: apiServerHost, port: Number(process.env.KUBERNETES_SERVICE_PORT || 443) };
-const CLUSTER_SUFFIX = '.svc.cluster.local';
+const CLUSTER_DOMAIN = 'cluster.local';
 const WILDCARDS = new Set([undefined, null, '', '0.0.0.0', '::', '[::]']);
 
 if (podIP) {
@@ -63,7 +70,10 @@ if (podIP) {
 // ---- The Service table, re-read whenever services.json changed (the proxy replaces it atomically). ----
 
 /**
- * byName: "ns/name" → { clusterIP, ports: Map<"TCP/80", {host, port}> }; byAddress: "TCP/clusterIP:port" → {host, port}.
+ * byName: "ns/name" → a Service: { clusterIP (an address, or undefined: headless and ExternalName), ports:
+ * Map<"TCP/80", {host, port}> (the proxy's local ports), named: its named ports [{name, protocol, port}] (SRV records),
+ * headless, endpoints: a headless Service's ready endpoints [{addresses, hostname, ports}], externalName };
+ * byAddress: "TCP/clusterIP:port" → {host, port}.
  * Keys carry the protocol: a Service may have 53/TCP and 53/UDP, each with its own local port.
  */
 let table = { stamp: '', byName: new Map(), byAddress: new Map() };
@@ -87,12 +97,20 @@ function serviceTable() {
   }
   const next = { stamp, byName: new Map(), byAddress: new Map() };
   for (const entry of entries) {
-    const ports = new Map(entry.ports.map((p) => [`${p.protocol || 'TCP'}/${p.port}`, { host: entry.host || '127.0.0.1', port: p.localPort }]));
-    next.byName.set(`${entry.namespace}/${entry.name}`, { clusterIP: entry.clusterIP, ports });
+    const ports = new Map((entry.ports ?? []).map((p) => [`${p.protocol || 'TCP'}/${p.port}`, { host: entry.host || '127.0.0.1', port: p.localPort }]));
+    next.byName.set(`${entry.namespace}/${entry.name}`.toLowerCase(), {
+      clusterIP: net.isIP(entry.clusterIP ?? '') ? entry.clusterIP : undefined,
+      ports,
+      // A port without a name is listed under its number; port names have a letter, so those have no SRV record.
+      named: (entry.ports ?? []).filter((p) => !/^\d*$/.test(p.name ?? '')).map((p) => ({ name: p.name, protocol: p.protocol || 'TCP', port: p.port })),
+      headless: entry.clusterIP === 'None',
+      endpoints: entry.endpoints ?? [],
+      externalName: entry.type === 'ExternalName' ? entry.externalName : undefined,
+    });
   }
   // The API server's Service has no EndpointSlice to proxy: its port 443 is the API server itself.
   if (apiServer) {
-    const kubernetes = next.byName.get('default/kubernetes') ?? { clusterIP: undefined, ports: new Map() };
+    const kubernetes = next.byName.get('default/kubernetes') ?? { clusterIP: undefined, ports: new Map(), named: [{ name: 'https', protocol: 'TCP', port: 443 }], endpoints: [] };
     kubernetes.ports.set('TCP/443', apiServer);
     next.byName.set('default/kubernetes', kubernetes);
   }
@@ -107,16 +125,92 @@ function serviceTable() {
   return table;
 }
 
-/** The Service a host name means inside this pod, as the pod's DNS search path would resolve it. */
-function serviceNamed(hostname) {
+// ---- Cluster DNS: what the cluster's DNS server (CoreDNS) would answer, from the Service table. ----
+
+/** A name under the cluster domain that has no records: NXDOMAIN. */
+const NXDOMAIN = { missing: true };
+
+/**
+ * What a host name means inside this pod: undefined for names outside the cluster (the real resolver answers them),
+ * NXDOMAIN for unknown names under cluster.local, else one record set:
+ *   { addresses, service? }  a ClusterIP Service (service: it, for the proxy ports), a headless Service (its ready
+ *                            endpoints), a headless Service's endpoint by hostname, or a pod (<a-b-c-d>.<ns>.pod);
+ *   { externalName }         an ExternalName Service (a CNAME);
+ *   { srv }                  _<port>._<proto>.<svc>.<ns>.svc: [{ name, port, priority, weight }].
+ * Relative names go through the pod's search path, as resolv.conf would: <name>.<ns>.svc, <name>.svc, <name> (each
+ * under cluster.local) — so `etcd-0.etcd-peer` is endpoint etcd-0 of the pod namespace's etcd-peer before it is
+ * Service etcd-0 of namespace etcd-peer.
+ */
+function clusterName(hostname) {
   if (typeof hostname !== 'string' || hostname === '' || net.isIP(hostname)) return undefined;
-  let name = hostname.toLowerCase().replace(/\.$/, '');
-  if (name.endsWith(CLUSTER_SUFFIX)) name = name.slice(0, -CLUSTER_SUFFIX.length);
-  else if (name.endsWith('.svc')) name = name.slice(0, -'.svc'.length);
-  const labels = name.split('.');
-  if (labels.length === 1 && name !== 'localhost') return serviceTable().byName.get(`${podNamespace}/${name}`);
-  if (labels.length === 2) return serviceTable().byName.get(`${labels[1]}/${labels[0]}`);
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost') return undefined;
+  const services = serviceTable().byName;
+  if (name === CLUSTER_DOMAIN || name.endsWith(`.${CLUSTER_DOMAIN}`)) return zoneRecords(name.slice(0, -CLUSTER_DOMAIN.length - 1), services) ?? NXDOMAIN;
+  for (const candidate of [`${name}.${podNamespace}.svc`, `${name}.svc`, name]) {
+    const records = zoneRecords(candidate, services);
+    if (records) return records;
+  }
   return undefined;
+}
+
+/** The records of a name relative to cluster.local (`hello.demo.svc`, `10-0-0-1.demo.pod`), or undefined. */
+function zoneRecords(relative, services) {
+  const labels = relative.split('.');
+  const kind = labels.pop();
+  if (kind === 'pod' && labels.length === 2) {
+    const address = labels[0].replaceAll('-', '.');
+    return net.isIPv4(address) ? { addresses: [address] } : undefined;
+  }
+  if (kind !== 'svc') return undefined;
+  const service = (ns, name) => services.get(`${ns}/${name}`);
+  if (labels.length === 2) return serviceRecords(service(labels[1], labels[0]));
+  if (labels.length === 3) {
+    // <hostname>.<svc>.<ns>: an endpoint of a headless Service, by hostname or (without one) its address with dashes.
+    const [host, name, ns] = labels;
+    const addresses = (service(ns, name)?.endpoints ?? []).filter((e) => endpointNames(e).includes(host)).flatMap((e) => e.addresses);
+    return addresses.length > 0 ? { addresses } : undefined;
+  }
+  if (labels.length === 4 && labels[0].startsWith('_') && labels[1].startsWith('_')) {
+    const [port, proto, name, ns] = [labels[0].slice(1), labels[1].slice(1).toUpperCase(), labels[2], labels[3]];
+    const srv = srvRecords(service(ns, name), name, ns, port, proto);
+    return srv.length > 0 ? { srv } : undefined;
+  }
+  return undefined;
+}
+
+function serviceRecords(service) {
+  if (!service) return undefined;
+  if (service.externalName) return { externalName: service.externalName };
+  // A headless Service without ready endpoints has no records (NXDOMAIN), as in a cluster.
+  if (service.headless) return service.endpoints.length > 0 ? { addresses: service.endpoints.flatMap((e) => e.addresses) } : undefined;
+  // The API server's Service may have no ClusterIP in the table: its own address then.
+  const address = service.clusterIP ?? service.ports.get('TCP/443')?.host;
+  return address ? { addresses: [address], service } : undefined;
+}
+
+/** The names of a headless Service's endpoint: its hostname, or else each address with dashes. */
+function endpointNames(endpoint) {
+  return endpoint.hostname ? [endpoint.hostname.toLowerCase()] : endpoint.addresses.map((a) => a.replaceAll('.', '-'));
+}
+
+/** SRV records of a named Service port: the Service (its port) or, headless, each endpoint (the endpoint's port). */
+function srvRecords(service, name, ns, port, proto) {
+  if (!service || service.externalName) return [];
+  const matches = (p) => p.name?.toLowerCase() === port && (p.protocol || 'TCP') === proto;
+  const targets = service.headless
+    ? service.endpoints.flatMap((e) => {
+        const p = e.ports.find(matches);
+        return p ? endpointNames(e).map((host) => [`${host}.${name}.${ns}.svc`, p.port]) : [];
+      })
+    : service.named.filter(matches).map((p) => [`${name}.${ns}.svc`, p.port]);
+  // Priority 0 and equal weights summing to (about) 100, as CoreDNS gives them.
+  return targets.map(([host, port]) => ({ name: `${host}.${CLUSTER_DOMAIN}`, port, priority: 0, weight: Math.floor(100 / targets.length) }));
+}
+
+/** A ClusterIP Service a host name means, or undefined. */
+function serviceNamed(hostname) {
+  return clusterName(hostname)?.service;
 }
 
 /** Where a connection (or datagram) to host:port really goes: the proxy's local port of a Service port, or undefined. */
@@ -209,38 +303,127 @@ function isBound(socket) {
   }
 }
 
-// ---- Name lookups: Service names resolve to their ClusterIP (the API server's own address without one). ----
+// ---- Name lookups: cluster names answer as the cluster DNS would (see clusterName); others go to the real resolver.
 
-function clusterIPOf(hostname) {
-  const service = serviceNamed(hostname);
-  if (!service) return undefined;
-  return service.clusterIP ?? service.ports.get('TCP/443')?.host;
+/** An error as Node's resolvers give it (`getaddrinfo ENOTFOUND x`, `queryA ENODATA x`). */
+function dnsError(code, syscall, hostname) {
+  const errno = syscall === 'getaddrinfo' && code === 'ENOTFOUND' ? -3008 : undefined;
+  return Object.assign(new Error(`${syscall} ${code} ${hostname}`), { errno, code, syscall, hostname });
 }
 
-/** The answer dns.lookup gives for an IPv4 address, honouring `all` and an IPv6-only `family`. */
-function answer(address, options) {
-  const family = typeof options === 'number' ? options : options?.family;
-  if (family === 6 || family === 'IPv6') return undefined;
-  return options?.all ? [[{ address, family: 4 }]] : [address, 4];
+/** clusterName, with ExternalName CNAMEs to other cluster names followed (a few hops, as a resolver would). */
+function resolved(hostname) {
+  let records = clusterName(hostname);
+  for (let hops = 0; records?.externalName && hops < 8; hops++) {
+    const next = clusterName(records.externalName);
+    if (!next) break;
+    records = next;
+  }
+  return records;
+}
+
+/** Round robin over the answers, as CoreDNS's loadbalance plugin shuffles them: `all` takers try them in turn. */
+let turn = 0;
+function rotated(addresses) {
+  if (addresses.length < 2) return addresses;
+  const k = turn++ % addresses.length;
+  return [...addresses.slice(k), ...addresses.slice(0, k)];
+}
+
+/**
+ * dns.lookup's answer for a cluster name: { external: name } (resolve that instead), { error }, or { addresses }
+ * ([{address, family}] of the family asked for, rotated); undefined for other names.
+ */
+function lookupAnswer(hostname, options) {
+  const records = resolved(hostname);
+  if (!records) return undefined;
+  if (records.externalName) return { external: records.externalName };
+  const family = { 4: 4, 6: 6, IPv4: 4, IPv6: 6 }[typeof options === 'number' ? options : options?.family] ?? 0;
+  const addresses = (records.addresses ?? []).filter((address) => !family || net.isIP(address) === family);
+  if (addresses.length === 0) return { error: dnsError('ENOTFOUND', 'getaddrinfo', hostname) };
+  return { addresses: rotated(addresses).map((address) => ({ address, family: net.isIP(address) })) };
 }
 
 const lookup = dns.lookup;
 dns.lookup = function (hostname, options, callback) {
   const cb = typeof options === 'function' ? options : callback;
-  const ip = clusterIPOf(hostname);
-  const result = ip && answer(ip, typeof options === 'function' ? undefined : options);
-  if (!result || typeof cb !== 'function') return lookup.apply(this, arguments);
-  process.nextTick(cb, null, ...result);
+  const opts = typeof options === 'function' ? undefined : options;
+  const answer = typeof cb === 'function' ? lookupAnswer(hostname, opts) : undefined;
+  if (!answer) return lookup.apply(this, arguments);
+  // An ExternalName Service is a CNAME: its external name answers, with the program's options.
+  if (answer.external) return lookup.call(this, answer.external, ...(opts === undefined ? [cb] : [opts, cb]));
+  if (answer.error) process.nextTick(cb, answer.error);
+  else if (opts?.all) process.nextTick(cb, null, answer.addresses);
+  else process.nextTick(cb, null, answer.addresses[0].address, answer.addresses[0].family);
   return {};
 };
 
 const promisesLookup = dns.promises.lookup;
 dns.promises.lookup = async function (hostname, options) {
-  const ip = clusterIPOf(hostname);
-  const result = ip && answer(ip, options);
-  if (!result) return promisesLookup.apply(this, arguments);
-  return options?.all ? result[0] : { address: result[0], family: 4 };
+  const answer = lookupAnswer(hostname, options);
+  if (!answer) return promisesLookup.apply(this, arguments);
+  if (answer.external) return promisesLookup.call(this, answer.external, options);
+  if (answer.error) throw answer.error;
+  return options?.all ? answer.addresses : answer.addresses[0];
 };
+
+// ---- dns.resolve*: c-ares asks DNS servers itself, so cluster names are answered here, for every resolver. ----
+
+const SYSCALLS = { A: 'queryA', SRV: 'querySrv', CNAME: 'queryCname' };
+const TTL = 5;
+
+/**
+ * The answer of resolve<rrtype> for a cluster name: { records }, { error }, or { external: name } (an ExternalName's
+ * A records: resolve the external name); undefined for names outside the cluster and record types not served here.
+ */
+function resolveAnswer(hostname, rrtype, options) {
+  const syscall = SYSCALLS[rrtype];
+  const records = syscall && typeof hostname === 'string' ? (rrtype === 'A' ? resolved(hostname) : clusterName(hostname)) : undefined;
+  if (!records) return undefined;
+  if (records.missing) return { error: dnsError('ENOTFOUND', syscall, hostname) };
+  if (rrtype === 'A' && records.externalName) return { external: records.externalName };
+  let answer;
+  const ipv4 = (records.addresses ?? []).filter((address) => net.isIPv4(address));
+  if (rrtype === 'A' && ipv4.length > 0) answer = rotated(ipv4).map((address) => (options?.ttl ? { address, ttl: TTL } : address));
+  if (rrtype === 'SRV') answer = records.srv;
+  if (rrtype === 'CNAME' && records.externalName) answer = [records.externalName];
+  return answer ? { records: answer } : { error: dnsError('ENODATA', syscall, hostname) };
+}
+
+/** resolve(hostname[, rrtype]) and resolveX(hostname[, options]) share one shape; this tells which type is asked. */
+const asked = (rrtype, args) => rrtype ?? (typeof args[0] === 'string' ? args[0] : 'A');
+
+/** A callback resolver method answering cluster names (`rrtype` undefined: resolve(), the type is an argument). */
+function callbackResolve(original, rrtype) {
+  return function (hostname, ...rest) {
+    const cb = rest.at(-1);
+    const extra = rest.slice(0, -1);
+    const answer = typeof cb === 'function' ? resolveAnswer(hostname, asked(rrtype, extra), extra[0]) : undefined;
+    if (!answer) return original.call(this, hostname, ...rest);
+    if (answer.external) return original.call(this, answer.external, ...rest);
+    if (answer.error) process.nextTick(cb, answer.error);
+    else process.nextTick(cb, null, answer.records);
+    return {};
+  };
+}
+
+function promiseResolve(original, rrtype) {
+  return async function (hostname, ...rest) {
+    const answer = resolveAnswer(hostname, asked(rrtype, rest), rest[0]);
+    if (!answer) return original.call(this, hostname, ...rest);
+    if (answer.external) return original.call(this, answer.external, ...rest);
+    if (answer.error) throw answer.error;
+    return answer.records;
+  };
+}
+
+const RESOLVE_METHODS = { resolve: undefined, resolve4: 'A', resolveSrv: 'SRV', resolveCname: 'CNAME' };
+for (const [method, rrtype] of Object.entries(RESOLVE_METHODS)) {
+  // The module functions are bound to the default resolver once, at load: they and the prototypes both need it.
+  for (const [target, wrap] of [[dns, callbackResolve], [dns.Resolver.prototype, callbackResolve], [dns.promises, promiseResolve], [dns.promises.Resolver.prototype, promiseResolve]]) {
+    if (typeof target[method] === 'function') target[method] = wrap(target[method], rrtype);
+  }
+}
 
 // `import { lookup } from 'node:dns'` in the program sees the patched functions too.
 syncBuiltinESMExports();

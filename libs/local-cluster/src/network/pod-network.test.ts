@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -45,6 +45,13 @@ describe('pod network preload: Services', () => {
   let udp: Socket;
   /** An HTTP server answering with the client's address, the TCP backend of demo/dns. */
   let whoami: Server;
+  /**
+   * The endpoints of the headless Service demo/etcd (a StatefulSet's): etcd-0 a pod process with the preload, listening
+   * on all interfaces (so on its pod address 127.9.3.1), etcd-1 a server here on 127.9.3.2; their ports.
+   */
+  let etcd0: ChildProcess;
+  let etcd1: Server;
+  const etcdPorts: number[] = [];
 
   /**
    * A services.json as the service proxy writes it: demo/hello port 80, default/kubernetes port 443, and demo/dns with
@@ -60,14 +67,23 @@ describe('pod network preload: Services', () => {
           namespace: 'demo', name: 'dns', type: 'ClusterIP', clusterIP: '10.0.0.53', host: '127.0.0.1',
           ports: [{ name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: (whoami.address() as AddressInfo).port }, { name: 'dns', protocol: 'UDP', port: 53, localPort: udp.address().port }],
         },
+        // Headless: the proxy lists its ready endpoints, StatefulSet pods with their hostnames, and their ports.
+        {
+          namespace: 'demo', name: 'etcd', type: 'ClusterIP', clusterIP: 'None', host: '127.0.0.1', ports: [],
+          endpoints: [
+            { addresses: ['127.9.3.1'], hostname: 'etcd-0', pod: 'etcd-0', ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[0] }] },
+            { addresses: ['127.9.3.2'], hostname: 'etcd-1', pod: 'etcd-1', ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[1] }] },
+          ],
+        },
+        { namespace: 'demo', name: 'ext', type: 'ExternalName', host: '127.0.0.1', ports: [], externalName: 'localhost' },
         ...extra,
       ],
     });
 
-  /** Runs an ES module in a pod of namespace demo; its stdout, trimmed. */
-  async function inPod(source: string): Promise<string> {
+  /** Runs an ES module in a pod of namespace demo (process.argv.slice(1) is `args`); its stdout, trimmed. */
+  async function inPod(source: string, args: string[] = []): Promise<string> {
     const env = podNetworkEnv('127.9.2.1', { PATH: process.env.PATH ?? '', GARDENER_LOCAL_SERVICES_FILE: file, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(ports[1]) }, 'demo');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], { env, timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, ...args], { env, timeout: 20_000 });
     return stdout.trim();
   }
 
@@ -85,12 +101,25 @@ describe('pod network preload: Services', () => {
     await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
     whoami = createServer((req, res) => res.end(req.socket.remoteAddress));
     await new Promise<void>((resolve) => whoami.listen(0, '127.0.0.1', resolve));
+    etcd0 = spawn(process.execPath, ['-e', `const s = require('node:http').createServer((q, r) => r.end('etcd-0 on ' + s.address().address)); s.listen(0, () => console.log(s.address().port));`], {
+      env: podNetworkEnv('127.9.3.1', { PATH: process.env.PATH ?? '' }, 'demo'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    etcdPorts.push(await new Promise<number>((resolve, reject) => {
+      etcd0.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+      etcd0.once('exit', (code) => reject(new Error(`etcd-0 exited with ${code}`)));
+    }));
+    etcd1 = createServer((_req, res) => res.end('etcd-1'));
+    await new Promise<void>((resolve) => etcd1.listen(0, '127.9.3.2', resolve));
+    etcdPorts.push((etcd1.address() as AddressInfo).port);
     await writeFile(file, servicesJson());
   });
   afterAll(async () => {
     for (const s of servers) s.close();
     udp.close();
     whoami.close();
+    etcd0?.kill();
+    etcd1?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -169,6 +198,87 @@ describe('pod network preload: Services', () => {
     // A connected socket and a TCP connection come from the pod's address (ClientIP affinity tells pods apart).
     expect(JSON.parse(out)).toEqual([
       'udp:by name from 127.0.0.1', 'udp:by offset from 127.0.0.1', 'udp:connected from 127.9.2.1', 'udp:udp6 from 127.0.0.1', '127.9.2.1', '127.9.2.1',
+    ]);
+  });
+
+  it('resolves a headless Service to all its endpoints and a StatefulSet pod name to its address, and connects by that name', async () => {
+    const out = await inPod(`
+      import dns from 'node:dns';
+      import http from 'node:http';
+      const addresses = async (name) => (await dns.promises.lookup(name, { all: true })).map((a) => a.address).sort();
+      const get = (url) => new Promise((resolve, reject) => http.get(url, (res) => { let b = ''; res.on('data', (d) => (b += d)); res.on('end', () => resolve(b)); }).on('error', reject));
+      const [p0, p1] = process.argv.slice(1);
+      console.log(JSON.stringify({
+        all: [await addresses('etcd.demo'), await addresses('etcd.demo.svc.cluster.local'), await addresses('etcd')],
+        one: (await dns.promises.lookup('etcd.demo.svc')).address,
+        callback: await new Promise((r) => dns.lookup('etcd', { all: true }, (err, all) => r(err ? err.code : all.length))),
+        pods: [
+          (await dns.promises.lookup('etcd-0.etcd.demo.svc.cluster.local')).address,
+          (await dns.promises.lookup('etcd-1.etcd.demo.svc')).address,
+          (await dns.promises.lookup('etcd-0.etcd')).address,
+          (await dns.promises.lookup('127-9-3-2.demo.pod.cluster.local')).address,
+          await dns.promises.lookup('etcd-7.etcd.demo.svc.cluster.local').then((a) => a.address, (err) => err.code),
+        ],
+        resolve4: [(await dns.promises.resolve4('etcd.demo.svc.cluster.local')).sort(), await new Promise((r) => dns.resolve4('etcd-1.etcd', (err, a) => r(err ? err.code : a)))],
+        bodies: [
+          await (await fetch('http://etcd-0.etcd.demo.svc.cluster.local:' + p0 + '/')).text(),
+          await get('http://etcd-1.etcd:' + p1 + '/'),
+          // The pod's own address and port, as is: the pod listens there.
+          await get('http://127.9.3.1:' + p0 + '/'),
+        ],
+      }));`, [String(etcdPorts[0]), String(etcdPorts[1])]);
+    const both = ['127.9.3.1', '127.9.3.2'];
+    const result = JSON.parse(out);
+    expect(result).toEqual({
+      all: [both, both, both],
+      one: result.one,
+      callback: 2,
+      pods: ['127.9.3.1', '127.9.3.2', '127.9.3.1', '127.9.3.2', 'ENOTFOUND'],
+      resolve4: [both, ['127.9.3.2']],
+      bodies: ['etcd-0 on 127.9.3.1', 'etcd-1', 'etcd-0 on 127.9.3.1'],
+    });
+    expect(both).toContain(result.one);
+  });
+
+  it('resolves an ExternalName Service like its external name (a CNAME) and connects by its name there', async () => {
+    const out = await inPod(`
+      import dns from 'node:dns';
+      console.log(JSON.stringify([
+        (await dns.promises.lookup('ext.demo', { family: 4 })).address,
+        (await dns.promises.lookup('ext.demo.svc.cluster.local', { all: true, family: 4 })).map((a) => a.address),
+        await new Promise((r) => dns.lookup('ext', 4, (err, address) => r(err ? err.code : address))),
+        await dns.promises.resolveCname('ext.demo.svc.cluster.local'),
+        await new Promise((r) => dns.resolve('ext.demo', 'CNAME', (err, names) => r(err ? err.code : names))),
+        await dns.promises.resolveCname('hello.demo.svc.cluster.local').catch((err) => err.code),
+        await (await fetch('http://ext.demo.svc:' + process.argv[1] + '/')).text(),
+      ]));`, [String(ports[0])]);
+    expect(JSON.parse(out)).toEqual(['127.0.0.1', ['127.0.0.1'], '127.0.0.1', ['localhost'], ['localhost'], 'ENODATA', 'hello']);
+  });
+
+  it('answers SRV records of named ports: the Service for a ClusterIP one, each endpoint for a headless one', async () => {
+    const out = await inPod(`
+      import dns from 'node:dns';
+      import { Resolver } from 'node:dns/promises';
+      const byName = (records) => records.sort((a, b) => a.name.localeCompare(b.name));
+      console.log(JSON.stringify([
+        byName(await dns.promises.resolveSrv('_peer._tcp.etcd.demo.svc.cluster.local')),
+        byName(await new Promise((r, j) => new dns.Resolver().resolveSrv('_peer._tcp.etcd', (err, records) => (err ? j(err) : r(records))))),
+        await new Resolver().resolve('_http._tcp.hello.demo.svc.cluster.local', 'SRV'),
+        await new Promise((r) => dns.resolveSrv('_dns._udp.dns.demo.svc.cluster.local', (err, records) => r(err ? err.code : records))),
+        await dns.promises.resolveSrv('_http._udp.hello.demo.svc.cluster.local').catch((err) => err.code),
+        await dns.promises.resolve4('hello'),
+      ]));`);
+    const peers = [
+      { name: 'etcd-0.etcd.demo.svc.cluster.local', port: etcdPorts[0], priority: 0, weight: 50 },
+      { name: 'etcd-1.etcd.demo.svc.cluster.local', port: etcdPorts[1], priority: 0, weight: 50 },
+    ];
+    expect(JSON.parse(out)).toEqual([
+      peers,
+      peers,
+      [{ name: 'hello.demo.svc.cluster.local', port: 80, priority: 0, weight: 100 }],
+      [{ name: 'dns.demo.svc.cluster.local', port: 53, priority: 0, weight: 100 }],
+      'ENOTFOUND',
+      ['10.0.0.12'],
     ]);
   });
 

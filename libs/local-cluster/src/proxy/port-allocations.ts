@@ -15,13 +15,36 @@ export interface ServicePortEntry {
   nodePort?: number;
 }
 
+/** A port of an endpoint of a headless Service, as its EndpointSlice has it (the name is '' when unnamed). */
+export interface EndpointPortEntry {
+  name: string;
+  protocol: string;
+  port: number;
+}
+
+/** A ready endpoint of a headless Service: what the pod network preload answers DNS questions with. */
+export interface EndpointEntry {
+  addresses: string[];
+  /** endpoint.hostname: a pod's hostname when its subdomain is the Service (StatefulSet pods). */
+  hostname?: string;
+  /** The target Pod's name. */
+  pod?: string;
+  ports: EndpointPortEntry[];
+}
+
 export interface ServiceEntry {
   namespace: string;
   name: string;
   type: string;
+  /** "None" for a headless Service, absent for an ExternalName one. */
   clusterIP?: string;
   host: string;
+  /** The proxied ports; none for headless and ExternalName Services. */
   ports: ServicePortEntry[];
+  /** ExternalName Services: spec.externalName (a DNS CNAME). */
+  externalName?: string;
+  /** Headless Services: the ready endpoints (not-ready ones too with publishNotReadyAddresses). */
+  endpoints?: EndpointEntry[];
 }
 
 export class PortAllocations {

@@ -4,10 +4,12 @@
 //   ClusterIP    → a local port, allocated once and kept across restarts (the state file);
 //   NodePort     → its nodePort on 127.0.0.1 (the node's address), as on a real node;
 //   LoadBalancer → as NodePort, and status.loadBalancer.ingress = 127.0.0.1 with the listening port.
-// The allocations are written to the state file (JSON) where clients and people can read them.
+// The allocations are written to the state file (JSON) where clients and people can read them, with what the pod
+// network preload needs to answer DNS questions that no proxy port serves: the ready endpoints (addresses, hostnames,
+// ports) of headless Services and the externalName of ExternalName Services.
 import { CoreV1Api, DiscoveryV1Api, KubeConfig, makeInformer, type KubernetesObject, type V1EndpointSlice, type V1Service } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
-import { PortAllocations, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
+import { PortAllocations, type EndpointEntry, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
 import { affinityTimeoutMs, type Backend } from './backend-picker.js';
 import { TcpForwarder } from './tcp-forwarder.js';
 import { UdpForwarder } from './udp-forwarder.js';
@@ -138,8 +140,9 @@ export class ServiceProxy {
     if (current.size > 0) this.forwarders.set(key, current);
     else this.forwarders.delete(key);
 
-    if (!service || entries.length === 0) return this.allocations.remove(namespace, name);
-    const entry: ServiceEntry = { namespace, name, type: service.spec?.type ?? 'ClusterIP', clusterIP: service.spec?.clusterIP, host: this.host, ports: entries };
+    const dns = service && this.dnsOnly(namespace, name, service);
+    if (!service || (entries.length === 0 && !dns)) return this.allocations.remove(namespace, name);
+    const entry: ServiceEntry = { namespace, name, type: service.spec?.type ?? 'ClusterIP', clusterIP: service.spec?.clusterIP, host: this.host, ports: entries, ...dns };
     if (JSON.stringify(this.allocations.get(namespace, name)) !== JSON.stringify(entry)) await this.allocations.set(entry);
     if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
   }
@@ -170,11 +173,49 @@ export class ServiceProxy {
     }
   }
 
+  /**
+   * What DNS needs of a Service no proxy port serves: an ExternalName Service's CNAME, a headless Service's endpoints;
+   * undefined for other Services.
+   */
+  private dnsOnly(namespace: string, name: string, service: V1Service): Pick<ServiceEntry, 'externalName' | 'endpoints'> | undefined {
+    if (service.spec?.type === 'ExternalName') return service.spec.externalName ? { externalName: service.spec.externalName.toLowerCase().replace(/\.$/, '') } : undefined;
+    if (service.spec?.clusterIP !== 'None') return undefined;
+    // A headless Service's name answers with its ready endpoints (all of them with publishNotReadyAddresses, as the
+    // EndpointSlice controller marks them ready then anyway). An endpoint in two slices (other ports) is listed once.
+    const publishNotReady = !!service.spec.publishNotReadyAddresses;
+    const endpoints = new Map<string, EndpointEntry>();
+    for (const slice of this.slicesOf(namespace, name)) {
+      if (slice.addressType === 'FQDN') continue;
+      const ports = (slice.ports ?? []).flatMap((p) => (p.port === undefined ? [] : [{ name: p.name ?? '', protocol: p.protocol ?? 'TCP', port: p.port }]));
+      for (const endpoint of slice.endpoints ?? []) {
+        if (!publishNotReady && endpoint.conditions?.ready === false) continue;
+        const id = [...endpoint.addresses].sort().join(',');
+        const known = endpoints.get(id);
+        if (known) {
+          known.ports.push(...ports.filter((p) => !known.ports.some((k) => k.name === p.name && k.protocol === p.protocol)));
+          continue;
+        }
+        const pod = endpoint.targetRef?.kind === 'Pod' ? endpoint.targetRef.name : undefined;
+        endpoints.set(id, { addresses: [...endpoint.addresses], ...(endpoint.hostname ? { hostname: endpoint.hostname } : {}), ...(pod ? { pod } : {}), ports: [...ports] });
+      }
+    }
+    // Sorted, so that the state file changes only when the endpoints do.
+    const order = (e: EndpointEntry) => `${e.hostname ?? ''}/${e.addresses.join(',')}`;
+    for (const e of endpoints.values()) e.ports.sort((x, y) => `${x.protocol}/${x.name}`.localeCompare(`${y.protocol}/${y.name}`));
+    return { endpoints: [...endpoints.values()].sort((a, b) => order(a).localeCompare(order(b))) };
+  }
+
+  /** The EndpointSlices of one Service. */
+  private *slicesOf(namespace: string, service: string): Iterable<V1EndpointSlice> {
+    for (const slice of this.slices.values()) {
+      if (slice.metadata?.namespace === namespace && slice.metadata?.labels?.[SERVICE_NAME_LABEL] === service) yield slice;
+    }
+  }
+
   /** Ready, not terminating endpoints of the Service's slices for one port name and protocol. */
   private backends(namespace: string, service: string, portName: string, protocol: string): Backend[] {
     const backends: Backend[] = [];
-    for (const slice of this.slices.values()) {
-      if (slice.metadata?.namespace !== namespace || slice.metadata?.labels?.[SERVICE_NAME_LABEL] !== service) continue;
+    for (const slice of this.slicesOf(namespace, service)) {
       const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol)?.port;
       if (!port) continue;
       for (const endpoint of slice.endpoints ?? []) {

@@ -47,8 +47,9 @@ describe('taint eviction', () => {
     await sleep(1000);
     expect(await exists('plain')).toBe(true);
 
-    await h.kubectl(['taint', 'nodes', 'dedicated', `${DEDICATED}=db:NoExecute`]);
+    // Before the taint is sent: the toleration counts from when the API server applied it, which is later.
     const tainted = Date.now();
+    await h.kubectl(['taint', 'nodes', 'dedicated', `${DEDICATED}=db:NoExecute`]);
     await gone('plain');
     expect(await exists('brief')).toBe(true);
     const held = await h.eventually('held to be deleted', PodKind, { namespace: 'default', name: 'held' }, (p) => !!p.metadata?.deletionTimestamp);
