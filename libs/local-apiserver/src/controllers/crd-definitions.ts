@@ -43,9 +43,16 @@ export function definitionsFromCRD(crd: KubeObject): ResourceDefinition[] {
         jsonPath: c.jsonPath,
       }),
     ),
+    fieldLabels: selectableFields(v),
     custom: true,
     tracksGeneration: true,
   }));
+}
+
+/** A version's `selectableFields` (jsonPath `.spec.color`) as field labels (`spec.color`), as kube serves them. */
+function selectableFields(version: KubeObject): Record<string, string> | undefined {
+  const fields = (version.selectableFields as { jsonPath?: string }[] | undefined)?.map((f) => String(f.jsonPath ?? '').replace(/^\./, '')).filter(Boolean);
+  return fields?.length ? Object.fromEntries(fields.map((f) => [f, f])) : undefined;
 }
 
 /** The status the CRD controller maintains: accepted names, Established/NamesAccepted conditions, stored versions. */

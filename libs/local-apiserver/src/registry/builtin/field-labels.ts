@@ -10,6 +10,14 @@ const same = (...labels: string[]) => Object.fromEntries(labels.map((l) => [l, l
 const INVOLVED = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
 
 export const FIELD_LABELS: Record<string, Record<string, string>> = {
+  '/pods': same('spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'),
+  '/secrets': same('type'),
+  '/namespaces': same('status.phase'),
+  '/nodes': same('spec.unschedulable'),
+  '/replicationcontrollers': same('status.replicas'),
+  'apps/replicasets': same('status.replicas'),
+  'batch/jobs': same('status.successful'),
+  'certificates.k8s.io/certificatesigningrequests': same('spec.signerName'),
   '/events': {
     ...same(...INVOLVED.map((f) => `involvedObject.${f}`), 'reason', 'reportingComponent', 'type'),
     source: 'source.component',
