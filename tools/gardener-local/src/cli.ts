@@ -12,6 +12,7 @@ const USAGE = `Usage:
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
                            [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
+                           [--kubelet-certificate-authority FILE]
   gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...]
                            the local landscape in the foreground: a whole local cluster (API server on port 6443,
                            controller manager, kubelets, service proxy) kept in DIR (default .local/landscape);
@@ -56,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
         'audit-policy-file': { type: 'string' },
         'audit-log-path': { type: 'string' },
         'audit-webhook-config-file': { type: 'string' },
+        'kubelet-certificate-authority': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -87,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     etcdServers: values['etcd-servers']?.split(','),
     tokenFile: values['token-auth-file'],
     anonymous: values['anonymous-auth'] ?? false,
+    kubeletCertificateAuthority: values['kubelet-certificate-authority'] ? await readFile(values['kubelet-certificate-authority'], 'utf8') : undefined,
     authorizationWebhook: values['authorization-webhook-url']
       ? {
           url: values['authorization-webhook-url'],

@@ -57,6 +57,12 @@ export interface LocalApiServerOptions {
   tokenFile?: string;
   /** An authorization webhook asked after RBAC (e.g. Gardener's SeedAuthorizer). */
   authorizationWebhook?: AuthorizationWebhookOptions;
+  /**
+   * kube's --kubelet-certificate-authority: kubelets' serving certificates must be signed by this CA (PEM) and name the
+   * node's address, or logs/exec/attach/port-forward fail. `true`: this server's own cluster CA, the one its CSR signer
+   * issues kubelet-serving certificates from. Unset: kubelet certificates are not verified (kube's default).
+   */
+  kubeletCertificateAuthority?: string | true;
   /** Audit logging (kube's --audit-policy-file, --audit-log-path, --audit-webhook-config-file). */
   audit?: AuditOptions;
   logger?: Logger;
@@ -123,7 +129,8 @@ export class LocalApiServer {
     const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
     authenticators.push(serviceAccountTokens.authenticator, bootstrapTokenAuthenticator(storage));
     let address = '';
-    const kubelets = new KubeletLocator(registry, objects, credentials.admin);
+    const kubeletCA = options.kubeletCertificateAuthority === true ? credentials.ca.certPem : options.kubeletCertificateAuthority;
+    const kubelets = new KubeletLocator(registry, objects, credentials.admin, kubeletCA);
     const handlerDeps: HandlerDeps = {
       registry,
       objects,

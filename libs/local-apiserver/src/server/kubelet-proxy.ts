@@ -20,12 +20,17 @@ export interface KubeletTarget {
   container: string;
 }
 
-/** The kubelet serving a Pod's container. The client certificate authenticates the API server to kubelets. */
+/**
+ * The kubelet serving a Pod's container. The client certificate authenticates the API server to kubelets; with
+ * `certificateAuthority` (kube's --kubelet-certificate-authority) the kubelet's serving certificate must be signed by
+ * it and name the address dialled (the node's InternalIP), otherwise it is not verified.
+ */
 export class KubeletLocator {
   constructor(
     private readonly registry: Registry,
     private readonly objects: ObjectService,
     readonly clientCredentials: KeyPair,
+    readonly certificateAuthority?: string,
   ) {}
 
   /** `requestedContainer` false: the request is for the Pod as a whole (port forwarding), no container is chosen. */
@@ -80,7 +85,7 @@ export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
     const path = `/containerLogs/${enc(route.namespace)}/${enc(route.name)}/${enc(target.container)}?${forwarded}`;
     await new Promise<void>((resolve, reject) => {
       const upstream = httpsRequest(
-        { host: target.host, port: target.port, path, method: 'GET', ...tlsOptions(locator.clientCredentials) },
+        { host: target.host, port: target.port, path, method: 'GET', ...tlsOptions(locator) },
         (answer) => {
           const status = answer.statusCode ?? 502;
           if (status >= 400) {
@@ -93,7 +98,12 @@ export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
           answer.on('error', reject);
         },
       );
-      upstream.on('error', (err) => reject(new ApiError(502, 'InternalError', `error talking to the kubelet of pod ${route.name}: ${err.message}`)));
+      upstream.on('error', (err) => {
+        // kube: the client's error as is, `Get "<kubelet URL>": tls: failed to verify certificate: x509: ...` (500).
+        const x509 = verificationError(err, target.host);
+        if (x509) reject(new ApiError(500, 'InternalError', `Get "https://${target.host}:${target.port}${path}": ${x509}`));
+        else reject(new ApiError(502, 'InternalError', `error talking to the kubelet of pod ${route.name}: ${err.message}`));
+      });
       // The client hanging up (kubectl logs -f ended) ends the stream from the kubelet.
       res.on('close', () => upstream.destroy());
       upstream.end();
@@ -121,10 +131,14 @@ export function podStreamUpgradeHandler(locator: KubeletLocator): UpgradeHandler
       subresource === 'portforward'
         ? `/${kubeletPath}/${enc(namespace)}/${enc(name)}?${query}`
         : `/${kubeletPath}/${enc(namespace)}/${enc(name)}/${enc(target.container)}?${query}`;
-    const upstream = tlsConnect({ host: target.host, port: target.port, ...tlsOptions(locator.clientCredentials) });
+    const upstream = tlsConnect({ host: target.host, port: target.port, ...tlsOptions(locator) });
     await new Promise<void>((resolve, reject) => {
       upstream.once('secureConnect', resolve);
-      upstream.once('error', (err) => reject(new ApiError(502, 'InternalError', `error dialing the kubelet of pod ${name}: ${err.message}`)));
+      upstream.once('error', (err) => {
+        // kube's upgrade-aware proxy: 500 "error dialing backend: tls: failed to verify certificate: x509: ...".
+        const x509 = verificationError(err, target.host);
+        reject(x509 ? new ApiError(500, 'InternalError', `error dialing backend: ${x509}`) : new ApiError(502, 'InternalError', `error dialing the kubelet of pod ${name}: ${err.message}`));
+      });
     });
     const headers = Object.entries(req.headers)
       .filter(([key]) => !['host', 'authorization', 'content-length'].includes(key))
@@ -150,10 +164,27 @@ export const upgradeRequired: SubresourceHandler = async ({ req }) => {
   throw errors.badRequest('Upgrade request required');
 };
 
-function tlsOptions(credentials: KeyPair) {
-  // kube-apiserver without --kubelet-certificate-authority does not verify kubelet serving certificates either; local
-  // kubelets serve self-signed ones.
+function tlsOptions(locator: KubeletLocator) {
+  const credentials = locator.clientCredentials;
+  // kube-apiserver without --kubelet-certificate-authority does not verify kubelet serving certificates either (local
+  // kubelets without serverTLSBootstrap serve self-signed ones). With it, Node checks the chain and that the
+  // certificate names the host dialled (an IP SAN for the node's InternalIP).
+  if (locator.certificateAuthority) return { cert: credentials.certPem, key: credentials.keyPem, ca: locator.certificateAuthority, rejectUnauthorized: true };
   return { cert: credentials.certPem, key: credentials.keyPem, rejectUnauthorized: false };
+}
+
+const UNKNOWN_AUTHORITY = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_SIGNATURE_FAILURE']);
+
+/** A failed verification of the kubelet's certificate, worded as Go's crypto/tls and crypto/x509 word it. */
+function verificationError(err: Error & { code?: string; cert?: { subjectaltname?: string } }, host: string): string | undefined {
+  const prefix = 'tls: failed to verify certificate: ';
+  if (err.code && UNKNOWN_AUTHORITY.has(err.code)) return `${prefix}x509: certificate signed by unknown authority`;
+  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'CERT_NOT_YET_VALID') return `${prefix}x509: certificate has expired or is not yet valid`;
+  if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = (err.cert?.subjectaltname ?? '').split(', ').map((n) => n.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+    return `${prefix}x509: certificate is valid for ${names.join(', ')}, not ${host}`;
+  }
+  return undefined;
 }
 
 function enc(segment: string): string {

@@ -1,8 +1,9 @@
 // The components a local cluster runs besides its API server and service proxy: the controller manager (workload
 // controllers and scheduler) and one kubelet per node of the cluster.
 import { join } from 'node:path';
-import { startControllerManager } from '../controllers/controller-manager.js';
+import { CONTROLLER_NAMES, startControllerManager } from '../controllers/controller-manager.js';
 import { startKubelet, type Kubelet } from '../kubelet/kubelet.js';
+import { authorizeNodes, nodeKubeConfig } from './node-credentials.js';
 import type { ComponentStarter } from './supervisor.js';
 
 export interface DefaultComponentOptions {
@@ -10,23 +11,36 @@ export interface DefaultComponentOptions {
   imageMapFile?: string;
   /** The gardener-ts workspace the built-in image map runs apps from; default cwd. */
   workspace?: string;
+  /**
+   * Kubelets get their serving certificates through kubelet-serving CSRs (serverTLSBootstrap), approved by the
+   * controller manager's csrapproving-kubelet-serving controller; default true. `cluster up` waits (up to
+   * `servingCertTimeoutMs`, default 60 s) until every kubelet serves its issued certificate.
+   */
+  serverTLSBootstrap?: boolean;
+  servingCertTimeoutMs?: number;
 }
 
 export function defaultComponents(options: DefaultComponentOptions = {}): ComponentStarter[] {
   return [
     async ({ kubeConfig, logger }) => {
-      const manager = await startControllerManager({ kubeConfig, logger: logger.child({ component: 'controller-manager' }) });
+      // Every controller, the opt-in kubelet-serving CSR approver included (Gardener's resource-manager does that job in shoots).
+      const controllers = options.serverTLSBootstrap === false ? undefined : [...CONTROLLER_NAMES];
+      const manager = await startControllerManager({ kubeConfig, controllers, logger: logger.child({ component: 'controller-manager' }) });
       return { name: 'controller-manager', stop: () => manager.stop() };
     },
-    async ({ kubeConfig, layout, nodes, logger }) => {
+    async ({ kubeConfig, layout, nodes, apiServer, logger }) => {
+      const bootstrap = options.serverTLSBootstrap !== false;
       const kubelets: Kubelet[] = [];
       const stop = () => Promise.all(kubelets.map((k) => k.stop())).then(() => undefined);
       try {
+        // Each kubelet authenticates as its node (system:node:<name>), the identity its serving CSR is checked against.
+        await authorizeNodes(kubeConfig);
         // One after the other: each registers its Node, and a failure stops those already started.
         for (const node of nodes) {
           kubelets.push(
             await startKubelet({
-              kubeconfig: kubeConfig,
+              kubeconfig: await nodeKubeConfig(apiServer, node.name),
+              serverTLSBootstrap: bootstrap,
               nodeName: node.name,
               nodeLabels: node.labels,
               dataDir: node.dataDir,
@@ -41,6 +55,7 @@ export function defaultComponents(options: DefaultComponentOptions = {}): Compon
             }),
           );
         }
+        if (bootstrap) await servingCertificates(kubelets, options.servingCertTimeoutMs ?? 60_000);
       } catch (err) {
         await stop();
         throw err;
@@ -48,4 +63,16 @@ export function defaultComponents(options: DefaultComponentOptions = {}): Compon
       return { name: nodes.length === 1 ? 'kubelet' : `kubelets (${nodes.length})`, stop };
     },
   ];
+}
+
+// The API server verifies kubelet certificates against the cluster CA: the cluster is ready once every kubelet serves
+// the certificate it was issued.
+async function servingCertificates(kubelets: Kubelet[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const waiting = kubelets.filter((k) => !k.servingCertificate()).map((k) => k.nodeName);
+    if (!waiting.length) return;
+    if (Date.now() > deadline) throw new Error(`kubelets ${waiting.join(', ')} have no serving certificate after ${timeoutMs} ms (kubelet-serving CSR not approved or issued?)`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -38,6 +38,12 @@ export interface RunClusterOptions {
   apiServerPort?: number;
   /** Node count and zones; only at the first run, later runs keep them (and refuse others). */
   nodes?: NodeRequest;
+  /**
+   * What the API server verifies kubelet serving certificates with (kube's --kubelet-certificate-authority): default
+   * true, the cluster CA that issues the kubelets' bootstrapped certificates; a PEM; or false, not verified (for
+   * kubelets serving self-signed certificates, `defaultComponents({ serverTLSBootstrap: false })`).
+   */
+  kubeletCertificateAuthority?: string | boolean;
 }
 
 export async function runCluster(layout: ClusterLayout, starters: ComponentStarter[], logger: Logger, options: RunClusterOptions = {}): Promise<RunningCluster> {
@@ -48,6 +54,8 @@ export async function runCluster(layout: ClusterLayout, starters: ComponentStart
     dataDir: layout.apiserver,
     port: options.apiServerPort ?? previous?.apiServerPort ?? 0,
     storage: 'file',
+    // kube's --kubelet-certificate-authority: the cluster CA, which signs the kubelets' bootstrapped serving certificates.
+    kubeletCertificateAuthority: options.kubeletCertificateAuthority === false ? undefined : (options.kubeletCertificateAuthority ?? true),
     logger: logger.child({ component: 'apiserver' }),
   });
   const settings: ClusterSettings = {

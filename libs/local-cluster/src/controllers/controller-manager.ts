@@ -15,13 +15,14 @@ import { addReplicaSetController } from './replicaset/controller.js';
 import { addStatefulSetController } from './statefulset/controller.js';
 import { addTaintEvictionController } from './tainteviction/controller.js';
 import { addScheduler } from './scheduler/controller.js';
+import { addKubeletServingCSRApprover, KUBELET_SERVING_APPROVER } from './csrapproving-kubelet-serving/controller.js';
 import { controllerContext, type ControllerContext } from './shared/context.js';
 
 export interface ControllerManagerOptions {
   /** A KubeConfig or the path of a kubeconfig file. */
   kubeConfig: KubeConfig | string;
   logger?: Logger;
-  /** Which controllers to run (names as in CONTROLLER_NAMES); all by default. */
+  /** Which controllers to run (names as in CONTROLLER_NAMES); by default all but the opt-in ones (OPT_IN_CONTROLLERS). */
   controllers?: string[];
   /** The clock, in milliseconds since the epoch (tests inject one). */
   now?: () => number;
@@ -57,12 +58,16 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
   tainteviction: addTaintEvictionController,
   disruption: addDisruptionController,
   nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000, startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000 }),
+  [KUBELET_SERVING_APPROVER]: addKubeletServingCSRApprover,
 };
 
 export const CONTROLLER_NAMES: readonly string[] = Object.keys(CONTROLLERS);
 
+/** Controllers kube-controller-manager does not have: they run only when `controllers` names them. */
+export const OPT_IN_CONTROLLERS: readonly string[] = [KUBELET_SERVING_APPROVER];
+
 export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
-  const names = options.controllers ?? CONTROLLER_NAMES;
+  const names = options.controllers ?? CONTROLLER_NAMES.filter((n) => !OPT_IN_CONTROLLERS.includes(n));
   const unknown = names.filter((n) => !(n in CONTROLLERS));
   if (unknown.length) throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
   const log = options.logger ?? createLogger({ name: 'controller-manager', level: 'silent' });

@@ -11,6 +11,13 @@ describe('parseKubeletFlags', () => {
     expect(options).toMatchObject({ kubeconfig: '/k/config', nodeName: 'n1', dataDir: '/d', port: 0, nodeLabels: { a: 'b', c: 'd=e' }, leaseRenewMs: 2000, backoff: { baseMs: 500 }, servicesFile: '/c/services.json' });
   });
 
+  it('turns --rotate-server-certificates (or --server-tls-bootstrap) into serverTLSBootstrap', () => {
+    const base = ['--kubeconfig', 'k', '--node-name', 'n', '--data-dir', 'd'];
+    expect(parseKubeletFlags([...base, '--rotate-server-certificates']).serverTLSBootstrap).toBe(true);
+    expect(parseKubeletFlags([...base, '--server-tls-bootstrap']).serverTLSBootstrap).toBe(true);
+    expect(parseKubeletFlags(base).serverTLSBootstrap).toBeUndefined();
+  });
+
   it('names the flag that is missing or wrong', () => {
     expect(() => parseKubeletFlags(['--node-name', 'n', '--data-dir', 'd'])).toThrow('--kubeconfig is required');
     expect(() => parseKubeletFlags(['--kubeconfig', 'k', '--node-name', 'n', '--data-dir', 'd', '--port', 'x'])).toThrow('--port must be a port number');

@@ -6,7 +6,7 @@ import type { KubeletOptions } from './options.js';
 export const KUBELET_USAGE = `Usage:
   kubelet --kubeconfig FILE --node-name NAME --data-dir DIR [--image-map FILE] [--workspace DIR] [--port N]
           [--client-ca-file FILE] [--pod-cidr 127.X.Y.0/16..24] [--services-file FILE] [--node-labels k=v,...]
-          [--lease-renew-seconds N]
+          [--lease-renew-seconds N] [--rotate-server-certificates | --server-tls-bootstrap]
           [--restart-backoff-seconds N] [--restart-backoff-max-seconds N]
 `;
 
@@ -29,6 +29,9 @@ export function parseKubeletFlags(argv: string[]): KubeletOptions {
       'lease-renew-seconds': { type: 'string' },
       'restart-backoff-seconds': { type: 'string' },
       'restart-backoff-max-seconds': { type: 'string' },
+      // kube's flag for serverTLSBootstrap, and the config field's name as a flag.
+      'rotate-server-certificates': { type: 'boolean' },
+      'server-tls-bootstrap': { type: 'boolean' },
     },
   });
   for (const flag of ['kubeconfig', 'node-name', 'data-dir'] as const) {
@@ -57,6 +60,7 @@ export function parseKubeletFlags(argv: string[]): KubeletOptions {
     servicesFile: values['services-file'] ? resolve(values['services-file']) : undefined,
     nodeLabels: values['node-labels'] ? parseLabels(values['node-labels']) : undefined,
     leaseRenewMs: seconds('lease-renew-seconds'),
+    serverTLSBootstrap: values['rotate-server-certificates'] || values['server-tls-bootstrap'] ? true : undefined,
     backoff: baseMs !== undefined || maxMs !== undefined ? { ...(baseMs !== undefined ? { baseMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) } : undefined,
   };
 }

@@ -9,7 +9,7 @@ import { ImageMap } from '../images/image-map.js';
 import { kubeClients, type KubeClients } from './api/kube-client.js';
 import { capacity } from './node/machine.js';
 import { NodeAgent } from './node/node-agent.js';
-import { nodeLabels } from './node/node-object.js';
+import { nodeAddresses, nodeLabels } from './node/node-object.js';
 import { KUBELET_DEFAULTS, type KubeletOptions } from './options.js';
 import { PodSource } from './pod-source.js';
 import { PodIPs } from './pods/pod-ips.js';
@@ -17,13 +17,16 @@ import { PodWorker, type PodWorkerDeps } from './pods/pod-worker.js';
 import { DEFAULT_BACKOFF } from './runtime/backoff.js';
 import { killLeftovers } from './runtime/pid-records.js';
 import { KubeletServer } from './server/kubelet-server.js';
-import { selfSignedCert } from './server/serving-cert.js';
+import { selfSignedCert, type ServingCert } from './server/serving-cert.js';
+import { ServingCertManager } from './server/serving-cert-manager.js';
 import { ServiceAccountTokens } from './volumes/service-account-tokens.js';
 
 export interface Kubelet {
   nodeName: string;
   /** The HTTPS port of logs and exec (the Node's `daemonEndpoints.kubeletEndpoint.Port`). */
   port: number;
+  /** The serving certificate (PEM) in use; undefined while serverTLSBootstrap waits for the first one. */
+  servingCertificate(): string | undefined;
   /** Stops every Pod's processes (SIGTERM, then SIGKILL), the heartbeats and the server. */
   stop(): Promise<void>;
 }
@@ -43,15 +46,29 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const imageMap = await loadImageMap(options);
   const settings = { ...KUBELET_DEFAULTS, ...definedOnly(options) };
   const workers = new Map<string, PodWorker>();
+  if (options.serverTLSBootstrap && options.servingCert) throw new Error('startKubelet: servingCert and serverTLSBootstrap exclude each other');
+  // The server exists only after the kept certificate (if any) was loaded; rotations reach it through this.
+  const serving: { server?: KubeletServer } = {};
+  let servingCertPem: string | undefined;
+  const use = (cert: ServingCert) => {
+    servingCertPem = cert.certPem;
+    serving.server?.useCert(cert);
+  };
+  const certificates = options.serverTLSBootstrap
+    ? new ServingCertManager(clients.config, { dir: join(dataDir, 'pki'), nodeName: options.nodeName, addresses: nodeAddresses(options.nodeName), pollMs: options.csrPollMs, retryMs: options.retryMs, use, log })
+    : undefined;
+  const initialCert = certificates ? await certificates.loadCurrent() : (options.servingCert ?? (await selfSignedCert(join(dataDir, 'pki'), options.nodeName)));
+  servingCertPem = initialCert?.certPem;
   const server = await KubeletServer.start(
     {
       port: settings.port,
-      cert: options.servingCert ?? (await selfSignedCert(join(dataDir, 'pki'), options.nodeName)),
+      cert: initialCert,
       clientCaPem: options.clientCaFile ? await readFile(options.clientCaFile, 'utf8') : undefined,
     },
     { find: (namespace, name) => [...workers.values()].find((w) => w.namespace === namespace && w.name === name) },
     log,
   );
+  serving.server = server;
 
   const allocatable = await capacity(dataDir);
   const facts = { nodeName: options.nodeName, labels: nodeLabels(options.nodeName, options.nodeLabels), capacity: allocatable, port: server.port, kubeletVersion: KUBERNETES_VERSION.gitVersion, podCIDR: options.podCIDR };
@@ -98,6 +115,8 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     await agent.start();
     await source.start();
     await removeStalePodDirs(podsDir, workers, log);
+    // After the Node exists: an approver checks the requested names against its addresses.
+    certificates?.start();
   } catch (err) {
     source.stop();
     agent.stop();
@@ -111,10 +130,12 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   return {
     nodeName: options.nodeName,
     port: server.port,
+    servingCertificate: () => servingCertPem,
     stop() {
       stopping ??= (async () => {
         source.stop();
         agent.stop();
+        await certificates?.stop();
         await Promise.all([...workers.values()].map((w) => w.terminate('shutdown', settings.shutdownGraceMs)));
         await server.stop();
         process.off('exit', killAll);

@@ -17,8 +17,17 @@ export interface KubeletOptions {
   workspace?: string;
   /** The HTTPS port for logs and exec (0: any free port); default 10250. */
   port?: number;
-  /** The serving certificate; a self-signed one in `<dataDir>/pki` when absent. */
+  /** The serving certificate; a self-signed one in `<dataDir>/pki` when absent (and no serverTLSBootstrap). */
   servingCert?: ServingCert;
+  /**
+   * kube's serverTLSBootstrap (flag --rotate-server-certificates): the serving certificate comes from a
+   * kubernetes.io/kubelet-serving CertificateSigningRequest made with the kubelet's own credentials, kept in
+   * `<dataDir>/pki/kubelet-server-current.pem` and rotated before it expires. Until one is issued, TLS handshakes fail.
+   * Not together with `servingCert`.
+   */
+  serverTLSBootstrap?: boolean;
+  /** serverTLSBootstrap: how often a pending CSR is read; default 1 s. */
+  csrPollMs?: number;
   /** A CA file: when set, only clients with a certificate it signed may call the kubelet's HTTPS endpoint. */
   clientCaFile?: string;
   /** Pod addresses come from this 127.X.0.0/16 range (one per Pod); without it every Pod shares 127.0.0.1. */

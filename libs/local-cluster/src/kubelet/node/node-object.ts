@@ -25,6 +25,14 @@ export function nodeLabels(nodeName: string, extra: Record<string, string> = {})
   };
 }
 
+/** The Node's status.addresses (its serving certificate names exactly these). */
+export function nodeAddresses(nodeName: string): { type: string; address: string }[] {
+  return [
+    { type: 'InternalIP', address: HOST_IP },
+    { type: 'Hostname', address: nodeName },
+  ];
+}
+
 export function nodeObject(facts: NodeFacts): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name: facts.nodeName, labels: facts.labels }, spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {} };
 }
@@ -64,10 +72,7 @@ export class NodeStatusBuilder {
         if (!known || known.status !== c.status) this.transitions.set(c.type, { status: c.status, time });
         return { ...c, lastHeartbeatTime: time, lastTransitionTime: this.transitions.get(c.type)!.time };
       }),
-      addresses: [
-        { type: 'InternalIP', address: HOST_IP },
-        { type: 'Hostname', address: facts.nodeName },
-      ],
+      addresses: nodeAddresses(facts.nodeName),
       daemonEndpoints: { kubeletEndpoint: { Port: facts.port } },
       nodeInfo: {
         machineID: machineId(),

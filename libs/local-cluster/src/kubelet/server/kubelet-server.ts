@@ -21,17 +21,21 @@ export interface PodLookup {
 
 export interface KubeletServerOptions {
   port: number;
-  cert: ServingCert;
+  /** Absent (serverTLSBootstrap before the first issued certificate): every TLS handshake fails until `useCert`. */
+  cert?: ServingCert;
   /** When set, clients must present a certificate signed by this CA (the API server's kubelet client certificate). */
   clientCaPem?: string;
 }
 
 export class KubeletServer {
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly clientCaPem: string | undefined,
+  ) {}
 
   static async start(options: KubeletServerOptions, pods: PodLookup, log: Logger): Promise<KubeletServer> {
     const server = createServer(
-      { cert: options.cert.certPem, key: options.cert.keyPem, ca: options.clientCaPem, requestCert: !!options.clientCaPem, rejectUnauthorized: !!options.clientCaPem },
+      { cert: options.cert?.certPem, key: options.cert?.keyPem, ca: options.clientCaPem, requestCert: !!options.clientCaPem, rejectUnauthorized: !!options.clientCaPem },
       (req, res) => {
         route(req, res, pods).catch((err) => {
           if (!(err instanceof HttpError)) log.error({ err, url: req.url }, 'Kubelet request failed');
@@ -50,11 +54,19 @@ export class KubeletServer {
         socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
       }
     });
+    // Without a certificate (kube: "no serving certificate available for the kubelet") or with a client that does
+    // not trust it, the handshake fails; worth a line at debug level only.
+    server.on('tlsClientError', (err) => log.debug({ err: err.message }, 'TLS handshake error'));
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
       server.listen(options.port, '127.0.0.1', () => listening());
     });
-    return new KubeletServer(server);
+    return new KubeletServer(server, options.clientCaPem);
+  }
+
+  /** Serves new connections with this certificate (a bootstrapped or rotated one); open connections keep theirs. */
+  useCert(cert: ServingCert): void {
+    this.server.setSecureContext({ cert: cert.certPem, key: cert.keyPem, ca: this.clientCaPem });
   }
 
   get port(): number {
