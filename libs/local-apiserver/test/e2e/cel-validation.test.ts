@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { gardenerAsset, runKubectl, waitFor } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { rawClient } from './raw-client.js';
+import { widgetCRD } from './widget-crd.js';
 
 const dnsRecordCRD = parse(readFileSync(gardenerAsset('crds', '10-crd-extensions.gardener.cloud_dnsrecords.yaml'), 'utf8'));
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -83,29 +84,15 @@ describe('x-kubernetes-validations of Gardener DNSRecord', () => {
 });
 
 describe('CRDs with validation rules', () => {
-  const crd = (rule: string) => ({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { type: 'object', properties: { type: { type: 'string', 'x-kubernetes-validations': [{ rule }] } } } },
-            },
-          },
+  const crd = (rule: string) =>
+    widgetCRD({
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          properties: { spec: { type: 'object', properties: { type: { type: 'string', 'x-kubernetes-validations': [{ rule }] } } } },
         },
-      ],
-    },
-  });
+      },
+    });
 
   it('refuses a CRD whose rule does not compile, with the rule path', async () => {
     const refused = await api.send('POST', CRDS, JSON.stringify(crd('self == ')));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
+import { widgetCRD } from './widget-crd.js';
 
 let cluster: TestCluster;
 const k = (args: string[], input?: string) => kubectl(cluster.kubeconfigPath, args, { input });
@@ -16,25 +17,10 @@ const csr = (name: string, signerName: string) => ({
   spec: { signerName, usages: ['client auth'], request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\nMA==\n-----END CERTIFICATE REQUEST-----\n').toString('base64') },
 });
 
-const widgets = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        selectableFields: [{ jsonPath: '.spec.color' }],
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'string' } } } } } },
-      },
-    ],
-  },
-};
+const widgets = widgetCRD({
+  selectableFields: [{ jsonPath: '.spec.color' }],
+  schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'string' } } } } } },
+});
 
 beforeAll(async () => {
   cluster = await startTestCluster();
