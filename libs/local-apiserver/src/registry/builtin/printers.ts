@@ -20,10 +20,37 @@ export const age = (o: KubeObject): string => {
 const orNone = (v: unknown) => (v === undefined || v === null || v === '' ? '<none>' : v);
 const count = (m: unknown) => (m && typeof m === 'object' ? Object.keys(m).length : 0);
 
-function podStatus(o: KubeObject): string {
-  if (o.metadata?.deletionTimestamp) return 'Terminating';
-  const waiting = (o.status?.containerStatuses ?? []).find((c: KubeObject) => c.state?.waiting?.reason)?.state.waiting.reason;
-  return waiting ?? o.status?.reason ?? o.status?.phase ?? 'Pending';
+/** kubectl's STATUS of a Pod (kube's printPod): init progress, the last container's waiting or terminated reason, Completed/NotReady, Terminating. */
+export function podStatus(o: KubeObject): string {
+  const status = o.status ?? {};
+  let reason: string = status.reason || status.phase || 'Pending';
+  const exitReason = (t: KubeObject, prefix = '') => (t.reason ? `${prefix}${t.reason}` : t.signal ? `${prefix}Signal:${t.signal}` : `${prefix}ExitCode:${t.exitCode}`);
+  let initializing = false;
+  const inits: KubeObject[] = status.initContainerStatuses ?? [];
+  for (let i = 0; i < inits.length; i++) {
+    const state = inits[i].state ?? {};
+    if (state.terminated?.exitCode === 0) continue;
+    initializing = true;
+    if (state.terminated) reason = exitReason(state.terminated, 'Init:');
+    else if (state.waiting?.reason && state.waiting.reason !== 'PodInitializing') reason = `Init:${state.waiting.reason}`;
+    else reason = `Init:${i}/${(o.spec?.initContainers ?? []).length}`;
+    break;
+  }
+  const conditionTrue = (type: string) => (status.conditions ?? []).some((c: KubeObject) => c.type === type && c.status === 'True');
+  if (!initializing || conditionTrue('Initialized')) {
+    let hasRunning = false;
+    const containers: KubeObject[] = status.containerStatuses ?? [];
+    for (let i = containers.length - 1; i >= 0; i--) {
+      const { state = {}, ready } = containers[i];
+      if (state.waiting?.reason) reason = state.waiting.reason;
+      else if (state.terminated) reason = exitReason(state.terminated);
+      else if (state.running && ready) hasRunning = true;
+    }
+    // A pod whose other containers still run is not Completed.
+    if (reason === 'Completed' && hasRunning) reason = conditionTrue('Ready') ? 'Running' : 'NotReady';
+  }
+  if (o.metadata?.deletionTimestamp) return status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  return reason;
 }
 
 function servicePorts(o: KubeObject): string {
