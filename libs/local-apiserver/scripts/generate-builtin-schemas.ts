@@ -10,7 +10,8 @@ import * as k8s from '@kubernetes/client-node';
 import { BUILTIN_ROWS } from '../src/registry/builtin/catalogue.js';
 import { PATCH_METADATA } from '../src/schema/patch-metadata.js';
 import type { OpenAPISchema } from '../src/schema/types.js';
-import { builtinDefinitionName as definitionName } from '../src/schema/builtin.js';
+import { builtinDefinitionName } from '../src/schema/builtin.js';
+import { NAMED_BY_FIELD, NAMED_BY_TYPE, NAMED_TYPES } from '../src/schema/named-types.js';
 
 interface Attribute {
   name: string;
@@ -46,10 +47,60 @@ function clean(comment: string): string {
 
 const definitions: Record<string, OpenAPISchema> = {};
 
-function typeSchema(type: string, format: string): OpenAPISchema {
+const PRIMITIVES = new Set(['string', 'number', 'boolean', 'any', 'object', ...Object.keys(NAMED_BY_TYPE)]);
+
+/** The model a property type names, through arrays and maps; undefined for primitives. */
+function modelOf(type: string): string | undefined {
+  const m = /^Array<(.+)>$/.exec(type) ?? /^\{ \[key: string\]: (.+); \}$/.exec(type);
+  if (m) return modelOf(m[1]);
+  return PRIMITIVES.has(type) ? undefined : type;
+}
+
+/** The API groups of the served kinds that use each model, directly or through other models. */
+const usedBy = new Map<string, Set<string>>();
+function use(model: string, group: string): void {
+  const groups = usedBy.get(model) ?? new Set<string>();
+  if (groups.has(group)) return;
+  usedBy.set(model, groups.add(group));
+  for (const attr of models[model]?.attributeTypeMap ?? []) {
+    const nested = modelOf(attr.type);
+    if (nested) use(nested, group);
+  }
+}
+for (const row of BUILTIN_ROWS) use(row.model, row.group);
+
+/** Core types that only other groups' kinds use here (StorageClass.allowedTopologies). */
+const CORE_TYPES = new Set(['V1TopologySelectorTerm', 'V1TopologySelectorLabelRequirement']);
+
+/**
+ * kube's name of a model: client-node's models do not carry their group, so a type is taken to belong to the
+ * group of the kinds that use it, core when a core kind does (PodSpec under apps' Deployments is core's).
+ */
+function definitionName(model: string): string {
+  const groups = usedBy.get(model);
+  if (!groups) throw new Error(`model ${model} is not used by a served kind`);
+  if (groups.has('') || CORE_TYPES.has(model)) return builtinDefinitionName(model, '');
+  const [group, ...others] = groups;
+  const name = builtinDefinitionName(model, group);
+  for (const other of others) {
+    if (builtinDefinitionName(model, other) !== name) throw new Error(`${model} is used by kinds of ${[...groups].join(', ')}: name its group`);
+  }
+  return name;
+}
+
+/** A reference to one of kube's named types, defined on first use. */
+function namedRef(name: string): OpenAPISchema {
+  definitions[name] ??= NAMED_TYPES[name];
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** The schema of a client-node attribute type; `named` is the kube type its primitive is (a Quantity string). */
+function typeSchema(type: string, format: string, named?: string): OpenAPISchema {
   let m: RegExpExecArray | null;
-  if ((m = /^Array<(.+)>$/.exec(type))) return { type: 'array', items: typeSchema(m[1], format) };
-  if ((m = /^\{ \[key: string\]: (.+); \}$/.exec(type))) return { type: 'object', additionalProperties: typeSchema(m[1], format) };
+  if ((m = /^Array<(.+)>$/.exec(type))) return { type: 'array', items: typeSchema(m[1], format, named) };
+  if ((m = /^\{ \[key: string\]: (.+); \}$/.exec(type))) return { type: 'object', additionalProperties: typeSchema(m[1], format, named) };
+  if (named) return namedRef(named);
+  if (NAMED_BY_TYPE[type]) return namedRef(NAMED_BY_TYPE[type]);
   switch (type) {
     case 'string':
       return format === 'byte' ? { type: 'string', format: 'byte' } : { type: 'string' };
@@ -57,14 +108,9 @@ function typeSchema(type: string, format: string): OpenAPISchema {
       return format === 'double' ? { type: 'number', format: 'double' } : { type: 'integer', format: format || 'int32' };
     case 'boolean':
       return { type: 'boolean' };
-    case 'Date':
-    case 'V1MicroTime':
-      return { type: 'string', format: 'date-time' };
-    case 'IntOrString':
-      return { 'x-kubernetes-int-or-string': true };
     case 'any':
     case 'object':
-      return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      throw new Error(`an arbitrary value without its kube type: add the field to NAMED_BY_FIELD`);
     default:
       define(type);
       return { $ref: `#/components/schemas/${definitionName(type)}` };
@@ -81,7 +127,12 @@ function define(model: string): void {
   definitions[name] = schema;
   if (doc.description) schema.description = doc.description;
   for (const attr of cls.attributeTypeMap) {
-    const property = typeSchema(attr.type, attr.format);
+    let property: OpenAPISchema;
+    try {
+      property = typeSchema(attr.type, attr.format, NAMED_BY_FIELD[`${model}.${attr.baseName}`]);
+    } catch (e) {
+      throw new Error(`${model}.${attr.baseName}: ${(e as Error).message}`);
+    }
     const description = doc.fields.get(attr.name);
     schema.properties![attr.baseName] = property.$ref
       ? { allOf: [property], ...(description ? { description } : {}) }
@@ -96,9 +147,14 @@ function define(model: string): void {
 for (const row of BUILTIN_ROWS) {
   define(row.model);
   const name = definitionName(row.model);
+  if (name !== builtinDefinitionName(row.model, row.group)) throw new Error(`${row.model} of ${row.group} is named ${name}`);
   const gvk = { group: row.group, version: row.version, kind: row.kind };
   const existing = definitions[name]['x-kubernetes-group-version-kind'] ?? [];
   definitions[name]['x-kubernetes-group-version-kind'] = [...existing, gvk];
+}
+for (const key of Object.keys(NAMED_BY_FIELD)) {
+  const [model, field] = key.split('.');
+  if (!definitions[definitionName(model)]?.properties?.[field]) throw new Error(`named type for unknown field ${key}`);
 }
 for (const key of Object.keys(PATCH_METADATA)) {
   const [model, field] = key.split('.');

@@ -94,7 +94,19 @@ export function groupVersionDocument(defs: ResourceDefinition[], version: string
 export function swaggerDocument(defs: ResourceDefinition[], version: string): Record<string, unknown> {
   const v3 = groupVersionDocument(defs, version);
   const text = JSON.stringify((v3.components as { schemas: unknown }).schemas).replaceAll('#/components/schemas/', '#/definitions/');
-  return { swagger: '2.0', info: v3.info, paths: {}, definitions: JSON.parse(text, (_key, value: unknown) => refOfAllOf(value)) };
+  const definitions = JSON.parse(text, (_key, value: unknown) => refOfAllOf(value)) as Record<string, OpenAPISchema>;
+  for (const [name, schema] of Object.entries(definitions)) definitions[name] = stringOfOneOf(schema);
+  return { swagger: '2.0', info: v3.info, paths: {}, definitions };
+}
+
+/**
+ * A definition that is a `oneOf` of types (Quantity: string or number; IntOrString: integer or string) is a `string`
+ * in kube's v2 document, which has no oneOf (IntOrString keeps its `int-or-string` format).
+ */
+function stringOfOneOf(schema: OpenAPISchema): OpenAPISchema {
+  const { oneOf, ...rest } = schema;
+  if (!oneOf || schema.type !== undefined || !oneOf.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) return schema;
+  return { ...rest, type: 'string' };
 }
 
 /**

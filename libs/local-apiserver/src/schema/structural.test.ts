@@ -60,7 +60,7 @@ describe('pruning and defaulting', () => {
   });
 
   it('prunes unknown fields of built-in kinds through $refs', () => {
-    const deployment = builtinDefinitionName('V1Deployment');
+    const deployment = builtinDefinitionName('V1Deployment', 'apps');
     const builtin: SchemaView = { root: BUILTIN_DEFINITIONS[deployment], resolve: builtinResolver };
     const object = { metadata: { name: 'a', colour: 'red' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', imag: 'typo' }] } } } };
     expect(pruneUnknown(builtin, builtin.root, object).sort()).toEqual(['metadata.colour', 'spec.template.spec.containers[0].imag']);
@@ -77,7 +77,7 @@ describe('pruning and defaulting', () => {
   });
 
   it('carries kube patch metadata on built-in lists', () => {
-    const podSpec = BUILTIN_DEFINITIONS[builtinDefinitionName('V1PodSpec')];
+    const podSpec = BUILTIN_DEFINITIONS[builtinDefinitionName('V1PodSpec', '')];
     const builtin: SchemaView = { root: podSpec, resolve: builtinResolver };
     expect(listSemantics(builtin, podSpec.properties!.containers)).toMatchObject({ strategy: 'merge', mergeKey: 'name', listType: 'map' });
     expect(listSemantics(builtin, podSpec.properties!.tolerations)).toMatchObject({ strategy: 'replace', listType: 'atomic' });

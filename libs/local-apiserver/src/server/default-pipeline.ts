@@ -89,7 +89,11 @@ function reportUnknown(r: WriteRequest, unknown: string[]): void {
   const fields = unknown.filter((f) => !(r.oldObject && has(r.oldObject, f)));
   if (fields.length === 0) return;
   if (r.ctx.fieldValidation === 'Strict') {
-    throw new ApiError(400, 'BadRequest', `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(', ')}`);
+    const strict = `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(', ')}`;
+    // kube's decoder names the kind it could not decode the body of on creates and updates.
+    const { kind, version } = r.definition;
+    const decoding = r.operation === 'CREATE' || r.operation === 'UPDATE' ? `${kind} in version "${version}" cannot be handled as a ${kind}: ` : '';
+    throw new ApiError(400, 'BadRequest', `${decoding}${strict}`);
   }
   for (const f of fields) r.ctx.warnings.push(`unknown field "${f}"`);
 }

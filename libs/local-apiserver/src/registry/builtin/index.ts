@@ -38,7 +38,7 @@ function definition(row: BuiltinRow): ResourceDefinition {
     storageVersion: row.storage?.version ?? row.storageVersion ?? row.version,
     storage: row.storage && { group: row.storage.group, resource: row.storage.resource },
     fieldLabels: FIELD_LABELS[key],
-    definitionName: builtinDefinitionName(row.model),
+    definitionName: builtinDefinitionName(row.model, row.group),
     defaulter: DEFAULTERS[key],
     validator: VALIDATORS[key],
     printerColumns: printer?.columns,
