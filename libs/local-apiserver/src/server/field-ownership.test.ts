@@ -384,3 +384,112 @@ describe('field ownership: server-side apply', () => {
     expect(entry(again, 'alice', 'Apply')!.time).toBe('2020-01-01T00:00:00Z');
   });
 });
+
+describe('field ownership: server-side apply through status and scale', () => {
+  const widgets = definition('Widget', 'example.com', 'widgets', {
+    custom: true,
+    subresources: { status: true, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
+  });
+  const applySub = (def: ResourceDefinition, live: KubeObject, applied: KubeObject, manager: string, subresource: string, force = false) =>
+    ownership.apply(def, live, applied, ctx(manager), force, subresource);
+  const deploy = (spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'default' },
+    spec,
+    ...(status ? { status } : {}),
+  });
+  const scaleOf = (replicas: number): KubeObject => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas } });
+  const live = () => applyAs(deployments, undefined, deploy({ replicas: 1 }), 'alice');
+
+  it('records a status apply under subresource status, owning and writing status only', () => {
+    const next = applySub(deployments, live(), deploy({ replicas: 5 }, { replicas: 1 }), 'alice', 'status');
+    expect(next.spec).toEqual({ replicas: 1 });
+    expect(next.status).toEqual({ replicas: 1 });
+    expect(entry(next, 'alice', 'Apply', 'status')).toMatchObject({ apiVersion: 'apps/v1', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
+    // The same manager through the main resource is a separate entry.
+    expect(entry(next, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+  });
+
+  it('ignores status in main-resource applies of resources with a status subresource', () => {
+    const withStatus = applySub(deployments, live(), deploy({ replicas: 1 }, { replicas: 1 }), 'ctrl', 'status');
+    const next = applyAs(deployments, withStatus, deploy({ replicas: 1 }, { replicas: 9 }), 'alice');
+    expect(next.status).toEqual({ replicas: 1 });
+    expect(entry(next, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    // Not a conflict with the status owner either.
+    expect(entry(next, 'ctrl', 'Apply', 'status')!.fieldsV1).toEqual({ 'f:status': { 'f:replicas': {} } });
+  });
+
+  it('conflicts among status managers only, and force takes the field', () => {
+    const owned = applySub(deployments, live(), deploy({}, { replicas: 1 }), 'ctrl', 'status');
+    const err = conflictOf(() => applySub(deployments, owned, deploy({ replicas: 7 }, { replicas: 2 }), 'other', 'status'));
+    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "ctrl" with subresource "status": .status.replicas');
+    expect(err.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "ctrl" with subresource "status"', field: '.status.replicas' }]);
+    const forced = applySub(deployments, owned, deploy({ replicas: 7 }, { replicas: 2 }), 'other', 'status', true);
+    expect(forced.status).toEqual({ replicas: 2 });
+    expect(forced.spec).toEqual({ replicas: 1 });
+    expect(entry(forced, 'ctrl', 'Apply', 'status')).toBeUndefined();
+    expect(entry(forced, 'other', 'Apply', 'status')!.fieldsV1).toEqual({ 'f:status': { 'f:replicas': {} } });
+  });
+
+  it('removes a status field dropped from the status apply unless another manager owns it', () => {
+    const crd = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } };
+    const created = applyAs(widgets, undefined, { ...crd, spec: { size: 1 } }, 'alice');
+    const a = applySub(widgets, created, { ...crd, status: { phase: 'Ready', message: 'ok', size: 1 } }, 'ctrl', 'status');
+    const shared = applySub(widgets, a, { ...crd, status: { size: 1 } }, 'helper', 'status');
+    const next = applySub(widgets, shared, { ...crd, status: { phase: 'Ready' } }, 'ctrl', 'status');
+    expect(next.status).toEqual({ phase: 'Ready', size: 1 });
+    expect(entry(next, 'ctrl', 'Apply', 'status')!.fieldsV1).toEqual({ 'f:status': { '.': {}, 'f:phase': {} } });
+  });
+
+  it('requires autoscaling/v1 in a Scale apply', () => {
+    expect(() => applySub(deployments, live(), { ...scaleOf(2), apiVersion: 'apps/v1' }, 'k', 'scale')).toThrow(
+      'Incorrect version specified in apply patch. Specified patch version: apps/v1, expected: autoscaling/v1',
+    );
+  });
+
+  it('records a scale apply on the replicas path under the scale entry; a main-resource applier then conflicts', () => {
+    const created = create(deployments, deploy({ selector: { matchLabels: { app: 'd' } } }), 'kubectl-create');
+    const scaled = applySub(deployments, created, scaleOf(3), 'scaler', 'scale');
+    expect(scaled.kind).toBe('Deployment');
+    expect(scaled.spec.replicas).toBe(3);
+    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({ apiVersion: 'apps/v1', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    const err = conflictOf(() => applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops'));
+    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.replicas');
+    const forced = applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops', true);
+    expect(forced.spec.replicas).toBe(5);
+    expect(entry(forced, 'scaler', 'Apply', 'scale')).toBeUndefined();
+    // The same value is shared, not a conflict.
+    expect(applyAs(deployments, scaled, deploy({ replicas: 3 }), 'gitops').spec.replicas).toBe(3);
+  });
+
+  it('conflicts a scale apply with a main-resource owner of the replicas path and moves it on force', () => {
+    const owned = applyAs(deployments, undefined, deploy({ replicas: 2 }), 'gitops');
+    const err = conflictOf(() => applySub(deployments, owned, scaleOf(4), 'hpa', 'scale'));
+    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "gitops": .spec.replicas');
+    const forced = applySub(deployments, owned, scaleOf(4), 'hpa', 'scale', true);
+    expect(forced.spec.replicas).toBe(4);
+    expect(entry(forced, 'gitops', 'Apply')).toBeUndefined();
+    expect(entry(forced, 'hpa', 'Apply', 'scale')!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+  });
+
+  it('names an Update through scale (kubectl scale) with its subresource and apiVersion in conflicts', () => {
+    const created = create(deployments, deploy({ replicas: 1 }), 'kubectl-create');
+    const scaled = update(deployments, created, (o) => (o.spec.replicas = 3), 'kubectl', 'scale');
+    const err = conflictOf(() => applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops'));
+    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas');
+  });
+
+  it('maps the scale of a custom resource to its specReplicasPath', () => {
+    const crd = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } };
+    const created = applyAs(widgets, undefined, { ...crd, spec: { size: 1, color: 'red' } }, 'alice');
+    const err = conflictOf(() => applySub(widgets, created, scaleOf(2), 'scaler', 'scale'));
+    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
+    const scaled = applySub(widgets, created, scaleOf(2), 'scaler', 'scale', true);
+    expect(scaled.spec).toEqual({ size: 2, color: 'red' });
+    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({ apiVersion: 'example.com/v1', fieldsV1: { 'f:spec': { 'f:size': {} } } });
+    expect(entry(scaled, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:spec': { '.': {}, 'f:color': {} } });
+    const back = conflictOf(() => applyAs(widgets, scaled, { ...crd, spec: { size: 1, color: 'red' } }, 'alice'));
+    expect(back.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.size');
+  });
+});

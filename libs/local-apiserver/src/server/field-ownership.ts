@@ -8,6 +8,7 @@ import { isPlainObject } from '../schema/navigate.js';
 import type { KubeObject } from '../storage/types.js';
 import type { RequestContext } from './context.js';
 import { apiVersionOf } from './keys.js';
+import { getScale, setScale } from './scale.js';
 import { compareObjects, deepEqual, fieldsOf, type Shape } from './ownership/fields-of.js';
 import { fieldElement, FieldSet, pathString, type FieldPath } from './ownership/fieldset.js';
 import { mergeApplied, pruneUnowned } from './ownership/merge-apply.js';
@@ -24,8 +25,8 @@ import {
 export interface FieldOwnership {
   /** Non-apply writes (create/update/patch): updates next.metadata.managedFields in place — the manager ctx.fieldManager with operation 'Update' gets the fields it changed (create: all fields it set); other managers lose ownership of fields whose value this write changed. subresource '' or 'status' or 'scale' ('scale' maps to the main resource's spec.replicas); entries carry `subresource` when not ''. */
   recordWrite(def: ResourceDefinition, old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource: string): void;
-  /** Server-side apply (PATCH application/apply-patch+yaml): returns the new object = live merged with `applied`, with managedFields updated (manager ctx.fieldManager, operation 'Apply'). Fields this manager applied before but no longer applies are removed unless another manager owns them. Conflicts (another manager owns a field that `applied` sets to a different value) throw a 409 ApiError with reason 'Conflict' and kube's message (`Apply failed with N conflict(s): conflict with "bob" using v1: .data.key`) and details.causes [{reason:'FieldManagerConflict', message:'conflict with "bob" using v1', field:'.data.key'}] — unless `force`, then ownership moves to the applier. `live` undefined = create. */
-  apply(def: ResourceDefinition, live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean): KubeObject;
+  /** Server-side apply (PATCH application/apply-patch+yaml): returns the new object = live merged with `applied`, with managedFields updated (manager ctx.fieldManager, operation 'Apply'). Fields this manager applied before but no longer applies are removed unless another manager owns them. Conflicts (another manager owns a field that `applied` sets to a different value) throw a 409 ApiError with reason 'Conflict' and kube's message (`Apply failed with N conflict(s): conflict with "bob" using v1: .data.key`) and details.causes [{reason:'FieldManagerConflict', message:'conflict with "bob" using v1', field:'.data.key'}] — unless `force`, then ownership moves to the applier. `live` undefined = create. subresource 'status': only status is applied and owned (entry with `subresource: status`), the returned object is `live` with the new status; 'scale': `applied` is an autoscaling/v1 Scale, the returned object is `live` with the new replicas, ownership recorded on the replicas path under the `scale` entry (kube's ScaleHandler); '' (main resource): status is ignored for resources with a status subresource. */
+  apply(def: ResourceDefinition, live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, subresource?: string): KubeObject;
 }
 
 /** What field ownership needs of the server's schemas (structurally satisfied by `Schemas`). */
@@ -59,10 +60,7 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
   /** Limits a set to what a write through `subresource` may own (kube's reset fields). */
   const scope = (def: ResourceDefinition, subresource: string, set: FieldSet): FieldSet => {
     if (subresource === 'status') return set.restrictTo([STATUS]);
-    if (subresource === 'scale') {
-      const path = (def.subresources.scale?.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.').map(fieldElement);
-      return set.restrictTo([path]);
-    }
+    if (subresource === 'scale') return set.restrictTo([replicasPath(def)]);
     if (subresource === '' && def.subresources.status) return set.recursiveDifference(new FieldSet([STATUS]));
     return set;
   };
@@ -101,10 +99,10 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
       setManagedFields(next, managers);
     },
 
-    apply(def, live, applied, ctx, force) {
+    apply(def, live, applied, ctx, force, subresource = '') {
       if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) throw errors.badRequest('error decoding YAML: the apply patch must be an object');
       if (applied.metadata?.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
-      const scale = !!live && live.kind === 'Scale' && def.kind !== 'Scale';
+      const scale = subresource === 'scale' && !!live;
       const expected = scale ? 'autoscaling/v1' : apiVersionOf(def);
       if (applied.apiVersion !== expected) {
         throw errors.badRequest(
@@ -115,55 +113,133 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
       if (applied.kind !== undefined && applied.kind !== kind) {
         throw errors.badRequest(`the kind in the apply patch (${applied.kind}) does not match the expected kind (${kind})`);
       }
-      const shape: Shape = scale ? { view: undefined, custom: false } : shapeOf(def);
-      const subresource = '';
-      const apiVersion = expected;
       let managers: Managers;
       try {
         managers = decodeManagedFields(live?.metadata?.managedFields);
       } catch {
         managers = new Map();
       }
-      const before = withoutManagedFields(live ?? {});
       const config = withoutManagedFields(applied);
-
-      const key = managerKey(ctx.fieldManager, 'Apply', apiVersion, subresource);
-      const last = managers.get(key);
-      const appliedSet = scope(def, scale ? 'scale-object' : subresource, fieldsOf(config, shape)).difference(STRIPPED);
-      const merged = mergeApplied(before, config, shape);
-      const self: ManagerEntry = {
-        manager: ctx.fieldManager,
-        operation: 'Apply',
-        apiVersion,
-        subresource,
-        set: appliedSet,
-        ...(last?.time ? { time: last.time } : {}),
-      };
-      managers.set(key, self);
-      if (last && !last.set.empty()) {
-        let owned = new FieldSet();
-        for (const entry of managers.values()) owned = owned.union(entry.set);
-        pruneUnowned(merged, last.set, owned, shape);
+      if (scale) return withPrecondition(applyScale(def, live, config, managers, ctx.fieldManager, force), config);
+      const before = withoutManagedFields(live ?? {});
+      const merged = applyFields(before, config, managers, ctx.fieldManager, subresource, apiVersionOf(def), shapeOf(def), force, (set) =>
+        scope(def, subresource, set),
+      );
+      let result = merged;
+      if (live && subresource === 'status') {
+        // A status write changes nothing but status (kube's status strategies reset the rest).
+        result = withoutManagedFields(live);
+        if (merged.status === undefined) delete result.status;
+        else result.status = merged.status;
+      } else if (live && subresource === '' && def.subresources.status) {
+        // The main resource ignores status for resources with a status subresource.
+        if (before.status === undefined) delete result.status;
+        else result.status = before.status;
       }
-
-      const comparison = compareObjects(before, merged, shape);
-      const changed = scope(def, scale ? 'scale-object' : subresource, comparison.added.union(comparison.modified));
-      const removed = scope(def, scale ? 'scale-object' : subresource, comparison.removed);
-      const conflicts: { entry: ManagerEntry; path: FieldPath }[] = [];
-      for (const [k, entry] of managers) {
-        if (k === key) continue;
-        for (const path of entry.set.intersection(changed).list()) conflicts.push({ entry, path });
-      }
-      if (conflicts.length > 0 && !force) throw conflictError(conflicts);
-      for (const [k, entry] of managers) {
-        if (k === key) continue;
-        entry.set = entry.set.difference(changed).difference(removed);
-      }
-      if (!deepEqual(before, merged)) self.time = now();
-      setManagedFields(merged, managers);
-      return merged as KubeObject;
+      setManagedFields(result as KubeObject, managers);
+      return subresource === 'status' ? withPrecondition(result as KubeObject, config) : (result as KubeObject);
     },
   };
+}
+
+/**
+ * Server-side apply of `config` onto `before` (both without managedFields) as `manager` through `subresource`:
+ * returns the merged object and updates `managers` in place. `limit` restricts a field set to what the write may own.
+ */
+function applyFields(
+  before: Record<string, unknown>,
+  config: Record<string, unknown>,
+  managers: Managers,
+  manager: string,
+  subresource: string,
+  apiVersion: string,
+  shape: Shape,
+  force: boolean,
+  limit: (set: FieldSet) => FieldSet,
+): Record<string, unknown> {
+  const key = managerKey(manager, 'Apply', apiVersion, subresource);
+  const last = managers.get(key);
+  const merged = mergeApplied(before, config, shape);
+  const self: ManagerEntry = {
+    manager,
+    operation: 'Apply',
+    apiVersion,
+    subresource,
+    set: limit(fieldsOf(config, shape)).difference(STRIPPED),
+    ...(last?.time ? { time: last.time } : {}),
+  };
+  managers.set(key, self);
+  if (last && !last.set.empty()) {
+    let owned = new FieldSet();
+    for (const entry of managers.values()) owned = owned.union(entry.set);
+    pruneUnowned(merged, last.set, owned, shape);
+  }
+  const comparison = compareObjects(before, merged, shape);
+  const changed = limit(comparison.added.union(comparison.modified));
+  const removed = limit(comparison.removed);
+  const conflicts: { entry: ManagerEntry; path: FieldPath }[] = [];
+  for (const [k, entry] of managers) {
+    if (k === key) continue;
+    for (const path of entry.set.intersection(changed).list()) conflicts.push({ entry, path });
+  }
+  if (conflicts.length > 0 && !force) throw conflictError(conflicts);
+  for (const [k, entry] of managers) {
+    if (k === key) continue;
+    entry.set = entry.set.difference(changed).difference(removed);
+  }
+  if (!changed.empty() || !removed.empty()) self.time = now();
+  return merged;
+}
+
+const SCALE_REPLICAS: FieldPath = [fieldElement('spec'), fieldElement('replicas')];
+
+/** The main resource's path of the Scale's spec.replicas (the definition's specReplicasPath). */
+function replicasPath(def: ResourceDefinition): FieldPath {
+  return (def.subresources.scale?.specReplicasPath ?? '.spec.replicas').replace(/^\./, '').split('.').map(fieldElement);
+}
+
+/**
+ * Apply of an autoscaling/v1 Scale through /scale, as kube's ScaleHandler: the parent's managers of the replicas
+ * path become owners of the Scale's spec.replicas, the apply runs on the Scale, and the result is mapped back — the
+ * applier (subresource `scale`) owns the replicas path of the parent, parent managers that lost spec.replicas lose it.
+ * Returns the parent object with the new replicas and managedFields.
+ */
+function applyScale(
+  def: ResourceDefinition,
+  live: KubeObject,
+  config: Record<string, unknown>,
+  parent: Managers,
+  manager: string,
+  force: boolean,
+): KubeObject {
+  const path = replicasPath(def);
+  const replicas = new FieldSet([SCALE_REPLICAS]);
+  const scaleManagers: Managers = new Map();
+  for (const [k, entry] of parent) {
+    if (entry.set.has(path)) scaleManagers.set(k, { ...entry, set: replicas });
+  }
+  const before = withoutManagedFields(getScale(def, live));
+  const shape: Shape = { view: undefined, custom: false };
+  const merged = applyFields(before, config, scaleManagers, manager, 'scale', 'autoscaling/v1', shape, force, (set) =>
+    set.restrictTo([SCALE_REPLICAS]),
+  );
+  const spec = (merged.spec ?? {}) as Record<string, unknown>;
+  const next = setScale(def, withoutManagedFields(live) as KubeObject, { spec: { replicas: spec.replicas ?? 0 } });
+  const own = new FieldSet([path]);
+  for (const [k, entry] of parent) {
+    if (entry.set.has(path) && !scaleManagers.get(k)?.set.has(SCALE_REPLICAS)) entry.set = entry.set.difference(own);
+  }
+  for (const [k, entry] of scaleManagers) {
+    if (!entry.set.has(SCALE_REPLICAS)) continue;
+    const existing = parent.get(k);
+    if (existing) {
+      if (entry.time) existing.time = entry.time;
+    } else {
+      parent.set(k, { ...entry, apiVersion: apiVersionOf(def), set: own });
+    }
+  }
+  setManagedFields(next, parent);
+  return next;
 }
 
 function baseManagers(old: KubeObject | undefined, provided: unknown, subresource: string): Managers {
@@ -184,6 +260,13 @@ function baseManagers(old: KubeObject | undefined, provided: unknown, subresourc
   } catch {
     return live();
   }
+}
+
+/** A subresource apply's result carries the configuration's metadata.resourceVersion (the caller's precondition). */
+function withPrecondition(object: KubeObject, config: Record<string, any>): KubeObject {
+  const resourceVersion = config.metadata?.resourceVersion;
+  if (resourceVersion) object.metadata.resourceVersion = resourceVersion;
+  return object;
 }
 
 function withoutManagedFields(object: KubeObject): Record<string, unknown> {

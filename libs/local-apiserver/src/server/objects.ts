@@ -195,24 +195,28 @@ export class ObjectService {
     return this.retryOnConflict(def, name, undefined, async () => {
       const current = await this.deps.storage.get(storageKey(def, namespace, name));
       if (!current) {
-        if (type !== 'apply') throw errors.notFound(def.resource, def.group, name);
+        if (type !== 'apply' || subresource !== '') throw errors.notFound(def.resource, def.group, name);
         const applied = this.deps.ownership.apply(def, undefined, parseApplyBody(body), ctx, options.force ?? false);
         applied.metadata = { ...applied.metadata, name, ...(def.namespaced ? { namespace } : {}) };
         return this.create(def, namespace, applied, { ...ctx });
       }
       const converted = await toRequestedVersion(def, current.object);
-      const live = subresource === 'scale' ? getScale(def, converted) : converted;
+      // Server-side apply through status or scale returns the whole new object (see FieldOwnership.apply).
+      const appliedWhole = type === 'apply' && (subresource === 'status' || subresource === 'scale');
       const patched =
         type === 'apply'
-          ? this.deps.ownership.apply(def, live, parseApplyBody(body), ctx, options.force ?? false)
-          : applyPatch(type, live, body, this.deps.schemas.patchSchema(def));
+          ? this.deps.ownership.apply(def, converted, parseApplyBody(body), ctx, options.force ?? false, subresource)
+          : applyPatch(type, subresource === 'scale' ? getScale(def, converted) : converted, body, this.deps.schemas.patchSchema(def));
       const precondition: string | undefined = patched.metadata?.resourceVersion;
       if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
       if (patched.metadata?.name && patched.metadata.name !== name) {
         throw errors.badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
       }
-      const next =
-        subresource === 'scale' ? setScale(def, converted, patched) : mergeForUpdate(def, converted, patched, subresource);
+      const next = appliedWhole
+        ? patched
+        : subresource === 'scale'
+          ? setScale(def, converted, patched)
+          : mergeForUpdate(def, converted, patched, subresource);
       return this.store(def, namespace, name, current, next, ctx, subresource, type === 'apply');
     });
   }
@@ -328,7 +332,8 @@ export class ObjectService {
     }
     await runPipeline(this.deps.pipeline, this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx));
     if (!applied) this.deps.ownership.recordWrite(def, old, next, ctx, subresource);
-    if (sameExceptManagedFields(old, next)) return old;
+    // An apply that only adds its manager to fields it shares with others is still written (as kube does).
+    if (sameExceptManagedFields(old, next) && !(applied && !jsonEqual(old.metadata.managedFields, next.metadata.managedFields))) return old;
     const finishing =
       next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length > 0) && specFinalizers(def, next).length === 0;
     next.metadata.resourceVersion = String(current.revision);
