@@ -39,6 +39,17 @@ export interface ControllerManagerOptions {
    * --node-startup-grace-period: 60 s); tests shorten it.
    */
   nodeStartupGracePeriodMs?: number;
+  /**
+   * Nodes per second the node lifecycle controller NoExecute-taints in a zone that is healthy, or fully disrupted
+   * while another zone is not (kube's --node-eviction-rate: 0.1, one node per 10 s); tests raise it.
+   */
+  nodeEvictionRate?: number;
+  /** Nodes per second in a partially disrupted zone larger than largeClusterSizeThreshold (kube's --secondary-node-eviction-rate: 0.01). */
+  secondaryNodeEvictionRate?: number;
+  /** The share of not-Ready nodes (more than 2) that makes a zone partially disrupted (kube's --unhealthy-zone-threshold: 0.55). */
+  unhealthyZoneThreshold?: number;
+  /** Zones of at most this many nodes stop tainting when partially disrupted (kube's --large-cluster-size-threshold: 50). */
+  largeClusterSizeThreshold?: number;
 }
 
 export interface ControllerManager {
@@ -57,7 +68,12 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
   job: (ctx, o) => addJobController(ctx, { backoffBaseMs: o.jobBackoffBaseMs ?? 10_000 }),
   tainteviction: addTaintEvictionController,
   disruption: addDisruptionController,
-  nodelifecycle: (ctx, o) => addNodeLifecycleController(ctx, { gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000, startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000 }),
+  nodelifecycle: (ctx, o) =>
+    addNodeLifecycleController(ctx, {
+      gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000,
+      startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000,
+      zones: { evictionRate: o.nodeEvictionRate, secondaryEvictionRate: o.secondaryNodeEvictionRate, unhealthyZoneThreshold: o.unhealthyZoneThreshold, largeClusterSizeThreshold: o.largeClusterSizeThreshold },
+    }),
   [KUBELET_SERVING_APPROVER]: addKubeletServingCSRApprover,
 };
 

@@ -16,11 +16,26 @@ const FOREIGN: Taint[] = [
 ];
 
 let h: Harness;
+let stopAnchor: (() => Promise<void>) | undefined;
 
+// NoExecute tainting is rate-limited per zone and stops in a partially disrupted small zone: the rates here let every
+// node be tainted at once, and a node kept Ready throughout keeps the zone from being fully disrupted (which would
+// take all NoExecute taints away). The zone behaviour itself is tested in node-lifecycle-zones.test.ts.
 beforeAll(async () => {
-  h = await startHarness(['nodelifecycle'], { nodeMonitorGracePeriodMs: GRACE_MS, nodeStartupGracePeriodMs: STARTUP_GRACE_MS });
+  h = await startHarness(['nodelifecycle'], {
+    nodeMonitorGracePeriodMs: GRACE_MS,
+    nodeStartupGracePeriodMs: STARTUP_GRACE_MS,
+    nodeEvictionRate: 1000,
+    secondaryNodeEvictionRate: 1000,
+    largeClusterSizeThreshold: 0,
+  });
+  await registerNode('anchor', 'True');
+  stopAnchor = keepRenewing('anchor');
 });
-afterAll(() => h?.stop());
+afterAll(async () => {
+  await stopAnchor?.();
+  await h?.stop();
+});
 
 const rfc3339 = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const microTime = (ms = Date.now()) => new Date(ms).toISOString().replace(/Z$/, '000Z');

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease, Node, Pod } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
-import { gracePeriodFor, lastHeardOf, lifecycleTaints, msUntilSilent, notReadyConditions, silentNodeConditions, TAINT_NOT_READY, TAINT_UNREACHABLE } from './health.js';
+import {
+  gracePeriodFor,
+  lastHeardOf,
+  lifecycleTaints,
+  msUntilSilent,
+  needsNoExecuteTaint,
+  notReadyConditions,
+  silentNodeConditions,
+  TAINT_NOT_READY,
+  TAINT_UNREACHABLE,
+  withoutNoExecuteLifecycleTaints,
+} from './health.js';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 const node = (ready: string | undefined, heartbeat = T0, taints: NonNullable<Node['spec']>['taints'] = []): Node => ({
@@ -88,6 +99,37 @@ describe('lifecycleTaints', () => {
     expect(lifecycleTaints(node('True', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, foreign]), T0)).toEqual([foreign]);
     expect(lifecycleTaints(node('True', T0, [foreign]), T0)).toBeUndefined();
     expect(lifecycleTaints(node(undefined, T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }]), T0)).toBeUndefined();
+  });
+});
+
+describe('NoExecute taints through the zone queue', () => {
+  const foreign = { key: 'example.com/maintenance', effect: 'NoExecute' };
+
+  it('adds only NoSchedule when a first NoExecute taint must wait for the queue', () => {
+    const n = node('Unknown', T0, [foreign]);
+    expect(needsNoExecuteTaint(n)).toBe(true);
+    expect(lifecycleTaints(n, T0, false)).toEqual([foreign, { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(T0) }]);
+  });
+
+  it('swaps a NoExecute taint of the other key at once', () => {
+    const n = node('False', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, { key: TAINT_UNREACHABLE, effect: 'NoExecute' }]);
+    expect(needsNoExecuteTaint(n)).toBe(true);
+    expect(lifecycleTaints(n, T0, false)).toEqual([
+      { key: TAINT_NOT_READY, effect: 'NoSchedule', timeAdded: rfc3339(T0) },
+      { key: TAINT_NOT_READY, effect: 'NoExecute', timeAdded: rfc3339(T0) },
+    ]);
+  });
+
+  it('needs no NoExecute taint on a Ready node, one without Ready condition, or one tainted already', () => {
+    expect(needsNoExecuteTaint(node('True'))).toBe(false);
+    expect(needsNoExecuteTaint(node(undefined))).toBe(false);
+    expect(needsNoExecuteTaint(node('False', T0, [{ key: TAINT_NOT_READY, effect: 'NoExecute' }]))).toBe(false);
+  });
+
+  it('removes only the lifecycle NoExecute taints for master disruption', () => {
+    const noSchedule = { key: TAINT_UNREACHABLE, effect: 'NoSchedule' };
+    expect(withoutNoExecuteLifecycleTaints(node('Unknown', T0, [noSchedule, { key: TAINT_UNREACHABLE, effect: 'NoExecute' }, foreign]))).toEqual([noSchedule, foreign]);
+    expect(withoutNoExecuteLifecycleTaints(node('Unknown', T0, [noSchedule, foreign]))).toBeUndefined();
   });
 });
 

@@ -96,16 +96,34 @@ const isLifecycleTaint = (t: Taint) => t.key === TAINT_NOT_READY || t.key === TA
  * each with timeAdded when added, as kube's SwapNodeControllerTaint sets it): not-ready while Ready is False,
  * unreachable while Unknown, neither while True. Taints present already are kept as they are (timeAdded too);
  * every other taint stays. Undefined when nothing changes, or when the node has no Ready condition to go by.
+ *
+ * A first NoExecute taint is added only with `addNoExecute` (it goes through the zone's rate-limited queue); one of
+ * the other key is swapped at once, and a Ready node loses them at once, as in kube.
  */
-export function lifecycleTaints(node: Node, now: number): Taint[] | undefined {
+export function lifecycleTaints(node: Node, now: number, addNoExecute = true): Taint[] | undefined {
   const key = lifecycleTaintKey(node);
   if (key === undefined) return undefined;
   const current = node.spec?.taints ?? [];
-  const wanted = key === null ? [] : (['NoSchedule', 'NoExecute'] as const).map((effect) => ({ key, effect }));
+  const noExecute = addNoExecute || current.some((t) => isLifecycleTaint(t) && t.effect === 'NoExecute');
+  const effects = noExecute ? (['NoSchedule', 'NoExecute'] as const) : (['NoSchedule'] as const);
+  const wanted = key === null ? [] : effects.map((effect) => ({ key, effect }));
   const kept = current.filter((t) => !isLifecycleTaint(t) || wanted.some((w) => w.key === t.key && w.effect === t.effect));
   const added = wanted.filter((w) => !current.some((t) => t.key === w.key && t.effect === w.effect)).map((w) => ({ ...w, timeAdded: rfc3339(now) }));
   if (added.length === 0 && kept.length === current.length) return undefined;
   return [...kept, ...added];
+}
+
+/** True when the node's Ready condition calls for a NoExecute taint it does not carry yet (it waits in the zone's queue). */
+export function needsNoExecuteTaint(node: Node): boolean {
+  const key = lifecycleTaintKey(node);
+  return typeof key === 'string' && !(node.spec?.taints ?? []).some((t) => t.key === key && t.effect === 'NoExecute');
+}
+
+/** The node's taints without the not-ready/unreachable NoExecute ones (kube's markNodeAsReachable); undefined when it has none. */
+export function withoutNoExecuteLifecycleTaints(node: Node): Taint[] | undefined {
+  const current = node.spec?.taints ?? [];
+  const kept = current.filter((t) => !(isLifecycleTaint(t) && t.effect === 'NoExecute'));
+  return kept.length === current.length ? undefined : kept;
 }
 
 /**

@@ -2,18 +2,25 @@
 // kubelet has been silent for longer than the grace period (neither a status heartbeat nor a Lease renewal) gets its
 // conditions set to Unknown through the status subresource, and every Node carries the not-ready/unreachable taints
 // its Ready condition implies, and the pods of a Node that is not Ready are marked not ready. Each Node is looked at
-// again when its grace would run out, so silence needs no event.
+// again when its grace would run out, so silence needs no event. A first NoExecute taint waits in its zone's
+// rate-limited queue (ZoneTainter, worked off by ZoneMonitor); NoSchedule taints, swaps and removals are immediate.
 import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { type Lease, LeaseKind, type Node, NodeKind, type Pod, PodKind } from '../shared/kinds.js';
-import { gracePeriodFor, lifecycleTaints, msUntilSilent, NODE_LEASE_NAMESPACE, notReadyConditions, readyCondition, silentNodeConditions } from './health.js';
+import { gracePeriodFor, lifecycleTaints, msUntilSilent, needsNoExecuteTaint, NODE_LEASE_NAMESPACE, notReadyConditions, readyCondition, silentNodeConditions } from './health.js';
+import type { ZoneRateOptions } from './zone-state.js';
+import type { ZoneTainter } from './zone-tainter.js';
 
 export interface NodeLifecycleOptions {
   /** How long a kubelet may stay silent before its Node's conditions become Unknown (kube's --node-monitor-grace-period, 40 s). */
   gracePeriodMs: number;
   /** The grace of a node whose kubelet never posted a Ready condition (kube's --node-startup-grace-period, 60 s). */
   startupGracePeriodMs?: number;
+  /** Rates and thresholds of the per-zone NoExecute tainting; kube's defaults (DEFAULT_ZONE_RATES) for those not given. */
+  zones?: Partial<ZoneRateOptions>;
+  /** How often the zone queues are worked off (kube's nodeEvictionPeriod, 100 ms). */
+  evictionPeriodMs?: number;
 }
 
 /** Past the computed instant, so the timer never fires a hair early. */
@@ -24,11 +31,15 @@ export class NodeLifecycleReconciler {
     private readonly ctx: ControllerContext,
     private readonly events: EventRecorder,
     private readonly options: NodeLifecycleOptions,
+    private readonly zones: ZoneTainter,
   ) {}
 
   async reconcile(req: Request, { log }: ReconcileContext): Promise<ReconcileResult | void> {
     let node = await this.ctx.client.get(NodeKind, { name: req.name }).catch(ignoreNotFound);
-    if (!node) return;
+    if (!node) {
+      this.zones.dequeue(req.name);
+      return;
+    }
     const lease = await this.ctx.client.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name: req.name }).catch(ignoreNotFound);
     let untilSilent = msUntilSilent(node, lease, this.grace(node), this.ctx.now());
 
@@ -53,7 +64,7 @@ export class NodeLifecycleReconciler {
       }
     }
 
-    const taints = lifecycleTaints(node, this.ctx.now());
+    const taints = lifecycleTaints(node, this.ctx.now(), false);
     if (taints) {
       try {
         // Only spec.taints, and only on the version read: a Node changed meanwhile is looked at again.
@@ -65,6 +76,8 @@ export class NodeLifecycleReconciler {
       }
       log.debug({ node: req.name, taints: node.spec?.taints?.map((t) => `${t.key}:${t.effect}`) }, 'Updated node lifecycle taints');
     }
+    if (readyCondition(node)?.status === 'True') this.zones.dequeue(req.name);
+    else if (needsNoExecuteTaint(node) && this.zones.enqueue(node)) log.info({ node: req.name }, 'Node is not ready; added to the taint queue');
 
     // kube's MarkPodsNotReady: the pods of a node that is not Ready leave Service endpoints at once, long before
     // taint eviction deletes them. The kubelet sets them Ready again once it runs and reports.
