@@ -3,6 +3,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from '@gardener-ts/logging';
 import { ApiError } from './api-error.js';
 import { clientRateLimiter, type ClientRateLimit, type TokenBucket } from './rate-limit.js';
 
@@ -19,7 +20,13 @@ export interface HttpRequest {
 export interface TransportOptions {
   /** Client-side rate limit of requests (not watches), as client-go's QPS and burst; none by default. */
   rateLimit?: ClientRateLimit;
+  /** Where waits on the rate limiter are reported, as client-go reports them (debug above 50 ms, info above 1 s). */
+  log?: Logger;
 }
+
+/** client-go's longThrottleLatency and extraLongThrottleLatency. */
+const LONG_THROTTLE_MS = 50;
+const EXTRA_LONG_THROTTLE_MS = 1000;
 
 export class Transport {
   /** The client-side rate limiter every request (not watches) waits on; undefined when not limited. */
@@ -27,6 +34,7 @@ export class Transport {
   private readonly server: URL;
   private readonly agent: HttpAgent;
   private readonly secure: boolean;
+  private readonly log?: Logger;
 
   private constructor(
     private readonly kubeConfig: KubeConfig,
@@ -35,6 +43,7 @@ export class Transport {
     options: TransportOptions = {},
   ) {
     this.rateLimiter = clientRateLimiter(options.rateLimit);
+    this.log = options.log;
     this.server = new URL(server);
     this.secure = this.server.protocol === 'https:';
     const common = { keepAlive: true, maxSockets: 64 };
@@ -59,17 +68,27 @@ export class Transport {
   async request<T>(req: HttpRequest): Promise<T> {
     // client-go throttles every request but watches (Request.Watch deliberately skips the rate limiter).
     if (this.rateLimiter) {
+      const started = performance.now();
       try {
         await this.rateLimiter.wait(req.signal);
       } catch {
         throw new ApiError(0, 'Aborted', `${req.method} ${req.path} aborted while waiting for the client-side rate limiter`);
       }
+      this.reportThrottling(req, performance.now() - started);
     }
     const res = await this.send(req);
     const body = await readBody(res);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw ApiError.fromResponse(status, body, `${req.method} ${req.path}`);
     return (body ? JSON.parse(body) : {}) as T;
+  }
+
+  // A component that waits long on its own limiter needs a higher qps/burst, not the server: say so, as client-go does.
+  private reportThrottling(req: HttpRequest, waitedMs: number): void {
+    if (!this.log || waitedMs < LONG_THROTTLE_MS) return;
+    const message = `Waited for ${(waitedMs / 1000).toFixed(3)}s due to client-side throttling, not priority and fairness, request: ${req.method}:${this.server.origin}${req.path}`;
+    if (waitedMs >= EXTRA_LONG_THROTTLE_MS) this.log.info({ waitedMs: Math.round(waitedMs) }, message);
+    else this.log.debug({ waitedMs: Math.round(waitedMs) }, message);
   }
 
   /**

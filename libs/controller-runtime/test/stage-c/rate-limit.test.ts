@@ -1,6 +1,8 @@
 // Client-side rate limiting against the local API server: qps/burst throttle the client's requests; managers pass
 // them to their clusters' clients.
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '@gardener-ts/logging';
 import { ApiClient, Manager, kind, type KubernetesObject } from '../../src/index.js';
 import { useTestCluster } from '../fixtures.js';
 
@@ -16,6 +18,24 @@ describe('client-side rate limiting', () => {
       const started = performance.now();
       await Promise.all(Array.from({ length: 20 }, () => client.get(NamespaceKind, { name: 'default' })));
       expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('reports a long wait as client-go does: info above 1 s, naming the request, nothing for unthrottled requests', async () => {
+    const lines: { level: string; msg: string; waitedMs: number }[] = [];
+    const log = createLogger({ name: 'test', level: 'debug', destination: new Writable({ write: (chunk, _e, cb) => cb(void lines.push(JSON.parse(String(chunk)))) }) });
+    const client = await ApiClient.create(env.cluster.kubeconfigPath, { rateLimit: { qps: 0.5, burst: 1 }, log });
+    try {
+      await client.get(NamespaceKind, { name: 'default' }); // discovery takes the only token, the get waits
+      const waited = lines.filter((l) => l.msg.startsWith('Waited for '));
+      // The first request found a token and says nothing; the second waited.
+      expect(waited).toHaveLength(1);
+      const last = waited[0];
+      expect(last.msg).toMatch(/^Waited for \d+\.\d{3}s due to client-side throttling, not priority and fairness, request: GET:https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default$/);
+      expect(last.waitedMs).toBeGreaterThanOrEqual(1000);
+      expect(last.level).toBe('info');
     } finally {
       client.close();
     }
