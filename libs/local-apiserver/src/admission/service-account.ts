@@ -45,6 +45,8 @@ function serviceAccountPlugin(storage: Storage): WriteStep {
   return async (r) => {
     const d = r.definition;
     if (d.group !== '' || d.resource !== 'pods' || r.operation !== 'CREATE' || r.subresource !== '') return;
+    // Mirror pods (a kubelet's static pods) get no ServiceAccount, as in kube.
+    if ('kubernetes.io/config.mirror' in (r.object.metadata?.annotations ?? {})) return;
     const spec: KubeObject = (r.object.spec ??= {});
     spec.serviceAccountName ||= spec.serviceAccount || 'default';
     spec.serviceAccount = spec.serviceAccountName;

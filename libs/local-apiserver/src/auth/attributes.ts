@@ -11,10 +11,16 @@ export interface ResourceAttributes {
   resource: string;
   subresource: string;
   name: string;
+  /** The raw field selector of a list or watch (kube's AuthorizeWithSelectors; the Node authorizer reads it). */
+  fieldSelector?: string;
 }
 
 export type Attributes = { user: UserInfo } & ({ kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string });
 
+/**
+ * An authorizer's decision. `allowed: false` without `denied` is no opinion with a reason (kube's DecisionNoOpinion
+ * and its reason): the chain goes on and, if nobody decides, reports the reasons joined.
+ */
 export type Decision = { allowed: true; reason: string } | { allowed: false; reason: string; denied?: boolean };
 
 /** A resource rule of a SelfSubjectRulesReview (authorization.k8s.io/v1 ResourceRule). */

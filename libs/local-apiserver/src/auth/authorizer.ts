@@ -1,6 +1,7 @@
 // The authorizer chain: each authorizer allows, denies or has no opinion; the first opinion decides and no
-// opinion at the end is a denial (kube's union authorizer). An authorization webhook plugs in as another link.
-// For SelfSubjectRulesReview the chain also unions what each authorizer can enumerate of a user's rules.
+// opinion at the end is a denial whose reason joins the reasons the authorizers gave (kube's union authorizer). An
+// authorization webhook plugs in as another link. For SelfSubjectRulesReview the chain also unions what each
+// authorizer can enumerate of a user's rules.
 import type { Attributes, Authorizer, Decision, RuleSet } from './attributes.js';
 import type { UserInfo } from '../server/context.js';
 
@@ -8,11 +9,14 @@ export class AuthorizerChain {
   constructor(private readonly authorizers: Authorizer[]) {}
 
   async authorize(a: Attributes): Promise<Decision> {
+    const reasons: string[] = [];
     for (const authorizer of this.authorizers) {
       const decision = await authorizer.authorize(a);
-      if (decision) return decision;
+      if (!decision) continue;
+      if (decision.allowed || decision.denied) return decision;
+      if (decision.reason) reasons.push(decision.reason);
     }
-    return { allowed: false, reason: '' };
+    return { allowed: false, reason: reasons.join('\n') };
   }
 
   /**

@@ -14,13 +14,18 @@ import type { ServiceAccountTokens } from './service-account-tokens.js';
 
 export type ReviewHandler = (body: KubeObject, requester: UserInfo) => Promise<KubeObject>;
 
+/** A SubjectAccessReview's `fieldSelector.rawSelector` (kube's AuthorizeWithSelectors; the Node authorizer reads it). */
+function fieldSelector(r: KubeObject): { fieldSelector?: string } {
+  return r.fieldSelector?.rawSelector ? { fieldSelector: String(r.fieldSelector.rawSelector) } : {};
+}
+
 function attributesOf(spec: KubeObject, user: UserInfo): Attributes {
   if (spec.resourceAttributes) {
     const r = spec.resourceAttributes;
     return {
       user,
       kind: 'resource',
-      resource: { verb: r.verb ?? '', namespace: r.namespace ?? '', group: r.group ?? '', version: r.version ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', name: r.name ?? '' },
+      resource: { verb: r.verb ?? '', namespace: r.namespace ?? '', group: r.group ?? '', version: r.version ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', name: r.name ?? '', ...fieldSelector(r) },
     };
   }
   if (spec.nonResourceAttributes) return { user, kind: 'path', verb: spec.nonResourceAttributes.verb ?? '', path: spec.nonResourceAttributes.path ?? '' };

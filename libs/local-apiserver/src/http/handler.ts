@@ -252,17 +252,21 @@ function requestAttributes(route: Route, url: RequestUrl, req: IncomingMessage, 
   if (route.type !== 'resource') return { user, kind: 'path', verb: pathVerb(method), path: url.pathname };
   const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
   const namespace = route.namespace || (route.group === '' && route.resource === 'namespaces' ? route.name : '');
+  const verb = requestVerb(method, route.name !== '', watch);
+  // Field selectors of lists and watches reach the authorizers (kube's AuthorizeWithSelectors; the Node authorizer).
+  const fieldSelector = (verb === 'list' || verb === 'watch') && url.searchParams.get('fieldSelector');
   return {
     user,
     kind: 'resource',
     resource: {
-      verb: requestVerb(method, route.name !== '', watch),
+      verb,
       namespace,
       group: route.group,
       version: route.version,
       resource: route.resource,
       subresource: route.subresource,
       name: route.name,
+      ...(fieldSelector ? { fieldSelector } : {}),
     },
   };
 }

@@ -27,6 +27,9 @@ import { ipAt, serviceAllocation } from './service-allocation.js';
 import { recordCSRRequester } from '../auth/csr-requester.js';
 import { WebhookAdmission } from '../admission/webhooks.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { nodeRestrictedEviction, nodeRestriction, nodeTokenRequestAdmission } from '../admission/node-restriction.js';
+import { NodeAuthorizer } from '../auth/node-authorizer.js';
+import { NodeGraph } from '../auth/node-graph.js';
 import { NamespaceDefaultsController } from '../controllers/namespace-defaults.js';
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
@@ -55,6 +58,12 @@ export interface LocalApiServerOptions {
   anonymous?: boolean;
   /** A static token file (`token,user,uid,"group1,group2"` per line). */
   tokenFile?: string;
+  /**
+   * kube-apiserver's `--authorization-mode=Node,RBAC` and `--enable-admission-plugins=NodeRestriction`: kubelets
+   * (system:node:<name> in system:nodes) get the Node authorizer's permissions, limited by NodeRestriction. Default
+   * true; false leaves nodes to RBAC alone (`--authorization-mode=RBAC`, NodeRestriction disabled).
+   */
+  nodeAuthorization?: boolean;
   /** An authorization webhook asked after RBAC (e.g. Gardener's SeedAuthorizer). */
   authorizationWebhook?: AuthorizationWebhookOptions;
   /**
@@ -102,7 +111,8 @@ export class LocalApiServer {
     const registry = new Registry(builtinResources());
     const schemas = createSchemas(registry);
     const pipeline = defaultPipeline(schemas);
-    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester, serviceAccountAdmission(storage));
+    const nodeAuthorization = options.nodeAuthorization ?? true;
+    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester, serviceAccountAdmission(storage), ...(nodeAuthorization ? [nodeRestriction(storage)] : []));
     const admission = new WebhookAdmission(storage, log);
     await admission.start();
     admission.install(pipeline);
@@ -115,7 +125,14 @@ export class LocalApiServer {
     await ensureBootstrapPolicy(registry, objects);
     const rbac = new RbacAuthorizer(storage, log);
     await rbac.start();
-    const authorizer = new AuthorizerChain([superuserAuthorizer, rbac, ...(options.authorizationWebhook ? [webhookAuthorizer(options.authorizationWebhook, log)] : [])]);
+    const nodeGraph = nodeAuthorization ? new NodeGraph(storage, log) : undefined;
+    await nodeGraph?.start();
+    const authorizer = new AuthorizerChain([
+      superuserAuthorizer,
+      ...(nodeGraph ? [new NodeAuthorizer(nodeGraph)] : []),
+      rbac,
+      ...(options.authorizationWebhook ? [webhookAuthorizer(options.authorizationWebhook, log)] : []),
+    ]);
     admission.useAuthorizer(authorizer);
     await gc.start();
     await namespaces.start();
@@ -140,9 +157,9 @@ export class LocalApiServer {
       authorizer,
       reviews: reviewHandlers(authorizer, rbac, authenticators, serviceAccountTokens),
       subresourceHandlers: new Map([
-        ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens)],
+        ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens, nodeAuthorization ? nodeTokenRequestAdmission(storage) : undefined)],
         ['pods/binding', podBindingHandler(objects)],
-        ['pods/eviction', podEvictionHandler(objects, registry)],
+        ['pods/eviction', nodeAuthorization ? nodeRestrictedEviction(storage, podEvictionHandler(objects, registry)) : podEvictionHandler(objects, registry)],
         ['pods/log', podLogHandler(kubelets)],
         ['pods/exec', upgradeRequired],
         ['pods/attach', upgradeRequired],
@@ -190,7 +207,7 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, csrSigner, namespaceDefaults, admission], auditor, kubeconfigPath);
+    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, ...(nodeGraph ? [nodeGraph] : []), csrSigner, namespaceDefaults, admission], auditor, kubeconfigPath);
   }
 
   async stop(): Promise<void> {

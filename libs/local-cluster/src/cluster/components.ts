@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { CONTROLLER_NAMES, startControllerManager } from '../controllers/controller-manager.js';
 import { startKubelet, type Kubelet } from '../kubelet/kubelet.js';
-import { authorizeNodes, nodeKubeConfig } from './node-credentials.js';
+import { nodeKubeConfig } from './node-credentials.js';
 import type { ComponentStarter } from './supervisor.js';
 
 export interface DefaultComponentOptions {
@@ -28,14 +28,14 @@ export function defaultComponents(options: DefaultComponentOptions = {}): Compon
       const manager = await startControllerManager({ kubeConfig, controllers, logger: logger.child({ component: 'controller-manager' }) });
       return { name: 'controller-manager', stop: () => manager.stop() };
     },
-    async ({ kubeConfig, layout, nodes, apiServer, logger }) => {
+    async ({ layout, nodes, apiServer, logger }) => {
       const bootstrap = options.serverTLSBootstrap !== false;
       const kubelets: Kubelet[] = [];
       const stop = () => Promise.all(kubelets.map((k) => k.stop())).then(() => undefined);
       try {
-        // Each kubelet authenticates as its node (system:node:<name>), the identity its serving CSR is checked against.
-        await authorizeNodes(kubeConfig);
-        // One after the other: each registers its Node, and a failure stops those already started.
+        // Each kubelet authenticates as its node (system:node:<name>), authorized by the API server's Node authorizer
+        // and the identity its serving CSR is checked against. One after the other: each registers its Node, and a
+        // failure stops those already started.
         for (const node of nodes) {
           kubelets.push(
             await startKubelet({

@@ -1,4 +1,6 @@
 // A local API server plus a local kubelet for a test file; fixture "containers" run test/kubelet/fixtures/program.mjs.
+// The kubelet authenticates as its node (system:node:local-node), as in `cluster up`: it works with only what the API
+// server's Node authorizer and NodeRestriction allow a kubelet.
 import { request } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { startTestCluster, waitFor, type TestCluster } from '@gardener-ts/testin
 import { ImageMap } from '../../src/images/image-map.js';
 import { startKubelet, type Kubelet } from '../../src/kubelet/kubelet.js';
 import type { KubeletOptions } from '../../src/kubelet/options.js';
+import { nodeKubeConfig } from '../../src/cluster/node-credentials.js';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/program.mjs', import.meta.url));
 export const NODE_NAME = 'local-node';
@@ -35,7 +38,7 @@ export async function startHarness(options: Partial<KubeletOptions> = {}): Promi
   let kubelet: Kubelet;
   try {
     kubelet = await startKubelet({
-      kubeconfig: cluster.kubeconfigPath,
+      kubeconfig: await nodeKubeConfig(cluster.server, NODE_NAME),
       nodeName: NODE_NAME,
       dataDir,
       imageMap: new ImageMap([{ image: 'fixture', command: [process.execPath, FIXTURE] }]),

@@ -10,7 +10,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@gardener-ts/logging';
 import { startTestCluster, waitFor, type TestCluster } from '@gardener-ts/testing';
-import { authorizeNodes, nodeKubeConfig } from '../../src/cluster/node-credentials.js';
+import { nodeKubeConfig } from '../../src/cluster/node-credentials.js';
 import { startControllerManager, type ControllerManager } from '../../src/controllers/controller-manager.js';
 import { parseCertificateRequest } from '../../src/controllers/csrapproving-kubelet-serving/csr-request.js';
 import { ImageMap } from '../../src/images/image-map.js';
@@ -34,7 +34,6 @@ beforeAll(async () => {
   admin.loadFromFile(cluster.kubeconfigPath);
   certificates = admin.makeApiClient(k8s.CertificatesV1Api);
   core = admin.makeApiClient(k8s.CoreV1Api);
-  await authorizeNodes(admin);
 }, 60_000);
 
 afterAll(async () => {
