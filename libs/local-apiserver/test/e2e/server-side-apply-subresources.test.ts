@@ -71,7 +71,7 @@ describe('server-side apply through subresources with kubectl', () => {
 
     await k(['apply', '--server-side', '--subresource=status', '--field-manager=ctrl', '-f', '-'], widget('{replicas: 9, color: blue}', '{phase: Ready}'));
     const yaml = await k(['get', 'widget', 'w', '-n', 'default', '-o', 'yaml', '--show-managed-fields']);
-    expect(yaml).toMatch(/^    subresource: status$/m);
+    expect(yaml).toMatch(/^ {4}subresource: status$/m);
     const got = await getManaged('widget', 'w');
     object = got.object;
     expect(object.spec).toEqual({ replicas: 1, color: 'red' });
