@@ -482,16 +482,6 @@ export function parseYamlOrJson(text: string): KubeObject {
   return value as KubeObject;
 }
 
-/**
- * Objects are stored in the storage version. CRD versions convert with strategy None (apiVersion only, this function)
- * or Webhook (`conversion/converter.ts`, used for every read and write of the object service).
- */
-export function toVersion(def: ResourceDefinition, object: KubeObject): KubeObject {
-  const want = apiVersionOf(def);
-  if (object.apiVersion === want) return object;
-  return { ...object, apiVersion: want };
-}
-
 /** Which state of the store a list reads. */
 type ListFreshness = Pick<StorageListOptions, 'consistent' | 'minRevision' | 'atRevision'>;
 

@@ -1,36 +1,24 @@
 // kube's MarkPodsNotReady against the local API server: when a node goes silent, the node lifecycle controller sets
 // its pods' Ready condition to False, so the EndpointSlice controller takes them out of service and the disruption
 // controller stops counting them healthy — long before taint eviction would delete them.
-import { isNotFound } from '@gardener-ts/controller-runtime';
 import { waitFor } from '@gardener-ts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EndpointSliceKind, EventKind, type Lease, LeaseKind, NodeKind, type Pod, type PodDisruptionBudget, PodDisruptionBudgetKind, PodKind } from '../../src/controllers/shared/kinds.js';
+import { EndpointSliceKind, EventKind, NodeKind, type Pod, type PodDisruptionBudget, PodDisruptionBudgetKind, PodKind } from '../../src/controllers/shared/kinds.js';
 import { pod } from './support/fixtures.js';
 import { type Harness, startHarness } from './support/harness.js';
+import { renewLease } from './support/leases.js';
 
 const GRACE_MS = 1000;
 let h: Harness;
 const renewing = new Map<string, () => Promise<void>>();
 
-const microTime = (ms = Date.now()) => new Date(ms).toISOString().replace(/Z$/, '000Z');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function renewLease(name: string): Promise<void> {
-  const key = { namespace: 'kube-node-lease', name };
-  const current = await h.api.get(LeaseKind, key).catch((err: unknown) => {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  });
-  const spec = { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime() };
-  if (current) await h.api.update<Lease>({ ...current, spec: { ...current.spec, ...spec } });
-  else await h.api.create<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: key, spec });
-}
 
 function keepRenewing(name: string): void {
   let running = true;
   const loop = (async () => {
     while (running) {
-      await renewLease(name);
+      await renewLease(h.api, name);
       await sleep(200);
     }
   })();

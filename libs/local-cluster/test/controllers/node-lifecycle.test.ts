@@ -1,9 +1,9 @@
 // The node lifecycle controller against the local API server, with a grace period of one second. The tests play the
 // kubelet: they post node status and renew (or stop renewing) the node Lease in kube-node-lease.
-import { isNotFound } from '@gardener-ts/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lease, LeaseKind, type Node, NodeKind, type Taint } from '../../src/controllers/shared/kinds.js';
+import { LeaseKind, type Node, NodeKind, type Taint } from '../../src/controllers/shared/kinds.js';
 import { type Harness, startHarness } from './support/harness.js';
+import { renewLease } from './support/leases.js';
 
 const GRACE_MS = 1000;
 /** Longer than the monitor grace, so a node that never posted status shows it is judged by this one. */
@@ -38,7 +38,6 @@ afterAll(async () => {
 });
 
 const rfc3339 = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const microTime = (ms = Date.now()) => new Date(ms).toISOString().replace(/Z$/, '000Z');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const KUBELET_CONDITIONS: Record<string, [string, string]> = {
@@ -68,23 +67,12 @@ async function postStatus(name: string, ready: 'True' | 'False'): Promise<Node> 
   return h.api.updateStatus({ ...node, status: { ...node.status, allocatable, capacity: allocatable, conditions } });
 }
 
-async function renewLease(name: string): Promise<void> {
-  const key = { namespace: 'kube-node-lease', name };
-  const current = await h.api.get(LeaseKind, key).catch((err: unknown) => {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  });
-  const spec = { holderIdentity: name, leaseDurationSeconds: 40, renewTime: microTime() };
-  if (current) await h.api.update<Lease>({ ...current, spec: { ...current.spec, ...spec } });
-  else await h.api.create<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: key, spec });
-}
-
 /** Renews the lease every 200 ms until the returned function is called. */
 function keepRenewing(name: string): () => Promise<void> {
   let running = true;
   const loop = (async () => {
     while (running) {
-      await renewLease(name);
+      await renewLease(h.api, name);
       await sleep(200);
     }
   })();
@@ -97,7 +85,7 @@ function keepRenewing(name: string): () => Promise<void> {
 async function registerNode(name: string, ready: 'True' | 'False', taints: Taint[] = []): Promise<Node> {
   await h.api.create<Node>({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } }, spec: { taints } });
   const node = await postStatus(name, ready);
-  await renewLease(name);
+  await renewLease(h.api, name);
   return node;
 }
 
@@ -145,7 +133,7 @@ describe('node lifecycle', () => {
 
     // The kubelet is back: Ready True on its next status update, and the lease renewed.
     await postStatus('silent', 'True');
-    await renewLease('silent');
+    await renewLease(h.api, 'silent');
     const recovered = await waitNode('silent to lose its unreachable taints', 'silent', (n) => lifecycleTaintsOf(n).length === 0);
     expect(readyStatus(recovered)).toBe('True');
     expect(foreignOf(recovered)).toEqual(FOREIGN);
@@ -168,7 +156,7 @@ describe('node lifecycle', () => {
     expect(foreignOf(node)).toEqual([FOREIGN[0]]);
 
     await postStatus('sick', 'True');
-    await renewLease('sick');
+    await renewLease(h.api, 'sick');
     node = await waitNode('sick to lose its taints', 'sick', (n) => lifecycleTaintsOf(n).length === 0);
     expect(foreignOf(node)).toEqual([FOREIGN[0]]);
   });
