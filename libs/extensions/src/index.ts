@@ -1,0 +1,2 @@
+// @gardener-ts/extensions: The extension SDK: write a Gardener extension (provider) in TypeScript.
+export {};
