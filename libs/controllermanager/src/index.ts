@@ -1,0 +1,2 @@
+// @gardener-ts/controllermanager: gardener-controller-manager's logic: the garden-side controllers.
+export {};

@@ -1,0 +1,3 @@
+import { libBuild } from '../../tsup.shared.js';
+
+export default libBuild();
