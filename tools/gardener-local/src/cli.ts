@@ -13,10 +13,12 @@ const USAGE = `Usage:
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
                            [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
                            [--kubelet-certificate-authority FILE]
-  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...]
-                           the local landscape in the foreground: a whole local cluster (API server on port 6443,
-                           controller manager, kubelets, service proxy) kept in DIR (default .local/landscape);
-                           --nodes and --zones as for cluster up
+  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...] [--cluster-only]
+                           the local Gardener landscape in the foreground, as a step checklist: the runtime
+                           cluster (API server on port 6443, controller manager, kubelets, service proxy) kept in
+                           DIR (default .local/landscape), then Gardener's CRDs, the garden components from their
+                           charts and the local project; --cluster-only stops after the cluster; --nodes and
+                           --zones as for cluster up
 ${CLUSTER_USAGE}
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
 to DIR/kubeconfig. It runs until SIGTERM or SIGINT.

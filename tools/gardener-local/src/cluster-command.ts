@@ -1,9 +1,12 @@
 // `gardener-local cluster up|down|list|run`: whole local clusters (API server, controller manager, kubelet, service
 // proxy) side by side under one data dir. `up` starts `run` as a detached supervisor and returns once it is ready.
-import { writeFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
+import { Checklist } from './landscape/checklist.js';
+import { setUpGarden } from './landscape/garden.js';
 import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents, readSettings, resolveNodeSettings, type NodeRequest } from '@gardener-ts/local-cluster';
 
 export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
@@ -81,13 +84,22 @@ function nodeRequest(values: { nodes?: string; zones?: string }): NodeRequest {
 }
 
 /**
- * `gardener-local up`: the local landscape's cluster in the foreground — the cluster `landscape` under `.local`
- * (kubeconfig `.local/landscape/kubeconfig`) with its API server on port 6443 unless told otherwise.
+ * `gardener-local up`: the local landscape in the foreground — the runtime cluster `landscape` under `.local`
+ * (kubeconfig `.local/landscape/kubeconfig`) with its API server on port 6443 unless told otherwise, and on it the
+ * garden (Gardener's CRDs, the garden components from their charts, the local project); `--cluster-only` stops after
+ * the cluster. The landscape prints a step checklist and logs JSON to DIR/logs/landscape.log.
  */
 export async function upCommand(args: string[], usage: string): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { ...NODE_OPTIONS, 'data-dir': { type: 'string' }, port: { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    options: {
+      ...NODE_OPTIONS,
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      'image-map': { type: 'string' },
+      'log-level': { type: 'string' },
+      'cluster-only': { type: 'boolean' },
+    },
     strict: true,
   });
   const root = resolve(values['data-dir'] ?? '.local/landscape');
@@ -97,7 +109,9 @@ export async function upCommand(args: string[], usage: string): Promise<number> 
     return 2;
   }
   const imageMap = values['image-map'] ? resolve(values['image-map']) : undefined;
-  return runSupervisor(dirname(root), basename(root), imageMap, (values['log-level'] ?? 'info') as 'info', port, nodeRequest(values));
+  const level = (values['log-level'] ?? 'info') as 'info';
+  if (values['cluster-only']) return runSupervisor(dirname(root), basename(root), imageMap, level, port, nodeRequest(values));
+  return runLandscape(root, imageMap, level, port, nodeRequest(values));
 }
 
 async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number, nodes?: NodeRequest): Promise<number> {
@@ -107,11 +121,47 @@ async function runSupervisor(dataDir: string, name: string, imageMap: string | u
   await writeFile(layout.pid, `${process.pid}\n`);
   logger.info({ kubeconfig: layout.kubeconfig, server: cluster.context.apiServer.url }, 'cluster ready');
   process.stdout.write(`Local cluster ${name} ready at ${cluster.context.apiServer.url}\n  export KUBECONFIG=${layout.kubeconfig}\n`);
-  await new Promise<void>((done) => {
-    const stop = () => void cluster.stop().then(done);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await untilSignalled(() => cluster.stop());
   logger.info('cluster stopped');
   return 0;
+}
+
+/** The whole landscape: the runtime cluster, then the garden on it, as a checklist; JSON logs go to a file. */
+async function runLandscape(root: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number, nodes?: NodeRequest): Promise<number> {
+  const layout = clusterLayout(dirname(root), basename(root));
+  const logFile = join(root, 'logs', 'landscape.log');
+  await mkdir(dirname(logFile), { recursive: true, mode: 0o700 });
+  const logger = createLogger({ name: 'landscape', level, destination: createWriteStream(logFile, { flags: 'a', mode: 0o600 }) });
+  const checklist = new Checklist(process.stdout);
+  process.stdout.write(`Local Gardener landscape in ${root} (logs: ${logFile})\n`);
+  let cluster: Awaited<ReturnType<typeof runCluster>> | undefined;
+  try {
+    await checklist.step(
+      'runtime cluster landscape (API server, controller manager, kubelet, service proxy)',
+      async () => {
+        cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port, nodes });
+        await writeFile(layout.pid, `${process.pid}\n`);
+        return cluster.context.apiServer.url;
+      },
+      logFile,
+    );
+    await setUpGarden({ workspace: process.cwd(), kubeconfig: layout.kubeconfig, stateDir: root, checklist, logFile });
+  } catch (err) {
+    logger.error({ err }, 'landscape failed');
+    await cluster?.stop();
+    process.stderr.write(`gardener-local up: ${(err as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(`Gardener landscape ready at ${cluster!.context.apiServer.url}; stop it with Ctrl-C\n  export KUBECONFIG=${layout.kubeconfig}\n`);
+  await untilSignalled(() => cluster!.stop());
+  process.stdout.write('landscape stopped\n');
+  return 0;
+}
+
+function untilSignalled(stop: () => Promise<void>): Promise<void> {
+  return new Promise<void>((done) => {
+    const onSignal = () => void stop().then(done);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  });
 }

@@ -211,7 +211,7 @@ spec:
   it('`up` runs the landscape cluster in the foreground on the given port and stops its Pods on SIGTERM', async () => {
     const port = await freePort();
     const root = join(dir, 'landscape');
-    const up = startProcess(process.execPath, [cli, 'up', '--data-dir', root, '--port', String(port), '--image-map', join(dir, 'images.json')]);
+    const up = startProcess(process.execPath, [cli, 'up', '--cluster-only', '--data-dir', root, '--port', String(port), '--image-map', join(dir, 'images.json')]);
     await waitFor('landscape ready', () => up.output().includes('Local cluster landscape ready'), { timeoutMs: 20_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${up.output().slice(-3000)}`);
     });

@@ -23,9 +23,17 @@
 //    `resolveSrv` and `resolveCname` (module, `dns.promises` and both Resolver classes) answer cluster names too: A,
 //    SRV (`_<port>._<proto>.<svc>.<ns>.svc`) and CNAME records. Names go through the pod's search path; unknown names
 //    under cluster.local are NXDOMAIN (ENOTFOUND), other names go to the real resolver.
+// 4. Mounts. Pods share the machine's filesystem, so a volume mounted at /etc/config lives in the pod's directory and
+//    the kubelet rewrites mount paths in command, args and env. Paths a program has built in are not there: the
+//    service account token every in-cluster client reads at /var/run/secrets/kubernetes.io/serviceaccount, a config
+//    file's own paths, a webhook's certificate dir. From the kubelet's mount table (GARDENER_LOCAL_MOUNTS) the fs
+//    functions (callback, sync and promises) see a path under a mount path where the volume is, as a mount namespace
+//    would; every other path is left alone.
 import dgram from 'node:dgram';
 import dns from 'node:dns';
-import { readFileSync, statSync } from 'node:fs';
+import fs, { readFileSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 
@@ -425,5 +433,42 @@ for (const [method, rrtype] of Object.entries(RESOLVE_METHODS)) {
   }
 }
 
-// `import { lookup } from 'node:dns'` in the program sees the patched functions too.
+// 4. Mounts: the longest mount path under which a path lies decides where it is on this machine.
+const mounts = Object.entries(JSON.parse(process.env.GARDENER_LOCAL_MOUNTS || '{}'))
+  .filter(([mountPath]) => mountPath.startsWith('/') && mountPath !== '/')
+  .sort(([a], [b]) => b.length - a.length);
+// Paths on this machine that the kubelet already gave the program (volume directories in rewritten args, the
+// cluster's own files) are not paths inside the pod, even where a mount path (/tmp, say) is a prefix of them.
+const hostRoots = [...mounts.map(([, hostPath]) => hostPath), ...(servicesFile ? [posix.dirname(servicesFile)] : [])];
+const under = (path, root) => path === root || path.startsWith(`${root}/`);
+if (mounts.length) {
+  const remap = (path) => {
+    const text = typeof path === 'string' ? path : path instanceof URL && path.protocol === 'file:' ? fileURLToPath(path) : undefined;
+    if (text === undefined || !text.startsWith('/')) return path;
+    const clean = posix.normalize(text);
+    if (hostRoots.some((root) => under(clean, root))) return path;
+    for (const [mountPath, hostPath] of mounts) {
+      if (clean === mountPath) return hostPath;
+      if (clean.startsWith(`${mountPath}/`)) return hostPath + clean.slice(mountPath.length);
+    }
+    return path;
+  };
+  const wrap = (original, paths) => {
+    const wrapped = function (...args) {
+      for (let i = 0; i < paths; i++) args[i] = remap(args[i]);
+      return original.apply(this, args);
+    };
+    return Object.assign(wrapped, original);
+  };
+  const ONE_PATH = ['access', 'appendFile', 'chmod', 'chown', 'createReadStream', 'createWriteStream', 'exists', 'lstat', 'mkdir', 'open', 'opendir', 'readFile', 'readdir', 'readlink', 'realpath', 'rm', 'rmdir', 'stat', 'statfs', 'truncate', 'unlink', 'utimes', 'watch', 'watchFile', 'unwatchFile', 'writeFile'];
+  const TWO_PATHS = ['copyFile', 'cp', 'link', 'rename'];
+  for (const [names, paths] of [[ONE_PATH, 1], [TWO_PATHS, 2]]) {
+    for (const name of names) {
+      for (const fn of [name, `${name}Sync`]) if (typeof fs[fn] === 'function') fs[fn] = wrap(fs[fn], paths);
+      if (typeof fs.promises[name] === 'function') fs.promises[name] = wrap(fs.promises[name], paths);
+    }
+  }
+}
+
+// `import { lookup } from 'node:dns'` (and `node:fs`) in the program sees the patched functions too.
 syncBuiltinESMExports();

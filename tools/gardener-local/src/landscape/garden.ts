@@ -1,0 +1,150 @@
+// The Gardener part of the local landscape (ARCHITECTURE.md "The local landscape, step by step"), brought up on the
+// running runtime cluster exactly as on a real one: Gardener's CRDs applied with kubectl, the garden components
+// rendered from their Helm charts (deploy/charts/<app>) with the real helm and applied as Pods, the objects Gardener's
+// provider-local example shoot needs. Every step is idempotent, so a second `npm start` resumes the same landscape.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Checklist, SkipStep } from './checklist.js';
+
+/** The garden components deployed from their charts, in this order (admission first: it guards the API). */
+export const GARDEN_COMPONENTS = ['admission', 'controller-manager', 'scheduler'] as const;
+
+export interface GardenOptions {
+  /** The gardener-ts workspace: charts, CRDs, examples and the vendored kubectl/helm. */
+  workspace: string;
+  /** The landscape's admin kubeconfig. */
+  kubeconfig: string;
+  /** A directory of the landscape's own for helm's caches and the step logs. */
+  stateDir: string;
+  checklist: Checklist;
+  /** Where a failed step says to look. */
+  logFile: string;
+}
+
+/** Runs a vendored binary (kubectl, helm); resolves to stdout, rejects with stderr in the message. */
+export function runTool(
+  binary: string,
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      binary,
+      args,
+      { env: options.env ?? process.env, timeout: options.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(
+            new Error(`${binary.split('/').pop()} ${args.slice(0, 3).join(' ')}: ${(stderr || err.message).trim()}`, {
+              cause: err,
+            }),
+          );
+        else resolve(stdout);
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+/** Brings up the garden on the runtime cluster, one checklist step each. */
+export async function setUpGarden(options: GardenOptions): Promise<void> {
+  const { workspace, checklist, logFile } = options;
+  const kubectlBinary = join(workspace, 'tools/k8s-binaries/vendor/kubectl');
+  const helmBinary = join(workspace, 'tools/k8s-binaries/vendor/helm');
+  const kubectl = (args: string[], input?: string) =>
+    runTool(kubectlBinary, ['--kubeconfig', options.kubeconfig, ...args], { input });
+  const helmEnv = {
+    ...process.env,
+    HELM_CACHE_HOME: join(options.stateDir, 'helm/cache'),
+    HELM_CONFIG_HOME: join(options.stateDir, 'helm/config'),
+    HELM_DATA_HOME: join(options.stateDir, 'helm/data'),
+  };
+  const helm = (args: string[]) => runTool(helmBinary, args, { env: helmEnv });
+
+  await checklist.step(
+    'Gardener API (core, seed management, security, operations, extensions, resources, machine CRDs)',
+    async () => {
+      const applied = await kubectl([
+        'apply',
+        '--server-side',
+        '--force-conflicts',
+        '-f',
+        join(workspace, 'libs/api/crds'),
+        '-f',
+        join(workspace, 'deploy/gardener/crds'),
+      ]);
+      await kubectl(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s']);
+      return `${applied.split('\n').filter(Boolean).length} CRDs established`;
+    },
+    logFile,
+  );
+
+  await checklist.step(
+    'namespace garden',
+    async () => void (await kubectl(['apply', '-f', '-'], namespace('garden'))),
+    logFile,
+  );
+
+  for (const app of GARDEN_COMPONENTS) {
+    const release = `gardener-${app}`;
+    await checklist.step(
+      `${app} (chart deploy/charts/${app}, image gardener-ts/${app})`,
+      async () => {
+        const chart = join(workspace, 'deploy/charts', app);
+        await helm(['dependency', 'build', chart]);
+        const manifests = await helm(['template', release, chart, '--namespace', 'garden']);
+        await kubectl(['apply', '--server-side', '--force-conflicts', '-n', 'garden', '-f', '-'], manifests);
+        await kubectl([
+          '-n',
+          'garden',
+          'wait',
+          '--for=condition=Available',
+          'deployment',
+          '-l',
+          `app.kubernetes.io/instance=${release}`,
+          '--timeout=180s',
+        ]);
+        return `deployment ${release} available`;
+      },
+      logFile,
+    );
+  }
+
+  await checklist.step('provider-local registered (ControllerRegistration + ControllerDeployment)', async () => {
+    const registration = join(workspace, 'deploy/charts/provider-local/registration');
+    if (!existsSync(registration))
+      throw new SkipStep('provider-local has no ControllerRegistration/ControllerDeployment yet (issue 18)');
+    await kubectl(['apply', '--server-side', '--force-conflicts', '-f', registration]);
+  });
+
+  await checklist.step('gardenlet for seed local', async () => {
+    throw new SkipStep('the gardenlet does not bootstrap and register a seed yet (issue 17); shoots stay unscheduled');
+  });
+
+  await checklist.step(
+    'project local (CloudProfile local, Project local, namespace garden-local, credentials)',
+    async () => {
+      const examples = join(workspace, 'deploy/gardener/examples/local');
+      for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml']) {
+        await kubectl(['apply', '--server-side', '--force-conflicts', '-f', join(examples, file)]);
+      }
+      // Gardener's local setup creates the provider-local credentials Secret beside the example's CredentialsBinding.
+      await kubectl(['apply', '-f', '-'], CREDENTIALS_SECRET);
+      await kubectl(['apply', '--server-side', '--force-conflicts', '-f', join(examples, 'credentialsbinding.yaml')]);
+      return `example shoot: kubectl apply -f deploy/gardener/examples/local/shoot.yaml`;
+    },
+    logFile,
+  );
+}
+
+function namespace(name: string): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+}
+
+const CREDENTIALS_SECRET = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'local', namespace: 'garden-local', labels: { 'provider.shoot.gardener.cloud/local': 'true' } },
+  type: 'Opaque',
+});

@@ -1,0 +1,131 @@
+// `gardener-local up` (what `npm start` runs): the whole local Gardener landscape from a fresh data dir, driven as a
+// newcomer does — the step checklist, then the real kubectl against it with Gardener's own example manifests. One
+// landscape for the whole file (it is the expensive part); a second `up` resumes it with its data.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, pidsOf } from './support.js';
+import { freePort, kubectl, startProcess, waitFor, workspaceRoot, type RunningProcess } from '@gardener-ts/testing';
+
+const GARDEN_COMPONENTS = ['admission', 'controller-manager', 'scheduler'];
+let dir: string;
+let root: string;
+let port: number;
+let up: RunningProcess;
+const kc = () => join(root, 'kubeconfig');
+
+async function startLandscape(): Promise<RunningProcess> {
+  const proc = startProcess(process.execPath, [cli, 'up', '--data-dir', root, '--port', String(port)], {
+    cwd: workspaceRoot(),
+  });
+  await waitFor('landscape ready', () => proc.output().includes('Gardener landscape ready'), {
+    timeoutMs: 240_000,
+    intervalMs: 500,
+  }).catch((err: Error) => {
+    throw new Error(`${err.message}\n${proc.output().slice(-4000)}`);
+  });
+  return proc;
+}
+
+/** The processes of this landscape's garden components (their command lines name the pod volume dirs in `root`). */
+const componentPids = () => pidsOf(join(root, 'kubelet', 'pods'));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gardener-landscape-'));
+  root = join(dir, 'landscape');
+  port = await freePort();
+  up = await startLandscape();
+}, 300_000);
+
+afterAll(async () => {
+  await up?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('gardener-local up: the local Gardener landscape', () => {
+  it('prints a step checklist: every step done with its duration, or skipped with its reason', () => {
+    const lines = up.output().split('\n');
+    expect(
+      lines.some((l) => /^✓ runtime cluster landscape .* — https:\/\/127\.0\.0\.1:\d+ \(\d+\.\d+s\)$/.test(l)),
+    ).toBe(true);
+    expect(lines.some((l) => /^✓ Gardener API .* — \d+ CRDs established/.test(l))).toBe(true);
+    for (const app of GARDEN_COMPONENTS) {
+      expect(
+        lines.some((l) =>
+          l.startsWith(
+            `✓ ${app} (chart deploy/charts/${app}, image gardener-ts/${app}) — deployment gardener-${app} available`,
+          ),
+        ),
+      ).toBe(true);
+    }
+    expect(lines.some((l) => /^– gardenlet for seed local: skipped — .+/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('✓ project local'))).toBe(true);
+    expect(up.output()).not.toContain('"level"');
+  });
+
+  it('serves the Gardener API and runs the garden components as Pods from their charts', async () => {
+    const pods = JSON.parse(await kubectl(kc(), ['-n', 'garden', 'get', 'pods', '-o', 'json'])) as {
+      items: {
+        metadata: { labels: Record<string, string> };
+        status: { phase: string; containerStatuses?: { ready: boolean }[] };
+      }[];
+    };
+    for (const app of GARDEN_COMPONENTS) {
+      const pod = pods.items.find((p) => p.metadata.labels['app.kubernetes.io/instance'] === `gardener-${app}`);
+      expect(pod?.status.phase, app).toBe('Running');
+      expect(
+        pod?.status.containerStatuses?.every((c) => c.ready),
+        app,
+      ).toBe(true);
+    }
+    expect(await kubectl(kc(), ['get', 'cloudprofile', 'local', '-o', 'jsonpath={.spec.type}'])).toBe('local');
+    expect(await kubectl(kc(), ['get', 'project', 'local', '-o', 'jsonpath={.spec.namespace}'])).toBe('garden-local');
+    expect(
+      await kubectl(kc(), [
+        '-n',
+        'garden-local',
+        'get',
+        'credentialsbinding',
+        'local',
+        '-o',
+        'jsonpath={.provider.type}',
+      ]),
+    ).toBe('local');
+  });
+
+  it("takes Gardener's example shoot with kubectl, and the scheduler in its Pod sees it (no seed yet)", async () => {
+    await kubectl(kc(), ['apply', '-f', join(workspaceRoot(), 'deploy/gardener/examples/local/shoot.yaml')]);
+    expect(await kubectl(kc(), ['get', 'shoots', '-A'])).toMatch(/garden-local\s+local\s+local/);
+    await waitFor(
+      'the scheduler reports that no seed fits',
+      async () =>
+        (
+          await kubectl(kc(), [
+            '-n',
+            'garden-local',
+            'get',
+            'events',
+            '--field-selector',
+            'involvedObject.name=local',
+            '-o',
+            'jsonpath={.items[*].reason}',
+          ])
+        ).includes('SchedulingFailed'),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+  });
+
+  it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
+    expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
+    expect(await up.stop()).toBe(0);
+    expect(await componentPids()).toEqual([]);
+    up = await startLandscape();
+    expect(
+      await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.metadata.name}']),
+    ).toBe('local');
+    expect(
+      await kubectl(kc(), ['-n', 'garden', 'get', 'deployments', '-o', 'jsonpath={.items[*].metadata.name}']),
+    ).toBe('gardener-admission gardener-controller-manager gardener-scheduler');
+  });
+});
