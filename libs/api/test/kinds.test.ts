@@ -264,6 +264,23 @@ describe('controllers and backups', () => {
     ).toEqual([]);
   });
 
+  it('accepts a ControllerDeployment injecting the garden kubeconfig with Secret and ConfigMap resources', () => {
+    const deployment = (kind: string, apiVersion = 'v1') => ({
+      metadata: { name: 'd' },
+      helm: { ociRepository: { ref: 'registry.example/chart:v1' } },
+      injectGardenKubeconfig: true,
+      resources: [
+        { name: 'config', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'provider-config' } },
+        { name: 'other', resourceRef: { apiVersion, kind, name: 'x' } },
+      ],
+    });
+    expect(validateControllerDeployment(deployment('Secret'))).toEqual([]);
+    expect(messages(validateControllerDeployment(deployment('Deployment', 'apps/v1')))).toEqual([
+      'resources[1].resourceRef.kind: Unsupported value: "Deployment": supported values: "ConfigMap", "Secret"',
+      'resources[1].resourceRef.apiVersion: Unsupported value: "apps/v1": supported values: "v1"',
+    ]);
+  });
+
   it('validates backup buckets and entries', () => {
     expect(
       messages(validateBackupBucket({ metadata: { name: 'b' }, spec: { provider: { type: 'local', region: '' } } })),

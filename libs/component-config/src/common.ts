@@ -46,15 +46,11 @@ export const leaderElection = (resourceName: string, resourceNamespace = 'garden
 
 /** A `{bindAddress, port}` server block with Gardener's defaults for the component. */
 export const endpoint = (defaultPort: number, defaultBindAddress = '') =>
-  z
-    .object({ bindAddress: z.string().default(defaultBindAddress), port: port.default(defaultPort) })
-    .prefault({});
+  z.object({ bindAddress: z.string().default(defaultBindAddress), port: port.default(defaultPort) }).prefault({});
 
 /** `server.healthProbes` and `server.metrics`, the layout of current Gardener configurations. */
 export const probesAndMetrics = (healthPort: number, metricsPort: number) =>
-  z
-    .object({ healthProbes: endpoint(healthPort), metrics: endpoint(metricsPort) })
-    .prefault({});
+  z.object({ healthProbes: endpoint(healthPort), metrics: endpoint(metricsPort) }).prefault({});
 
 /** An empty bind address means every interface, as in Go's net.Listen. */
 export function toEndpoint(e: { bindAddress: string; port: number }): Endpoint {
@@ -67,5 +63,10 @@ export function serverRuntime(c: {
   logFormat: RuntimeSettings['logFormat'];
   server: { healthProbes: { bindAddress: string; port: number }; metrics: { bindAddress: string; port: number } };
 }): RuntimeSettings {
-  return { logLevel: c.logLevel, logFormat: c.logFormat, healthProbes: toEndpoint(c.server.healthProbes), metrics: toEndpoint(c.server.metrics) };
+  return {
+    logLevel: c.logLevel,
+    logFormat: c.logFormat,
+    healthProbes: toEndpoint(c.server.healthProbes),
+    metrics: toEndpoint(c.server.metrics),
+  };
 }

@@ -31,10 +31,16 @@ export async function loadComponentConfig<T>(spec: ComponentConfigSpec<T>, file:
 }
 
 /** Parses YAML or JSON text, checks apiVersion/kind, applies defaults and validates. */
-export function parseComponentConfig<T>(spec: ComponentConfigSpec<T>, text: string, file = '<inline>'): LoadedConfig<T> {
+export function parseComponentConfig<T>(
+  spec: ComponentConfigSpec<T>,
+  text: string,
+  file = '<inline>',
+): LoadedConfig<T> {
   const docs = parseAllDocuments(text).filter((d) => d.contents !== null);
   if (docs.length !== 1) {
-    throw new ConfigError(file, [{ field: '<file>', message: `expected exactly one YAML document, found ${docs.length}` }]);
+    throw new ConfigError(file, [
+      { field: '<file>', message: `expected exactly one YAML document, found ${docs.length}` },
+    ]);
   }
   const doc = docs[0];
   if (doc.errors.length > 0) {
@@ -55,7 +61,10 @@ export function parseComponentConfig<T>(spec: ComponentConfigSpec<T>, text: stri
   return { config, ignoredFields: unknownFields(raw, config) };
 }
 
-function checkHeader(spec: Pick<ComponentConfigSpec<unknown>, 'apiVersion' | 'acceptedApiVersions' | 'kind'>, raw: Record<string, unknown>): FieldError[] {
+function checkHeader(
+  spec: Pick<ComponentConfigSpec<unknown>, 'apiVersion' | 'acceptedApiVersions' | 'kind'>,
+  raw: Record<string, unknown>,
+): FieldError[] {
   const errors: FieldError[] = [];
   const versions = [spec.apiVersion, ...(spec.acceptedApiVersions ?? [])];
   if (raw.apiVersion === undefined) errors.push({ field: 'apiVersion', message: 'Required value' });
@@ -67,7 +76,10 @@ function checkHeader(spec: Pick<ComponentConfigSpec<unknown>, 'apiVersion' | 'ac
   }
   if (raw.kind === undefined) errors.push({ field: 'kind', message: 'Required value' });
   else if (raw.kind !== spec.kind) {
-    errors.push({ field: 'kind', message: `Unsupported value: ${JSON.stringify(raw.kind)}: supported values: "${spec.kind}"` });
+    errors.push({
+      field: 'kind',
+      message: `Unsupported value: ${JSON.stringify(raw.kind)}: supported values: "${spec.kind}"`,
+    });
   }
   return errors;
 }

@@ -7,6 +7,11 @@ export const GARDEN_NAMESPACE = 'garden';
 export const SCHEDULING_PURPOSE_LABEL = 'scheduling.gardener.cloud/purpose';
 export const SCHEDULING_PURPOSE_REGION_CONFIG = 'region-config';
 export const SCHEDULING_CLOUDPROFILES_ANNOTATION = 'scheduling.gardener.cloud/cloudprofiles';
+/**
+ * Gardener's emergency brake on a Seed: with value "true", shoots on the seed are not reconciled and the scheduler
+ * assigns no new shoots to it (Gardener v1.126, `v1beta1constants.AnnotationEmergencyStopShootReconciliations`).
+ */
+export const EMERGENCY_STOP_SHOOT_RECONCILIATIONS_ANNOTATION = 'shoot.gardener.cloud/emergency-stop-reconciliations';
 
 /** Event reasons on the Shoot. */
 export const EVENT_SCHEDULING_SUCCESSFUL = 'SchedulingSuccessful';

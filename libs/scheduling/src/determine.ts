@@ -2,22 +2,32 @@
 //  1. usable seeds (not deleting, visible, ready);
 //  2. the CloudProfile's and the Shoot's seed selectors, the provider types, three zones for a zonal control plane,
 //     pinned zones and enforced zone selection, access restrictions — each step fails the decision if no seed is left;
-//  3. per seed: disjoint networks, tolerated taints, free capacity;
+//  3. per seed: networks, the default-domain scheme, tolerated taints, free capacity;
 //  4. the strategy (SameRegion, MinimalDistance; SameProvider for testing shoots) keeps the nearest seeds;
-//  5. the least used of those wins (ties: the first by name).
+//  5. seeds whose zone selection places the control plane in a worker zone of the shoot are preferred, then the least
+//     used wins (ties: the first by name).
+// Self-hosted shoots are never scheduled.
 // Pure and synchronous: everything comes in `input`, so concurrent decisions can count each other's bindings.
 import type { Seed } from '@gardener-ts/api';
 import { describeRejections } from './decision/describe.js';
 import { SchedulingInputError } from './errors.js';
 import { unsupportedAccessRestrictions } from './filters/access-restrictions.js';
 import { noCapacity } from './filters/capacity.js';
+import { defaultDomainMismatch } from './filters/default-domain.js';
 import { tooFewZones } from './filters/high-availability.js';
 import { networkCheck } from './filters/networks.js';
 import { providerMismatch } from './filters/provider.js';
+import { isSelfHostedShoot } from './filters/self-hosted.js';
 import { compileSeedSelector, seedSelectorMismatch } from './filters/seed-selector.js';
 import { untoleratedTaints } from './filters/taints.js';
 import { unusableReason } from './filters/usable.js';
-import { enforcedZonesMissing, pinnedZones, pinnedZonesMissing, workerZones } from './filters/zones.js';
+import {
+  enforcedZonesMissing,
+  pinnedZones,
+  pinnedZonesMissing,
+  placesInWorkerZone,
+  workerZones,
+} from './filters/zones.js';
 import { applyStrategy } from './strategies/apply.js';
 import type { RankedCandidate, Rejection, SchedulingInput, SchedulingResult, Stage } from './types.js';
 
@@ -47,13 +57,15 @@ function filterSteps(input: SchedulingInput): FilterStep[] {
       stage: 'CloudProfileSeedSelector',
       code: 'SeedSelectorMismatch',
       checks: [(seed) => seedSelectorMismatch(seed, cloudProfileSelector, 'CloudProfile')],
-      noneFits: (n) => `none out of the ${n} seeds has the matching labels required by seed selector of 'CloudProfile' (selector: '${cloudProfileSelector.text}')`,
+      noneFits: (n) =>
+        `none out of the ${n} seeds has the matching labels required by seed selector of 'CloudProfile' (selector: '${cloudProfileSelector.text}')`,
     },
     !!shootSelector && {
       stage: 'ShootSeedSelector',
       code: 'SeedSelectorMismatch',
       checks: [(seed) => seedSelectorMismatch(seed, shootSelector, 'Shoot')],
-      noneFits: (n) => `none out of the ${n} seeds has the matching labels required by seed selector of 'Shoot' (selector: '${shootSelector.text}')`,
+      noneFits: (n) =>
+        `none out of the ${n} seeds has the matching labels required by seed selector of 'Shoot' (selector: '${shootSelector.text}')`,
     },
     {
       stage: 'Provider',
@@ -65,19 +77,22 @@ function filterSteps(input: SchedulingInput): FilterStep[] {
       stage: 'HighAvailability',
       code: 'TooFewZones',
       checks: [(seed) => tooFewZones(seed, shoot)],
-      noneFits: (n) => `none of the ${n} seeds has at least 3 zones for hosting a shoot control plane with failure tolerance type 'zone'`,
+      noneFits: (n) =>
+        `none of the ${n} seeds has at least 3 zones for hosting a shoot control plane with failure tolerance type 'zone'`,
     },
     {
       stage: 'ZonePinning',
       code: 'PinnedZonesUnavailable',
       checks: [(seed) => pinnedZonesMissing(seed, shoot)],
-      noneFits: (n) => `none of the ${n} seeds has all the zones [${pinnedZones(shoot).join(', ')}] the shoot's control plane is pinned to`,
+      noneFits: (n) =>
+        `none of the ${n} seeds has all the zones [${pinnedZones(shoot).join(', ')}] the shoot's control plane is pinned to`,
     },
     {
       stage: 'ZoneSelection',
       code: 'WorkerZonesUnavailable',
       checks: [(seed) => enforcedZonesMissing(seed, shoot)],
-      noneFits: (n) => `none of the ${n} seeds can place the control plane in a zone of the shoot's worker pools [${workerZones(shoot).join(', ')}] (zone selection mode 'Enforce')`,
+      noneFits: (n) =>
+        `none of the ${n} seeds has any zone of the shoot's worker pools [${workerZones(shoot).join(', ')}] to place the control plane in (zone selection mode 'Enforce')`,
     },
     {
       stage: 'AccessRestrictions',
@@ -88,7 +103,12 @@ function filterSteps(input: SchedulingInput): FilterStep[] {
     {
       stage: 'Candidates',
       code: 'NoEligibleSeed',
-      checks: [networks, (seed) => untoleratedTaints(seed, shoot), (seed) => noCapacity(seed, usage)],
+      checks: [
+        networks,
+        (seed) => defaultDomainMismatch(seed, shoot, input.projectName),
+        (seed) => untoleratedTaints(seed, shoot),
+        (seed) => noCapacity(seed, usage),
+      ],
       noneFits: (n) => `0/${n} seed cluster candidate(s) are eligible for scheduling`,
     },
   ];
@@ -108,7 +128,11 @@ function rejection(seed: Seed, stage: Stage, reason: string): Rejection {
 export function determineSeed(input: SchedulingInput): SchedulingResult {
   const { shoot, strategy } = input;
   const rejected: Rejection[] = [];
-  const failed = (reason: string, message: string, applied = strategy as SchedulingResult['strategy']): SchedulingResult => ({
+  const failed = (
+    reason: string,
+    message: string,
+    applied = strategy as SchedulingResult['strategy'],
+  ): SchedulingResult => ({
     candidates: [],
     rejected,
     strategy: shoot.spec.purpose === 'testing' ? 'SameProvider' : applied,
@@ -116,6 +140,12 @@ export function determineSeed(input: SchedulingInput): SchedulingResult {
     message: rejected.length > 0 ? `${message}: ${describeRejections(rejected)}` : message,
   });
 
+  if (isSelfHostedShoot(shoot)) {
+    return failed(
+      'SelfHostedShoot',
+      'the shoot is self-hosted (a worker pool hosts its control plane), it is not scheduled to a seed',
+    );
+  }
   let seeds = [...input.seeds].sort(byName);
   try {
     for (const step of filterSteps(input)) {
@@ -140,10 +170,12 @@ export function determineSeed(input: SchedulingInput): SchedulingResult {
         outcome.strategy,
       );
     }
-    // Least used first; the stable sort keeps the name order between equally used seeds.
+    // Seeds placing the control plane in a worker zone first (zone selection), then least used; the stable sort keeps
+    // the name order between equal seeds.
+    const preferred = (seed: Seed) => (placesInWorkerZone(seed, shoot) ? 0 : 1);
     const candidates: RankedCandidate[] = outcome.candidates
       .map(({ seed, distance }) => ({ seed, distance, shoots: input.usage.get(seed.metadata?.name ?? '') ?? 0 }))
-      .sort((a, b) => a.shoots - b.shoots);
+      .sort((a, b) => preferred(a.seed) - preferred(b.seed) || a.shoots - b.shoots);
     const winner = candidates[0].seed;
     return {
       seed: winner,

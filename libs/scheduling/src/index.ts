@@ -14,9 +14,25 @@ export { isPendingShoot } from './controller/pending.js';
 export { AssumedBindings } from './controller/assumed.js';
 export { decide } from './controller/decide.js';
 export { schedulingInput, cloudProfileOf, type InputOptions } from './controller/inputs.js';
-export { informerSchedulingCache, schedulingInformers, staticSchedulingCache, type SchedulingCache } from './controller/scheduling-cache.js';
-export { ShootReconciler, type ShootEventSink, type DecisionSink, type ShootReconcilerOptions } from './controller/reconcile.js';
-export { addShootScheduler, pendingShootChanged, CONTROLLER_NAME, type ShootScheduler, type ShootSchedulerOptions } from './controller/controller.js';
+export {
+  informerSchedulingCache,
+  schedulingInformers,
+  staticSchedulingCache,
+  type SchedulingCache,
+} from './controller/scheduling-cache.js';
+export {
+  ShootReconciler,
+  type ShootEventSink,
+  type DecisionSink,
+  type ShootReconcilerOptions,
+} from './controller/reconcile.js';
+export {
+  addShootScheduler,
+  pendingShootChanged,
+  CONTROLLER_NAME,
+  type ShootScheduler,
+  type ShootSchedulerOptions,
+} from './controller/controller.js';
 export { PendingShootWaker, seedSchedulingFingerprint } from './controller/waker.js';
 export { schedulingDecisionMessage, previewResponseMessage } from './decision/messages.js';
 export { PREVIEW_SUBJECT, PREVIEW_QUEUE } from './preview/subjects.js';

@@ -10,7 +10,13 @@ import {
   type ComponentContext,
 } from '@gardener-ts/controller-runtime';
 import { MessagingClient, Publisher, type Credentials } from '@gardener-ts/messaging';
-import { EVENT_COMPONENT, GARDEN_NAMESPACE, MESSAGING_SOURCE, SCHEDULING_PURPOSE_LABEL, SCHEDULING_PURPOSE_REGION_CONFIG } from './constants.js';
+import {
+  EVENT_COMPONENT,
+  GARDEN_NAMESPACE,
+  MESSAGING_SOURCE,
+  SCHEDULING_PURPOSE_LABEL,
+  SCHEDULING_PURPOSE_REGION_CONFIG,
+} from './constants.js';
 import { addShootScheduler } from './controller/controller.js';
 import { previewScheduling } from './preview/preview.js';
 import { servePreview } from './preview/responder.js';
@@ -39,7 +45,12 @@ export async function startScheduler(
   const kubeConfig = config.clientConnection.kubeconfig;
 
   const le = config.leaderElection;
-  const leaderElection = { ...le, leaseDuration: le.leaseDuration ?? '15s', renewDeadline: le.renewDeadline ?? '10s', retryPeriod: le.retryPeriod ?? '2s' };
+  const leaderElection = {
+    ...le,
+    leaseDuration: le.leaseDuration ?? '15s',
+    renewDeadline: le.renewDeadline ?? '10s',
+    retryPeriod: le.retryPeriod ?? '2s',
+  };
   const elector = leaderElectorFromConfig(leaderElection, {
     // Its own client: the manager closes its clients when it stops, the elector still releases the Lease then.
     client: await ApiClient.create(kubeConfig),
@@ -57,7 +68,15 @@ export async function startScheduler(
         rateLimit: { qps: config.clientConnection.qps, burst: config.clientConnection.burst },
         // Only the region configs of all ConfigMaps.
         cache: {
-          scopes: [{ kind: ConfigMapKind, scope: { namespace: GARDEN_NAMESPACE, labelSelector: { [SCHEDULING_PURPOSE_LABEL]: SCHEDULING_PURPOSE_REGION_CONFIG } } }],
+          scopes: [
+            {
+              kind: ConfigMapKind,
+              scope: {
+                namespace: GARDEN_NAMESPACE,
+                labelSelector: { [SCHEDULING_PURPOSE_LABEL]: SCHEDULING_PURPOSE_REGION_CONFIG },
+              },
+            },
+          ],
         },
       },
     },
@@ -66,7 +85,13 @@ export async function startScheduler(
   const garden = mgr.cluster(GARDEN);
 
   const messaging = config.nats
-    ? new MessagingClient({ servers: config.nats.servers, name: MESSAGING_SOURCE, credentials: natsCredentials(config.nats), logger: log, registry: ctx.metrics }).start()
+    ? new MessagingClient({
+        servers: config.nats.servers,
+        name: MESSAGING_SOURCE,
+        credentials: natsCredentials(config.nats),
+        logger: log,
+        registry: ctx.metrics,
+      }).start()
     : undefined;
   const publisher = messaging ? new Publisher(messaging, { source: MESSAGING_SOURCE }) : undefined;
   const events = new EventRecorder(garden.api, { component: EVENT_COMPONENT, log });
@@ -84,11 +109,18 @@ export async function startScheduler(
   const preview = messaging
     ? servePreview(
         messaging,
-        (request) => previewScheduling(request, scheduler.cache, { strategy: shootConfig.candidateDeterminationStrategy, assumed: scheduler.assumed }),
+        (request) =>
+          previewScheduling(request, scheduler.cache, {
+            strategy: shootConfig.candidateDeterminationStrategy,
+            assumed: scheduler.assumed,
+          }),
         { log },
       )
     : undefined;
-  log.info({ strategy: shootConfig.candidateDeterminationStrategy, nats: !!messaging, leaderElection: !!elector }, 'Shoot scheduler started');
+  log.info(
+    { strategy: shootConfig.candidateDeterminationStrategy, nats: !!messaging, leaderElection: !!elector },
+    'Shoot scheduler started',
+  );
 
   return async () => {
     preview?.unsubscribe();

@@ -37,6 +37,8 @@ export interface SchedulingInput {
    * ranges with double NAT (IPv6 networks and the reserved ranges must still be disjoint). Default true.
    */
   allowIPv4Overlap?: boolean;
+  /** The project of the shoot's namespace, for the default-domain scheme; default: derived from `garden-<project>`. */
+  projectName?: string;
 }
 
 /** Which step of the algorithm ruled a seed out (or failed the whole decision). */

@@ -14,8 +14,23 @@ export function seed(name: string, change?: (s: Seed) => void): Seed {
       settings: { scheduling: { visible: true } },
     },
     status: {
-      lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100, description: 'ok', lastUpdateTime: '2026-01-01T00:00:00Z' },
-      conditions: [{ type: 'GardenletReady', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', lastUpdateTime: '2026-01-01T00:00:00Z', reason: 'GardenletReady', message: '' }],
+      lastOperation: {
+        type: 'Reconcile',
+        state: 'Succeeded',
+        progress: 100,
+        description: 'ok',
+        lastUpdateTime: '2026-01-01T00:00:00Z',
+      },
+      conditions: [
+        {
+          type: 'GardenletReady',
+          status: 'True',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+          lastUpdateTime: '2026-01-01T00:00:00Z',
+          reason: 'GardenletReady',
+          message: '',
+        },
+      ],
     },
   } as Seed;
   change?.(s);

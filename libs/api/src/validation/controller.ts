@@ -4,7 +4,7 @@ import type {
   ControllerInstallation,
   ControllerRegistration,
 } from '../core/v1beta1/controller.js';
-import { type FieldError, FieldPath, forbidden, immutable, invalid, required, tooMany } from './field.js';
+import { type FieldError, FieldPath, forbidden, immutable, invalid, notSupported, required, tooMany } from './field.js';
 import { validateStringEnum, validateUnique } from './common.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './names.js';
 
@@ -130,6 +130,21 @@ export function validateControllerDeployment(
       }
     }
   }
+  // Resources the Helm values may refer to: Secrets and ConfigMaps (v1) in the garden namespace, by unique names.
+  const resources = FieldPath.root('resources');
+  errors.push(...validateUnique(deployment.resources, resources, (r) => r.name, 'name'));
+  (deployment.resources ?? []).forEach((resource, i) => {
+    const p = resources.index(i);
+    if (!resource.name) errors.push(required(p.child('name'), 'must provide a name'));
+    const ref = p.child('resourceRef');
+    if (!resource.resourceRef.name) errors.push(required(ref.child('name'), 'must provide a name'));
+    if (!['Secret', 'ConfigMap'].includes(resource.resourceRef.kind)) {
+      errors.push(notSupported(ref.child('kind'), resource.resourceRef.kind, ['ConfigMap', 'Secret']));
+    }
+    if (resource.resourceRef.apiVersion !== 'v1') {
+      errors.push(notSupported(ref.child('apiVersion'), resource.resourceRef.apiVersion ?? '', ['v1']));
+    }
+  });
   if (old) errors.push(...validateObjectMetaUpdate(deployment.metadata, old.metadata));
   return errors;
 }

@@ -3,14 +3,7 @@
 // pkg/admissioncontroller/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging, ...) are
 // reported as ignored by the loader.
 import { z } from 'zod';
-import {
-  endpoint,
-  featureGates,
-  logFormat,
-  logLevel,
-  port,
-  serverRuntime,
-} from '../common.js';
+import { endpoint, featureGates, logFormat, logLevel, port, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 export const RESOURCE_ADMISSION_OPERATION_MODES = ['block', 'log'] as const;
@@ -38,8 +31,10 @@ const resourceAdmissionConfiguration = z
           apiGroups: z.array(z.string()).optional(),
           apiVersions: z.array(z.string()).optional(),
           resources: z.array(z.string()).min(1, 'must specify at least one resource'),
-          // A Kubernetes quantity such as "100k".
-          size: z.union([z.string().min(1), z.number().nonnegative()]),
+          // Both optional, as in Gardener: the maximum size (a Kubernetes quantity such as "100k") and the maximum
+          // number of entries of the resource.
+          size: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
+          count: z.number().int().nonnegative().optional(),
         }),
       )
       .default([]),

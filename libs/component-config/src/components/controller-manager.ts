@@ -75,7 +75,9 @@ const controllers = z
       })
       .prefault({}),
     seedExtensionsCheck: z.object({ concurrentSyncs, syncPeriod: duration('30s'), conditionThresholds }).prefault({}),
-    seedBackupBucketsCheck: z.object({ concurrentSyncs, syncPeriod: duration('30s'), conditionThresholds }).prefault({}),
+    seedBackupBucketsCheck: z
+      .object({ concurrentSyncs, syncPeriod: duration('30s'), conditionThresholds })
+      .prefault({}),
     shootConditions: workers,
     shootHibernation: z.object({ concurrentSyncs, triggerDeadlineDuration: duration('2h') }).prefault({}),
     shootMaintenance: z

@@ -361,7 +361,10 @@ describe('gardenletConfigSpec', () => {
     expect(config.controllers.shootCare.conditionThresholds).toHaveLength(5);
     expect(config.controllers.seed).toEqual({ syncPeriod: '1h', leaseResyncSeconds: 2, leaseResyncMissThreshold: 10 });
     expect(config.controllers.managedSeed.jitterUpdates).toBe(false);
-    expect(config.leaderElection).toMatchObject({ resourceName: 'gardenlet-leader-election', resourceNamespace: 'garden' });
+    expect(config.leaderElection).toMatchObject({
+      resourceName: 'gardenlet-leader-election',
+      resourceNamespace: 'garden',
+    });
     expect(config.seedConfig).toBeUndefined();
     expect(config.featureGates).toEqual({ DefaultSeccompProfile: true });
     expect(gardenletConfigSpec.runtime(config)).toEqual({
@@ -400,7 +403,8 @@ describe('gardenletConfigSpec', () => {
   it('keeps the seed template', () => {
     const { config, ignoredFields } = parseComponentConfig(
       gardenletConfigSpec,
-      GARDENLET_EXAMPLE + 'seedConfig:\n  metadata:\n    name: local\n    labels:\n      base: kind\n  spec:\n    provider:\n      type: local\n',
+      GARDENLET_EXAMPLE +
+        'seedConfig:\n  metadata:\n    name: local\n    labels:\n      base: kind\n  spec:\n    provider:\n      type: local\n',
     );
     expect(config.seedConfig).toEqual({
       metadata: { name: 'local', labels: { base: 'kind' } },
@@ -567,7 +571,10 @@ describe('admissionControllerConfigSpec', () => {
   });
 
   it('refuses an unknown operation mode', () => {
-    const err = configError(admissionControllerConfigSpec, ADMISSION_EXAMPLE.replace('operationMode: block', 'operationMode: deny'));
+    const err = configError(
+      admissionControllerConfigSpec,
+      ADMISSION_EXAMPLE.replace('operationMode: block', 'operationMode: deny'),
+    );
     expect(err.errors.map((e) => e.field)).toEqual(['server.resourceAdmissionConfiguration.operationMode']);
   });
 

@@ -77,7 +77,12 @@ const controllers = z
         respectSyncPeriodOverwrite: z.boolean().default(false),
         reconcileInMaintenanceOnly: z.boolean().default(false),
         progressReportPeriod: duration(),
-        dnsEntryTTLSeconds: z.number().int().min(30, 'must be within [30,600]').max(600, 'must be within [30,600]').default(120),
+        dnsEntryTTLSeconds: z
+          .number()
+          .int()
+          .min(30, 'must be within [30,600]')
+          .max(600, 'must be within [30,600]')
+          .default(120),
       })
       .prefault({}),
     shootCare: z

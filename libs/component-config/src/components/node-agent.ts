@@ -4,17 +4,13 @@
 // so "" and 0 mean "use the default" wherever Go's defaulting treats them that way.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import {
-  duration,
-  featureGates,
-  logFormat,
-  logLevel,
-  probesAndMetrics,
-  serverRuntime,
-} from '../common.js';
+import { duration, featureGates, logFormat, logLevel, probesAndMetrics, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
-const unsetIf = (...empty: unknown[]) => (v: unknown) => (empty.includes(v) ? undefined : v);
+const unsetIf =
+  (...empty: unknown[]) =>
+  (v: unknown) =>
+    empty.includes(v) ? undefined : v;
 
 /** componentbaseconfig.ClientConnectionConfiguration with RecommendedDefaultClientConnectionConfiguration. */
 const clientConnection = z
@@ -29,7 +25,10 @@ const clientConnection = z
 
 /** A Kubernetes version such as "1.31.1" or "v1.31.1"; quoted in YAML, since `1.30` would read as a number. */
 const kubernetesVersion = z
-  .string({ error: (issue) => (issue.input == null ? 'must provide a supported kubernetes version' : 'must be a version string such as "1.31.1"') })
+  .string({
+    error: (issue) =>
+      issue.input == null ? 'must provide a supported kubernetes version' : 'must be a version string such as "1.31.1"',
+  })
   .regex(/^v?\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.+-]+)?$/, 'must be a semantic version such as "1.31.1"');
 
 const schema = z.object({
@@ -56,28 +55,27 @@ const schema = z.object({
     })
     .prefault({}),
   bootstrap: z.object({ kubeletDataVolumeSize: z.number().int().nonnegative().optional() }).optional(),
-  controllers: z
-    .object({
-      operatingSystemConfig: z.object({
-        syncPeriod: duration('10m'),
-        syncJitterPeriod: duration(),
-        secretName: z.string().min(1, 'must provide the secret name for the operating system config'),
-        kubernetesVersion,
-      }),
-      token: z
-        .object({
-          syncConfigs: z
-            .array(
-              z.object({
-                secretName: z.string().min(1, 'must provide the secret name for the access token'),
-                path: z.string().min(1, 'must provide the path where the token should be synced to'),
-              }),
-            )
-            .default([]),
-          syncPeriod: duration('1h'),
-        })
-        .prefault({}),
+  controllers: z.object({
+    operatingSystemConfig: z.object({
+      syncPeriod: duration('10m'),
+      syncJitterPeriod: duration(),
+      secretName: z.string().min(1, 'must provide the secret name for the operating system config'),
+      kubernetesVersion,
     }),
+    token: z
+      .object({
+        syncConfigs: z
+          .array(
+            z.object({
+              secretName: z.string().min(1, 'must provide the secret name for the access token'),
+              path: z.string().min(1, 'must provide the path where the token should be synced to'),
+            }),
+          )
+          .default([]),
+        syncPeriod: duration('1h'),
+      })
+      .prefault({}),
+  }),
 });
 
 export type NodeAgentConfiguration = z.infer<typeof schema>;
@@ -90,11 +88,13 @@ function validate(c: NodeAgentConfiguration): FieldError[] {
     ['controllers.token.syncPeriod', c.controllers.token.syncPeriod],
   ];
   for (const [field, value] of periods) {
-    if (parseDuration(value ?? '') === undefined || (parseDuration(value ?? '') ?? 0) < 15_000) errors.push({ field, message: `Invalid value: "${value ?? ''}": must be at least 15s` });
+    if (parseDuration(value ?? '') === undefined || (parseDuration(value ?? '') ?? 0) < 15_000)
+      errors.push({ field, message: `Invalid value: "${value ?? ''}": must be at least 15s` });
   }
   const seen = new Set<string>();
   c.controllers.token.syncConfigs.forEach((cfg, i) => {
-    if (seen.has(cfg.path)) errors.push({ field: `controllers.token.syncConfigs[${i}].path`, message: `Duplicate value: "${cfg.path}"` });
+    if (seen.has(cfg.path))
+      errors.push({ field: `controllers.token.syncConfigs[${i}].path`, message: `Duplicate value: "${cfg.path}"` });
     seen.add(cfg.path);
   });
   return errors;

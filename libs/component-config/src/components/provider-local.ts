@@ -10,14 +10,7 @@
 //   - server.healthProbes (--health-bind-address; default port 8081),
 //   - server.metrics (--metrics-bind-address; default port 8080).
 import { z } from 'zod';
-import {
-  duration,
-  featureGates,
-  logFormat,
-  logLevel,
-  probesAndMetrics,
-  serverRuntime,
-} from '../common.js';
+import { duration, featureGates, logFormat, logLevel, probesAndMetrics, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 /** A Kubernetes resource.Quantity such as "10Gi", "500M" or "1.5". */
@@ -47,9 +40,7 @@ const schema = z.object({
   /** Settings for the etcd instances of shoot control planes. */
   etcd: z
     .object({
-      storage: z
-        .object({ className: z.string().optional(), capacity: quantity.optional() })
-        .optional(),
+      storage: z.object({ className: z.string().optional(), capacity: quantity.optional() }).optional(),
       backup: z.object({ schedule: z.string().optional() }).optional(),
     })
     .optional(),

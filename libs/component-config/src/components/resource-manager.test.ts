@@ -13,8 +13,16 @@ describe('ResourceManagerConfiguration (ManagedResource, health, GC controllers)
     expect(ignoredFields).toEqual([]);
     expect(config.sourceClientConnection).toMatchObject({ kubeconfig: '/src', namespace: 'shoot--a' });
     expect(config.targetClientConnection.kubeconfig).toBe('/tgt');
-    expect(config.controllers).toMatchObject({ clusterID: '<cluster>', resourceClass: 'shoot', managedResource: { managedByLabelValue: 'me', syncPeriod: '1m' } });
-    expect(config.controllers.garbageCollector).toMatchObject({ enabled: true, minimumObjectLifetime: '0s', syncPeriod: '1h' });
+    expect(config.controllers).toMatchObject({
+      clusterID: '<cluster>',
+      resourceClass: 'shoot',
+      managedResource: { managedByLabelValue: 'me', syncPeriod: '1m' },
+    });
+    expect(config.controllers.garbageCollector).toMatchObject({
+      enabled: true,
+      minimumObjectLifetime: '0s',
+      syncPeriod: '1h',
+    });
     expect(config.nats).toEqual({ servers: 'nats://localhost:4222', seed: 'seed-a' });
   });
 
@@ -48,23 +56,48 @@ describe('ResourceManagerConfiguration (token, CSR and node controllers)', () =>
 
 describe('ResourceManagerConfiguration (webhooks)', () => {
   it('reads webhooks.tokenInvalidator separately from the controller of the same name', () => {
-    const { config, ignoredFields } = parseComponentConfig(resourceManagerConfigSpec, `${head}controllers:\n  tokenInvalidator:\n    enabled: true\n`);
+    const { config, ignoredFields } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}controllers:\n  tokenInvalidator:\n    enabled: true\n`,
+    );
     expect(ignoredFields).toEqual([]);
     expect(config.webhooks.tokenInvalidator).toEqual({ enabled: false });
-    const { config: withWebhook } = parseComponentConfig(resourceManagerConfigSpec, `${head}webhooks:\n  tokenInvalidator:\n    enabled: true\n`);
+    const { config: withWebhook } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}webhooks:\n  tokenInvalidator:\n    enabled: true\n`,
+    );
     expect(withWebhook.webhooks.tokenInvalidator.enabled).toBe(true);
     expect(withWebhook.controllers.tokenInvalidator.enabled).toBe(false);
   });
 
   it('reads the node-agent authorizer and requires its machine namespace when enabled', () => {
-    const { config } = parseComponentConfig(resourceManagerConfigSpec, `${head}webhooks:\n  nodeAgentAuthorizer:\n    enabled: true\n    machineNamespace: shoot--a\n    authorizeWithSelectors: true\n`);
-    expect(config.webhooks.nodeAgentAuthorizer).toEqual({ enabled: true, machineNamespace: 'shoot--a', authorizeWithSelectors: true });
-    expect(() => parseComponentConfig(resourceManagerConfigSpec, `${head}webhooks:\n  nodeAgentAuthorizer:\n    enabled: true\n`)).toThrow(/machine namespace must not be empty/);
+    const { config } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}webhooks:\n  nodeAgentAuthorizer:\n    enabled: true\n    machineNamespace: shoot--a\n    authorizeWithSelectors: true\n`,
+    );
+    expect(config.webhooks.nodeAgentAuthorizer).toEqual({
+      enabled: true,
+      machineNamespace: 'shoot--a',
+      authorizeWithSelectors: true,
+    });
+    expect(() =>
+      parseComponentConfig(resourceManagerConfigSpec, `${head}webhooks:\n  nodeAgentAuthorizer:\n    enabled: true\n`),
+    ).toThrow(/machine namespace must not be empty/);
   });
 
   it('webhookRegistration (gardener-ts extension): off by default, named gardener-resource-manager', () => {
-    expect(parseComponentConfig(resourceManagerConfigSpec, head).config.webhookRegistration).toEqual({ enabled: false, name: 'gardener-resource-manager' });
-    const { config } = parseComponentConfig(resourceManagerConfigSpec, `${head}webhookRegistration:\n  enabled: true\n  service:\n    namespace: garden\n    name: grm\n    port: 443\n`);
-    expect(config.webhookRegistration).toEqual({ enabled: true, name: 'gardener-resource-manager', service: { namespace: 'garden', name: 'grm', port: 443 } });
+    expect(parseComponentConfig(resourceManagerConfigSpec, head).config.webhookRegistration).toEqual({
+      enabled: false,
+      name: 'gardener-resource-manager',
+    });
+    const { config } = parseComponentConfig(
+      resourceManagerConfigSpec,
+      `${head}webhookRegistration:\n  enabled: true\n  service:\n    namespace: garden\n    name: grm\n    port: 443\n`,
+    );
+    expect(config.webhookRegistration).toEqual({
+      enabled: true,
+      name: 'gardener-resource-manager',
+      service: { namespace: 'garden', name: 'grm', port: 443 },
+    });
   });
 });

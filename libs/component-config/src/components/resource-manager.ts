@@ -4,15 +4,7 @@
 // the default is applied always here; it has no effect while the controller is disabled.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import {
-  duration,
-  endpoint,
-  leaderElection,
-  logFormat,
-  logLevel,
-  port,
-  serverRuntime,
-} from '../common.js';
+import { duration, endpoint, leaderElection, logFormat, logLevel, port, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 /** An empty YAML value (`key:` with only comments below it) reads as null; Go treats it as unset. */
@@ -131,9 +123,7 @@ const webhooks = z
       .prefault({}),
     podSchedulerName: z.object({ enabled, schedulerName: z.string().default('default-scheduler') }).prefault({}),
     podTopologySpreadConstraints: onOff,
-    projectedTokenMount: z
-      .object({ enabled, expirationSeconds: z.number().int().default(43200) })
-      .prefault({}),
+    projectedTokenMount: z.object({ enabled, expirationSeconds: z.number().int().default(43200) }).prefault({}),
     nodeAgentAuthorizer: z
       .object({
         enabled,
@@ -223,20 +213,25 @@ const ms = (d: string | undefined) => (d === undefined ? undefined : parseDurati
 function validate(c: ResourceManagerConfiguration): FieldError[] {
   const errors: FieldError[] = [];
   const atLeast = (field: string, value: string | undefined, minMs: number, text: string) => {
-    if ((ms(value) ?? 0) < minMs) errors.push({ field, message: `Invalid value: "${value ?? ''}": must be at least ${text}` });
+    if ((ms(value) ?? 0) < minMs)
+      errors.push({ field, message: `Invalid value: "${value ?? ''}": must be at least ${text}` });
   };
   for (const name of ['sourceClientConnection', 'targetClientConnection'] as const) {
     atLeast(`${name}.cacheResyncPeriod`, c[name].cacheResyncPeriod, 10_000, '10s');
   }
   const ctl = c.controllers;
-  if (ctl.garbageCollector.enabled) atLeast('controllers.garbageCollector.syncPeriod', ctl.garbageCollector.syncPeriod, 15_000, '15s');
+  if (ctl.garbageCollector.enabled)
+    atLeast('controllers.garbageCollector.syncPeriod', ctl.garbageCollector.syncPeriod, 15_000, '15s');
   atLeast('controllers.health.syncPeriod', ctl.health.syncPeriod, 15_000, '15s');
   atLeast('controllers.managedResource.syncPeriod', ctl.managedResource.syncPeriod, 15_000, '15s');
   const delay = ctl.nodeAgentReconciliationDelay;
   if (delay.enabled) {
     for (const key of ['minDelay', 'maxDelay'] as const) {
       if ((ms(delay[key]) ?? 0) < 0) {
-        errors.push({ field: `controllers.nodeAgentReconciliationDelay.${key}`, message: `Invalid value: "${delay[key] ?? ''}": must be non-negative` });
+        errors.push({
+          field: `controllers.nodeAgentReconciliationDelay.${key}`,
+          message: `Invalid value: "${delay[key] ?? ''}": must be non-negative`,
+        });
       }
     }
     if ((ms(delay.minDelay) ?? 0) > (ms(delay.maxDelay) ?? 0)) {
@@ -248,7 +243,10 @@ function validate(c: ResourceManagerConfiguration): FieldError[] {
   }
   const wh = c.webhooks;
   if (wh.podSchedulerName.enabled && wh.podSchedulerName.schedulerName === '') {
-    errors.push({ field: 'webhooks.podSchedulerName.schedulerName', message: 'Required value: must specify schedulerName when webhook is enabled' });
+    errors.push({
+      field: 'webhooks.podSchedulerName.schedulerName',
+      message: 'Required value: must specify schedulerName when webhook is enabled',
+    });
   }
   if (wh.projectedTokenMount.enabled && wh.projectedTokenMount.expirationSeconds < 600) {
     errors.push({
@@ -257,7 +255,10 @@ function validate(c: ResourceManagerConfiguration): FieldError[] {
     });
   }
   if (wh.nodeAgentAuthorizer.enabled && wh.nodeAgentAuthorizer.machineNamespace === '') {
-    errors.push({ field: 'webhooks.nodeAgentAuthorizer.machineNamespace', message: 'Required value: machine namespace must not be empty' });
+    errors.push({
+      field: 'webhooks.nodeAgentAuthorizer.machineNamespace',
+      message: 'Required value: machine namespace must not be empty',
+    });
   }
   return errors;
 }

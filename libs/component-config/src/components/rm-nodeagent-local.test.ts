@@ -171,9 +171,21 @@ describe('resourceManagerConfigSpec', () => {
     expect(ignoredFields).toEqual(['controllers.managedResources']);
     expect(config.logFormat).toBe('text');
     expect(config.sourceClientConnection).toMatchObject({ qps: 100, burst: 130, cacheResyncPeriod: '24h' });
-    expect(config.targetClientConnection).toMatchObject({ qps: 100, burst: 130, cacheResyncPeriod: '24h', kubeconfig: '' });
-    expect(config.leaderElection).toMatchObject({ resourceName: 'gardener-resource-manager', resourceNamespace: 'default' });
-    expect(config.server.webhooks).toEqual({ bindAddress: '', port: 9449, tls: { serverCertDir: 'example/resource-manager' } });
+    expect(config.targetClientConnection).toMatchObject({
+      qps: 100,
+      burst: 130,
+      cacheResyncPeriod: '24h',
+      kubeconfig: '',
+    });
+    expect(config.leaderElection).toMatchObject({
+      resourceName: 'gardener-resource-manager',
+      resourceNamespace: 'default',
+    });
+    expect(config.server.webhooks).toEqual({
+      bindAddress: '',
+      port: 9449,
+      tls: { serverCertDir: 'example/resource-manager' },
+    });
     expect(config.controllers.clusterID).toBe('');
     expect(config.controllers.resourceClass).toBe('resources');
     expect(config.controllers.managedResource).toEqual({
@@ -182,7 +194,11 @@ describe('resourceManagerConfigSpec', () => {
       alwaysUpdate: false,
       managedByLabelValue: 'gardener',
     });
-    expect(config.controllers.csrApprover).toEqual({ enabled: true, concurrentSyncs: 1, machineNamespace: 'shoot--foo--bar' });
+    expect(config.controllers.csrApprover).toEqual({
+      enabled: true,
+      concurrentSyncs: 1,
+      machineNamespace: 'shoot--foo--bar',
+    });
     expect(config.webhooks.systemComponentsConfig.podTolerations).toEqual([]);
     expect(config.webhooks.podSchedulerName.schedulerName).toBe('foo-scheduler');
     expect(resourceManagerConfigSpec.runtime(config)).toEqual({
@@ -198,7 +214,11 @@ describe('resourceManagerConfigSpec', () => {
       resourceManagerConfigSpec,
       'apiVersion: resourcemanager.config.gardener.cloud/v1alpha1\nkind: ResourceManagerConfiguration\n',
     );
-    expect(config.leaderElection).toMatchObject({ leaderElect: true, resourceName: 'gardener-resource-manager', resourceLock: 'leases' });
+    expect(config.leaderElection).toMatchObject({
+      leaderElect: true,
+      resourceName: 'gardener-resource-manager',
+      resourceLock: 'leases',
+    });
     expect(config.controllers.health).toEqual({ concurrentSyncs: 5, syncPeriod: '1m' });
     expect(config.webhooks.projectedTokenMount).toEqual({ enabled: false, expirationSeconds: 43200 });
     expect(config.webhooks.podSchedulerName.schedulerName).toBe('default-scheduler');
@@ -237,7 +257,11 @@ describe('nodeAgentConfigSpec', () => {
     expect(ignoredFields).toEqual(['controllers.token.secretName']);
     expect(config.logLevel).toBe('info');
     expect(config.logFormat).toBe('json');
-    expect(config.clientConnection).toMatchObject({ qps: 50, burst: 100, contentType: 'application/vnd.kubernetes.protobuf' });
+    expect(config.clientConnection).toMatchObject({
+      qps: 50,
+      burst: 100,
+      contentType: 'application/vnd.kubernetes.protobuf',
+    });
     expect(config.apiServer).toEqual({ server: 'https://api.local.example', caBundle: 'Y2EtYnVuZGxl' });
     expect(config.controllers.operatingSystemConfig).toEqual({
       syncPeriod: '10m',
@@ -275,7 +299,9 @@ controllers:
       nodeAgentConfigSpec,
       'apiVersion: nodeagent.config.gardener.cloud/v1alpha1\nkind: NodeAgentConfiguration\ncontrollers:\n  operatingSystemConfig:\n    secretName: osc\n    kubernetesVersion: null\n',
     );
-    expect(missing.message).toContain('controllers.operatingSystemConfig.kubernetesVersion: must provide a supported kubernetes version');
+    expect(missing.message).toContain(
+      'controllers.operatingSystemConfig.kubernetesVersion: must provide a supported kubernetes version',
+    );
     const duplicate = refusal(
       nodeAgentConfigSpec,
       `apiVersion: nodeagent.config.gardener.cloud/v1alpha1

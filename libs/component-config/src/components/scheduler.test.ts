@@ -17,9 +17,17 @@ function refusal(text: string): ConfigError {
 describe('SchedulerConfiguration', () => {
   it("defaults like Gardener's scheduler", () => {
     const config = parseComponentConfig(schedulerConfigSpec, HEAD).config;
-    expect(config.schedulers.shoot).toEqual({ concurrentSyncs: 5, retrySyncPeriod: '15s', candidateDeterminationStrategy: 'SameRegion' });
+    expect(config.schedulers.shoot).toEqual({
+      concurrentSyncs: 5,
+      retrySyncPeriod: '15s',
+      candidateDeterminationStrategy: 'SameRegion',
+    });
     expect(config.schedulers.backupBucket.concurrentSyncs).toBe(2);
-    expect(config.leaderElection).toMatchObject({ leaderElect: true, resourceName: 'gardener-scheduler-leader-election', resourceNamespace: 'garden' });
+    expect(config.leaderElection).toMatchObject({
+      leaderElect: true,
+      resourceName: 'gardener-scheduler-leader-election',
+      resourceNamespace: 'garden',
+    });
     expect(config.server.healthProbes.port).toBe(10251);
     expect(config.server.metrics.port).toBe(19251);
     expect(config.nats).toBeUndefined();
@@ -35,13 +43,20 @@ describe('SchedulerConfiguration', () => {
   });
 
   it('refuses unknown strategies and names the field', () => {
-    expect(refusal(`${HEAD}schedulers:\n  shoot:\n    candidateDeterminationStrategy: Closest\n`).message).toContain('schedulers.shoot.candidateDeterminationStrategy');
+    expect(refusal(`${HEAD}schedulers:\n  shoot:\n    candidateDeterminationStrategy: Closest\n`).message).toContain(
+      'schedulers.shoot.candidateDeterminationStrategy',
+    );
   });
 
   it('reads the gardener-ts nats block', () => {
-    const config = parseComponentConfig(schedulerConfigSpec, `${HEAD}nats:\n  servers: nats://127.0.0.1:4222\n  credsFile: /etc/nats/scheduler.creds\n`).config;
+    const config = parseComponentConfig(
+      schedulerConfigSpec,
+      `${HEAD}nats:\n  servers: nats://127.0.0.1:4222\n  credsFile: /etc/nats/scheduler.creds\n`,
+    ).config;
     expect(config.nats).toEqual({ servers: 'nats://127.0.0.1:4222', credsFile: '/etc/nats/scheduler.creds' });
     expect(refusal(`${HEAD}nats:\n  servers: []\n`).message).toContain('nats.servers');
-    expect(refusal(`${HEAD}nats:\n  servers: nats://x:4222\n  token: a\n  credsFile: /b\n`).message).toContain('at most one');
+    expect(refusal(`${HEAD}nats:\n  servers: nats://x:4222\n  token: a\n  credsFile: /b\n`).message).toContain(
+      'at most one',
+    );
   });
 });

@@ -20,7 +20,12 @@ export function bindShoot(client: Pick<Client, 'update'>, shoot: Shoot, seedName
  * Gardener's report of a failed scheduling in the shoot's status: lastOperation Create/Pending with the reason. Not
  * written again while the description stays the same, so retries do not churn the object.
  */
-export async function reportPending(client: Pick<Client, 'patch'>, shoot: Shoot, description: string, now = new Date()): Promise<boolean> {
+export async function reportPending(
+  client: Pick<Client, 'patch'>,
+  shoot: Shoot,
+  description: string,
+  now = new Date(),
+): Promise<boolean> {
   const last = shoot.status?.lastOperation;
   if (last?.type === 'Create' && last.state === 'Pending' && last.description === description) return false;
   await client.patch(

@@ -70,10 +70,15 @@ export function addShootScheduler(mgr: Manager, options: ShootSchedulerOptions):
     .withOptions({
       maxConcurrentReconciles: options.concurrentSyncs,
       // Exponential back-off from 5 ms, capped at the retry period; the overall 10 qps bucket as in controller-runtime.
-      rateLimiter: new MaxOfRateLimiter(new ItemExponentialRateLimiter(5, Math.max(5, options.maxRetryDelayMs ?? 15_000)), new BucketRateLimiter(10, 100)),
+      rateLimiter: new MaxOfRateLimiter(
+        new ItemExponentialRateLimiter(5, Math.max(5, options.maxRetryDelayMs ?? 15_000)),
+        new BucketRateLimiter(10, 100),
+      ),
     })
     .complete(reconciler.reconcile);
-  const waker = new PendingShootWaker(cache, (shoot) => controller.queue.add(requestKey(requestFor(shoot)))).watch(informers);
+  const waker = new PendingShootWaker(cache, (shoot) => controller.queue.add(requestKey(requestFor(shoot)))).watch(
+    informers,
+  );
   mgr.add({ needLeaderElection: false, start: () => undefined, stop: async () => waker.stop() });
   return { controller, cache, assumed, waker };
 }

@@ -18,7 +18,9 @@ export interface InputOptions {
 
 /** The cloud profile the shoot references, as Gardener resolves spec.cloudProfile (or the older cloudProfileName). */
 export function cloudProfileOf(shoot: Shoot, cache: SchedulingCache): CloudProfileView {
-  const ref = shoot.spec.cloudProfile ?? (shoot.spec.cloudProfileName ? { kind: 'CloudProfile' as const, name: shoot.spec.cloudProfileName } : undefined);
+  const ref =
+    shoot.spec.cloudProfile ??
+    (shoot.spec.cloudProfileName ? { kind: 'CloudProfile' as const, name: shoot.spec.cloudProfileName } : undefined);
   if (!ref?.name) throw new SchedulingInputError('could not determine cloudprofile from shoot');
   if ((ref.kind ?? 'CloudProfile') === 'CloudProfile') {
     const profile = cache.cloudProfile(ref.name);
@@ -27,8 +29,14 @@ export function cloudProfileOf(shoot: Shoot, cache: SchedulingCache): CloudProfi
   }
   const namespace = shoot.metadata?.namespace ?? '';
   const profile = cache.namespacedCloudProfile(namespace, ref.name);
-  if (!profile) throw new SchedulingInputError(`namespacedcloudprofiles.core.gardener.cloud "${ref.name}" not found in namespace "${namespace}"`);
-  if (!profile.status?.cloudProfileSpec) throw new SchedulingInputError(`namespaced cloud profile ${namespace}/${ref.name} has no status.cloudProfileSpec yet`);
+  if (!profile)
+    throw new SchedulingInputError(
+      `namespacedcloudprofiles.core.gardener.cloud "${ref.name}" not found in namespace "${namespace}"`,
+    );
+  if (!profile.status?.cloudProfileSpec)
+    throw new SchedulingInputError(
+      `namespaced cloud profile ${namespace}/${ref.name} has no status.cloudProfileSpec yet`,
+    );
   return { kind: 'NamespacedCloudProfile', name: ref.name, spec: profile.status.cloudProfileSpec };
 }
 

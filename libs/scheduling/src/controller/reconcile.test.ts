@@ -18,13 +18,20 @@ function harness(shoots: Shoot[], seeds: Seed[], { failPatch }: { failPatch?: Ap
     cache: staticSchedulingCache({ shoots, seeds, cloudProfiles: [cloudProfile()] }),
     client: {
       patch: async (_kind, key, patch, opts) => {
-        patches.push({ key: `${key.namespace}/${key.name}`, patch: patch.patch as Record<string, any>, subresource: opts?.subresource });
+        patches.push({
+          key: `${key.namespace}/${key.name}`,
+          patch: patch.patch as Record<string, any>,
+          subresource: opts?.subresource,
+        });
         return {} as never;
       },
       update: async (obj) => {
         if (failPatch) throw failPatch;
         const s = obj as unknown as Shoot;
-        patches.push({ key: `${s.metadata?.namespace}/${s.metadata?.name}`, patch: { metadata: { resourceVersion: s.metadata?.resourceVersion }, spec: { seedName: s.spec.seedName } } });
+        patches.push({
+          key: `${s.metadata?.namespace}/${s.metadata?.name}`,
+          patch: { metadata: { resourceVersion: s.metadata?.resourceVersion }, spec: { seedName: s.spec.seedName } },
+        });
         return obj;
       },
     },
@@ -41,8 +48,12 @@ describe('ShootReconciler', () => {
   it('binds spec.seedName under the resourceVersion it decided on, records an event and publishes the decision', async () => {
     const h = harness([shoot('s')], [seed('a')]);
     expect(await h.reconcile('s')).toBeUndefined();
-    expect(h.patches).toEqual([{ key: 'garden-dev/s', patch: { metadata: { resourceVersion: '1' }, spec: { seedName: 'a' } } }]);
-    expect(h.events).toEqual([{ name: 's', type: 'Normal', reason: 'SchedulingSuccessful', message: "Scheduled to seed 'a'" }]);
+    expect(h.patches).toEqual([
+      { key: 'garden-dev/s', patch: { metadata: { resourceVersion: '1' }, spec: { seedName: 'a' } } },
+    ]);
+    expect(h.events).toEqual([
+      { name: 's', type: 'Normal', reason: 'SchedulingSuccessful', message: "Scheduled to seed 'a'" },
+    ]);
     expect(h.decisions).toEqual([{ name: 's', seed: 'a', reason: 'SameRegion' }]);
   });
 
@@ -81,19 +92,45 @@ describe('ShootReconciler', () => {
     expect(h.events).toEqual([{ name: 's', type: 'Warning', reason: 'SchedulingFailed', message }]);
     expect(h.patches).toHaveLength(1);
     expect(h.patches[0].subresource).toBe('status');
-    expect(h.patches[0].patch.status.lastOperation).toMatchObject({ type: 'Create', state: 'Pending', description: message, progress: 0 });
+    expect(h.patches[0].patch.status.lastOperation).toMatchObject({
+      type: 'Create',
+      state: 'Pending',
+      description: message,
+      progress: 0,
+    });
     expect(h.decisions).toEqual([{ name: 's', seed: '', reason: 'NoCandidateForStrategy' }]);
   });
 
   it('does not rewrite an unchanged lastOperation', async () => {
-    const h = harness([shoot('s', (s) => (s.status = { lastOperation: { type: 'Create', state: 'Pending', progress: 0, lastUpdateTime: 'x', description: 'Failed to schedule Shoot: cloudprofiles.core.gardener.cloud "gone" not found' } } as never, (s.spec.cloudProfile = { name: 'gone' })))], [seed('a')]);
+    const h = harness(
+      [
+        shoot(
+          's',
+          (s) => (
+            (s.status = {
+              lastOperation: {
+                type: 'Create',
+                state: 'Pending',
+                progress: 0,
+                lastUpdateTime: 'x',
+                description: 'Failed to schedule Shoot: cloudprofiles.core.gardener.cloud "gone" not found',
+              },
+            } as never),
+            (s.spec.cloudProfile = { name: 'gone' })
+          ),
+        ),
+      ],
+      [seed('a')],
+    );
     expect(await h.reconcile('s')).toEqual({ requeue: true });
     expect(h.patches).toEqual([]);
     expect(h.events[0].message).toBe('Failed to schedule Shoot: cloudprofiles.core.gardener.cloud "gone" not found');
   });
 
   it('decides again after a conflict, and forgets the assumed binding', async () => {
-    const h = harness([shoot('s')], [seed('a')], { failPatch: new ApiError(409, 'Conflict', 'the object has been modified') });
+    const h = harness([shoot('s')], [seed('a')], {
+      failPatch: new ApiError(409, 'Conflict', 'the object has been modified'),
+    });
     expect(await h.reconcile('s')).toEqual({ requeue: true });
     expect(h.assumed.size).toBe(0);
   });
@@ -108,7 +145,12 @@ describe('ShootReconciler', () => {
 describe('ShootReconciler with NATS down', () => {
   it('binds without waiting: the decision is buffered by the messaging client', async () => {
     const { MessagingClient, Publisher } = await import('@gardener-ts/messaging');
-    const messaging = new MessagingClient({ servers: 'nats://127.0.0.1:1', name: 'test', logger: log, reconnect: { initialDelayMs: 10_000, maxDelayMs: 10_000 } }).start();
+    const messaging = new MessagingClient({
+      servers: 'nats://127.0.0.1:1',
+      name: 'test',
+      logger: log,
+      reconnect: { initialDelayMs: 10_000, maxDelayMs: 10_000 },
+    }).start();
     const patches: string[] = [];
     const reconciler = new ShootReconciler({
       cache: staticSchedulingCache({ shoots: [shoot('s')], seeds: [seed('a')], cloudProfiles: [cloudProfile()] }),

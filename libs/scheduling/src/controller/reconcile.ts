@@ -3,7 +3,14 @@
 // wake it earlier, see waker.ts). Decisions go to NATS as SchedulingDecision events; NATS being down never delays
 // a reconcile (the messaging client buffers).
 import type { Shoot } from '@gardener-ts/api';
-import { isConflict, isNotFound, type Client, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  isConflict,
+  isNotFound,
+  type Client,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import type { MessageInput, SchedulingDecision } from '@gardener-ts/messaging';
 import { EVENT_SCHEDULING_FAILED, EVENT_SCHEDULING_SUCCESSFUL } from '../constants.js';
@@ -22,7 +29,10 @@ export interface ShootEventSink {
 
 /** Where decisions go (a messaging Publisher): must neither throw nor wait. */
 export interface DecisionSink {
-  schedulingDecision(shoot: { kind: string; namespace?: string; name: string; uid?: string; generation?: number }, decision: MessageInput<SchedulingDecision>): unknown;
+  schedulingDecision(
+    shoot: { kind: string; namespace?: string; name: string; uid?: string; generation?: number },
+    decision: MessageInput<SchedulingDecision>,
+  ): unknown;
 }
 
 export interface ShootReconcilerOptions {
@@ -49,7 +59,8 @@ export class ShootReconciler {
       strategy: this.options.strategy,
       assumed,
       allowIPv4Overlap: this.options.allowIPv4Overlap,
-      onIgnoredRegionConfigs: (ignored, cloudProfile) => log.info({ ignored, cloudProfile }, 'Duplicate scheduler region config found, using the first by name'),
+      onIgnoredRegionConfigs: (ignored, cloudProfile) =>
+        log.info({ ignored, cloudProfile }, 'Duplicate scheduler region config found, using the first by name'),
     });
     return result.seed ? this.bind(shoot, result, log) : this.unschedulable(shoot, result, log);
   };
@@ -65,11 +76,21 @@ export class ShootReconciler {
       if (isNotFound(err)) return;
       // Changed meanwhile: decide again on the new version.
       if (isConflict(err)) return { requeue: true };
-      this.options.events.event(shoot, 'Warning', EVENT_SCHEDULING_FAILED, `Failed to schedule Shoot: failed to bind shoot to seed: ${(err as Error).message}`);
+      this.options.events.event(
+        shoot,
+        'Warning',
+        EVENT_SCHEDULING_FAILED,
+        `Failed to schedule Shoot: failed to bind shoot to seed: ${(err as Error).message}`,
+      );
       throw err;
     }
     log.info(
-      { cloudprofile: shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName, region: shoot.spec.region, seed, strategy: result.strategy },
+      {
+        cloudprofile: shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName,
+        region: shoot.spec.region,
+        seed,
+        strategy: result.strategy,
+      },
       'Shoot successfully scheduled to seed',
     );
     this.options.events.event(shoot, 'Normal', EVENT_SCHEDULING_SUCCESSFUL, result.message);
@@ -91,7 +112,13 @@ export class ShootReconciler {
 
   private publish(shoot: Shoot, result: SchedulingResult): void {
     this.options.decisions?.schedulingDecision(
-      { kind: 'Shoot', namespace: shoot.metadata?.namespace, name: shoot.metadata?.name ?? '', uid: shoot.metadata?.uid, generation: shoot.metadata?.generation },
+      {
+        kind: 'Shoot',
+        namespace: shoot.metadata?.namespace,
+        name: shoot.metadata?.name ?? '',
+        uid: shoot.metadata?.uid,
+        generation: shoot.metadata?.generation,
+      },
       schedulingDecisionMessage(result),
     );
   }

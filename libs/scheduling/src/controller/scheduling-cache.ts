@@ -1,7 +1,12 @@
 // Synchronous reads of what a decision needs, straight from the informers' stores. Synchronous on purpose: a decision
 // and the assumption of its binding happen without yielding, so concurrent reconciles never see each other half-done.
 import type { CloudProfile, NamespacedCloudProfile, Seed, Shoot } from '@gardener-ts/api';
-import { ConfigMapKind, type ConfigMap, type InformerCache, type SharedInformer } from '@gardener-ts/controller-runtime';
+import {
+  ConfigMapKind,
+  type ConfigMap,
+  type InformerCache,
+  type SharedInformer,
+} from '@gardener-ts/controller-runtime';
 import { isPendingShoot } from './pending.js';
 import { CloudProfileKind, NamespacedCloudProfileKind, SeedKind, ShootKind } from './kinds.js';
 
@@ -30,7 +35,8 @@ export interface SchedulingInformers {
 /** The informers of a cache the scheduler reads (ConfigMaps: scope the cache to the region configs, see schedulerCacheScopes). */
 export function schedulingInformers(cache: InformerCache): SchedulingInformers {
   const shoots = cache.informerFor(ShootKind);
-  if (!shoots.store.hasIndex(PENDING_INDEX)) shoots.addIndex(PENDING_INDEX, (shoot) => (isPendingShoot(shoot) ? ['true'] : []));
+  if (!shoots.store.hasIndex(PENDING_INDEX))
+    shoots.addIndex(PENDING_INDEX, (shoot) => (isPendingShoot(shoot) ? ['true'] : []));
   return {
     shoots,
     seeds: cache.informerFor(SeedKind),

@@ -7,7 +7,11 @@ import { PendingShootWaker, seedSchedulingFingerprint, shootFreedCapacity } from
 
 describe('seed changes that matter to scheduling', () => {
   it.each([
-    ['a heartbeat (timestamps only) does not', (s: Seed) => (s.status!.conditions![0].lastUpdateTime = '2026-02-02T00:00:00Z'), false],
+    [
+      'a heartbeat (timestamps only) does not',
+      (s: Seed) => (s.status!.conditions![0].lastUpdateTime = '2026-02-02T00:00:00Z'),
+      false,
+    ],
     ['GardenletReady turning False does', (s: Seed) => (s.status!.conditions![0].status = 'False'), true],
     ['a label does', (s: Seed) => (s.metadata!.labels = { tier: 'gold' }), true],
     ['a spec change does', (s: Seed) => (s.spec.taints = [{ key: 'x' }]), true],
@@ -40,9 +44,17 @@ describe('PendingShootWaker', () => {
     vi.useFakeTimers();
     const handlers: InformerEventHandler<any>[] = [];
     const informer = { addEventHandler: (h: InformerEventHandler<any>) => (handlers.push(h), () => undefined) };
-    const informers = { shoots: informer, seeds: informer, cloudProfiles: informer, namespacedCloudProfiles: informer, configMaps: informer } as never;
+    const informers = {
+      shoots: informer,
+      seeds: informer,
+      cloudProfiles: informer,
+      namespacedCloudProfiles: informer,
+      configMaps: informer,
+    } as never;
     const enqueued: string[] = [];
-    const cache = staticSchedulingCache({ shoots: [shoot('pending'), shoot('bound', (s: Shoot) => (s.spec.seedName = 'a'))] });
+    const cache = staticSchedulingCache({
+      shoots: [shoot('pending'), shoot('bound', (s: Shoot) => (s.spec.seedName = 'a'))],
+    });
     new PendingShootWaker(cache, (s) => enqueued.push(s.metadata!.name!), 50).watch(informers);
     const seeds = handlers[0];
 
@@ -51,11 +63,17 @@ describe('PendingShootWaker', () => {
     expect(enqueued).toEqual([]);
 
     seeds.onAdd!(seed('new'), false);
-    seeds.onUpdate!(seed('a'), seed('a', (s) => (s.status!.conditions![0].status = 'False')));
+    seeds.onUpdate!(
+      seed('a'),
+      seed('a', (s) => (s.status!.conditions![0].status = 'False')),
+    );
     vi.advanceTimersByTime(100);
     expect(enqueued).toEqual(['pending']);
 
-    seeds.onUpdate!(seed('a'), seed('a', (s) => (s.status!.conditions![0].lastUpdateTime = 'later')));
+    seeds.onUpdate!(
+      seed('a'),
+      seed('a', (s) => (s.status!.conditions![0].lastUpdateTime = 'later')),
+    );
     vi.advanceTimersByTime(100);
     expect(enqueued).toEqual(['pending']);
   });

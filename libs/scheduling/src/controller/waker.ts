@@ -44,8 +44,17 @@ export class PendingShootWaker {
     this.on(informers.seeds, (a, b) => !a || !b || seedSchedulingFingerprint(a) !== seedSchedulingFingerprint(b));
     this.on(informers.shoots, (a, b) => !!a && shootFreedCapacity(a, b), { onAdd: false });
     this.on(informers.cloudProfiles, (a, b) => !a || !b || JSON.stringify(a.spec) !== JSON.stringify(b.spec));
-    this.on(informers.namespacedCloudProfiles, (a, b) => !a || !b || JSON.stringify(a.status) !== JSON.stringify(b.status));
-    this.on(informers.configMaps, (a, b) => !a || !b || JSON.stringify([a.data, a.metadata?.annotations]) !== JSON.stringify([b.data, b.metadata?.annotations]));
+    this.on(
+      informers.namespacedCloudProfiles,
+      (a, b) => !a || !b || JSON.stringify(a.status) !== JSON.stringify(b.status),
+    );
+    this.on(
+      informers.configMaps,
+      (a, b) =>
+        !a ||
+        !b ||
+        JSON.stringify([a.data, a.metadata?.annotations]) !== JSON.stringify([b.data, b.metadata?.annotations]),
+    );
     return this;
   }
 
@@ -66,7 +75,11 @@ export class PendingShootWaker {
   }
 
   /** `changed(old, new)`: old is undefined for adds, new is undefined for deletes. */
-  private on<T extends KubernetesObject>(informer: SharedInformer<T>, changed: (oldObj: T | undefined, newObj: T | undefined) => boolean, { onAdd = true } = {}): void {
+  private on<T extends KubernetesObject>(
+    informer: SharedInformer<T>,
+    changed: (oldObj: T | undefined, newObj: T | undefined) => boolean,
+    { onAdd = true } = {},
+  ): void {
     const handler: InformerEventHandler<T> = {
       onAdd: (obj, initialList) => {
         if (onAdd && !initialList && changed(undefined, obj)) this.wake();

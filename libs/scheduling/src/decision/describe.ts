@@ -9,7 +9,10 @@ export interface DescribeLimits {
   maxSeedsPerReason?: number;
 }
 
-export function describeRejections(rejected: readonly Rejection[], { maxReasons = 10, maxSeedsPerReason = 5 }: DescribeLimits = {}): string {
+export function describeRejections(
+  rejected: readonly Rejection[],
+  { maxReasons = 10, maxSeedsPerReason = 5 }: DescribeLimits = {},
+): string {
   const byReason = new Map<string, string[]>();
   for (const r of rejected) {
     const seeds = byReason.get(r.reason) ?? [];

@@ -5,7 +5,9 @@ import type { SchedulingResult } from '../types.js';
 /** Rejected seeds in one message at most; a decision among thousands of seeds stays small. */
 export const DEFAULT_MAX_REJECTED = 200;
 
-export function rankedSeeds(result: SchedulingResult): NonNullable<MessageInput<SchedulingPreviewResponse>['candidates']> {
+export function rankedSeeds(
+  result: SchedulingResult,
+): NonNullable<MessageInput<SchedulingPreviewResponse>['candidates']> {
   return result.candidates.map((c) => ({
     seed: c.seed.metadata?.name ?? '',
     region: c.seed.spec.provider.region,
@@ -20,12 +22,19 @@ function rejectedSeeds(result: SchedulingResult, max: number) {
 }
 
 /** The SchedulingDecision event: the chosen seed, the candidates (eligible: no rejection reason) and the rejected seeds. */
-export function schedulingDecisionMessage(result: SchedulingResult, maxRejected = 50): MessageInput<SchedulingDecision> {
+export function schedulingDecisionMessage(
+  result: SchedulingResult,
+  maxRejected = 50,
+): MessageInput<SchedulingDecision> {
   const omitted = Math.max(0, result.rejected.length - maxRejected);
   return {
     seed: result.seed?.metadata?.name ?? '',
     candidates: [
-      ...result.candidates.map((c) => ({ seed: c.seed.metadata?.name ?? '', region: c.seed.spec.provider.region, rejectionReason: '' })),
+      ...result.candidates.map((c) => ({
+        seed: c.seed.metadata?.name ?? '',
+        region: c.seed.spec.provider.region,
+        rejectionReason: '',
+      })),
       ...rejectedSeeds(result, maxRejected),
     ],
     reason: result.reason,
@@ -33,7 +42,10 @@ export function schedulingDecisionMessage(result: SchedulingResult, maxRejected 
   };
 }
 
-export function previewResponseMessage(result: SchedulingResult, maxRejected = DEFAULT_MAX_REJECTED): MessageInput<SchedulingPreviewResponse> {
+export function previewResponseMessage(
+  result: SchedulingResult,
+  maxRejected = DEFAULT_MAX_REJECTED,
+): MessageInput<SchedulingPreviewResponse> {
   return {
     seed: result.seed?.metadata?.name ?? '',
     candidates: rankedSeeds(result),

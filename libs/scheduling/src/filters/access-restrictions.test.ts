@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { seed, shoot } from '../../test/fixtures.js';
 import { unsupportedAccessRestrictions } from './access-restrictions.js';
 
-const seedWith = (...names: string[]) => seed('s', (s) => (s.spec.accessRestrictions = names.map((name) => ({ name }))));
-const shootWith = (...names: string[]) => shoot('s', (s) => (s.spec.accessRestrictions = names.map((name) => ({ name }))));
+const seedWith = (...names: string[]) =>
+  seed('s', (s) => (s.spec.accessRestrictions = names.map((name) => ({ name }))));
+const shootWith = (...names: string[]) =>
+  shoot('s', (s) => (s.spec.accessRestrictions = names.map((name) => ({ name }))));
 
 describe('access restrictions', () => {
   it.each([

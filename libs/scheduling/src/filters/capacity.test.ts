@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { seed } from '../../test/fixtures.js';
 import { noCapacity } from './capacity.js';
 
-const allocatable = (shoots?: string) => seed('s', (s) => (s.status!.allocatable = shoots === undefined ? undefined : { shoots }));
+const allocatable = (shoots?: string) =>
+  seed('s', (s) => (s.status!.allocatable = shoots === undefined ? undefined : { shoots }));
 
 describe('capacity (status.allocatable.shoots)', () => {
   it.each([

@@ -3,7 +3,8 @@ import type { Shoot } from '@gardener-ts/api';
 import { seed, shoot } from '../../test/fixtures.js';
 import { tooFewZones } from './high-availability.js';
 
-const ha = (type: 'node' | 'zone') => (s: Shoot) => (s.spec.controlPlane = { highAvailability: { failureTolerance: { type } } });
+const ha = (type: 'node' | 'zone') => (s: Shoot) =>
+  (s.spec.controlPlane = { highAvailability: { failureTolerance: { type } } });
 const zones = (n: number) => seed('s', (s) => (s.spec.provider.zones = ['a', 'b', 'c', 'd'].slice(0, n)));
 
 describe('high availability: failure tolerance zone needs three zones', () => {

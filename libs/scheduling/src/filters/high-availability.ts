@@ -9,5 +9,7 @@ export function isMultiZonalControlPlane(shoot: Shoot): boolean {
 export function tooFewZones(seed: Seed, shoot: Shoot): string | undefined {
   if (!isMultiZonalControlPlane(shoot)) return undefined;
   const zones = seed.spec.provider.zones?.length ?? 0;
-  return zones >= 3 ? undefined : `seed has ${zones} zone(s), a control plane with failure tolerance type 'zone' needs at least 3`;
+  return zones >= 3
+    ? undefined
+    : `seed has ${zones} zone(s), a control plane with failure tolerance type 'zone' needs at least 3`;
 }

@@ -29,16 +29,24 @@ function isWorkerless(shoot: Shoot): boolean {
   return (shoot.spec.provider.workers ?? []).length === 0;
 }
 
-function overlapProblems(type: NetworkType, networks: readonly string[], required: boolean, seed: SeedNetworks, allowIPv4Overlap: boolean): string[] {
+function overlapProblems(
+  type: NetworkType,
+  networks: readonly string[],
+  required: boolean,
+  seed: SeedNetworks,
+  allowIPv4Overlap: boolean,
+): string[] {
   const problems: string[] = [];
   for (const network of networks) {
-    const invalid = (detail: string) => problems.push(`Invalid value: "${network}": shoot ${type} network intersects with ${detail}`);
+    const invalid = (detail: string) =>
+      problems.push(`Invalid value: "${network}": shoot ${type} network intersects with ${detail}`);
     if (!allowIPv4Overlap || isIPv6Cidr(network)) {
       if (cidrsIntersect(seed.services, network)) invalid('seed service network');
       if (cidrsIntersect(seed.pods, network)) invalid('seed pod network');
       if (seed.nodes && cidrsIntersect(seed.nodes, network)) invalid('seed node network');
     }
-    for (const reserved of RESERVED) if (cidrsIntersect(reserved.cidr, network)) invalid(`${reserved.what} (${reserved.cidr})`);
+    for (const reserved of RESERVED)
+      if (cidrsIntersect(reserved.cidr, network)) invalid(`${reserved.what} (${reserved.cidr})`);
   }
   if (networks.length === 0 && required) problems.push(`Required value: ${type}s is required`);
   return problems;
@@ -50,7 +58,9 @@ export function networkProblems(seed: Seed, shoot: Shoot, { allowIPv4Overlap = t
   if (!networking) return [];
   const workerless = isWorkerless(shoot);
   // Gardener defaults spec.networking.ipFamilies to [IPv4].
-  const families = new Set<string>(networking.ipFamilies && networking.ipFamilies.length > 0 ? networking.ipFamilies : ['IPv4']);
+  const families = new Set<string>(
+    networking.ipFamilies && networking.ipFamilies.length > 0 ? networking.ipFamilies : ['IPv4'],
+  );
   const defaults = seed.spec.networks.shootDefaults;
   const fromDefaults = (cidr: string | undefined) => (cidr && families.has(cidrFamily(cidr) ?? '') ? cidr : undefined);
   const pods = networking.pods ?? (workerless ? undefined : fromDefaults(defaults?.pods));
@@ -75,7 +85,11 @@ export function networkProblems(seed: Seed, shoot: Shoot, { allowIPv4Overlap = t
 }
 
 /** Gardener's reason when the networks do not fit this seed, or undefined. */
-export function networksNotDisjoint(seed: Seed, shoot: Shoot, options?: { allowIPv4Overlap?: boolean }): string | undefined {
+export function networksNotDisjoint(
+  seed: Seed,
+  shoot: Shoot,
+  options?: { allowIPv4Overlap?: boolean },
+): string | undefined {
   const problems = networkProblems(seed, shoot, options);
   return problems.length === 0 ? undefined : `invalid networks: [${problems.join(' ')}]`;
 }
@@ -84,7 +98,10 @@ export function networksNotDisjoint(seed: Seed, shoot: Shoot, options?: { allowI
  * networksNotDisjoint for one shoot against many seeds. The answer depends on the seed only through its networks,
  * which most seeds of a landscape share, so each distinct set of seed networks is checked once.
  */
-export function networkCheck(shoot: Shoot, options?: { allowIPv4Overlap?: boolean }): (seed: Seed) => string | undefined {
+export function networkCheck(
+  shoot: Shoot,
+  options?: { allowIPv4Overlap?: boolean },
+): (seed: Seed) => string | undefined {
   const known = new Map<string, string | undefined>();
   return (seed) => {
     const key = networksKey(seed);

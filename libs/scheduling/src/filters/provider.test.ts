@@ -8,7 +8,7 @@ describe('provider types', () => {
     ['another provider is rejected by default', 'gcp', 'aws', undefined, false],
     ['an empty list means the default', 'gcp', 'aws', [], false],
     ['a listed provider fits', 'gcp', 'aws', ['gcp', 'azure'], true],
-    ['an unlisted provider is rejected, even the shoot\'s own', 'aws', 'aws', ['gcp'], false],
+    ["an unlisted provider is rejected, even the shoot's own", 'aws', 'aws', ['gcp'], false],
     ['* fits every provider', 'openstack', 'aws', ['*'], true],
   ])('%s', (_name, seedType, shootType, enabled, fits) => {
     expect(providerMatches(seedType, shootType, enabled)).toBe(fits);

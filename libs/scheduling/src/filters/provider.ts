@@ -4,7 +4,11 @@
 import type { Seed, Shoot } from '@gardener-ts/api';
 import type { CloudProfileView } from '../types.js';
 
-export function providerMatches(seedType: string, shootType: string, enabledTypes: readonly string[] | undefined): boolean {
+export function providerMatches(
+  seedType: string,
+  shootType: string,
+  enabledTypes: readonly string[] | undefined,
+): boolean {
   if (!enabledTypes || enabledTypes.length === 0) return seedType === shootType;
   return enabledTypes.some((t) => t === '*' || t === seedType);
 }

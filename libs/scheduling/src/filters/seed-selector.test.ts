@@ -11,10 +11,20 @@ describe('seed selectors', () => {
     ['an empty selector fits every seed', {}, { a: 'b' }, true],
     ['matchLabels fit', { matchLabels: { env: 'prod' } }, { env: 'prod', x: 'y' }, true],
     ['matchLabels reject', { matchLabels: { env: 'prod' } }, { env: 'dev' }, false],
-    ['In fits', { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'canary'] }] }, { env: 'canary' }, true],
+    [
+      'In fits',
+      { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'canary'] }] },
+      { env: 'canary' },
+      true,
+    ],
     ['In rejects a missing key', { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] }, {}, false],
     ['NotIn fits a missing key', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, {}, true],
-    ['NotIn rejects', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, { env: 'prod' }, false],
+    [
+      'NotIn rejects',
+      { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] },
+      { env: 'prod' },
+      false,
+    ],
     ['Exists fits', { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] }, { gpu: '' }, true],
     ['DoesNotExist rejects', { matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }, { gpu: 'yes' }, false],
   ])('%s', (_name, selector, labels, fits) => {
@@ -24,7 +34,13 @@ describe('seed selectors', () => {
 
   it('prints the selector as Kubernetes does (sorted by key)', () => {
     const compiled = compileSeedSelector(
-      { matchLabels: { zz: '1', aa: '2' }, matchExpressions: [{ key: 'mm', operator: 'In', values: ['b', 'a'] }, { key: 'bb', operator: 'DoesNotExist' }] },
+      {
+        matchLabels: { zz: '1', aa: '2' },
+        matchExpressions: [
+          { key: 'mm', operator: 'In', values: ['b', 'a'] },
+          { key: 'bb', operator: 'DoesNotExist' },
+        ],
+      },
       'CloudProfile',
     );
     expect(compiled!.text).toBe('aa=2,!bb,mm in (a,b),zz=1');
@@ -38,6 +54,8 @@ describe('seed selectors', () => {
     [{ key: 'a', operator: 'Exists', values: ['x'] }],
     [{ key: 'a', operator: 'Near' }],
   ])('refuses the invalid requirement %j', (requirement) => {
-    expect(() => compileSeedSelector({ matchExpressions: [requirement as never] }, 'Shoot')).toThrow(SchedulingInputError);
+    expect(() => compileSeedSelector({ matchExpressions: [requirement as never] }, 'Shoot')).toThrow(
+      SchedulingInputError,
+    );
   });
 });

@@ -4,7 +4,12 @@ import { taintsTolerated } from './taints.js';
 describe('taints and tolerations', () => {
   it.each([
     ['no taints', [], [], true],
-    ['a key-only taint tolerated by key', [{ key: 'seed.gardener.cloud/protected' }], [{ key: 'seed.gardener.cloud/protected' }], true],
+    [
+      'a key-only taint tolerated by key',
+      [{ key: 'seed.gardener.cloud/protected' }],
+      [{ key: 'seed.gardener.cloud/protected' }],
+      true,
+    ],
     ['a key-only taint tolerated by a toleration with a value', [{ key: 'k' }], [{ key: 'k', value: 'v' }], true],
     ['a valued taint tolerated with the same value', [{ key: 'k', value: 'v' }], [{ key: 'k', value: 'v' }], true],
     ['an untolerated taint', [{ key: 'seed.gardener.cloud/protected' }], [], false],

@@ -20,18 +20,36 @@ describe('previewScheduling', () => {
   it('ranks the candidates of a shoot spec without binding it', () => {
     const answer = previewScheduling({ shootJson: JSON.stringify(shoot('new')) }, cache, options);
     expect(answer.seed).toBe('idle');
-    expect(answer.candidates!.map((c) => [c.seed, c.shoots])).toEqual([['idle', 0], ['busy', 1]]);
-    expect(answer.rejected).toEqual([{ seed: 'far', region: 'us-east-1', rejectionReason: 'region "us-east-1" differs from the shoot\'s region "eu-west-1"' }]);
+    expect(answer.candidates!.map((c) => [c.seed, c.shoots])).toEqual([
+      ['idle', 0],
+      ['busy', 1],
+    ]);
+    expect(answer.rejected).toEqual([
+      {
+        seed: 'far',
+        region: 'us-east-1',
+        rejectionReason: 'region "us-east-1" differs from the shoot\'s region "eu-west-1"',
+      },
+    ]);
     expect(answer.strategy).toBe('SameRegion');
   });
 
   it('previews an existing shoot by name, even a bound one', () => {
-    expect(previewScheduling({ shoot: { namespace: 'garden-dev', name: 'existing' } }, cache, options).seed).toBe('idle');
+    expect(previewScheduling({ shoot: { namespace: 'garden-dev', name: 'existing' } }, cache, options).seed).toBe(
+      'idle',
+    );
     expect(previewScheduling({ shoot: { namespace: 'garden-dev', name: 'x' } }, cache, options).seed).toBe('idle');
   });
 
   it('caps the rejected seeds', () => {
-    const answer = previewScheduling({ shootJson: JSON.stringify(shoot('new')), maxRejected: 1 }, staticSchedulingCache({ seeds: [seed('a', (s) => (s.spec.provider.region = 'x')), seed('b', (s) => (s.spec.provider.region = 'y'))], cloudProfiles: [cloudProfile()] }), options);
+    const answer = previewScheduling(
+      { shootJson: JSON.stringify(shoot('new')), maxRejected: 1 },
+      staticSchedulingCache({
+        seeds: [seed('a', (s) => (s.spec.provider.region = 'x')), seed('b', (s) => (s.spec.provider.region = 'y'))],
+        cloudProfiles: [cloudProfile()],
+      }),
+      options,
+    );
     expect(answer.rejected).toHaveLength(1);
     expect(answer.omittedRejected).toBe(1);
   });
@@ -75,6 +93,8 @@ describe('the preview over NATS', () => {
   it('answers undecodable requests with an error', async () => {
     const nc = await client.connection();
     const reply = await nc.request(PREVIEW_SUBJECT, new Uint8Array([0xff, 0xff, 0xff]), { timeout: 2000 });
-    expect(codecFor('gardener.v1.SchedulingPreviewResponse').decode(reply.data).error).toMatch(/cannot answer the preview request/);
+    expect(codecFor('gardener.v1.SchedulingPreviewResponse').decode(reply.data).error).toMatch(
+      /cannot answer the preview request/,
+    );
   });
 });

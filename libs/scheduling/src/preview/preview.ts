@@ -11,7 +11,11 @@ export type PreviewRequest = Partial<Pick<SchedulingPreviewRequest, 'shootJson' 
   shoot?: { namespace?: string; name?: string };
 };
 
-export function previewScheduling(request: PreviewRequest, cache: SchedulingCache, options: InputOptions): MessageInput<SchedulingPreviewResponse> {
+export function previewScheduling(
+  request: PreviewRequest,
+  cache: SchedulingCache,
+  options: InputOptions,
+): MessageInput<SchedulingPreviewResponse> {
   let shoot: Shoot;
   try {
     shoot = shootOf(request, cache);
@@ -32,13 +36,19 @@ function shootOf(request: PreviewRequest, cache: SchedulingCache): Shoot {
     } catch (err) {
       throw new Error(`shootJson is not JSON: ${(err as Error).message}`);
     }
-    if (!object || typeof object !== 'object' || Array.isArray(object)) throw new Error('shootJson must be a JSON object (a Shoot)');
+    if (!object || typeof object !== 'object' || Array.isArray(object))
+      throw new Error('shootJson must be a JSON object (a Shoot)');
     // Lenient on purpose: a preview needs only what the scheduler reads, not a Shoot that passes admission.
     const spec = object.spec as Record<string, any> | undefined;
     if (typeof spec?.provider?.type !== 'string' || typeof spec.region !== 'string') {
       throw new Error('shootJson must be a Shoot with spec.provider.type and spec.region');
     }
-    return { apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Shoot', ...object, metadata: { name: 'preview', ...(object.metadata ?? {}) } } as Shoot;
+    return {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'Shoot',
+      ...object,
+      metadata: { name: 'preview', ...(object.metadata ?? {}) },
+    } as Shoot;
   }
   const name = request.shoot?.name;
   if (!name) throw new Error('the request names no shoot: set shootJson or shoot (namespace and name)');

@@ -15,10 +15,16 @@ export interface PreviewTarget {
 }
 
 /** Sends the request and waits for the answer; rejects when no scheduler answers within `timeoutMs`. */
-export async function requestPreview(client: MessagingClient, target: PreviewTarget, { timeoutMs = 5000, subject = PREVIEW_SUBJECT } = {}): Promise<SchedulingPreviewResponse> {
+export async function requestPreview(
+  client: MessagingClient,
+  target: PreviewTarget,
+  { timeoutMs = 5000, subject = PREVIEW_SUBJECT } = {},
+): Promise<SchedulingPreviewResponse> {
   const data = requestCodec.encode({
     shootJson: target.shoot ? JSON.stringify(target.shoot) : '',
-    shoot: target.existing ? { kind: 'Shoot', namespace: target.existing.namespace, name: target.existing.name } : undefined,
+    shoot: target.existing
+      ? { kind: 'Shoot', namespace: target.existing.namespace, name: target.existing.name }
+      : undefined,
     maxRejected: target.maxRejected ?? 0,
   });
   const nc = await client.connection();

@@ -10,7 +10,11 @@ const responseCodec = codecFor('gardener.v1.SchedulingPreviewResponse');
 
 export type PreviewHandler = (request: PreviewRequest) => Parameters<typeof responseCodec.encode>[0];
 
-export function servePreview(client: MessagingClient, handler: PreviewHandler, options: { log?: Logger; subject?: string } = {}): MessageSubscription {
+export function servePreview(
+  client: MessagingClient,
+  handler: PreviewHandler,
+  options: { log?: Logger; subject?: string } = {},
+): MessageSubscription {
   const log = options.log ?? client.log;
   return client.subscribe(
     options.subject ?? PREVIEW_SUBJECT,
@@ -22,7 +26,9 @@ export function servePreview(client: MessagingClient, handler: PreviewHandler, o
       let answer: Uint8Array;
       try {
         const request = requestCodec.decode(msg.data);
-        answer = responseCodec.encode(handler({ shootJson: request.shootJson, maxRejected: request.maxRejected, shoot: request.shoot }));
+        answer = responseCodec.encode(
+          handler({ shootJson: request.shootJson, maxRejected: request.maxRejected, shoot: request.shoot }),
+        );
       } catch (err) {
         log.info({ err: String(err) }, 'Cannot answer a preview request');
         answer = responseCodec.encode({ error: `cannot answer the preview request: ${(err as Error).message}` });

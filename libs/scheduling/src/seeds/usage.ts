@@ -8,7 +8,10 @@ export type SeedUsage = ReadonlyMap<string, number>;
  * Shoots per seed name. `assumed` adds bindings this scheduler has written but the cache has not shown yet, so
  * decisions made in between count them (otherwise concurrent reconciles would all pick the same emptiest seed).
  */
-export function seedUsage(shoots: Iterable<Shoot>, assumed?: (shoot: Shoot) => string | undefined): Map<string, number> {
+export function seedUsage(
+  shoots: Iterable<Shoot>,
+  assumed?: (shoot: Shoot) => string | undefined,
+): Map<string, number> {
   const usage = new Map<string, number>();
   const count = (seed: string) => usage.set(seed, (usage.get(seed) ?? 0) + 1);
   for (const shoot of shoots) {

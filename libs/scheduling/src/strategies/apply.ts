@@ -7,7 +7,12 @@ import type { StrategyOutcome } from './outcome.js';
 import { sameProvider } from './same-provider.js';
 import { sameRegion } from './same-region.js';
 
-export function applyStrategy(seeds: readonly Seed[], shoot: Shoot, strategy: Strategy, regionConfig: RegionConfig | undefined): StrategyOutcome {
+export function applyStrategy(
+  seeds: readonly Seed[],
+  shoot: Shoot,
+  strategy: Strategy,
+  regionConfig: RegionConfig | undefined,
+): StrategyOutcome {
   if (shoot.spec.purpose === 'testing') return sameProvider(seeds, shoot);
   switch (strategy) {
     case 'SameRegion':
@@ -15,6 +20,8 @@ export function applyStrategy(seeds: readonly Seed[], shoot: Shoot, strategy: St
     case 'MinimalDistance':
       return minimalDistance(seeds, shoot, regionConfig);
     default:
-      throw new Error(`unknown candidate determination strategy ${JSON.stringify(strategy)}; valid are SameRegion, MinimalDistance`);
+      throw new Error(
+        `unknown candidate determination strategy ${JSON.stringify(strategy)}; valid are SameRegion, MinimalDistance`,
+      );
   }
 }

@@ -7,7 +7,11 @@ import type { StrategyOutcome } from './outcome.js';
 import { regionDistances } from './region-config.js';
 import { regionDistance } from './region-distance.js';
 
-export function minimalDistance(seeds: readonly Seed[], shoot: Shoot, regionConfig: RegionConfig | undefined): StrategyOutcome {
+export function minimalDistance(
+  seeds: readonly Seed[],
+  shoot: Shoot,
+  regionConfig: RegionConfig | undefined,
+): StrategyOutcome {
   const configured = regionDistances(regionConfig, shoot.spec.region);
   if (configured) {
     const notListed: StrategyOutcome['rejected'] = [];
@@ -15,7 +19,10 @@ export function minimalDistance(seeds: readonly Seed[], shoot: Shoot, regionConf
     for (const seed of seeds) {
       const distance = configured.get(seed.spec.provider.region);
       if (distance === undefined) {
-        notListed.push({ seed, reason: `region "${seed.spec.provider.region}" has no distance to "${shoot.spec.region}" in region config ${regionConfig!.source}` });
+        notListed.push({
+          seed,
+          reason: `region "${seed.spec.provider.region}" has no distance to "${shoot.spec.region}" in region config ${regionConfig!.source}`,
+        });
       } else {
         scored.push({ seed, distance });
       }
@@ -25,12 +32,18 @@ export function minimalDistance(seeds: readonly Seed[], shoot: Shoot, regionConf
   // Fall back to the distance of the region names.
   const scored = seeds.map((seed) => ({
     seed,
-    distance: regionDistance(seed.spec.provider.region, shoot.spec.region).distance + (seed.spec.provider.type === shoot.spec.provider.type ? 0 : 2),
+    distance:
+      regionDistance(seed.spec.provider.region, shoot.spec.region).distance +
+      (seed.spec.provider.type === shoot.spec.provider.type ? 0 : 2),
   }));
   return nearest(scored, [], 'region distance');
 }
 
-function nearest(scored: { seed: Seed; distance: number }[], rejected: StrategyOutcome['rejected'], what: string): StrategyOutcome {
+function nearest(
+  scored: { seed: Seed; distance: number }[],
+  rejected: StrategyOutcome['rejected'],
+  what: string,
+): StrategyOutcome {
   const min = Math.min(...scored.map((s) => s.distance));
   const outcome: StrategyOutcome = { strategy: 'MinimalDistance', candidates: [], rejected: [...rejected] };
   for (const s of scored) {

@@ -8,7 +8,11 @@ export function sameProvider(seeds: readonly Seed[], shoot: Shoot): StrategyOutc
   for (const seed of seeds) {
     const type = seed.spec.provider.type;
     if (type === shoot.spec.provider.type) outcome.candidates.push({ seed, distance: 0 });
-    else outcome.rejected.push({ seed, reason: `provider type "${type}" differs from the testing shoot's "${shoot.spec.provider.type}"` });
+    else
+      outcome.rejected.push({
+        seed,
+        reason: `provider type "${type}" differs from the testing shoot's "${shoot.spec.provider.type}"`,
+      });
   }
   return outcome;
 }

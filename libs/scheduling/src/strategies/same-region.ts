@@ -6,9 +6,18 @@ export function sameRegion(seeds: readonly Seed[], shoot: Shoot): StrategyOutcom
   const outcome: StrategyOutcome = { strategy: 'SameRegion', candidates: [], rejected: [] };
   for (const seed of seeds) {
     const { type, region } = seed.spec.provider;
-    if (type === shoot.spec.provider.type && region === shoot.spec.region) outcome.candidates.push({ seed, distance: 0 });
-    else if (type !== shoot.spec.provider.type) outcome.rejected.push({ seed, reason: `provider type "${type}" differs from the shoot's "${shoot.spec.provider.type}"` });
-    else outcome.rejected.push({ seed, reason: `region "${region}" differs from the shoot's region "${shoot.spec.region}"` });
+    if (type === shoot.spec.provider.type && region === shoot.spec.region)
+      outcome.candidates.push({ seed, distance: 0 });
+    else if (type !== shoot.spec.provider.type)
+      outcome.rejected.push({
+        seed,
+        reason: `provider type "${type}" differs from the shoot's "${shoot.spec.provider.type}"`,
+      });
+    else
+      outcome.rejected.push({
+        seed,
+        reason: `region "${region}" differs from the shoot's region "${shoot.spec.region}"`,
+      });
   }
   return outcome;
 }

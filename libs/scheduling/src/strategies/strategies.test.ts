@@ -21,7 +21,11 @@ describe('SameRegion', () => {
     ['a seed in the region of the same provider fits', [at('a', 'eu-west-1')], ['a']],
     ['a seed in another region is rejected', [at('a', 'eu-central-1')], []],
     ['a seed of another provider in the region is rejected', [at('a', 'eu-west-1', 'gcp')], []],
-    ['only the matching seeds are candidates', [at('a', 'eu-west-1'), at('b', 'us-east-1'), at('c', 'eu-west-1')], ['a', 'c']],
+    [
+      'only the matching seeds are candidates',
+      [at('a', 'eu-west-1'), at('b', 'us-east-1'), at('c', 'eu-west-1')],
+      ['a', 'c'],
+    ],
   ])('%s', (_name, seeds, expected) => {
     const outcome = sameRegion(seeds, shoot('s'));
     expect(names(outcome)).toEqual(expected);
@@ -39,8 +43,12 @@ describe('testing purpose (same provider, any region)', () => {
   });
 
   it('overrides the configured strategy', () => {
-    expect(applyStrategy([at('far', 'ap-south-1')], testing, 'SameRegion', undefined)).toMatchObject({ strategy: 'SameProvider' });
-    expect(applyStrategy([at('far', 'ap-south-1')], testing, 'MinimalDistance', undefined)).toMatchObject({ strategy: 'SameProvider' });
+    expect(applyStrategy([at('far', 'ap-south-1')], testing, 'SameRegion', undefined)).toMatchObject({
+      strategy: 'SameProvider',
+    });
+    expect(applyStrategy([at('far', 'ap-south-1')], testing, 'MinimalDistance', undefined)).toMatchObject({
+      strategy: 'SameProvider',
+    });
     expect(names(applyStrategy([at('far', 'ap-south-1')], shoot('s'), 'SameRegion', undefined))).toEqual([]);
   });
 });
@@ -50,11 +58,25 @@ describe('MinimalDistance, Levenshtein fallback', () => {
     ['the same region wins', 'eu-west-1', [at('a', 'eu-west-1'), at('b', 'eu-west-2')], ['a']],
     ['the nearest region name wins', 'eu-west-1', [at('a', 'eu-west-2'), at('b', 'us-east-1')], ['a']],
     ['equal distances are all candidates', 'eu-west-1', [at('a', 'eu-west-2'), at('b', 'eu-west-3')], ['a', 'b']],
-    ['the orientation counts: same base, other orientation beats another base', 'europe-west', [at('a', 'europe-east'), at('b', 'asia-west')], ['a']],
+    [
+      'the orientation counts: same base, other orientation beats another base',
+      'europe-west',
+      [at('a', 'europe-east'), at('b', 'asia-west')],
+      ['a'],
+    ],
     ['another provider costs 2', 'eu-west-1', [at('gcp', 'eu-west-1', 'gcp'), at('aws', 'eu-west-2')], ['gcp', 'aws']],
-    ['another provider loses against the same provider at equal region distance', 'eu-west-1', [at('gcp', 'eu-west-2', 'gcp'), at('aws', 'eu-west-2')], ['aws']],
+    [
+      'another provider loses against the same provider at equal region distance',
+      'eu-west-1',
+      [at('gcp', 'eu-west-2', 'gcp'), at('aws', 'eu-west-2')],
+      ['aws'],
+    ],
   ])('%s', (_name, region, seeds, expected) => {
-    const outcome = minimalDistance(seeds, shoot('s', (s) => (s.spec.region = region)), undefined);
+    const outcome = minimalDistance(
+      seeds,
+      shoot('s', (s) => (s.spec.region = region)),
+      undefined,
+    );
     expect(names(outcome)).toEqual(expected);
   });
 
@@ -72,7 +94,11 @@ describe('MinimalDistance with a region config', () => {
 
   it.each([
     ['the configured distance decides', [at('central', 'eu-central-1'), at('us', 'us-east-1')], ['central']],
-    ['the own region is at distance 0 unless configured', [at('own', 'eu-west-1'), at('central', 'eu-central-1')], ['own']],
+    [
+      'the own region is at distance 0 unless configured',
+      [at('own', 'eu-west-1'), at('central', 'eu-central-1')],
+      ['own'],
+    ],
     ['seeds in unlisted regions are not candidates', [at('ap', 'ap-south-1'), at('us', 'us-east-1')], ['us']],
     ['no listed seed falls back to the region names', [at('ap', 'ap-south-1'), at('eu', 'eu-west-2')], ['eu']],
   ])('%s', (_name, seeds, expected) => {
@@ -81,11 +107,21 @@ describe('MinimalDistance with a region config', () => {
 
   it('can put the own region further away', () => {
     const own = regionConfig({ 'eu-west-1': 'eu-west-1: 9\neu-central-1: 1\n' });
-    expect(names(minimalDistance([at('own', 'eu-west-1'), at('central', 'eu-central-1')], shoot('s'), own))).toEqual(['central']);
+    expect(names(minimalDistance([at('own', 'eu-west-1'), at('central', 'eu-central-1')], shoot('s'), own))).toEqual([
+      'central',
+    ]);
   });
 
   it('falls back when the config has no entry for the shoot region', () => {
-    expect(names(minimalDistance([at('a', 'eu-west-2')], shoot('s', (s) => (s.spec.region = 'eu-west-3')), config))).toEqual(['a']);
+    expect(
+      names(
+        minimalDistance(
+          [at('a', 'eu-west-2')],
+          shoot('s', (s) => (s.spec.region = 'eu-west-3')),
+          config,
+        ),
+      ),
+    ).toEqual(['a']);
   });
 
   it('reads an entry of null as an empty map (the own region only)', () => {
@@ -93,14 +129,23 @@ describe('MinimalDistance with a region config', () => {
   });
 
   it('refuses a malformed entry', () => {
-    expect(() => regionDistances(regionConfig({ 'eu-west-1': 'eu-central-1: far' }), 'eu-west-1')).toThrow(SchedulingInputError);
-    expect(() => regionDistances(regionConfig({ 'eu-west-1': '- a\n- b' }), 'eu-west-1')).toThrow(/Wrong format in region ConfigMap garden\/regions/);
+    expect(() => regionDistances(regionConfig({ 'eu-west-1': 'eu-central-1: far' }), 'eu-west-1')).toThrow(
+      SchedulingInputError,
+    );
+    expect(() => regionDistances(regionConfig({ 'eu-west-1': '- a\n- b' }), 'eu-west-1')).toThrow(
+      /Wrong format in region ConfigMap garden\/regions/,
+    );
   });
 });
 
 describe('finding the region config', () => {
   const cm = (name: string, profiles: string, purpose = 'region-config') => ({
-    metadata: { name, namespace: 'garden', labels: { 'scheduling.gardener.cloud/purpose': purpose }, annotations: { 'scheduling.gardener.cloud/cloudprofiles': profiles } },
+    metadata: {
+      name,
+      namespace: 'garden',
+      labels: { 'scheduling.gardener.cloud/purpose': purpose },
+      annotations: { 'scheduling.gardener.cloud/cloudprofiles': profiles },
+    },
     data: { 'eu-west-1': 'eu-central-1: 1' },
   });
 

@@ -59,7 +59,7 @@ const entryInfo: KindInfo = {
 export const BackupEntryKind = defineKind(
   entryInfo,
   kindSchema(entryInfo, {
-    spec: Type.Object({ bucketName: Str(), seedName: Opt(Str()) }),
+    spec: Type.Object({ bucketName: Str(), seedName: Opt(Str()), shootRef: Opt(ObjectReference) }),
     status: Opt(
       Type.Object({
         lastOperation: Opt(LastOperation),

@@ -1,9 +1,9 @@
 // ControllerRegistration, ControllerInstallation and ControllerDeployment: how extensions get onto seeds.
 import { Type, type Static } from '@sinclair/typebox';
 import { type KindInfo, ageColumn, defineKind, kindSchema } from '../../schema/kind.js';
-import { LabelSelector, ObjectReference } from '../../schema/meta.js';
+import { LabelSelector, LocalObjectReference, ObjectReference } from '../../schema/meta.js';
 import { Bool, Bytes, Duration, Opt, RawExtension, Str, StringEnum } from '../../schema/primitives.js';
-import { Condition, GroupVersion } from './common.js';
+import { Condition, GroupVersion, NamedResourceReference } from './common.js';
 
 const LifecycleStrategy = StringEnum(['BeforeKubeAPIServer', 'AfterKubeAPIServer', 'AfterWorker']);
 export const ClusterType = StringEnum(['shoot', 'seed', 'garden']);
@@ -83,6 +83,16 @@ export const ControllerInstallationKind = defineKind(
 );
 export type ControllerInstallation = Static<typeof ControllerInstallationKind.schema>;
 
+/** Where to pull an OCI artifact such as a Helm chart (gardencorev1.OCIRepository, also used by the gardenlet's Helm chart). */
+export const OCIRepository = Type.Object({
+  ref: Opt(Str()),
+  repository: Opt(Str()),
+  tag: Opt(Str()),
+  digest: Opt(Str()),
+  pullSecretRef: Opt(LocalObjectReference),
+  caBundleSecretRef: Opt(LocalObjectReference),
+});
+
 /** ControllerDeployment is served as core.gardener.cloud/v1 (the v1beta1 version with type/providerConfig is deprecated). */
 const deploymentInfo: KindInfo = {
   group: 'core.gardener.cloud',
@@ -102,17 +112,11 @@ export const ControllerDeploymentKind = defineKind(
       Type.Object({
         rawChart: Opt(Bytes()),
         values: Opt(RawExtension()),
-        ociRepository: Opt(
-          Type.Object({
-            ref: Opt(Str()),
-            repository: Opt(Str()),
-            tag: Opt(Str()),
-            digest: Opt(Str()),
-            pullSecretRef: Opt(Type.Object({ name: Str() })),
-          }),
-        ),
+        ociRepository: Opt(OCIRepository),
       }),
     ),
+    injectGardenKubeconfig: Opt(Bool()),
+    resources: Opt(Type.Array(NamedResourceReference)),
   }),
 );
 export type ControllerDeployment = Static<typeof ControllerDeploymentKind.schema>;

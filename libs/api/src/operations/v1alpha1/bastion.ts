@@ -39,6 +39,8 @@ export const BastionKind = defineKind(
           Type.Object({
             ip: Opt(Str()),
             hostname: Opt(Str()),
+            // corev1.LoadBalancerIngress: ipMode is "VIP" or "Proxy" (Kubernetes 1.30+).
+            ipMode: Opt(Str()),
             ports: Opt(Type.Array(Type.Object({ port: Opt(Int64()), protocol: Opt(Str()), error: Opt(Str()) }))),
           }),
         ),

@@ -25,7 +25,16 @@ export const CredentialsBindingKind = defineKind(
   info,
   kindSchema(info, {
     provider: Type.Object({ type: Str() }),
-    credentialsRef: Type.Object({ apiVersion: Str(), kind: Str(), name: Str(), namespace: Str() }),
+    // corev1.ObjectReference; Gardener's validation requires apiVersion, kind, name and namespace.
+    credentialsRef: Type.Object({
+      apiVersion: Str(),
+      kind: Str(),
+      name: Str(),
+      namespace: Str(),
+      uid: Opt(Str()),
+      resourceVersion: Opt(Str()),
+      fieldPath: Opt(Str()),
+    }),
     quotas: Opt(Type.Array(ObjectReference)),
   }),
 );

@@ -4,19 +4,12 @@ import { type KindInfo, ageColumn, defineKind, kindSchema } from '../../schema/k
 import { LabelSelector, ObjectMeta, ResourceRequirements } from '../../schema/meta.js';
 import { Bool, Int32, Int64, Opt, RawExtension, Str, StringEnum, StringMap, Time } from '../../schema/primitives.js';
 import { Condition } from '../../core/v1beta1/common.js';
+import { OCIRepository } from '../../core/v1beta1/controller.js';
 import { ShootSpec } from '../../core/v1beta1/shoot.js';
 
 export const GroupVersion = { group: 'seedmanagement.gardener.cloud', version: 'v1alpha1' } as const;
 
 export const Bootstrap = StringEnum(['BootstrapToken', 'ServiceAccount', 'None']);
-
-const OCIRepository = Type.Object({
-  ref: Opt(Str()),
-  repository: Opt(Str()),
-  tag: Opt(Str()),
-  digest: Opt(Str()),
-  pullSecretRef: Opt(Type.Object({ name: Str() })),
-});
 
 /** How the gardenlet is deployed; the fields beyond the Helm chart reference are passed to the chart as values. */
 export const GardenletDeployment = Type.Object({

@@ -13,7 +13,14 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { fromPolicies, namespaceSelectorsOf } from './annotations.js';
 import { IngressKind, NamespaceKind, NetworkPolicyKind, NetworkPolicyReconciler, ServiceKind } from './reconcile.js';
-import { NetworkingAnnotation, NetworkingLabel, type Ingress, type IngressControllerSelector, type NetworkPolicy, type Service } from './types.js';
+import {
+  NetworkingAnnotation,
+  NetworkingLabel,
+  type Ingress,
+  type IngressControllerSelector,
+  type NetworkPolicy,
+  type Service,
+} from './types.js';
 
 export const NetworkPolicyControllerName = 'networkpolicy';
 
@@ -37,7 +44,8 @@ function relevantParts(s: Service): string {
   ]);
 }
 
-export const servicePredicate: Predicate<Service> = (e) => e.type !== 'update' || relevantParts(e.oldObject) !== relevantParts(e.object);
+export const servicePredicate: Predicate<Service> = (e) =>
+  e.type !== 'update' || relevantParts(e.oldObject) !== relevantParts(e.object);
 
 const ownedPolicy: Predicate<NetworkPolicy> = (e) => {
   const l = e.object.metadata?.labels ?? {};
@@ -48,7 +56,10 @@ const ingressRulesChanged: Predicate<Ingress> = (e) =>
   e.type !== 'update' || JSON.stringify(e.oldObject.spec?.rules ?? []) !== JSON.stringify(e.object.spec?.rules ?? []);
 
 /** The Services in `namespace` and those elsewhere whose namespace selectors select it. */
-export function servicesForNamespace(services: Service[], namespace: { name: string; labels?: Record<string, string> }): Request[] {
+export function servicesForNamespace(
+  services: Service[],
+  namespace: { name: string; labels?: Record<string, string> },
+): Request[] {
   return services
     .filter((s) => {
       if (s.metadata?.namespace === namespace.name) return true;
@@ -64,11 +75,16 @@ export function servicesForNamespace(services: Service[], namespace: { name: str
 /** The Services an Ingress routes to (in its namespace). */
 export function servicesForIngress(ingress: Ingress): Request[] {
   const names = new Set<string>();
-  for (const rule of ingress.spec?.rules ?? []) for (const p of rule.http?.paths ?? []) if (p.backend?.service) names.add(p.backend.service.name);
+  for (const rule of ingress.spec?.rules ?? [])
+    for (const p of rule.http?.paths ?? []) if (p.backend?.service) names.add(p.backend.service.name);
   return [...names].map((name) => ({ namespace: ingress.metadata!.namespace!, name }));
 }
 
-export function addNetworkPolicyController(mgr: Manager, cluster: string, config: NetworkPolicyControllerConfig): Controller {
+export function addNetworkPolicyController(
+  mgr: Manager,
+  cluster: string,
+  config: NetworkPolicyControllerConfig,
+): Controller {
   const target = mgr.cluster(cluster);
   const services = target.cache.informerFor(ServiceKind);
   let builder = controllerFor(mgr, NetworkPolicyControllerName)
@@ -76,13 +92,23 @@ export function addNetworkPolicyController(mgr: Manager, cluster: string, config
     .for(ServiceKind, { predicates: [servicePredicate] })
     .watches(
       NetworkPolicyKind,
-      (p) => [{ namespace: p.metadata?.labels?.[NetworkingLabel.ServiceNamespace] ?? '', name: p.metadata?.labels?.[NetworkingLabel.ServiceName] ?? '' }],
+      (p) => [
+        {
+          namespace: p.metadata?.labels?.[NetworkingLabel.ServiceNamespace] ?? '',
+          name: p.metadata?.labels?.[NetworkingLabel.ServiceName] ?? '',
+        },
+      ],
       { predicates: [ownedPolicy] },
     )
-    .watches(NamespaceKind, (n) => servicesForNamespace(services.store.list(), { name: n.metadata?.name ?? '', labels: n.metadata?.labels }), {
-      predicates: [labelChanged],
-    });
-  if (config.ingressControllerSelector) builder = builder.watches(IngressKind, servicesForIngress, { predicates: [ingressRulesChanged] });
+    .watches(
+      NamespaceKind,
+      (n) => servicesForNamespace(services.store.list(), { name: n.metadata?.name ?? '', labels: n.metadata?.labels }),
+      {
+        predicates: [labelChanged],
+      },
+    );
+  if (config.ingressControllerSelector)
+    builder = builder.watches(IngressKind, servicesForIngress, { predicates: [ingressRulesChanged] });
   return builder.withOptions({ maxConcurrentReconciles: config.concurrentSyncs ?? 5 }).complete(
     new NetworkPolicyReconciler({
       client: target.client,

@@ -27,7 +27,8 @@ export function parsePorts(value: string): NetworkPolicyPort[] {
   const parsed = parseJSON(value);
   if (!Array.isArray(parsed)) throw new Error(`failed unmarshalling ${value}: not a list of ports`);
   return parsed.map((p: unknown) => {
-    if (typeof p !== 'object' || p === null) throw new Error(`failed unmarshalling ${value}: ${JSON.stringify(p)} is not a port`);
+    if (typeof p !== 'object' || p === null)
+      throw new Error(`failed unmarshalling ${value}: ${JSON.stringify(p)} is not a port`);
     const { port, protocol, endPort } = p as Record<string, unknown>;
     const out: NetworkPolicyPort = {};
     if (protocol !== undefined && protocol !== null) {

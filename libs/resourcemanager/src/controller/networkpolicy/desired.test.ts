@@ -30,7 +30,11 @@ function asShown(actual: NetworkPolicy, expected: NetworkPolicy) {
 }
 
 const examples: { name: string; input: DesiredInput; expected: NetworkPolicy[] }[] = [
-  { name: 'one port, same namespace', input: { service: seedService.plain, namespaces: [] }, expected: sameNamespacePolicies },
+  {
+    name: 'one port, same namespace',
+    input: { service: seedService.plain, namespaces: [] },
+    expected: sameNamespacePolicies,
+  },
   {
     name: 'namespace-selectors selecting namespace b',
     input: { service: seedService.crossNamespace, namespaces: ['b'] },
@@ -43,7 +47,12 @@ const examples: { name: string; input: DesiredInput; expected: NetworkPolicy[] }
   },
   {
     name: 'exposed via an Ingress, with an ingress controller selector',
-    input: { service: seedService.plain, namespaces: [], ingresses: [seedIngress], ingressController: seedIngressController },
+    input: {
+      service: seedService.plain,
+      namespaces: [],
+      ingresses: [seedIngress],
+      ingressController: seedIngressController,
+    },
     expected: [...sameNamespacePolicies, ...ingressControllerPolicies],
   },
 ];
@@ -62,14 +71,21 @@ describe('desiredPolicies: the examples of the seed document', () => {
   });
 
   it('describes the from-world policy', () => {
-    const world = byKey(desiredPolicies({ service: seedService.fromWorld, namespaces: [] }))['a/ingress-to-gardener-resource-manager-from-world'];
+    const world = byKey(desiredPolicies({ service: seedService.fromWorld, namespaces: [] }))[
+      'a/ingress-to-gardener-resource-manager-from-world'
+    ];
     expect(world.metadata?.annotations?.['gardener.cloud/description']).toBe(
       'Allows ingress traffic from everywhere to ports [TCP/10250] for pods selected by the a/gardener-resource-manager service selector.',
     );
   });
 });
 
-const svc = (name: string, namespace: string, annotations: Record<string, string>, ports = [{ port: 8080, protocol: 'TCP' }]): Service => ({
+const svc = (
+  name: string,
+  namespace: string,
+  annotations: Record<string, string>,
+  ports = [{ port: 8080, protocol: 'TCP' }],
+): Service => ({
   metadata: { name, namespace, annotations },
   spec: { selector: { app: name }, ports },
 });
@@ -77,7 +93,8 @@ const svc = (name: string, namespace: string, annotations: Record<string, string
 describe('desiredPolicies: the other rules of the document', () => {
   it('uses the pod-label-selector-namespace-alias in cross-namespace labels only', () => {
     const service = svc('example', 'foo-1', {
-      'networking.resources.gardener.cloud/namespace-selectors': '[{"matchLabels":{"kubernetes.io/metadata.name":"bar"}}]',
+      'networking.resources.gardener.cloud/namespace-selectors':
+        '[{"matchLabels":{"kubernetes.io/metadata.name":"bar"}}]',
       'networking.resources.gardener.cloud/pod-label-selector-namespace-alias': 'all-foos',
     });
     const policies = byKey(desiredPolicies({ service, namespaces: ['bar'] }));
@@ -96,7 +113,12 @@ describe('desiredPolicies: the other rules of the document', () => {
   });
 
   it('creates -via-<alias> policies for from-<alias>-allowed-ports, selecting pods labelled to-<alias>', () => {
-    const service = svc('bar3', 'a', { 'networking.resources.gardener.cloud/from-all-bars-allowed-ports': '[{"port":8083,"protocol":"TCP"}]' }, []);
+    const service = svc(
+      'bar3',
+      'a',
+      { 'networking.resources.gardener.cloud/from-all-bars-allowed-ports': '[{"port":8083,"protocol":"TCP"}]' },
+      [],
+    );
     const policies = byKey(desiredPolicies({ service, namespaces: ['c'] }));
     expect(Object.keys(policies).sort()).toEqual([
       'a/egress-to-bar3-tcp-8083-via-all-bars',
@@ -119,7 +141,13 @@ describe('desiredPolicies: the other rules of the document', () => {
     const [world] = desiredPolicies({ service, namespaces: [] });
     expect(world.metadata?.name).toBe('ingress-to-web-from-world');
     expect(world.spec?.ingress).toEqual([
-      { from: [{ namespaceSelector: {}, podSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }, { ipBlock: { cidr: '::/0' } }] },
+      {
+        from: [
+          { namespaceSelector: {}, podSelector: {} },
+          { ipBlock: { cidr: '0.0.0.0/0' } },
+          { ipBlock: { cidr: '::/0' } },
+        ],
+      },
     ]);
   });
 
@@ -128,7 +156,11 @@ describe('desiredPolicies: the other rules of the document', () => {
       { port: 53, protocol: 'UDP', targetPort: 8053 } as never,
       { port: 53, protocol: 'TCP', targetPort: 'dns-tcp' } as never,
     ]);
-    expect(desiredPolicies({ service, namespaces: [] }).map((p) => p.metadata?.name).sort()).toEqual([
+    expect(
+      desiredPolicies({ service, namespaces: [] })
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual([
       'egress-to-dns-tcp-dns-tcp',
       'egress-to-dns-udp-8053',
       'ingress-to-dns-tcp-dns-tcp',
@@ -137,13 +169,20 @@ describe('desiredPolicies: the other rules of the document', () => {
   });
 
   it('creates nothing for a Service without pod selector', () => {
-    expect(desiredPolicies({ service: { metadata: { name: 'x', namespace: 'a' }, spec: { ports: [{ port: 1 }] } }, namespaces: ['b'] })).toEqual([]);
+    expect(
+      desiredPolicies({
+        service: { metadata: { name: 'x', namespace: 'a' }, spec: { ports: [{ port: 1 }] } },
+        namespaces: ['b'],
+      }),
+    ).toEqual([]);
   });
 
   it('rejects annotations that are not JSON', () => {
     const service = svc('x', 'a', { 'networking.resources.gardener.cloud/from-world-to-ports': 'nope' });
     expect(() => desiredPolicies({ service, namespaces: [] })).toThrow(/failed unmarshalling nope/);
-    expect(() => namespaceSelectorsOf(svc('x', 'a', { 'networking.resources.gardener.cloud/namespace-selectors': '{}' }))).toThrow(/not a list/);
+    expect(() =>
+      namespaceSelectorsOf(svc('x', 'a', { 'networking.resources.gardener.cloud/namespace-selectors': '{}' })),
+    ).toThrow(/not a list/);
   });
 });
 
@@ -163,7 +202,13 @@ describe('helpers', () => {
   it('translates Ingress backends (by number or name) to target ports and ignores other Services', () => {
     const service: Service = {
       metadata: { name: 's', namespace: 'a' },
-      spec: { selector: { app: 's' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }, { name: 'https', port: 443, protocol: 'TCP', targetPort: 8443 }] },
+      spec: {
+        selector: { app: 's' },
+        ports: [
+          { name: 'http', port: 80, targetPort: 8080 },
+          { name: 'https', port: 443, protocol: 'TCP', targetPort: 8443 },
+        ],
+      },
     };
     const ingress = (namespace: string, backends: { name: string; port: { name?: string; number?: number } }[]) => ({
       metadata: { name: 'i', namespace },
@@ -171,10 +216,63 @@ describe('helpers', () => {
     });
     expect(
       portsExposedByIngresses(service, [
-        ingress('a', [{ name: 's', port: { name: 'https' } }, { name: 'other', port: { number: 80 } }]),
+        ingress('a', [
+          { name: 's', port: { name: 'https' } },
+          { name: 'other', port: { number: 80 } },
+        ]),
         ingress('a', [{ name: 's', port: { number: 80 } }]),
         ingress('b', [{ name: 's', port: { number: 80 } }]),
       ]),
-    ).toEqual([{ protocol: 'TCP', port: 8443 }, { protocol: 'TCP', port: 8080 }]);
+    ).toEqual([
+      { protocol: 'TCP', port: 8443 },
+      { protocol: 'TCP', port: 8080 },
+    ]);
+  });
+});
+
+describe('pod label keys of long shoot namespaces', () => {
+  // A kube-apiserver Service in a long shoot namespace reached from the istio-ingress namespace.
+  const shootNamespace = 'shoot--my-long-project--my-very-long-shoot-name';
+  const service: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: 'kube-apiserver',
+      namespace: shootNamespace,
+      annotations: {
+        'networking.resources.gardener.cloud/namespace-selectors': '[{"matchLabels":{"app":"istio-ingressgateway"}}]',
+      },
+    },
+    spec: {
+      selector: { app: 'kubernetes', role: 'apiserver' },
+      ports: [{ protocol: 'TCP', port: 443, targetPort: 443 }],
+    },
+  };
+
+  it('shortens keys longer than 63 characters to valid keys, as Gardener does, and reports them', () => {
+    const shortened: [string, string][] = [];
+    const policies = desiredPolicies({
+      service,
+      namespaces: ['istio-ingress'],
+      onShortenedLabelKey: (original, short) => shortened.push([original, short]),
+    });
+    const keys = policies.flatMap((p) => [
+      ...Object.keys(p.spec?.podSelector?.matchLabels ?? {}),
+      ...(p.spec?.ingress ?? []).flatMap((r) =>
+        (r.from ?? []).flatMap((f) => Object.keys(f.podSelector?.matchLabels ?? {})),
+      ),
+    ]);
+    const crossKey = `networking.resources.gardener.cloud/to-${shootNamespace}-kube-apiserver-tcp-443`;
+    expect(crossKey.split('/')[1].length).toBeGreaterThan(63);
+    expect(keys).not.toContain(crossKey);
+    for (const key of keys) expect(key.split('/').at(-1)!.length).toBeLessThanOrEqual(63);
+    expect(shortened).toEqual([
+      [
+        crossKey,
+        'networking.resources.gardener.cloud/to-shoot--my-long-project--my-very-long-shoot-name-kube-a-' +
+          shortened[0][1].slice(-5),
+      ],
+    ]);
+    expect(keys).toContain(shortened[0][1]);
   });
 });

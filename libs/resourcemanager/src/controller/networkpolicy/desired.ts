@@ -4,6 +4,7 @@
 // `from-world-to-ports` ingress policy; and per port exposed by an Ingress a pair for the ingress controller.
 import type { LabelSelector } from '@gardener-ts/controller-runtime';
 import { fromPolicies, parsePorts } from './annotations.js';
+import { shortenLabelKey } from './label-key.js';
 import {
   DescriptionAnnotation,
   NetworkingAnnotation,
@@ -23,6 +24,8 @@ export interface DesiredInput {
   /** The Ingresses in the Service's namespace; only used with an ingress controller selector. */
   ingresses?: Ingress[];
   ingressController?: IngressControllerSelector;
+  /** Told about each pod label key longer than 63 characters and what it was shortened to. */
+  onShortenedLabelKey?: (original: string, shortened: string) => void;
 }
 
 /** Go's `%v` of a map: `map[k1:v1 k2:v2]`, keys sorted. */
@@ -32,13 +35,17 @@ export function goMap(labels: Record<string, string> | undefined): string {
 }
 
 function describeSelector(s: LabelSelector): string {
-  const exprs = (s.matchExpressions ?? []).map((e) => `${e.key} ${e.operator}${e.values ? ` [${e.values.join(' ')}]` : ''}`);
+  const exprs = (s.matchExpressions ?? []).map(
+    (e) => `${e.key} ${e.operator}${e.values ? ` [${e.values.join(' ')}]` : ''}`,
+  );
   return goMap(s.matchLabels) + (exprs.length ? ` and expressions [${exprs.join(', ')}]` : '');
 }
 
 const protocolOf = (p: NetworkPolicyPort) => p.protocol ?? 'TCP';
 const portString = (p: NetworkPolicyPort) => String(p.port ?? '');
-const nsSelector = (namespace: string): LabelSelector => ({ matchLabels: { [NetworkingLabel.MetadataName]: namespace } });
+const nsSelector = (namespace: string): LabelSelector => ({
+  matchLabels: { [NetworkingLabel.MetadataName]: namespace },
+});
 const peer = (podSelector: LabelSelector, namespaceSelector?: LabelSelector): NetworkPolicyPeer =>
   namespaceSelector ? { podSelector, namespaceSelector } : { podSelector };
 
@@ -71,26 +78,38 @@ export function desiredPolicies(input: DesiredInput): NetworkPolicy[] {
 
   const ingressText = (port: NetworkPolicyPort) =>
     `Allows ingress ${protocolOf(port)} traffic to port ${portString(port)} for pods selected by the ${serviceKey} service selector`;
-  const egressText = (port: NetworkPolicyPort) => `Allows egress ${protocolOf(port)} traffic to port ${portString(port)}`;
+  const egressText = (port: NetworkPolicyPort) =>
+    `Allows egress ${protocolOf(port)} traffic to port ${portString(port)}`;
 
   // A pair of policies for one port and one namespace whose pods (labelled `to-...=allowed`) may connect.
   const addPair = (port: NetworkPolicyPort, policyID: string, podLabel: string) => {
     for (const from of namespaces) {
       const cross = from !== namespace;
       const infix = cross ? `${annotations[NetworkingAnnotation.PodLabelSelectorNamespaceAlias] ?? namespace}-` : '';
-      const clients: LabelSelector = { matchLabels: { [`networking.resources.gardener.cloud/to-${infix}${podLabel}`]: NetworkingLabel.Allowed } };
-      add(namespace, `ingress-to-${policyID}${cross ? `-from-${from}` : ''}`,
-        `${ingressText(port)} from pods running in namespace ${from} labeled with ${describeSelector(clients)}.`, {
+      const usualKey = `networking.resources.gardener.cloud/to-${infix}${podLabel}`;
+      const clientKey = shortenLabelKey(usualKey);
+      if (clientKey !== usualKey) input.onShortenedLabelKey?.(usualKey, clientKey);
+      const clients: LabelSelector = { matchLabels: { [clientKey]: NetworkingLabel.Allowed } };
+      add(
+        namespace,
+        `ingress-to-${policyID}${cross ? `-from-${from}` : ''}`,
+        `${ingressText(port)} from pods running in namespace ${from} labeled with ${describeSelector(clients)}.`,
+        {
           podSelector: targets,
           ingress: [{ from: [peer(clients, cross ? nsSelector(from) : undefined)], ports: [port] }],
           policyTypes: ['Ingress'],
-        });
-      add(from, `egress-to-${cross ? `${namespace}-` : ''}${policyID}`,
-        `${egressText(port)} from pods running in namespace ${from} labeled with ${describeSelector(clients)} to pods selected by the ${serviceKey} service selector.`, {
+        },
+      );
+      add(
+        from,
+        `egress-to-${cross ? `${namespace}-` : ''}${policyID}`,
+        `${egressText(port)} from pods running in namespace ${from} labeled with ${describeSelector(clients)} to pods selected by the ${serviceKey} service selector.`,
+        {
           podSelector: clients,
           egress: [{ to: [peer(targets, cross ? nsSelector(namespace) : undefined)], ports: [port] }],
           policyTypes: ['Egress'],
-        });
+        },
+      );
     }
   };
 
@@ -109,33 +128,51 @@ export function desiredPolicies(input: DesiredInput): NetworkPolicy[] {
   if (world !== undefined) {
     const ports = parsePorts(world);
     const list = ports.map((p) => (p.protocol === undefined ? portString(p) : `${p.protocol}/${portString(p)}`));
-    add(namespace, `ingress-to-${name}-from-world`,
-      `Allows ingress traffic from everywhere to ports [${list.join(' ')}] for pods selected by the ${serviceKey} service selector.`, {
+    add(
+      namespace,
+      `ingress-to-${name}-from-world`,
+      `Allows ingress traffic from everywhere to ports [${list.join(' ')}] for pods selected by the ${serviceKey} service selector.`,
+      {
         podSelector: targets,
-        ingress: [{
-          from: [{ namespaceSelector: {}, podSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }, { ipBlock: { cidr: '::/0' } }],
-          ...(ports.length > 0 ? { ports: ports.map(withProtocol) } : {}),
-        }],
+        ingress: [
+          {
+            from: [
+              { namespaceSelector: {}, podSelector: {} },
+              { ipBlock: { cidr: '0.0.0.0/0' } },
+              { ipBlock: { cidr: '::/0' } },
+            ],
+            ...(ports.length > 0 ? { ports: ports.map(withProtocol) } : {}),
+          },
+        ],
         policyTypes: ['Ingress'],
-      });
+      },
+    );
   }
 
   const ctrl = input.ingressController;
   if (ctrl) {
     for (const port of portsExposedByIngresses(service, input.ingresses ?? [])) {
       const cross = ctrl.namespace !== namespace;
-      add(namespace, `ingress-to-${idFor(port)}-from-ingress-controller`,
-        `${ingressText(port)} from ingress controller pods running in the ${ctrl.namespace} namespace labeled with ${describeSelector(ctrl.podSelector)}.`, {
+      add(
+        namespace,
+        `ingress-to-${idFor(port)}-from-ingress-controller`,
+        `${ingressText(port)} from ingress controller pods running in the ${ctrl.namespace} namespace labeled with ${describeSelector(ctrl.podSelector)}.`,
+        {
           podSelector: targets,
           ingress: [{ from: [peer(ctrl.podSelector, cross ? nsSelector(ctrl.namespace) : undefined)], ports: [port] }],
           policyTypes: ['Ingress'],
-        });
-      add(ctrl.namespace, `egress-to-${cross ? `${namespace}-` : ''}${idFor(port)}-from-ingress-controller`,
-        `${egressText(port)} from pods running in the ${ctrl.namespace} namespace labeled with ${describeSelector(ctrl.podSelector)} to pods selected by the ${serviceKey} service selector.`, {
+        },
+      );
+      add(
+        ctrl.namespace,
+        `egress-to-${cross ? `${namespace}-` : ''}${idFor(port)}-from-ingress-controller`,
+        `${egressText(port)} from pods running in the ${ctrl.namespace} namespace labeled with ${describeSelector(ctrl.podSelector)} to pods selected by the ${serviceKey} service selector.`,
+        {
           podSelector: ctrl.podSelector,
           egress: [{ to: [peer(targets, cross ? nsSelector(namespace) : undefined)], ports: [port] }],
           policyTypes: ['Egress'],
-        });
+        },
+      );
     }
   }
   return [...policies.values()];
@@ -159,7 +196,9 @@ export function portsExposedByIngresses(service: Service, ingresses: Ingress[]):
         const backend = path.backend?.service;
         if (!backend || backend.name !== service.metadata?.name) continue;
         const sp = (service.spec?.ports ?? []).find(
-          (p) => (backend.port?.name !== undefined && backend.port.name === p.name) || (backend.port?.number !== undefined && backend.port.number === p.port),
+          (p) =>
+            (backend.port?.name !== undefined && backend.port.name === p.name) ||
+            (backend.port?.number !== undefined && backend.port.number === p.port),
         );
         if (sp) ports.push({ protocol: sp.protocol ?? 'TCP', port: sp.targetPort ?? sp.port });
       }

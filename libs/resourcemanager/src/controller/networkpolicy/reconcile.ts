@@ -12,7 +12,13 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { namespaceSelectorsOf } from './annotations.js';
 import { desiredPolicies } from './desired.js';
-import { NetworkingLabel, type Ingress, type IngressControllerSelector, type NetworkPolicy, type Service } from './types.js';
+import {
+  NetworkingLabel,
+  type Ingress,
+  type IngressControllerSelector,
+  type NetworkPolicy,
+  type Service,
+} from './types.js';
 
 export const ServiceKind = kind<Service>('v1', 'Service');
 export const NetworkPolicyKind = kind<NetworkPolicy>('networking.k8s.io/v1', 'NetworkPolicy');
@@ -28,7 +34,8 @@ export interface NetworkPolicyReconcilerOptions {
 }
 
 const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isSubset = (want: Record<string, string> = {}, have: Record<string, string> = {}) => Object.entries(want).every(([k, v]) => have[k] === v);
+const isSubset = (want: Record<string, string> = {}, have: Record<string, string> = {}) =>
+  Object.entries(want).every(([k, v]) => have[k] === v);
 
 export class NetworkPolicyReconciler {
   private readonly handles: (labels: Record<string, string> | undefined) => boolean;
@@ -41,7 +48,9 @@ export class NetworkPolicyReconciler {
   async reconcile({ namespace, name }: Request, ctx: ReconcileContext): Promise<void> {
     const { client } = this.o;
     const existing = (
-      await client.list(NetworkPolicyKind, { labelSelector: { [NetworkingLabel.ServiceName]: name, [NetworkingLabel.ServiceNamespace]: namespace ?? '' } })
+      await client.list(NetworkPolicyKind, {
+        labelSelector: { [NetworkingLabel.ServiceName]: name, [NetworkingLabel.ServiceNamespace]: namespace ?? '' },
+      })
     ).items;
     const ns = await client.get(NamespaceKind, { name: namespace ?? '' }).catch((err) => {
       if (isNotFound(err)) return undefined;
@@ -63,6 +72,11 @@ export class NetworkPolicyReconciler {
         namespaces: await this.selectedNamespaces(service),
         ingresses: this.o.ingressControllerSelector ? (await client.list(IngressKind, { namespace })).items : [],
         ingressController: this.o.ingressControllerSelector,
+        onShortenedLabelKey: (original, shortened) =>
+          ctx.log.warn(
+            { original, shortened },
+            'Usual pod label selector has at least one key exceeding 63 characters and had to be mutated - consider shortening the namespace name or the service name',
+          ),
       });
     }
 
@@ -72,9 +86,11 @@ export class NetworkPolicyReconciler {
       ...desired.map((p) => this.write(p, ctx)),
       ...stale.map(async (p) => {
         ctx.log.info({ networkPolicy: `${p.metadata?.namespace}/${p.metadata?.name}` }, 'Deleting stale NetworkPolicy');
-        await client.delete(NetworkPolicyKind, { namespace: p.metadata?.namespace, name: p.metadata?.name ?? '' }).catch((err) => {
-          if (!isNotFound(err)) throw err;
-        });
+        await client
+          .delete(NetworkPolicyKind, { namespace: p.metadata?.namespace, name: p.metadata?.name ?? '' })
+          .catch((err) => {
+            if (!isNotFound(err)) throw err;
+          });
       }),
     ]);
     const errors = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
@@ -87,7 +103,8 @@ export class NetworkPolicyReconciler {
     const names = new Set<string>();
     if (selectors.length > 0) {
       for (const n of (await this.o.client.list(NamespaceKind)).items) {
-        if (!n.metadata?.deletionTimestamp && selectors.some((m) => m(n.metadata?.labels))) names.add(n.metadata?.name ?? '');
+        if (!n.metadata?.deletionTimestamp && selectors.some((m) => m(n.metadata?.labels)))
+          names.add(n.metadata?.name ?? '');
       }
     }
     return [...names];

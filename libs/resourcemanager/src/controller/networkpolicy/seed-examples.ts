@@ -7,7 +7,10 @@ const service = (annotations?: Record<string, string>): Service => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name: 'gardener-resource-manager', namespace: 'a', ...(annotations ? { annotations } : {}) },
-  spec: { selector: { app: 'gardener-resource-manager' }, ports: [{ name: 'server', port: 443, protocol: 'TCP', targetPort: 10250 }] },
+  spec: {
+    selector: { app: 'gardener-resource-manager' },
+    ports: [{ name: 'server', port: 443, protocol: 'TCP', targetPort: 10250 }],
+  },
 });
 
 const docs = (text: string): NetworkPolicy[] => YAML.parseAllDocuments(text).map((d) => d.toJSON() as NetworkPolicy);
@@ -224,10 +227,17 @@ spec:
 `);
 
 /** The ingress controller of the document's component configuration. */
-export const seedIngressController: IngressControllerSelector = { namespace: 'default', podSelector: { matchLabels: { foo: 'bar' } } };
+export const seedIngressController: IngressControllerSelector = {
+  namespace: 'default',
+  podSelector: { matchLabels: { foo: 'bar' } },
+};
 
 export const seedService = {
   plain: service(),
-  crossNamespace: service({ 'networking.resources.gardener.cloud/namespace-selectors': '[{"matchLabels":{"kubernetes.io/metadata.name":"b"}}]' }),
-  fromWorld: service({ 'networking.resources.gardener.cloud/from-world-to-ports': '[{"port":"10250","protocol":"TCP"}]' }),
+  crossNamespace: service({
+    'networking.resources.gardener.cloud/namespace-selectors': '[{"matchLabels":{"kubernetes.io/metadata.name":"b"}}]',
+  }),
+  fromWorld: service({
+    'networking.resources.gardener.cloud/from-world-to-ports': '[{"port":"10250","protocol":"TCP"}]',
+  }),
 };

@@ -68,7 +68,10 @@ export interface IngressBackendPort {
 
 export interface Ingress extends KubernetesObject {
   spec?: {
-    rules?: { host?: string; http?: { paths?: { path?: string; backend?: { service?: { name: string; port?: IngressBackendPort } } }[] } }[];
+    rules?: {
+      host?: string;
+      http?: { paths?: { path?: string; backend?: { service?: { name: string; port?: IngressBackendPort } } }[] };
+    }[];
   };
 }
 
