@@ -3,13 +3,18 @@
 // webhooks, the webhook's message on denial, warnings passed back, failurePolicy Fail/Ignore, timeoutSeconds.
 import { randomUUID } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
+import { setDeadline } from '../http/client-deadline.js';
 import type { Logger } from '@gardener-ts/logging';
 import { ApiError } from '../api/errors.js';
 import { applyPatch } from '../server/patching.js';
 import type { Pipeline, WriteRequest, WriteStep } from '../server/pipeline.js';
 import { StorageSnapshot } from '../storage/snapshot.js';
 import type { KubeObject, Storage } from '../storage/types.js';
-import { evaluateMatchConditions, validateWebhookConfigurationMatchConditions, type ConditionAuthorizer } from './match-conditions.js';
+import {
+  evaluateMatchConditions,
+  validateWebhookConfigurationMatchConditions,
+  type ConditionAuthorizer,
+} from './match-conditions.js';
 import { namespaceMatches, objectMatches, rulesMatch } from './matching.js';
 
 const PREFIX = '/registry/admissionregistration.k8s.io/';
@@ -54,7 +59,10 @@ export class WebhookAdmission {
   private async conditionsMatch(webhook: KubeObject, r: WriteRequest): Promise<boolean> {
     const result = await evaluateMatchConditions(webhook, r, this.authorizer);
     if ('error' in result) {
-      this.log?.info({ webhook: webhook.name, err: result.error.message }, 'Failed evaluating match conditions, failing closed');
+      this.log?.info(
+        { webhook: webhook.name, err: result.error.message },
+        'Failed evaluating match conditions, failing closed',
+      );
       throw result.error;
     }
     return result.matches;
@@ -65,7 +73,9 @@ export class WebhookAdmission {
     return this.snapshot
       .under(`${PREFIX}${resource}/`)
       .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-      .flatMap((config) => (config.webhooks ?? []).map((webhook: KubeObject) => ({ config: config.metadata.name, webhook })));
+      .flatMap((config) =>
+        (config.webhooks ?? []).map((webhook: KubeObject) => ({ config: config.metadata.name, webhook })),
+      );
   }
 
   private step(kind: Kind): WriteStep {
@@ -74,7 +84,10 @@ export class WebhookAdmission {
       if (r.definition.group === 'admissionregistration.k8s.io') return;
       const candidates = this.webhooks(kind).filter(({ webhook }) => rulesMatch(webhook, r));
       if (candidates.length === 0) return;
-      const namespaceLabels = r.definition.namespaced && r.namespace ? (await this.storage.get(`/registry/core/namespaces/${r.namespace}`))?.object.metadata.labels : undefined;
+      const namespaceLabels =
+        r.definition.namespaced && r.namespace
+          ? (await this.storage.get(`/registry/core/namespaces/${r.namespace}`))?.object.metadata.labels
+          : undefined;
       const called: { webhook: KubeObject; after: string }[] = [];
       for (const { webhook } of candidates) {
         if (!namespaceMatches(webhook, r, namespaceLabels) || !objectMatches(webhook, r)) continue;
@@ -89,7 +102,8 @@ export class WebhookAdmission {
       if (kind !== 'mutating') return;
       const final = JSON.stringify(r.object);
       for (const { webhook, after } of called) {
-        if (webhook.reinvocationPolicy === 'IfNeeded' && after !== final && (await this.conditionsMatch(webhook, r))) await this.call(kind, webhook, r);
+        if (webhook.reinvocationPolicy === 'IfNeeded' && after !== final && (await this.conditionsMatch(webhook, r)))
+          await this.call(kind, webhook, r);
       }
     };
   }
@@ -106,23 +120,40 @@ export class WebhookAdmission {
     let response: KubeObject;
     try {
       response = await post(await this.target(webhook), webhook, review(uid, r));
-      if (response.response?.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${response.response?.uid ?? ''}"`);
+      if (response.response?.uid !== uid)
+        throw new Error(`expected response.uid="${uid}", got "${response.response?.uid ?? ''}"`);
     } catch (err) {
       if (webhook.failurePolicy === 'Ignore') {
-        this.log?.info({ webhook: webhook.name, err: (err as Error).message }, 'Webhook failed, ignored by its failurePolicy');
+        this.log?.info(
+          { webhook: webhook.name, err: (err as Error).message },
+          'Webhook failed, ignored by its failurePolicy',
+        );
         return;
       }
-      throw new ApiError(500, 'InternalError', `Internal error occurred: failed calling webhook "${webhook.name}": ${(err as Error).message}`);
+      throw new ApiError(
+        500,
+        'InternalError',
+        `Internal error occurred: failed calling webhook "${webhook.name}": ${(err as Error).message}`,
+      );
     }
     const result = response.response;
     for (const w of result.warnings ?? []) r.ctx.warnings.push(String(w));
     if (!result.allowed) {
       const status = result.status ?? {};
       const code = Number(status.code) || 400;
-      throw new ApiError(code, status.reason ?? 'BadRequest', `admission webhook "${webhook.name}" denied the request${status.message ? `: ${status.message}` : ' without explanation'}`);
+      throw new ApiError(
+        code,
+        status.reason ?? 'BadRequest',
+        `admission webhook "${webhook.name}" denied the request${status.message ? `: ${status.message}` : ' without explanation'}`,
+      );
     }
     if (kind !== 'mutating' || !result.patch || r.operation === 'DELETE') return;
-    if (result.patchType !== 'JSONPatch') throw new ApiError(500, 'InternalError', `Internal error occurred: webhook "${webhook.name}" returned patchType ${result.patchType}, only JSONPatch is supported`);
+    if (result.patchType !== 'JSONPatch')
+      throw new ApiError(
+        500,
+        'InternalError',
+        `Internal error occurred: webhook "${webhook.name}" returned patchType ${result.patchType}, only JSONPatch is supported`,
+      );
     const patched = applyPatch('json', r.object, Buffer.from(result.patch, 'base64').toString('utf8'), undefined);
     for (const key of Object.keys(r.object)) delete r.object[key];
     Object.assign(r.object, patched);
@@ -143,10 +174,15 @@ export async function resolveService(storage: Storage, service: KubeObject): Pro
   const endpoints = (await storage.get(`/registry/core/endpoints/${namespace}/${name}`))?.object;
   for (const subset of endpoints?.subsets ?? []) {
     const address = subset.addresses?.[0]?.ip;
-    const target = (subset.ports ?? []).find((p: KubeObject) => (servicePort.name ? p.name === servicePort.name : true));
+    const target = (subset.ports ?? []).find((p: KubeObject) =>
+      servicePort.name ? p.name === servicePort.name : true,
+    );
     if (address && target) {
       const host = address.includes(':') ? `[${address}]` : address;
-      return { url: new URL(`https://${host}:${target.port}${service.path ?? ''}`), servername: `${name}.${namespace}.svc` };
+      return {
+        url: new URL(`https://${host}:${target.port}${service.path ?? ''}`),
+        servername: `${name}.${namespace}.svc`,
+      };
     }
   }
   throw new Error(`no endpoints available for service "${name}"`);
@@ -174,7 +210,10 @@ function review(uid: string, r: WriteRequest): KubeObject {
       object: r.operation === 'DELETE' ? null : r.object,
       oldObject: r.operation === 'CREATE' ? null : (r.oldObject ?? null),
       dryRun: r.ctx.dryRun,
-      options: { apiVersion: 'meta.k8s.io/v1', kind: r.operation === 'CREATE' ? 'CreateOptions' : r.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions' },
+      options: {
+        apiVersion: 'meta.k8s.io/v1',
+        kind: r.operation === 'CREATE' ? 'CreateOptions' : r.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions',
+      },
     },
   };
 }
@@ -187,24 +226,42 @@ export interface Target {
 
 /** POSTs the review to the target, verifying the webhook's certificate with its caBundle. */
 async function post(target: Target, webhook: KubeObject, body: KubeObject): Promise<KubeObject> {
-  const parsed = await postJson(target, webhook.clientConfig ?? {}, Number(webhook.timeoutSeconds ?? 10) * 1000, body, 'AdmissionReview');
+  // kube's timeoutSeconds: default 10, allowed 1 to 30.
+  const seconds = Math.min(30, Math.max(1, Number(webhook.timeoutSeconds ?? 10) || 10));
+  const parsed = await postJson(target, webhook.clientConfig ?? {}, seconds * 1000, body, 'AdmissionReview');
   if (typeof parsed?.response?.allowed !== 'boolean') throw new Error('the response has no response.allowed');
   return parsed;
 }
 
 /**
  * POSTs a JSON review over HTTPS to a resolved target, verifying the server's certificate with the client config's
- * caBundle; non-2xx answers, bodies over 3 MiB, non-JSON bodies and timeouts are errors. Shared with the CRD
+ * caBundle; non-2xx answers, bodies over 3 MiB, non-JSON bodies and passing `timeoutMs` (a total deadline, not an idle
+ * timeout) are errors. Shared with the CRD
  * conversion webhooks (`server/conversion/`); `what` names the expected answer in errors.
  */
-export function postJson(target: Target, clientConfig: KubeObject, timeoutMs: number, body: KubeObject, what: string): Promise<KubeObject> {
+export function postJson(
+  target: Target,
+  clientConfig: KubeObject,
+  timeoutMs: number,
+  body: KubeObject,
+  what: string,
+): Promise<KubeObject> {
   const { url, servername } = target;
   const ca = clientConfig.caBundle ? Buffer.from(clientConfig.caBundle, 'base64').toString('utf8') : undefined;
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
-      { method: 'POST', ca, servername, timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        method: 'POST',
+        ca,
+        servername,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -214,7 +271,8 @@ export function postJson(target: Target, clientConfig: KubeObject, timeoutMs: nu
           else chunks.push(c);
         });
         res.on('end', () => {
-          if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return reject(new Error(`the server responded with status ${res.statusCode}`));
+          if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300)
+            return reject(new Error(`the server responded with status ${res.statusCode}`));
           try {
             resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
           } catch {
@@ -223,7 +281,13 @@ export function postJson(target: Target, clientConfig: KubeObject, timeoutMs: nu
         });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs / 1000}s)`)));
+    // kube's message, with the timeout its REST client puts in the URL (admission wraps it in "failed to call webhook").
+    const prefix = what === 'AdmissionReview' ? 'failed to call webhook: ' : '';
+    const timedOut = () =>
+      new Error(
+        `${prefix}Post "${url.href}${url.search ? '&' : '?'}timeout=${timeoutMs / 1000}s": context deadline exceeded`,
+      );
+    setDeadline(req, timeoutMs, timedOut, reject);
     req.on('error', reject);
     req.end(payload);
   });

@@ -17,7 +17,18 @@
 // unhandled rejection) and leaves the stream's other watchers and new ones stuck. So a watcher etcd has cancelled is
 // never cancelled again; and for the race where we cancel a watch just as etcd cancels it (our request crosses its
 // reply), the client's stream handler is patched to drop a cancellation reply for a watcher it no longer knows.
-import type { Etcd3, ICompare, IEvent, IKeyValue, IRequestOp, IResponseHeader, ITxnResponse, IWatchResponse, KVClient, Watcher } from 'etcd3';
+import type {
+  Etcd3,
+  ICompare,
+  IEvent,
+  IKeyValue,
+  IRequestOp,
+  IResponseHeader,
+  ITxnResponse,
+  IWatchResponse,
+  KVClient,
+  Watcher,
+} from 'etcd3';
 import { atRevision, decodeObject, encodeObject, errorMessage, storageErrors, storedObject } from './objects.js';
 import {
   StorageError,
@@ -85,7 +96,8 @@ export class EtcdStorage implements Storage {
     const res = await this.call((kv) => kv.range({ key: Buffer.from(key) }));
     // A linearizable read: etcd's revision now is the newest there is.
     const revision = Number(res.header.revision);
-    if (options.minRevision !== undefined && options.minRevision > revision) throw storageErrors.tooLarge(options.minRevision, revision);
+    if (options.minRevision !== undefined && options.minRevision > revision)
+      throw storageErrors.tooLarge(options.minRevision, revision);
     return res.kvs.length > 0 ? stored(res.kvs[0]) : undefined;
   }
 
@@ -93,12 +105,18 @@ export class EtcdStorage implements Storage {
     const { prefix, after, atRevision } = options;
     const start = after !== undefined && after >= prefix ? `${after}\0` : prefix;
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
-    const range = { key: Buffer.from(start), range_end: rangeEnd(prefix), limit, ...(atRevision !== undefined ? { revision: atRevision } : {}) };
+    const range = {
+      key: Buffer.from(start),
+      range_end: rangeEnd(prefix),
+      limit,
+      ...(atRevision !== undefined ? { revision: atRevision } : {}),
+    };
     let res;
     try {
       res = await this.call((kv) => kv.range(range));
     } catch (err) {
-      if (err instanceof StorageError && err.code === 'TooLarge') throw storageErrors.tooLarge(atRevision!, await this.currentRevision());
+      if (err instanceof StorageError && err.code === 'TooLarge')
+        throw storageErrors.tooLarge(atRevision!, await this.currentRevision());
       throw err;
     }
     const items = res.kvs.map(stored);
@@ -163,10 +181,16 @@ export class EtcdStorage implements Storage {
     const client = this.connected();
     const shared = this.shared.get(prefix);
     if (shared?.canJoin(after)) return shared;
-    const stream = new WatchStream(client, prefix, after, (header) => this.see(header), (ended) => {
-      this.streams.delete(ended);
-      if (this.shared.get(prefix) === ended) this.shared.delete(prefix);
-    });
+    const stream = new WatchStream(
+      client,
+      prefix,
+      after,
+      (header) => this.see(header),
+      (ended) => {
+        this.streams.delete(ended);
+        if (this.shared.get(prefix) === ended) this.shared.delete(prefix);
+      },
+    );
     this.streams.add(stream);
     if (!shared) this.shared.set(prefix, stream);
     return stream;
@@ -243,7 +267,8 @@ class WatchStream {
       see(res.header);
       for (const raw of res.events) {
         const event = toEvent(raw);
-        if (!event) return this.fail(new StorageError('Gone', `the previous value of ${raw.kv.key.toString()} is compacted`));
+        if (!event)
+          return this.fail(new StorageError('Gone', `the previous value of ${raw.kv.key.toString()} is compacted`));
         this.delivered = event.revision;
         for (const handle of this.handles) handle.deliver(event);
       }
@@ -317,7 +342,9 @@ function stored(kv: IKeyValue): StoredObject {
 function toEvent(raw: IEvent): StorageEvent | undefined {
   const key = raw.kv.key.toString();
   const revision = Number(raw.kv.mod_revision);
-  const previous = raw.prev_kv ? decodeObject(raw.prev_kv.value.toString(), Number(raw.prev_kv.mod_revision)) : undefined;
+  const previous = raw.prev_kv
+    ? decodeObject(raw.prev_kv.value.toString(), Number(raw.prev_kv.mod_revision))
+    : undefined;
   if (String(raw.type).toUpperCase() === 'DELETE') {
     if (!previous) return undefined;
     return Object.freeze({ type: 'DELETED', key, object: atRevision(previous, revision), previous, revision });

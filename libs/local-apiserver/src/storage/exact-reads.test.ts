@@ -18,7 +18,10 @@ type CompactingStorage = Storage & { compact(revision: number): void | Promise<v
 let run = 0;
 
 /** What a list gives, comparable across reads: key, revision and object of each item, and the list's revision. */
-const shape = (list: ListResult) => ({ revision: list.revision, items: list.items.map((i) => [i.key, i.revision, i.object]) });
+const shape = (list: ListResult) => ({
+  revision: list.revision,
+  items: list.items.map((i) => [i.key, i.revision, i.object]),
+});
 
 async function opened<S extends Storage>(storage: S): Promise<S> {
   await storage.open();
@@ -49,10 +52,30 @@ function describeExactReads(name: string, factory: () => Promise<CompactingStora
 
     /** Creates, updates, deletes and re-creates, recording the latest list after each write. */
     const script: [op: 'create' | 'update' | 'delete', name: string][] = [
-      ['create', 'a'], ['create', 'b'], ['create', 'c'], ['create', 'd'], ['update', 'b'], ['delete', 'a'],
-      ['create', 'e'], ['update', 'c'], ['delete', 'b'], ['create', 'a'], ['update', 'e'], ['delete', 'd'],
-      ['create', 'f'], ['update', 'f'], ['update', 'a'], ['delete', 'c'], ['create', 'b'], ['update', 'b'],
-      ['update', 'a'], ['update', 'e'], ['create', 'g'], ['update', 'g'], ['delete', 'g'], ['update', 'f'],
+      ['create', 'a'],
+      ['create', 'b'],
+      ['create', 'c'],
+      ['create', 'd'],
+      ['update', 'b'],
+      ['delete', 'a'],
+      ['create', 'e'],
+      ['update', 'c'],
+      ['delete', 'b'],
+      ['create', 'a'],
+      ['update', 'e'],
+      ['delete', 'd'],
+      ['create', 'f'],
+      ['update', 'f'],
+      ['update', 'a'],
+      ['delete', 'c'],
+      ['create', 'b'],
+      ['update', 'b'],
+      ['update', 'a'],
+      ['update', 'e'],
+      ['create', 'g'],
+      ['update', 'g'],
+      ['delete', 'g'],
+      ['update', 'f'],
     ];
     async function history(): Promise<ListResult[]> {
       const seen: ListResult[] = [await storage.list({ prefix: root })];
@@ -87,9 +110,12 @@ function describeExactReads(name: string, factory: () => Promise<CompactingStora
         expect(paged.map((i) => [i.key, i.revision])).toEqual(then.items.map((i) => [i.key, i.revision]));
       }
       // After `create d` (step 3): c and d are there though deleted since, f is not though created since.
-      const keys = async (revision: number) => (await storage.list({ prefix: root, atRevision: revision })).items.map((i) => i.key);
+      const keys = async (revision: number) =>
+        (await storage.list({ prefix: root, atRevision: revision })).items.map((i) => i.key);
       expect(await keys(seen[4].revision)).toEqual(['a', 'b', 'c', 'd'].map((n) => `${root}${n}`));
-      expect((await storage.list({ prefix: root })).items.map((i) => i.key)).toEqual(['a', 'b', 'e', 'f'].map((n) => `${root}${n}`));
+      expect((await storage.list({ prefix: root })).items.map((i) => i.key)).toEqual(
+        ['a', 'b', 'e', 'f'].map((n) => `${root}${n}`),
+      );
     });
 
     it('answers Gone for a revision compacted away, and TooLarge for one not reached yet', async () => {
@@ -132,10 +158,13 @@ describe('exact reads', () => {
   it('memory: answers Gone once the revision is older than the bounded history', async () => {
     const storage = new MemoryStorage({ historySize: 5 });
     const first = await storage.create('/registry/h/a', { metadata: { name: 'a' } });
-    for (let i = 0; i < 5; i++) await storage.update('/registry/h/a', { metadata: { name: 'a' }, data: { i: String(i) } });
+    for (let i = 0; i < 5; i++)
+      await storage.update('/registry/h/a', { metadata: { name: 'a' }, data: { i: String(i) } });
     const revision = await storage.currentRevision();
     // Five events kept (revisions 2..6): the state at 1 is the oldest that can still be rebuilt.
-    expect((await storage.list({ prefix: '/registry/h/', atRevision: first.revision })).items[0].revision).toBe(first.revision);
+    expect((await storage.list({ prefix: '/registry/h/', atRevision: first.revision })).items[0].revision).toBe(
+      first.revision,
+    );
     await storage.update('/registry/h/a', { metadata: { name: 'a' } });
     expect((await failure(storage.list({ prefix: '/registry/h/', atRevision: first.revision }))).code).toBe('Gone');
     expect((await storage.list({ prefix: '/registry/h/', atRevision: revision })).items[0].revision).toBe(revision);
@@ -164,7 +193,9 @@ describe('exact reads', () => {
     afterAll(() => etcd?.stop());
 
     describeExactReads('etcd', () => opened(new EtcdStorage({ endpoints: [etcd!.endpoint] })));
-    describeExactReads('etcd + watch cache', () => opened(new WatchCachedStorage(new EtcdStorage({ endpoints: [etcd!.endpoint] }), { blockMs: 200 })));
+    describeExactReads('etcd + watch cache', () =>
+      opened(new WatchCachedStorage(new EtcdStorage({ endpoints: [etcd!.endpoint] }), { blockMs: 200 })),
+    );
 
     it('watch cache: serves revisions in its history from memory, older ones from etcd, and waits for newer ones', async () => {
       const root = `/registry/exact-cache-${process.pid}/`;
@@ -173,7 +204,9 @@ describe('exact reads', () => {
       const beforeCache = await writer.list({ prefix: root });
       // A write after it, so that the cache's first list is at a later revision.
       await writer.create(`${root}older`, { metadata: { name: 'older' } });
-      const storage = await opened(new WatchCachedStorage(new EtcdStorage({ endpoints: [etcd!.endpoint] }), { blockMs: 10_000 }));
+      const storage = await opened(
+        new WatchCachedStorage(new EtcdStorage({ endpoints: [etcd!.endpoint] }), { blockMs: 10_000 }),
+      );
       try {
         await writer.delete(`${root}old`);
         const created = await writer.create(`${root}new`, { metadata: { name: 'new' } });
@@ -182,7 +215,9 @@ describe('exact reads', () => {
         expect(shape(await storage.list({ prefix: root, atRevision: inCache.revision }))).toEqual(shape(inCache));
         expect(range).not.toHaveBeenCalled();
         // Before the cache's first list: only etcd has it.
-        expect(shape(await storage.list({ prefix: root, atRevision: beforeCache.revision }))).toEqual(shape(beforeCache));
+        expect(shape(await storage.list({ prefix: root, atRevision: beforeCache.revision }))).toEqual(
+          shape(beforeCache),
+        );
         expect(range).toHaveBeenCalledWith(expect.objectContaining({ atRevision: beforeCache.revision }));
         range.mockRestore();
         // A get and an exact list at the next revision wait until the cache has it.

@@ -2,19 +2,26 @@
 // write-ahead log. A write resolves only once its log record is fsynced; writes that arrive while a sync runs are
 // written and synced together by the next one (group commit). When the log passes `compactBytes`, a new log
 // segment starts and a snapshot of the state at that revision is written beside it; older files then go. Opening
-// replays the newest snapshot and the log after it, dropping a torn last record. The revision counter never goes
-// back across restarts; the watch history after a restart holds only the writes replayed from the log.
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+// takes the directory's lock (one server per store), makes the directory 0700 and its files 0600, and replays the
+// newest snapshot and the log after it, dropping a torn last record (and saying so); a log damaged before its end
+// stops the start, as in etcd. The revision counter never goes back across restarts; the watch history after a
+// restart holds only the writes replayed from the log.
+import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryStorage, type Change, type MemoryStorageOptions } from './memory.js';
+import type { Logger } from '@gardener-ts/logging';
+import { DirectoryLock } from './dir-lock.js';
 import { errorMessage } from './objects.js';
 import { StorageError, type StoredObject } from './types.js';
 import {
+  corruptLogError,
+  DIR_MODE,
+  FILE_MODE,
   frames,
   LogFile,
   parseSnapshot,
-  readFrames,
   recordPayload,
+  scanLog,
   removeFiles,
   storeFiles,
   writeSnapshot,
@@ -24,6 +31,8 @@ import {
 export interface FileStorageOptions extends MemoryStorageOptions {
   /** Start a new log segment and write a snapshot once the log is larger than this (default 64 MiB). */
   compactBytes?: number;
+  /** Where a dropped torn tail and background failures are reported (default: process warnings). */
+  log?: Logger;
 }
 
 interface QueuedWrite {
@@ -45,6 +54,8 @@ export class FileStorage extends MemoryStorage {
   private compacting: Promise<void> | undefined;
   /** Set when the log could not be written: the store then refuses writes. */
   private failure: StorageError | undefined;
+  private lock: DirectoryLock | undefined;
+  private readonly logger: Logger | undefined;
 
   constructor(
     readonly dir: string,
@@ -53,14 +64,30 @@ export class FileStorage extends MemoryStorage {
     super(options);
     this.phase = 'new';
     this.compactBytes = options.compactBytes ?? DEFAULT_COMPACT_BYTES;
+    this.logger = options.log;
   }
 
   override async open(): Promise<void> {
     if (this.phase !== 'new') return super.open();
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+    // An existing directory keeps its mode on mkdir: tighten it (and its files, below) on every start.
+    await chmod(this.dir, DIR_MODE);
+    const lock = await DirectoryLock.acquire(this.dir);
+    try {
+      await this.replay();
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+    this.lock = lock;
+    this.phase = 'open';
+  }
+
+  private async replay(): Promise<void> {
     const names = await readdir(this.dir);
     await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => rm(join(this.dir, n), { force: true })));
     const files = storeFiles(names);
+    await Promise.all(files.map((f) => chmod(join(this.dir, f.name), FILE_MODE)));
     const snapshot = files.filter((f) => f.kind === 'snapshot').at(-1);
     if (snapshot) {
       const { revision, items } = parseSnapshot(await readFile(join(this.dir, snapshot.name)), snapshot.name);
@@ -73,18 +100,33 @@ export class FileStorage extends MemoryStorage {
       if (next && next.revision <= this.revision) continue; // entirely in the snapshot
       const path = join(this.dir, log.name);
       const data = await readFile(path);
-      const { payloads, validLength } = readFrames(data);
-      if (next && validLength !== data.length) {
-        throw new Error(`the log ${path} is damaged at byte ${validLength}, and later logs exist`);
-      }
+      const scan = scanLog(data);
+      const { payloads, validLength } = scan;
       for (const payload of payloads) {
         const record = JSON.parse(payload) as LogRecord;
         if (record.r > this.revision) this.restore(record.k, record.r, record.v);
       }
+      if (scan.intactAfter !== undefined) throw corruptLogError(path, scan, this.revision);
+      if (next && validLength !== data.length) {
+        throw new Error(
+          `file storage: the write-ahead log ${path} is damaged at byte ${validLength} and later logs exist; the store ` +
+            `refuses to start (see "Durability and limits" in docs/local-apiserver.md)`,
+        );
+      }
+      if (validLength !== data.length) {
+        this.warn(
+          { path, offset: validLength, droppedBytes: data.length - validLength, revision: this.revision },
+          `file storage: dropping the torn last record of ${path} (bytes ${validLength}-${data.length}): a write that was never acknowledged`,
+        );
+      }
       last = { path, validLength };
     }
     this.log = last ? await LogFile.reopen(last.path, last.validLength) : await LogFile.create(this.dir, this.revision);
-    this.phase = 'open';
+  }
+
+  private warn(details: Record<string, unknown>, message: string): void {
+    if (this.logger) this.logger.warn(details, message);
+    else process.emitWarning(message);
   }
 
   override async close(): Promise<void> {
@@ -95,6 +137,8 @@ export class FileStorage extends MemoryStorage {
     await this.compacting;
     await this.log?.close();
     this.log = undefined;
+    await this.lock?.release();
+    this.lock = undefined;
     await super.close();
   }
 
@@ -115,7 +159,10 @@ export class FileStorage extends MemoryStorage {
       try {
         await this.log!.append(frames(batch.map(({ change: c }) => recordPayload(c.revision, c.key, c.json))));
       } catch (err) {
-        this.failure = new StorageError('Unavailable', `writing the log ${this.log?.path} failed: ${errorMessage(err)}`);
+        this.failure = new StorageError(
+          'Unavailable',
+          `writing the log ${this.log?.path} failed: ${errorMessage(err)}`,
+        );
         for (const write of [...batch, ...this.queue]) write.reject(this.failure);
         this.queue = [];
         break;
@@ -137,7 +184,7 @@ export class FileStorage extends MemoryStorage {
     try {
       next = await LogFile.create(this.dir, revision);
     } catch (err) {
-      process.emitWarning(`file storage: cannot start a new log segment: ${errorMessage(err)}`);
+      this.warn({ dir: this.dir }, `file storage: cannot start a new log segment: ${errorMessage(err)}`);
       return;
     }
     const previous = this.log!;
@@ -150,10 +197,16 @@ export class FileStorage extends MemoryStorage {
     try {
       await writeSnapshot(this.dir, revision, items);
       const obsolete = storeFiles(await readdir(this.dir)).filter((f) => f.revision < revision);
-      await removeFiles(this.dir, obsolete.map((f) => f.name));
+      await removeFiles(
+        this.dir,
+        obsolete.map((f) => f.name),
+      );
     } catch (err) {
       // Nothing is lost: the older snapshot and logs stay and replay as before.
-      process.emitWarning(`file storage: writing the snapshot at revision ${revision} failed: ${errorMessage(err)}`);
+      this.warn(
+        { dir: this.dir, revision },
+        `file storage: writing the snapshot at revision ${revision} failed: ${errorMessage(err)}`,
+      );
     }
   }
 }

@@ -1,4 +1,5 @@
 // The storage backends of the local API server behind one contract (types.ts), and a factory to pick one.
+import type { Logger } from '@gardener-ts/logging';
 import { EtcdStorage } from './etcd.js';
 import { FileStorage } from './file.js';
 import { MemoryStorage } from './memory.js';
@@ -22,6 +23,8 @@ export interface CreateStorageOptions {
   compactBytes?: number;
   /** etcd: serve reads and watches from a watch cache (default true); false reads etcd on every get and list. */
   watchCache?: boolean;
+  /** file: where a dropped torn log tail and background failures are reported (default: process warnings). */
+  log?: Logger;
 }
 
 /** A store of the given kind, not yet opened. */
@@ -31,11 +34,17 @@ export function createStorage(kind: Storage['kind'], options: CreateStorageOptio
       return new MemoryStorage({ historySize: options.historySize });
     case 'file':
       if (!options.dir) throw new Error('file storage needs a directory');
-      return new FileStorage(options.dir, { historySize: options.historySize, compactBytes: options.compactBytes });
+      return new FileStorage(options.dir, {
+        historySize: options.historySize,
+        compactBytes: options.compactBytes,
+        log: options.log,
+      });
     case 'etcd':
       if (!options.endpoints?.length) throw new Error('etcd storage needs endpoints (e.g. --etcd-servers)');
       if (options.watchCache === false) return new EtcdStorage({ endpoints: options.endpoints });
-      return new WatchCachedStorage(new EtcdStorage({ endpoints: options.endpoints }), { historySize: options.historySize });
+      return new WatchCachedStorage(new EtcdStorage({ endpoints: options.endpoints }), {
+        historySize: options.historySize,
+      });
     default:
       throw new Error(`unknown storage kind ${JSON.stringify(kind)}: use memory, file or etcd`);
   }

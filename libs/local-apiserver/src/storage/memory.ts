@@ -75,7 +75,8 @@ export class MemoryStorage implements Storage {
   async get(key: string, options: GetOptions = {}): Promise<StoredObject | undefined> {
     this.assertOpen();
     // Every write a client has seen is applied here, so a revision this store has not reached was never handed out.
-    if (options.minRevision !== undefined && options.minRevision > this.revision) throw storageErrors.tooLarge(options.minRevision, this.revision);
+    if (options.minRevision !== undefined && options.minRevision > this.revision)
+      throw storageErrors.tooLarge(options.minRevision, this.revision);
     return this.objects.get(key);
   }
 
@@ -112,7 +113,12 @@ export class MemoryStorage implements Storage {
     for (let i = events.length - 1; i >= 0; i--) {
       const { key, type, previous } = events[i];
       if (!key.startsWith(prefix) || (lower !== undefined && key <= lower)) continue;
-      then.set(key, type === 'ADDED' || !previous ? undefined : storedObject(key, previous, Number(previous.metadata.resourceVersion)));
+      then.set(
+        key,
+        type === 'ADDED' || !previous
+          ? undefined
+          : storedObject(key, previous, Number(previous.metadata.resourceVersion)),
+      );
     }
     if (then.size === 0) return { ...this.listLatest(options), revision };
     const endKey = prefixEnd(prefix);
@@ -135,7 +141,7 @@ export class MemoryStorage implements Storage {
     };
     const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
     const items: StoredObject[] = [];
-    for (let j = 0; items.length < limit; ) {
+    for (let j = 0; items.length < limit;) {
       const today = peek();
       const touched = j < changed.length ? changed[j] : undefined;
       if (today === undefined && touched === undefined) break;
@@ -274,11 +280,20 @@ export class MemoryStorage implements Storage {
     if (!write.mustExist && current) throw storageErrors.alreadyExists(key);
     if (write.mustExist && !current) throw storageErrors.notFound(key);
     const expected = write.expectedRevision;
-    if (current && expected !== undefined && expected !== current.revision) throw storageErrors.conflict(key, expected, current.revision);
+    if (current && expected !== undefined && expected !== current.revision)
+      throw storageErrors.conflict(key, expected, current.revision);
     const revision = ++this.assigned;
-    const object = write.json === undefined ? atRevision(current!.object, revision) : decodeObject(write.json, revision);
+    const object =
+      write.json === undefined ? atRevision(current!.object, revision) : decodeObject(write.json, revision);
     const stored = storedObject(key, object, revision);
-    const change: Change = { key, revision, stored, previous: current, deleted: write.json === undefined, json: write.json };
+    const change: Change = {
+      key,
+      revision,
+      stored,
+      previous: current,
+      deleted: write.json === undefined,
+      json: write.json,
+    };
     this.pending.set(key, change);
     return change;
   }

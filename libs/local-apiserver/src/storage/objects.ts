@@ -6,7 +6,9 @@ import { StorageError, type KubeObject, type StoredObject } from './types.js';
 /** The JSON a store keeps for an object: the object without `metadata.resourceVersion`. Never changes `object`. */
 export function encodeObject(object: KubeObject): string {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) {
-    throw new TypeError(`a stored object must be a JSON object, got ${Array.isArray(object) ? 'an array' : typeof object}`);
+    throw new TypeError(
+      `a stored object must be a JSON object, got ${Array.isArray(object) ? 'an array' : typeof object}`,
+    );
   }
   const metadata = object.metadata;
   if (isPlainObject(metadata) && 'resourceVersion' in metadata) {

@@ -3,7 +3,9 @@
 //   u32 LE payload length | u32 LE CRC-32 of the payload | payload (UTF-8 JSON)
 // A log record's payload is {"r":revision,"k":key,"v":object} for a put and {"r":revision,"k":key} for a delete;
 // a snapshot is a header {"snapshot":R,"count":N} and then one such record per object. The CRC finds a torn or
-// zero-filled tail left by a crash: reading stops at the first frame that is incomplete or does not match.
+// zero-filled tail left by a crash: reading stops at the first frame that is incomplete or does not match. As in
+// etcd, only the tail may be bad: a bad frame followed by an intact one is corruption of acknowledged writes
+// (`scanLog` reports it, and the store refuses to start). Files are private to the owner (0600): Secrets are in them.
 import { constants } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,10 @@ import { encodeObject, sealObject, storedObject } from './objects.js';
 import type { KubeObject, StoredObject } from './types.js';
 
 const HEADER = 8;
+/** Store files are readable by the owner only: Secrets are in them. */
+export const FILE_MODE = 0o600;
+/** The store directory is the owner's only. */
+export const DIR_MODE = 0o700;
 /** A frame longer than this is taken for garbage. */
 const MAX_FRAME = 1 << 30;
 
@@ -46,13 +52,58 @@ export function readFrames(data: Buffer): { payloads: string[]; validLength: num
   while (at + HEADER <= data.length) {
     const length = data.readUInt32LE(at);
     const end = at + HEADER + length;
-    if (length > MAX_FRAME || end > data.length) break;
+    // No record is empty: a zero length is the start of a zero-filled tail (whose CRC-32 of nothing would match).
+    if (length === 0 || length > MAX_FRAME || end > data.length) break;
     const body = data.subarray(at + HEADER, end);
     if (crc32(body) !== data.readUInt32LE(at + 4)) break;
     payloads.push(body.toString('utf8'));
     at = end;
   }
   return { payloads, validLength: at };
+}
+
+/** What a log holds: its intact frames and, when reading stopped early, where and whether intact frames follow. */
+export interface LogScan {
+  payloads: string[];
+  /** Bytes taken by the intact frames at the start. */
+  validLength: number;
+  /** The offset of an intact frame after the bad one at `validLength` (mid-log corruption); undefined for a bad tail. */
+  intactAfter?: number;
+}
+
+/**
+ * Reads a log: the intact frames at the start, and, when a bad frame stops the reading, whether an intact frame
+ * follows it anywhere later in the file. A crash tears only the last, unacknowledged append (a short frame, zeros
+ * or garbage up to the end of the file), so an intact frame after the bad one means the damage is in the middle.
+ */
+export function scanLog(data: Buffer): LogScan {
+  const { payloads, validLength } = readFrames(data);
+  if (validLength === data.length) return { payloads, validLength };
+  for (let at = validLength + 1; at + HEADER < data.length; at++) {
+    if (isFrameAt(data, at)) return { payloads, validLength, intactAfter: at };
+  }
+  return { payloads, validLength };
+}
+
+/** Whether an intact log record frame starts at `at`: a length that fits, a `{"r":` payload and a matching CRC. */
+function isFrameAt(data: Buffer, at: number): boolean {
+  // A cheap filter first: every record's payload starts with {"r":
+  if (data[at + HEADER] !== 0x7b || data[at + HEADER + 1] !== 0x22 || data[at + HEADER + 2] !== 0x72) return false;
+  const length = data.readUInt32LE(at);
+  const end = at + HEADER + length;
+  if (length > MAX_FRAME || end > data.length) return false;
+  return crc32(data.subarray(at + HEADER, end)) === data.readUInt32LE(at + 4);
+}
+
+/** The error for a log damaged before its end: names the file, the offset and how to recover. */
+export function corruptLogError(path: string, scan: LogScan, lastRevision: number): Error {
+  return new Error(
+    `file storage: the write-ahead log ${path} is corrupt at byte ${scan.validLength}: the frame there is incomplete or ` +
+      `fails its CRC check, and intact frames follow it (the next at byte ${scan.intactAfter}), so acknowledged writes ` +
+      `would be lost; the store refuses to start. The last intact record before the damage is revision ${lastRevision}. ` +
+      `Restore the directory from a backup, or accept losing every write after revision ${lastRevision} by cutting the ` +
+      `log there: truncate -s ${scan.validLength} '${path}' (see "Durability and limits" in docs/local-apiserver.md)`,
+  );
 }
 
 export type StoreFile = { kind: 'log' | 'snapshot'; revision: number; name: string };
@@ -87,7 +138,7 @@ export class LogFile {
   /** Creates the segment for the writes after `revision` and makes its name durable. */
   static async create(dir: string, revision: number): Promise<LogFile> {
     const path = join(dir, logName(revision));
-    const handle = await open(path, 'wx');
+    const handle = await open(path, 'wx', FILE_MODE);
     await syncDir(dir);
     return new LogFile(path, handle, 0);
   }
@@ -118,7 +169,7 @@ export class LogFile {
 export async function writeSnapshot(dir: string, revision: number, items: StoredObject[]): Promise<void> {
   const path = join(dir, snapshotName(revision));
   const temporary = `${path}.tmp`;
-  const handle = await open(temporary, 'w');
+  const handle = await open(temporary, 'w', FILE_MODE);
   try {
     let at = 0;
     let batch = [JSON.stringify({ snapshot: revision, count: items.length })];
@@ -174,7 +225,7 @@ export async function removeFiles(dir: string, names: string[]): Promise<void> {
 }
 
 async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  for (let done = 0; done < data.length; ) {
+  for (let done = 0; done < data.length;) {
     const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
     done += bytesWritten;
   }

@@ -33,7 +33,10 @@ describe('etcd with the watch cache', () => {
   };
   /** The promise's value, or a failure naming what never came (instead of the test's own timeout). */
   const within = <T>(promise: Promise<T>, what: string, ms = 10_000) =>
-    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms).unref())]);
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms).unref()),
+    ]);
 
   describeStorageConformance('etcd + watch cache', cached);
 
@@ -57,7 +60,8 @@ describe('etcd with the watch cache', () => {
       // resourceVersion "0": whatever the cache has, without asking etcd.
       const deleted = await other.delete(`${root}cm-0`);
       const deadline = Date.now() + 5_000;
-      while ((await storage.get(`${root}cm-0`, { consistent: false })) !== undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while ((await storage.get(`${root}cm-0`, { consistent: false })) !== undefined && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
       expect(await storage.get(`${root}cm-0`, { consistent: false })).toBeUndefined();
       expect(await storage.currentRevision()).toBeGreaterThanOrEqual(deleted.revision);
     } finally {
@@ -94,7 +98,11 @@ describe('etcd with the watch cache', () => {
       expect((await second.list({ prefix: root })).items.map((i) => i.key)).toEqual([`${root}a`, `${root}b`]);
       // Older than the new cache's history: served by etcd, which still has it.
       const events: StorageEvent[] = [];
-      const w = second.watch({ prefix: root, afterRevision: a.revision - 1 }, (e) => events.push(e), () => {});
+      const w = second.watch(
+        { prefix: root, afterRevision: a.revision - 1 },
+        (e) => events.push(e),
+        () => {},
+      );
       const deadline = Date.now() + 5_000;
       while (events.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       w.stop();
@@ -172,7 +180,13 @@ describe('etcd with the watch cache', () => {
       await other.compact(compactedAt);
       const gone = await within(
         new Promise<StorageError>((resolve, reject) => {
-          watches.push(storage.watch({ prefix: root, afterRevision: first.revision - 1 }, () => reject(new Error('an event from a compacted revision')), resolve));
+          watches.push(
+            storage.watch(
+              { prefix: root, afterRevision: first.revision - 1 },
+              () => reject(new Error('an event from a compacted revision')),
+              resolve,
+            ),
+          );
         }),
         'Gone',
       );
@@ -190,8 +204,20 @@ describe('etcd with the watch cache', () => {
       const fromCache: StorageEvent[] = [];
       const fromEtcd: StorageEvent[] = [];
       const errors: StorageError[] = [];
-      watches.push(storage.watch({ prefix: root }, (e) => fromCache.push(e), (e) => errors.push(e)));
-      watches.push(storage.source.watch({ prefix: root, afterRevision: compactedAt }, (e) => fromEtcd.push(e), (e) => errors.push(e)));
+      watches.push(
+        storage.watch(
+          { prefix: root },
+          (e) => fromCache.push(e),
+          (e) => errors.push(e),
+        ),
+      );
+      watches.push(
+        storage.source.watch(
+          { prefix: root, afterRevision: compactedAt },
+          (e) => fromEtcd.push(e),
+          (e) => errors.push(e),
+        ),
+      );
       const b = await other.create(`${root}b`, { metadata: { name: 'b' } });
       await until(() => fromCache.length >= 1 && fromEtcd.length >= 1);
       expect(fromCache.map((e) => e.revision)).toEqual([b.revision]);
@@ -213,11 +239,14 @@ describe('etcd with the watch cache', () => {
   it('has the etcd3 client drop a cancellation reply for a watch it already forgot, and nothing else', async () => {
     await dropStaleCancellations();
     const { WatchManager } = await import('etcd3/lib/watch.js');
-    const handleResponse = (WatchManager.prototype as unknown as { handleResponse: (res: object) => void }).handleResponse;
+    const handleResponse = (WatchManager.prototype as unknown as { handleResponse: (res: object) => void })
+      .handleResponse;
     const manager = { watchers: [], initialBackoff: { next: () => undefined } };
     // Our cancel request crossed etcd's own cancellation (a compacted start revision): the second reply is dropped.
     expect(() => handleResponse.call(manager, { watch_id: '7', canceled: true, events: [] })).not.toThrow();
-    expect(() => handleResponse.call(manager, { watch_id: '7', canceled: false, events: [] })).toThrow(/Failed to find watcher/);
+    expect(() => handleResponse.call(manager, { watch_id: '7', canceled: false, events: [] })).toThrow(
+      /Failed to find watcher/,
+    );
   });
 
   it('reads from etcd while its watch is lost, then lists, watches and serves from memory again', async () => {
@@ -229,7 +258,11 @@ describe('etcd with the watch cache', () => {
       await other.create(`${root}a`, { metadata: { name: 'a' } });
       expect((await storage.list({ prefix: root })).items).toHaveLength(1);
       const ended: StorageError[] = [];
-      storage.watch({ prefix: root }, () => {}, (err) => ended.push(err));
+      storage.watch(
+        { prefix: root },
+        () => {},
+        (err) => ended.push(err),
+      );
       // The cache's etcd watch fails (as when etcd cancels it).
       const sourceWatch = (storage as unknown as { sourceWatch: { fail(err: StorageError): void } }).sourceWatch;
       sourceWatch.fail(new StorageError('Unavailable', 'etcd watch failed: injected'));
@@ -250,13 +283,21 @@ describe('etcd with the watch cache', () => {
       const c = await other.create(`${root}c`, { metadata: { name: 'c' } });
       list.mockClear();
       get.mockClear();
-      expect((await storage.list({ prefix: root })).items.map((i) => i.revision)).toEqual([expect.any(Number), b.revision, c.revision]);
+      expect((await storage.list({ prefix: root })).items.map((i) => i.revision)).toEqual([
+        expect.any(Number),
+        b.revision,
+        c.revision,
+      ]);
       expect((await storage.get(`${root}c`))?.revision).toBe(c.revision);
       expect(list).not.toHaveBeenCalled();
       expect(get).not.toHaveBeenCalled();
       // And watches are served by the cache again.
       const events: StorageEvent[] = [];
-      const w = storage.watch({ prefix: root, afterRevision: b.revision }, (e) => events.push(e), () => {});
+      const w = storage.watch(
+        { prefix: root, afterRevision: b.revision },
+        (e) => events.push(e),
+        () => {},
+      );
       await until(() => events.length >= 1);
       w.stop();
       expect(events.map((e) => e.revision)).toEqual([c.revision]);

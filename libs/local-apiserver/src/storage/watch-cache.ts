@@ -276,7 +276,9 @@ export class WatchCachedStorage implements Storage {
       this.resyncTimer = undefined;
       if (this.closed) return;
       this.sync().catch((syncErr: unknown) => {
-        this.options.onResync?.(new StorageError('Unavailable', `re-syncing the watch cache: ${errorMessage(syncErr)}`));
+        this.options.onResync?.(
+          new StorageError('Unavailable', `re-syncing the watch cache: ${errorMessage(syncErr)}`),
+        );
         this.resyncTimer = setTimeout(retry, 1_000);
       });
     };

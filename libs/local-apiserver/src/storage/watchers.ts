@@ -65,7 +65,12 @@ export class WatchHandle implements Watch {
     try {
       this.onEvent(event);
     } catch (thrown) {
-      this.fail(new StorageError('Unavailable', `the watch consumer failed on revision ${event.revision}: ${errorMessage(thrown)}`));
+      this.fail(
+        new StorageError(
+          'Unavailable',
+          `the watch consumer failed on revision ${event.revision}: ${errorMessage(thrown)}`,
+        ),
+      );
     }
   }
 }

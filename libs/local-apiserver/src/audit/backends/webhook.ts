@@ -4,6 +4,7 @@
 // the buffer or whose batch is given up are dropped and reported. Requests never wait for any of it.
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import { setDeadline } from '../../http/client-deadline.js';
 import type { AuditSink } from '../types.js';
 import type { DropReporter } from './log.js';
 import type { WebhookTarget } from './webhook-config.js';
@@ -19,17 +20,28 @@ export interface WebhookBatchOptions {
   initialBackoffMs?: number;
   /** Attempts per batch, the first included. */
   attempts?: number;
-  /** Timeout of one POST. */
+  /** The total deadline of one POST (kube's webhook request timeout, 30 s). */
   timeoutMs?: number;
 }
 
-const DEFAULTS: Required<WebhookBatchOptions> = { bufferSize: 10_000, maxBatchSize: 400, maxBatchWaitMs: 1_000, initialBackoffMs: 10_000, attempts: 5, timeoutMs: 30_000 };
+const DEFAULTS: Required<WebhookBatchOptions> = {
+  bufferSize: 10_000,
+  maxBatchSize: 400,
+  maxBatchWaitMs: 1_000,
+  initialBackoffMs: 10_000,
+  attempts: 5,
+  timeoutMs: 30_000,
+};
 /** On stop, pending batches get one attempt each, all within this time. */
 const STOP_DEADLINE_MS = 10_000;
 
 class RetryableError extends Error {}
 
-export function webhookBackend(target: WebhookTarget, dropped: DropReporter, options: WebhookBatchOptions = {}): AuditSink {
+export function webhookBackend(
+  target: WebhookTarget,
+  dropped: DropReporter,
+  options: WebhookBatchOptions = {},
+): AuditSink {
   const o = { ...DEFAULTS, ...options };
   const buffer: string[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +76,8 @@ export function webhookBackend(target: WebhookTarget, dropped: DropReporter, opt
         await post(target, body, o.timeoutMs);
         return;
       } catch (err) {
-        if (!(err instanceof RetryableError) || attempt >= o.attempts || stopping) return dropped('webhook', items.length, err);
+        if (!(err instanceof RetryableError) || attempt >= o.attempts || stopping)
+          return dropped('webhook', items.length, err);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, delay * (0.8 + Math.random() * 0.4));
           t.unref();
@@ -93,12 +106,16 @@ export function webhookBackend(target: WebhookTarget, dropped: DropReporter, opt
       schedule();
       while ((sending || buffer.length > 0) && Date.now() < deadline) {
         let timeout: NodeJS.Timeout | undefined;
-        await Promise.race([sending, new Promise((r) => (timeout = setTimeout(r, Math.max(0, deadline - Date.now()))))]);
+        await Promise.race([
+          sending,
+          new Promise((r) => (timeout = setTimeout(r, Math.max(0, deadline - Date.now())))),
+        ]);
         clearTimeout(timeout);
         schedule();
       }
       clearTimeout(timer);
-      if (buffer.length > 0) dropped('webhook', buffer.splice(0).length, new Error('audit webhook did not accept the events before stop'));
+      if (buffer.length > 0)
+        dropped('webhook', buffer.splice(0).length, new Error('audit webhook did not accept the events before stop'));
     },
   };
 }
@@ -106,11 +123,20 @@ export function webhookBackend(target: WebhookTarget, dropped: DropReporter, opt
 function post(target: WebhookTarget, body: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const secure = target.url.protocol === 'https:';
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    };
     if (target.token) headers.authorization = `Bearer ${target.token}`;
-    const options = { method: 'POST', headers, timeout: timeoutMs };
+    const options = { method: 'POST', headers };
     const req = secure
-      ? httpsRequest(target.url, { ...options, ca: target.ca, cert: target.cert, key: target.key, rejectUnauthorized: !target.insecureSkipTLSVerify })
+      ? httpsRequest(target.url, {
+          ...options,
+          ca: target.ca,
+          cert: target.cert,
+          key: target.key,
+          rejectUnauthorized: !target.insecureSkipTLSVerify,
+        })
       : httpRequest(target.url, options);
     req.on('response', (res) => {
       res.resume();
@@ -121,7 +147,12 @@ function post(target: WebhookTarget, body: string, timeoutMs: number): Promise<v
         else reject(new Error(`audit webhook answered ${code}`));
       });
     });
-    req.on('timeout', () => req.destroy(new RetryableError('audit webhook timed out')));
+    setDeadline(
+      req,
+      timeoutMs,
+      () => new RetryableError(`audit webhook did not answer within ${timeoutMs / 1000}s: context deadline exceeded`),
+      reject,
+    );
     req.on('error', (err) => reject(err instanceof RetryableError ? err : new RetryableError(err.message)));
     req.end(body);
   });
