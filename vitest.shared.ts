@@ -6,7 +6,13 @@ const libs = fileURLToPath(new URL('./libs/', import.meta.url));
 
 export function projectConfig(name: string, overrides: { timeoutMs?: number } = {}) {
   return defineConfig({
-    resolve: { alias: [{ find: /^@gardener-ts\/([a-z0-9-]+)$/, replacement: `${libs}$1/src/index.ts` }] },
+    resolve: {
+      alias: [
+        { find: /^@gardener-ts\/([a-z0-9-]+)$/, replacement: `${libs}$1/src/index.ts` },
+        // Test helpers behind a lib's `./testing` export: src/testing.ts or src/testing/index.ts.
+        { find: /^@gardener-ts\/([a-z0-9-]+)\/testing$/, replacement: `${libs}$1/src/testing` },
+      ],
+    },
     test: {
       name,
       // Shared helpers (test-support's describeComponentBinary) use the globals instead of importing vitest.
