@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { LocalApiServer, type StorageKind } from '@gardener-ts/local-apiserver';
 import { CLUSTER_USAGE, clusterCommand, upCommand } from './cluster-command.js';
+import { SHOOT_USAGE, shootCommand } from './shoot/shoot-command.js';
 
 const USAGE = `Usage:
   gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
@@ -19,7 +20,7 @@ const USAGE = `Usage:
                            DIR (default .local/landscape), then Gardener's CRDs, the garden components from their
                            charts and the local project; --cluster-only stops after the cluster; --nodes and
                            --zones as for cluster up
-${CLUSTER_USAGE}
+${CLUSTER_USAGE}${SHOOT_USAGE}
 The API server serves HTTPS on 127.0.0.1 with a CA it generates in DIR/pki and writes an admin kubeconfig
 to DIR/kubeconfig. It runs until SIGTERM or SIGINT.
 `;
@@ -30,8 +31,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
-  if (command === 'cluster' || command === 'up') {
+  if (command === 'cluster' || command === 'up' || command === 'shoot') {
     try {
+      if (command === 'shoot') return await shootCommand(rest, USAGE);
       return await (command === 'up' ? upCommand(rest, USAGE) : clusterCommand(rest, USAGE));
     } catch (err) {
       process.stderr.write(`gardener-local ${command}: ${(err as Error).message}\n`);
