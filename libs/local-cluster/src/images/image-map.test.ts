@@ -2,14 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { builtinImageMap, ETCD_BINARY } from './builtin.js';
 import { ImageMap, type TranslationContext } from './image-map.js';
 import { parseImageReference } from './image-ref.js';
-import { programArgv } from './program.js';
+import { execArgv, MissingBinaryError, programArgv } from './program.js';
 
-const context = (ignored: string[] = []): TranslationContext => ({ stateDir: '/state', ignored: (f) => ignored.push(f) });
+const context = (ignored: string[] = []): TranslationContext => ({
+  stateDir: '/state',
+  ignored: (f) => ignored.push(f),
+});
 
 describe('image references', () => {
   it('separates repository, tag and digest, keeping a registry port in the repository', () => {
-    expect(parseImageReference('localhost:5001/app:v1')).toEqual({ repository: 'localhost:5001/app', tag: 'v1', digest: undefined });
-    expect(parseImageReference('registry.k8s.io/etcd@sha256:abc')).toEqual({ repository: 'registry.k8s.io/etcd', digest: 'sha256:abc' });
+    expect(parseImageReference('localhost:5001/app:v1')).toEqual({
+      repository: 'localhost:5001/app',
+      tag: 'v1',
+      digest: undefined,
+    });
+    expect(parseImageReference('registry.k8s.io/etcd@sha256:abc')).toEqual({
+      repository: 'registry.k8s.io/etcd',
+      digest: 'sha256:abc',
+    });
     expect(parseImageReference('busybox')).toEqual({ repository: 'busybox', digest: undefined });
   });
 });
@@ -44,16 +54,24 @@ images:
   });
 
   it('rejects malformed files with the entry at fault', () => {
-    expect(() => ImageMap.parse('images: [{ command: [x] }]', 'map.yaml')).toThrow('map.yaml: images[0]: needs exactly one of "image" or "prefix"');
-    expect(() => ImageMap.parse('images: [{ image: a, command: [] }]')).toThrow('images[0].command: expected a non-empty list');
-    expect(() => ImageMap.parse('images: [{ image: a, command: [x], env: { A: 1 } }]')).toThrow('images[0].env.A: expected a string');
+    expect(() => ImageMap.parse('images: [{ command: [x] }]', 'map.yaml')).toThrow(
+      'map.yaml: images[0]: needs exactly one of "image" or "prefix"',
+    );
+    expect(() => ImageMap.parse('images: [{ image: a, command: [] }]')).toThrow(
+      'images[0].command: expected a non-empty list',
+    );
+    expect(() => ImageMap.parse('images: [{ image: a, command: [x], env: { A: 1 } }]')).toThrow(
+      'images[0].env.A: expected a string',
+    );
     expect(() => ImageMap.parse('pods: []', 'f')).toThrow('f: expected an object with a list "images"');
     expect(() => ImageMap.parse('images: [', 'f')).toThrow('f: not valid YAML');
   });
 });
 
 describe('programArgv (the Kubernetes entrypoint rule)', () => {
-  const image = ImageMap.parse('images: [{ image: app, command: [prog, --fixed], args: [--default] }]').resolve('app:1')!;
+  const image = ImageMap.parse('images: [{ image: app, command: [prog, --fixed], args: [--default] }]').resolve(
+    'app:1',
+  )!;
 
   it('runs the entrypoint with the image args when the container sets neither', () => {
     expect(programArgv(image, {}, context())).toEqual(['prog', '--fixed', '--default']);
@@ -61,8 +79,63 @@ describe('programArgv (the Kubernetes entrypoint rule)', () => {
   it('appends container args to the entrypoint in place of the image args', () => {
     expect(programArgv(image, { args: ['--mine'] }, context())).toEqual(['prog', '--fixed', '--mine']);
   });
-  it('replaces entrypoint and args when the container sets a command', () => {
-    expect(programArgv(image, { command: ['other'], args: ['x'] }, context())).toEqual(['other', 'x']);
+  it('runs a command the image declares in place of entrypoint and args, found by name or path', () => {
+    const tools = ImageMap.parse(
+      'images: [{ image: app, command: [prog], binaries: { sh: /bin/sh, app-server: true } }]',
+    ).resolve('app')!;
+    expect(programArgv(tools, { command: ['sh', '-c'], args: ['echo hi'] }, context())).toEqual([
+      '/bin/sh',
+      '-c',
+      'echo hi',
+    ]);
+    expect(programArgv(tools, { command: ['/usr/bin/sh', '-c', 'true'] }, context())).toEqual([
+      '/bin/sh',
+      '-c',
+      'true',
+    ]);
+    expect(programArgv(tools, { command: ['/app-server', '--port=1'] }, context())).toEqual(['prog', '--port=1']);
+  });
+  it('refuses a command that names no program of the image, as a runtime without that binary does', () => {
+    const err = (() => {
+      try {
+        programArgv(image, { command: ['rm', '-rf', '/'] }, context());
+      } catch (e) {
+        return e as MissingBinaryError;
+      }
+    })();
+    expect(err).toBeInstanceOf(MissingBinaryError);
+    expect(err).toMatchObject({ exitCode: 127, message: 'exec: "rm": executable file not found in $PATH' });
+    // The image's own entrypoint program is no exception: only declared binaries run.
+    expect(() => programArgv(image, { command: ['prog'] }, context())).toThrow(
+      'exec: "prog": executable file not found in $PATH',
+    );
+    expect(() => programArgv(image, { command: ['/bin/sh'] }, context())).toThrow(
+      'exec: "/bin/sh": stat /bin/sh: no such file or directory',
+    );
+    const tools = ImageMap.parse('images: [{ image: app, command: [prog], binaries: { sh: /bin/sh } }]').resolve(
+      'app',
+    )!;
+    expect(() => programArgv(tools, { command: ['toString'] }, context())).toThrow(MissingBinaryError);
+    expect(() => programArgv(tools, { command: ['bash'] }, context())).toThrow(MissingBinaryError);
+  });
+  it('runs exec commands only from the image as well', () => {
+    const tools = ImageMap.parse(
+      'images: [{ image: app, command: [prog, --fixed], binaries: { cat: /bin/cat, app: true } }]',
+    ).resolve('app')!;
+    expect(execArgv(tools, ['cat', '/etc/hostname'])).toEqual(['/bin/cat', '/etc/hostname']);
+    expect(execArgv(tools, ['app', 'version'])).toEqual(['prog', '--fixed', 'version']);
+    expect(() => execArgv(tools, ['ls'])).toThrow('exec: "ls": executable file not found in $PATH');
+  });
+  it('rejects binaries that are not names mapped to absolute programs', () => {
+    expect(() => ImageMap.parse('images: [{ image: a, command: [p], binaries: { sh: bin/sh } }]')).toThrow(
+      'images[0].binaries.sh: expected an absolute program path',
+    );
+    expect(() => ImageMap.parse('images: [{ image: a, command: [p], binaries: { /bin/sh: /bin/sh } }]')).toThrow(
+      'is not a program name',
+    );
+    expect(() => ImageMap.parse('images: [{ image: a, command: [p], binaries: [a/b] }]')).toThrow(
+      'images[0].binaries: expected a list of program names',
+    );
   });
 });
 
@@ -71,7 +144,12 @@ describe('built-in image map', () => {
 
   it('runs gardener-ts images from the built app bundle', () => {
     const app = builtin.resolve('gardener-ts/gardenlet:v1.2.3')!;
-    expect(programArgv(app, { args: ['--config', '/etc/cfg'] }, context())).toEqual(['/bin/node', '/ws/dist/apps/gardenlet/main.js', '--config', '/etc/cfg']);
+    expect(programArgv(app, { args: ['--config', '/etc/cfg'] }, context())).toEqual([
+      '/bin/node',
+      '/ws/dist/apps/gardenlet/main.js',
+      '--config',
+      '/etc/cfg',
+    ]);
   });
 
   it('runs kube-apiserver as the local API server with the flags it understands', () => {
@@ -79,15 +157,30 @@ describe('built-in image map', () => {
     const ignored: string[] = [];
     const argv = programArgv(
       image,
-      { command: ['/usr/local/bin/kube-apiserver', '--secure-port=6443'], args: ['--etcd-servers', 'http://127.0.0.1:2379', '--tls-cert-file=/srv/tls.crt', '--anonymous-auth=false'] },
+      {
+        command: ['/usr/local/bin/kube-apiserver', '--secure-port=6443'],
+        args: ['--etcd-servers', 'http://127.0.0.1:2379', '--tls-cert-file=/srv/tls.crt', '--anonymous-auth=false'],
+      },
       context(ignored),
     );
     expect(argv).toEqual([
-      '/bin/node', '/ws/dist/tools/gardener-local/cli.js', 'apiserver',
-      '--data-dir', '/state', '--port', '6443', '--storage', 'etcd', '--etcd-servers', 'http://127.0.0.1:2379',
+      '/bin/node',
+      '/ws/dist/tools/gardener-local/cli.js',
+      'apiserver',
+      '--data-dir',
+      '/state',
+      '--port',
+      '6443',
+      '--storage',
+      'etcd',
+      '--etcd-servers',
+      'http://127.0.0.1:2379',
     ]);
     expect(ignored).toEqual(['--tls-cert-file']);
-    expect(builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver:v1.30.0')?.entry.binaries).toEqual(['kube-apiserver']);
+    expect(
+      builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver:v1.30.0')?.entry
+        .binaries,
+    ).toEqual(['kube-apiserver']);
   });
 
   it('passes kube-apiserver’s audit flags through with their paths', () => {
@@ -97,14 +190,30 @@ describe('built-in image map', () => {
       image,
       {
         command: ['kube-apiserver'],
-        args: ['--audit-policy-file=/etc/audit/policy.yaml', '--audit-log-path', '/var/log/audit/audit.log', '--audit-webhook-config-file=/etc/audit/webhook.kubeconfig', '--audit-log-maxage=30'],
+        args: [
+          '--audit-policy-file=/etc/audit/policy.yaml',
+          '--audit-log-path',
+          '/var/log/audit/audit.log',
+          '--audit-webhook-config-file=/etc/audit/webhook.kubeconfig',
+          '--audit-log-maxage=30',
+        ],
       },
       context(ignored),
     );
     expect(argv).toEqual([
-      '/bin/node', '/ws/dist/tools/gardener-local/cli.js', 'apiserver', '--data-dir', '/state',
-      '--audit-policy-file', '/etc/audit/policy.yaml', '--audit-log-path', '/var/log/audit/audit.log',
-      '--audit-webhook-config-file', '/etc/audit/webhook.kubeconfig', '--storage', 'file',
+      '/bin/node',
+      '/ws/dist/tools/gardener-local/cli.js',
+      'apiserver',
+      '--data-dir',
+      '/state',
+      '--audit-policy-file',
+      '/etc/audit/policy.yaml',
+      '--audit-log-path',
+      '/var/log/audit/audit.log',
+      '--audit-webhook-config-file',
+      '/etc/audit/webhook.kubeconfig',
+      '--storage',
+      'file',
     ]);
     expect(ignored).toEqual(['--audit-log-maxage']);
     expect(programArgv(image, { command: ['kube-apiserver', '--audit-log-path=-'] }, context())).toContain('-');
@@ -112,7 +221,10 @@ describe('built-in image map', () => {
 
   it('runs etcd images as the etcd binary with their own flags', () => {
     const image = builtin.resolve('registry.k8s.io/etcd:3.5.15-0')!;
-    expect(programArgv(image, { command: ['etcd', '--data-dir=/var/etcd'] }, context())).toEqual([ETCD_BINARY, '--data-dir=/var/etcd']);
+    expect(programArgv(image, { command: ['etcd', '--data-dir=/var/etcd'] }, context())).toEqual([
+      ETCD_BINARY,
+      '--data-dir=/var/etcd',
+    ]);
   });
 
   it('maps nothing else', () => {

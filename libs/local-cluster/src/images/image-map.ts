@@ -1,6 +1,7 @@
 // The image map: which local program runs for an image reference. Entries match a reference exactly (`image`) or by
 // repository prefix (`prefix`); an exact match beats any prefix, a longer prefix beats a shorter one.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { parse } from 'yaml';
 import { parseImageReference } from './image-ref.js';
 
@@ -25,10 +26,14 @@ export interface ImageMapEntry {
   args?: string[];
   env?: Record<string, string>;
   /**
-   * Names of the upstream binary (e.g. `kube-apiserver`): a container command whose first word has one of these base
-   * names runs the mapped program instead, with the rest of the command and the args as arguments.
+   * The programs the image holds, the only ones a container `command`, an exec probe or `kubectl exec` may name
+   * (a container of a real runtime can only run what its image has). Matched by the base name of the first word.
+   * - a list (`[kube-apiserver]`): names of the upstream binary that the mapped program stands in for; such a
+   *   command runs the mapped program instead, with the rest of the command and the args as arguments;
+   * - a map (`{ sh: /bin/sh, kube-apiserver: true }`): a host program path for each name, or `true` for a stand-in
+   *   name as in the list form.
    */
-  binaries?: string[];
+  binaries?: string[] | Record<string, string | true>;
   /** Built-in entries only: argument translation for a stand-in that speaks a different flag dialect. */
   translateArgs?: ArgsTranslator;
 }
@@ -55,7 +60,8 @@ export class ImageMap {
     }
     if (doc === null || doc === undefined) return new ImageMap();
     const images = (doc as { images?: unknown }).images;
-    if (typeof doc !== 'object' || !Array.isArray(images)) throw new Error(`${source}: expected an object with a list "images"`);
+    if (typeof doc !== 'object' || !Array.isArray(images))
+      throw new Error(`${source}: expected an object with a list "images"`);
     try {
       return new ImageMap(images as ImageMapEntry[]);
     } catch (err) {
@@ -91,7 +97,11 @@ export class ImageMap {
 }
 
 // Ranks: an exact reference (with tag) > an exact repository > prefixes by length. Prefix ranks stay below 1e6.
-function matchEntry(entry: ImageMapEntry, image: string, repository: string): { rank: number; suffix: string } | undefined {
+function matchEntry(
+  entry: ImageMapEntry,
+  image: string,
+  repository: string,
+): { rank: number; suffix: string } | undefined {
   if (entry.image !== undefined) {
     if (entry.image === image) return { rank: 2e6, suffix: '' };
     const wanted = parseImageReference(entry.image);
@@ -108,12 +118,33 @@ function validateEntry(entry: ImageMapEntry, path: string): void {
   const hasImage = typeof entry.image === 'string' && entry.image !== '';
   const hasPrefix = typeof entry.prefix === 'string' && entry.prefix !== '';
   if (hasImage === hasPrefix) throw new Error(`${path}: needs exactly one of "image" or "prefix"`);
-  if (!isStringList(entry.command) || entry.command.length === 0) throw new Error(`${path}.command: expected a non-empty list of strings`);
-  if (entry.args !== undefined && !isStringList(entry.args)) throw new Error(`${path}.args: expected a list of strings`);
-  if (entry.binaries !== undefined && !isStringList(entry.binaries)) throw new Error(`${path}.binaries: expected a list of strings`);
+  if (!isStringList(entry.command) || entry.command.length === 0)
+    throw new Error(`${path}.command: expected a non-empty list of strings`);
+  if (entry.args !== undefined && !isStringList(entry.args))
+    throw new Error(`${path}.args: expected a list of strings`);
+  if (entry.binaries !== undefined) validateBinaries(entry.binaries, `${path}.binaries`);
   if (entry.env !== undefined) {
-    if (typeof entry.env !== 'object' || entry.env === null || Array.isArray(entry.env)) throw new Error(`${path}.env: expected a map of strings`);
-    for (const [k, v] of Object.entries(entry.env)) if (typeof v !== 'string') throw new Error(`${path}.env.${k}: expected a string`);
+    if (typeof entry.env !== 'object' || entry.env === null || Array.isArray(entry.env))
+      throw new Error(`${path}.env: expected a map of strings`);
+    for (const [k, v] of Object.entries(entry.env))
+      if (typeof v !== 'string') throw new Error(`${path}.env.${k}: expected a string`);
+  }
+}
+
+function validateBinaries(binaries: unknown, path: string): void {
+  if (Array.isArray(binaries)) {
+    if (!isStringList(binaries) || binaries.some((b) => b === '' || b.includes('/')))
+      throw new Error(`${path}: expected a list of program names`);
+    return;
+  }
+  if (typeof binaries !== 'object' || binaries === null)
+    throw new Error(`${path}: expected a list of names or a map from names to programs`);
+  for (const [name, program] of Object.entries(binaries)) {
+    if (name === '' || name.includes('/'))
+      throw new Error(`${path}: ${JSON.stringify(name)} is not a program name (no "/")`);
+    if (program !== true && (typeof program !== 'string' || !isAbsolute(program))) {
+      throw new Error(`${path}.${name}: expected an absolute program path or true (the mapped program)`);
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
+import { quantityValue } from '@gardener-ts/api';
 import { KUBERNETES_VERSION } from '@gardener-ts/local-apiserver';
 import { builtinImageMap } from '../images/builtin.js';
 import { ImageMap } from '../images/image-map.js';
@@ -15,10 +16,12 @@ import { PodSource } from './pod-source.js';
 import { PodIPs } from './pods/pod-ips.js';
 import { PodWorker, type PodWorkerDeps } from './pods/pod-worker.js';
 import { DEFAULT_BACKOFF } from './runtime/backoff.js';
+import { DEFAULT_LOG_ROTATION, type LogRotation } from './runtime/log-file.js';
 import { killLeftovers } from './runtime/pid-records.js';
 import { KubeletServer } from './server/kubelet-server.js';
 import { selfSignedCert, type ServingCert } from './server/serving-cert.js';
 import { ServingCertManager } from './server/serving-cert-manager.js';
+import { confinedJoin } from './volumes/confined-path.js';
 import { ServiceAccountTokens } from './volumes/service-account-tokens.js';
 
 export interface Kubelet {
@@ -46,7 +49,8 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const imageMap = await loadImageMap(options);
   const settings = { ...KUBELET_DEFAULTS, ...definedOnly(options) };
   const workers = new Map<string, PodWorker>();
-  if (options.serverTLSBootstrap && options.servingCert) throw new Error('startKubelet: servingCert and serverTLSBootstrap exclude each other');
+  if (options.serverTLSBootstrap && options.servingCert)
+    throw new Error('startKubelet: servingCert and serverTLSBootstrap exclude each other');
   // The server exists only after the kept certificate (if any) was loaded; rotations reach it through this.
   const serving: { server?: KubeletServer } = {};
   let servingCertPem: string | undefined;
@@ -55,9 +59,19 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     serving.server?.useCert(cert);
   };
   const certificates = options.serverTLSBootstrap
-    ? new ServingCertManager(clients.config, { dir: join(dataDir, 'pki'), nodeName: options.nodeName, addresses: nodeAddresses(options.nodeName), pollMs: options.csrPollMs, retryMs: options.retryMs, use, log })
+    ? new ServingCertManager(clients.config, {
+        dir: join(dataDir, 'pki'),
+        nodeName: options.nodeName,
+        addresses: nodeAddresses(options.nodeName),
+        pollMs: options.csrPollMs,
+        retryMs: options.retryMs,
+        use,
+        log,
+      })
     : undefined;
-  const initialCert = certificates ? await certificates.loadCurrent() : (options.servingCert ?? (await selfSignedCert(join(dataDir, 'pki'), options.nodeName)));
+  const initialCert = certificates
+    ? await certificates.loadCurrent()
+    : (options.servingCert ?? (await selfSignedCert(join(dataDir, 'pki'), options.nodeName)));
   servingCertPem = initialCert?.certPem;
   const server = await KubeletServer.start(
     {
@@ -71,16 +85,35 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   serving.server = server;
 
   const allocatable = await capacity(dataDir);
-  const facts = { nodeName: options.nodeName, labels: nodeLabels(options.nodeName, options.nodeLabels), capacity: allocatable, port: server.port, kubeletVersion: KUBERNETES_VERSION.gitVersion, podCIDR: options.podCIDR };
-  const agent = new NodeAgent(clients, facts, dataDir, { leaseRenewMs: settings.leaseRenewMs, statusUpdateMs: settings.nodeStatusUpdateMs, statusReportMs: settings.nodeStatusReportMs }, log);
+  const facts = {
+    nodeName: options.nodeName,
+    labels: nodeLabels(options.nodeName, options.nodeLabels),
+    capacity: allocatable,
+    port: server.port,
+    kubeletVersion: KUBERNETES_VERSION.gitVersion,
+    podCIDR: options.podCIDR,
+  };
+  const agent = new NodeAgent(
+    clients,
+    facts,
+    dataDir,
+    {
+      leaseRenewMs: settings.leaseRenewMs,
+      statusUpdateMs: settings.nodeStatusUpdateMs,
+      statusReportMs: settings.nodeStatusReportMs,
+    },
+    log,
+  );
   const deps: PodWorkerDeps = {
     clients,
+    nodeName: options.nodeName,
     imageMap,
     tokens: new ServiceAccountTokens(clients.core),
     allocatable,
     baseEnv: baseEnv(clients, options.servicesFile),
     podIPs: new PodIPs(options.podCIDR),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+    logRotation: logRotation(options),
     volumeResyncMs: settings.volumeResyncMs,
     retryMs: settings.retryMs,
     log,
@@ -95,7 +128,17 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
         const uid = pod.metadata!.uid!;
         const known = workers.get(uid);
         if (known) return known.update(pod);
-        const worker = new PodWorker(pod, join(podsDir, uid), deps);
+        let dir: string;
+        try {
+          dir = confinedJoin(podsDir, [uid]);
+        } catch (err) {
+          log.error(
+            { err: (err as Error).message, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` },
+            'Pod uid is not usable as a directory name; not running it',
+          );
+          return;
+        }
+        const worker = new PodWorker(pod, dir, deps);
         workers.set(uid, worker);
         if (pod.metadata?.deletionTimestamp) forget(uid, worker.terminate('delete'));
         else worker.start();
@@ -144,6 +187,28 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
       return stopping;
     },
   };
+}
+
+/** containerLogMaxSize and containerLogMaxFiles with kube's defaults and checks. */
+export function logRotation(
+  options: Pick<KubeletOptions, 'containerLogMaxSize' | 'containerLogMaxFiles'>,
+): LogRotation {
+  let maxSize = DEFAULT_LOG_ROTATION.maxSize;
+  if (options.containerLogMaxSize !== undefined) {
+    try {
+      maxSize = quantityValue(options.containerLogMaxSize);
+    } catch (err) {
+      throw new Error(`containerLogMaxSize ${JSON.stringify(options.containerLogMaxSize)} is not a quantity`, {
+        cause: err,
+      });
+    }
+    if (!(maxSize > 0))
+      throw new Error(`containerLogMaxSize must be positive, got ${JSON.stringify(options.containerLogMaxSize)}`);
+  }
+  const maxFiles = options.containerLogMaxFiles ?? DEFAULT_LOG_ROTATION.maxFiles;
+  if (!Number.isInteger(maxFiles) || maxFiles < 2)
+    throw new Error(`containerLogMaxFiles must be an integer of at least 2, got ${maxFiles}`);
+  return { maxSize, maxFiles };
 }
 
 async function loadImageMap(options: KubeletOptions): Promise<ImageMap> {

@@ -50,6 +50,13 @@ export interface KubeletOptions {
   volumeResyncMs?: number;
   /** Retry interval while a Pod's volumes or configuration cannot be prepared; default 2 s. */
   retryMs?: number;
+  /**
+   * kube's containerLogMaxSize (`--container-log-max-size`): a container log file is rotated once it would grow past
+   * this size, a quantity (`10Mi`) or a number of bytes; default 10Mi.
+   */
+  containerLogMaxSize?: string | number;
+  /** kube's containerLogMaxFiles (`--container-log-max-files`): log files kept per container, at least 2; default 5. */
+  containerLogMaxFiles?: number;
   /** On `stop()`, how long Pods get between SIGTERM and SIGKILL at most; default 10 s. */
   shutdownGraceMs?: number;
   logger?: Logger;

@@ -4,7 +4,7 @@
 import { request } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { createLogger } from '@gardener-ts/logging';
@@ -16,6 +16,8 @@ import { nodeKubeConfig } from '../../src/cluster/node-credentials.js';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/program.mjs', import.meta.url));
 export const NODE_NAME = 'local-node';
+/** The programs the fixture image holds besides its entrypoint: what exec probes and `kubectl exec` may run. */
+export const FIXTURE_BINARIES = { [basename(process.execPath)]: process.execPath, false: '/usr/bin/false' };
 
 export interface Harness {
   cluster: TestCluster;
@@ -41,7 +43,7 @@ export async function startHarness(options: Partial<KubeletOptions> = {}): Promi
       kubeconfig: await nodeKubeConfig(cluster.server, NODE_NAME),
       nodeName: NODE_NAME,
       dataDir,
-      imageMap: new ImageMap([{ image: 'fixture', command: [process.execPath, FIXTURE] }]),
+      imageMap: new ImageMap([{ image: 'fixture', command: [process.execPath, FIXTURE], binaries: FIXTURE_BINARIES }]),
       port: 0,
       backoff: { baseMs: 300, maxMs: 2000 },
       retryMs: 200,
@@ -61,7 +63,10 @@ export async function startHarness(options: Partial<KubeletOptions> = {}): Promi
     createPod: (name, spec, metadata = {}) =>
       core.createNamespacedPod({
         namespace: 'default',
-        body: { metadata: { name, ...metadata }, spec: { nodeName: NODE_NAME, terminationGracePeriodSeconds: 5, containers: [], ...spec } },
+        body: {
+          metadata: { name, ...metadata },
+          spec: { nodeName: NODE_NAME, terminationGracePeriodSeconds: 5, containers: [], ...spec },
+        },
       }),
     waitForPod: (name, what, check, timeoutMs = 20_000) =>
       waitFor(
@@ -74,12 +79,15 @@ export async function startHarness(options: Partial<KubeletOptions> = {}): Promi
       ),
     kubeletRequest: (path, method = 'GET', body) =>
       new Promise((done, failed) => {
-        const req = request({ host: '127.0.0.1', port: kubelet.port, path, method, rejectUnauthorized: false }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-          res.on('error', failed);
-        });
+        const req = request(
+          { host: '127.0.0.1', port: kubelet.port, path, method, rejectUnauthorized: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+            res.on('error', failed);
+          },
+        );
         req.on('error', failed);
         req.end(body);
       }),
@@ -109,7 +117,9 @@ export function processAlive(pid: number): boolean {
 }
 
 export function containerStatus(pod: k8s.V1Pod, name: string): k8s.V1ContainerStatus | undefined {
-  return [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((s) => s.name === name);
+  return [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find(
+    (s) => s.name === name,
+  );
 }
 
 export function condition(pod: k8s.V1Pod, type: string): string | undefined {

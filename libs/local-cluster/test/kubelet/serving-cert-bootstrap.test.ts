@@ -12,7 +12,7 @@ import { createLogger } from '@gardener-ts/logging';
 import { startTestCluster, waitFor, type TestCluster } from '@gardener-ts/testing';
 import { nodeKubeConfig } from '../../src/cluster/node-credentials.js';
 import { startControllerManager, type ControllerManager } from '../../src/controllers/controller-manager.js';
-import { parseCertificateRequest } from '../../src/controllers/csrapproving-kubelet-serving/csr-request.js';
+import { parseCertificateRequest } from '../../src/controllers/csrapproving-kubelet-serving/certificate-request.js';
 import { ImageMap } from '../../src/images/image-map.js';
 import { startKubelet, type Kubelet } from '../../src/kubelet/kubelet.js';
 import type { KubeletOptions } from '../../src/kubelet/options.js';
@@ -88,18 +88,31 @@ function verifiedConnect(port: number): Promise<boolean> {
 
 async function servingCSRs(nodeName: string): Promise<k8s.V1CertificateSigningRequest[]> {
   const list = await certificates.listCertificateSigningRequest();
-  return list.items.filter((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${nodeName}`);
+  return list.items.filter(
+    (c) => c.spec.signerName === 'kubernetes.io/kubelet-serving' && c.spec.username === `system:node:${nodeName}`,
+  );
 }
 
 async function runPod(name: string, nodeName: string): Promise<void> {
   await core.createNamespacedPod({
     namespace: 'default',
-    body: { metadata: { name }, spec: { nodeName, terminationGracePeriodSeconds: 5, containers: [{ name: 'main', image: 'fixture', args: ['sleep'] }] } },
+    body: {
+      metadata: { name },
+      spec: {
+        nodeName,
+        terminationGracePeriodSeconds: 5,
+        containers: [{ name: 'main', image: 'fixture', args: ['sleep'] }],
+      },
+    },
   });
-  await waitFor(`pod ${name} running`, async () => {
-    const pod = await core.readNamespacedPod({ name, namespace: 'default' });
-    return pod.status?.containerStatuses?.[0]?.state?.running ? pod : undefined;
-  }, WAIT);
+  await waitFor(
+    `pod ${name} running`,
+    async () => {
+      const pod = await core.readNamespacedPod({ name, namespace: 'default' });
+      return pod.status?.containerStatuses?.[0]?.state?.running ? pod : undefined;
+    },
+    WAIT,
+  );
 }
 
 describe('kubelet serverTLSBootstrap', () => {
@@ -109,12 +122,21 @@ describe('kubelet serverTLSBootstrap', () => {
     let k = await kubelet('boot-node', dataDir, { serverTLSBootstrap: true });
     expect(k.servingCertificate()).toBeUndefined();
 
-    const [csr] = await waitFor('a kubelet-serving CSR of boot-node', async () => ((await servingCSRs('boot-node')).length ? servingCSRs('boot-node') : undefined), WAIT);
+    const [csr] = await waitFor(
+      'a kubelet-serving CSR of boot-node',
+      async () => ((await servingCSRs('boot-node')).length ? servingCSRs('boot-node') : undefined),
+      WAIT,
+    );
     expect(csr.spec.signerName).toBe('kubernetes.io/kubelet-serving');
     expect(csr.spec.groups).toContain('system:nodes');
     expect([...csr.spec.usages!].sort()).toEqual(['digital signature', 'server auth']);
     const request = parseCertificateRequest(Buffer.from(csr.spec.request, 'base64').toString('latin1'));
-    expect(request).toMatchObject({ commonName: 'system:node:boot-node', organizations: ['system:nodes'], dnsNames: ['boot-node'], ipAddresses: ['127.0.0.1'] });
+    expect(request).toMatchObject({
+      commonName: 'system:node:boot-node',
+      organizations: ['system:nodes'],
+      dnsNames: ['boot-node'],
+      ipAddresses: ['127.0.0.1'],
+    });
 
     // Not approved yet: no serving certificate, so no TLS at all.
     await expect(peerCertificate(k.port)).rejects.toThrow();
@@ -122,12 +144,30 @@ describe('kubelet serverTLSBootstrap', () => {
     const now = new Date();
     await certificates.replaceCertificateSigningRequestApproval({
       name: csr.metadata!.name!,
-      body: { ...csr, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'TestApproved', message: 'approved by the test', lastUpdateTime: now, lastTransitionTime: now }] } },
+      body: {
+        ...csr,
+        status: {
+          conditions: [
+            {
+              type: 'Approved',
+              status: 'True',
+              reason: 'TestApproved',
+              message: 'approved by the test',
+              lastUpdateTime: now,
+              lastTransitionTime: now,
+            },
+          ],
+        },
+      },
     });
-    const issued = await waitFor('the kubelet serving the issued certificate', async () => {
-      const peer = await peerCertificate(k.port).catch(() => undefined);
-      return peer?.issuer?.CN === 'gardener-ts-local-ca' ? peer : undefined;
-    }, WAIT);
+    const issued = await waitFor(
+      'the kubelet serving the issued certificate',
+      async () => {
+        const peer = await peerCertificate(k.port).catch(() => undefined);
+        return peer?.issuer?.CN === 'gardener-ts-local-ca' ? peer : undefined;
+      },
+      WAIT,
+    );
     expect(issued.subject).toMatchObject({ CN: 'system:node:boot-node', O: 'system:nodes' });
     expect(issued.subjectaltname).toContain('IP Address:127.0.0.1');
     expect(await verifiedConnect(k.port)).toBe(true);
@@ -145,7 +185,11 @@ describe('kubelet serverTLSBootstrap', () => {
   it('with the approver and kubeletCertificateAuthority, logs work against a bootstrapped kubelet and fail against a self-signed one', async () => {
     let manager: ControllerManager | undefined;
     try {
-      manager = await startControllerManager({ kubeConfig: admin, controllers: ['csrapproving-kubelet-serving'], logger });
+      manager = await startControllerManager({
+        kubeConfig: admin,
+        controllers: ['csrapproving-kubelet-serving'],
+        logger,
+      });
       const bootDir = await mkdtemp(join(tmpdir(), 'kubelet-approved-'));
       const selfDir = await mkdtemp(join(tmpdir(), 'kubelet-self-signed-'));
       dirs.push(bootDir, selfDir);
@@ -153,14 +197,21 @@ describe('kubelet serverTLSBootstrap', () => {
       await kubelet('self-signed-node', selfDir);
       await waitFor('approved-node serving its issued certificate', async () => boot.servingCertificate(), WAIT);
       const [csr] = await servingCSRs('approved-node');
-      expect(csr.status?.conditions?.find((c) => c.type === 'Approved')).toMatchObject({ status: 'True', reason: 'RequestApproved' });
+      expect(csr.status?.conditions?.find((c) => c.type === 'Approved')).toMatchObject({
+        status: 'True',
+        reason: 'RequestApproved',
+      });
 
       await runPod('verified', 'approved-node');
       await runPod('unverified', 'self-signed-node');
-      const logs = await waitFor('logs of pod verified', async () => {
-        const text = await core.readNamespacedPodLog({ name: 'verified', namespace: 'default' });
-        return text.includes('started') ? text : undefined;
-      }, WAIT);
+      const logs = await waitFor(
+        'logs of pod verified',
+        async () => {
+          const text = await core.readNamespacedPodLog({ name: 'verified', namespace: 'default' });
+          return text.includes('started') ? text : undefined;
+        },
+        WAIT,
+      );
       expect(logs).toContain('started');
 
       const failure = await core.readNamespacedPodLog({ name: 'unverified', namespace: 'default' }).then(
@@ -170,7 +221,9 @@ describe('kubelet serverTLSBootstrap', () => {
       expect(failure).toBeInstanceOf(k8s.ApiException);
       const { code, body } = failure as k8s.ApiException<string>;
       expect(code).toBe(500);
-      expect(JSON.parse(body).message).toMatch(/^Get "https:\/\/127\.0\.0\.1:\d+\/containerLogs\/default\/unverified\/main\?": tls: failed to verify certificate: x509: certificate signed by unknown authority$/);
+      expect(JSON.parse(body).message).toMatch(
+        /^Get "https:\/\/127\.0\.0\.1:\d+\/containerLogs\/default\/unverified\/main\?": tls: failed to verify certificate: x509: certificate signed by unknown authority$/,
+      );
     } finally {
       await manager?.stop();
     }

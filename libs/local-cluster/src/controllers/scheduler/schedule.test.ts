@@ -118,7 +118,7 @@ const nodeArb = (name: string) =>
 const requirementArb = fc.record({
   key: fc.constantFrom(...LABEL_KEYS),
   operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'),
-  values: fc.array(fc.constantFrom(...LABEL_VALUES), { minLength: 1, maxLength: 2 }),
+  values: fc.array(fc.constantFrom(...LABEL_VALUES), { minLength: 0, maxLength: 2 }),
 });
 const podArb = fc.record({
   nodeSelector: fc.dictionary(fc.constantFrom(...LABEL_KEYS), fc.constantFrom(...LABEL_VALUES), { maxKeys: 1 }),
@@ -140,15 +140,19 @@ function oracle(p: GenPod, n: GenNode): boolean {
   if (p.terms) {
     const holds = (r: GenPod['terms'] extends (infer T)[] | null ? (T extends { exprs: (infer R)[] } ? R : never) : never) => {
       const v = n.labels[r.key];
-      if (r.operator === 'In') return v !== undefined && r.values.includes(v);
-      if (r.operator === 'NotIn') return v === undefined || !r.values.includes(v);
-      if (r.operator === 'Exists') return v !== undefined;
-      if (r.operator === 'DoesNotExist') return v === undefined;
+      // kube's NewRequirement: In/NotIn need values, Exists/DoesNotExist none; a requirement that does not
+      // convert fails its whole term.
+      if (r.operator === 'In') return r.values.length > 0 && v !== undefined && r.values.includes(v);
+      if (r.operator === 'NotIn') return r.values.length > 0 && (v === undefined || !r.values.includes(v));
+      if (r.operator === 'Exists') return r.values.length === 0 && v !== undefined;
+      if (r.operator === 'DoesNotExist') return r.values.length === 0 && v === undefined;
       if (v === undefined || r.values.length !== 1 || !/^\d+$/.test(v) || !/^\d+$/.test(r.values[0])) return false;
       return r.operator === 'Gt' ? Number(v) > Number(r.values[0]) : Number(v) < Number(r.values[0]);
     };
+    // kube's matchFields take In with exactly one value (nodeSelectorRequirementsAsFieldSelector); any other term
+    // with matchFields does not convert and matches no node.
     const termHolds = (t: NonNullable<GenPod['terms']>[number]) =>
-      (t.exprs.length > 0 || t.names !== null) && t.exprs.every(holds) && (t.names === null || t.names.includes(n.name));
+      (t.exprs.length > 0 || t.names !== null) && t.exprs.every(holds) && (t.names === null || (t.names.length === 1 && t.names[0] === n.name));
     if (!p.terms.some(termHolds)) return false;
   }
   // kube's NodeResourcesFit checks only what the pod requests: a pod asking no cpu fits an overcommitted node.

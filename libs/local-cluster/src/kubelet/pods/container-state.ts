@@ -15,9 +15,7 @@ export interface Termination {
 }
 
 export type State =
-  | { waiting: { reason: string; message?: string } }
-  | { running: { startedAt: string } }
-  | { terminated: Termination };
+  { waiting: { reason: string; message?: string } } | { running: { startedAt: string } } | { terminated: Termination };
 
 /** What a running container was started with: exec runs commands the same way. */
 export interface ContainerSetup {
@@ -25,6 +23,8 @@ export interface ContainerSetup {
   env: Record<string, string>;
   cwd: string;
   imageID: string;
+  /** The argv of a command run in the container (exec probe, exec); throws a MissingBinaryError outside the image. */
+  exec(command: string[]): string[];
 }
 
 export function rfc3339(date = new Date()): string {
@@ -89,7 +89,9 @@ export class ContainerState {
 
   /** The termination `lastState` shows: while waiting to restart, the one that just happened. */
   get lastTermination(): Termination | undefined {
-    return 'waiting' in this.state && this.startWanted && this.pendingTermination ? this.pendingTermination : this.previous;
+    return 'waiting' in this.state && this.startWanted && this.pendingTermination
+      ? this.pendingTermination
+      : this.previous;
   }
 
   /** Records a new run: the latest termination becomes `lastState`. */
@@ -116,7 +118,12 @@ export class ContainerState {
     this.nextStartAt = Date.now() + waitMs;
     this.state =
       waitMs > 0
-        ? { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(waitMs / 1000)}s restarting failed container=${this.name} pod=${podRef}` } }
+        ? {
+            waiting: {
+              reason: 'CrashLoopBackOff',
+              message: `back-off ${Math.round(waitMs / 1000)}s restarting failed container=${this.name} pod=${podRef}`,
+            },
+          }
         : { terminated: termination };
   }
 

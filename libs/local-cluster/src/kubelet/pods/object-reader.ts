@@ -6,12 +6,14 @@ export class ObjectReader {
   private readonly cache = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly core: k8s.CoreV1Api,
+    private readonly core: Pick<k8s.CoreV1Api, 'readNamespacedConfigMap' | 'readNamespacedSecret'>,
     readonly namespaceName: string,
   ) {}
 
   configMap(name: string): Promise<k8s.V1ConfigMap | undefined> {
-    return this.cached(`configmap/${name}`, () => this.core.readNamespacedConfigMap({ name, namespace: this.namespaceName }));
+    return this.cached(`configmap/${name}`, () =>
+      this.core.readNamespacedConfigMap({ name, namespace: this.namespaceName }),
+    );
   }
 
   secret(name: string): Promise<k8s.V1Secret | undefined> {
@@ -19,7 +21,11 @@ export class ObjectReader {
   }
 
   private cached<T>(key: string, read: () => Promise<T>): Promise<T | undefined> {
-    if (!this.cache.has(key)) this.cache.set(key, read().catch((err) => (isNotFound(err) ? undefined : Promise.reject(err))));
+    if (!this.cache.has(key))
+      this.cache.set(
+        key,
+        read().catch((err) => (isNotFound(err) ? undefined : Promise.reject(err))),
+      );
     return this.cache.get(key) as Promise<T | undefined>;
   }
 }
@@ -46,7 +52,8 @@ export async function keyRef(
   ref: { name?: string; key: string; optional?: boolean },
 ): Promise<Buffer | undefined> {
   const object = kind === 'ConfigMap' ? await reader.configMap(ref.name ?? '') : await reader.secret(ref.name ?? '');
-  const value = object && (kind === 'ConfigMap' ? configMapBytes(object) : secretBytes(object as k8s.V1Secret)).get(ref.key);
+  const value =
+    object && (kind === 'ConfigMap' ? configMapBytes(object) : secretBytes(object as k8s.V1Secret)).get(ref.key);
   if (value !== undefined || ref.optional) return value;
   if (!object) throw new Error(`${kind.toLowerCase()} "${ref.name}" not found`);
   throw new Error(`couldn't find key ${ref.key} in ${kind} ${reader.namespaceName}/${ref.name}`);

@@ -5,13 +5,15 @@ import { rm } from 'node:fs/promises';
 import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from '@gardener-ts/logging';
 import type { ImageMap } from '../../images/image-map.js';
+import { MissingBinaryError } from '../../images/program.js';
 import { isNotFound, MERGE_PATCH, type KubeClients } from '../api/kube-client.js';
+import { PodEvents } from '../api/pod-events.js';
 import { Prober } from '../probes/prober.js';
 import type { BackOffSettings } from '../runtime/backoff.js';
 import { ContainerProcess } from '../runtime/container-process.js';
-import { containerLogPath } from '../runtime/log-file.js';
+import { containerLogPath, removeOldRuns, type LogRotation } from '../runtime/log-file.js';
 import { forgetPid, recordPid } from '../runtime/pid-records.js';
-import { materialiseVolumes } from '../volumes/pod-volumes.js';
+import { materialiseVolumes, VolumeConfinementError } from '../volumes/pod-volumes.js';
 import type { ServiceAccountTokens } from '../volumes/service-account-tokens.js';
 import { ContainerState, rfc3339, type Termination } from './container-state.js';
 import { prepareContainer, StartError } from './container-start.js';
@@ -21,12 +23,16 @@ import { PodStatusBuilder } from './pod-status.js';
 
 export interface PodWorkerDeps {
   clients: KubeClients;
+  /** The node this kubelet runs, the source host of its Events. */
+  nodeName: string;
   imageMap: ImageMap;
   tokens: ServiceAccountTokens;
   allocatable: Record<string, string>;
   baseEnv: Record<string, string>;
   podIPs: PodIPs;
   backoff: BackOffSettings;
+  /** containerLogMaxSize / containerLogMaxFiles. */
+  logRotation: LogRotation;
   /** How often volumes are rewritten from the API (changed ConfigMaps/Secrets, token refresh). */
   volumeResyncMs: number;
   /** Retry interval while volumes or configuration cannot be prepared. */
@@ -43,6 +49,7 @@ export class PodWorker {
   private readonly statusBuilder: PodStatusBuilder;
   private readonly startTime: string;
   private readonly log: Logger;
+  private readonly events: PodEvents;
   private readonly probers = new Map<string, Prober>();
   private volumeDirs?: Map<string, string>;
   private volumesStale = true;
@@ -66,14 +73,21 @@ export class PodWorker {
     this.uid = pod.metadata!.uid!;
     this.podIP = deps.podIPs.assign(pod);
     this.log = deps.log.child({ pod: `${pod.metadata!.namespace}/${pod.metadata!.name}` });
+    this.events = new PodEvents(deps.clients.core, deps.nodeName, this.log);
     // After a kubelet restart the Pod's earlier restarts still count; its processes were killed, so this is one more.
-    const before = new Map((pod.status?.containerStatuses ?? []).concat(pod.status?.initContainerStatuses ?? []).map((s) => [s.name, s]));
+    const before = new Map(
+      (pod.status?.containerStatuses ?? []).concat(pod.status?.initContainerStatuses ?? []).map((s) => [s.name, s]),
+    );
     const restartsBefore = (name: string) => {
       const s = before.get(name);
       return s ? s.restartCount + (s.state?.running || s.state?.terminated || s.lastState?.terminated ? 1 : 0) : 0;
     };
-    this.init = (pod.spec?.initContainers ?? []).map((c) => new ContainerState(c, true, deps.backoff, restartsBefore(c.name)));
-    this.regular = (pod.spec?.containers ?? []).map((c) => new ContainerState(c, false, deps.backoff, restartsBefore(c.name)));
+    this.init = (pod.spec?.initContainers ?? []).map(
+      (c) => new ContainerState(c, true, deps.backoff, restartsBefore(c.name)),
+    );
+    this.regular = (pod.spec?.containers ?? []).map(
+      (c) => new ContainerState(c, false, deps.backoff, restartsBefore(c.name)),
+    );
     this.statusBuilder = new PodStatusBuilder(pod.status);
     this.startTime = pod.status?.startTime ? rfc3339(new Date(pod.status.startTime)) : rfc3339();
     // A Pod that already finished (before a kubelet restart) is not run again.
@@ -97,7 +111,8 @@ export class PodWorker {
     this.pod = pod;
     // Someone else changed a condition the kubelet owns (the node lifecycle controller marks the pods of a node gone
     // silent not ready): the status is written again on the next sync, as kube's status manager reconciles it.
-    if (this.lastConditions !== undefined && conditionsKey(pod.status?.conditions) !== this.lastConditions) this.lastPublished = undefined;
+    if (this.lastConditions !== undefined && conditionsKey(pod.status?.conditions) !== this.lastConditions)
+      this.lastPublished = undefined;
     if (pod.metadata?.deletionTimestamp) void this.terminate('delete');
     else this.kick();
   }
@@ -118,7 +133,8 @@ export class PodWorker {
       clearTimeout(this.wake);
       clearTimeout(this.resync);
       await this.syncing;
-      const graceSeconds = this.pod.metadata?.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30;
+      const graceSeconds =
+        this.pod.metadata?.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30;
       await this.stopAll(Math.min(graceSeconds * 1000, maxGraceMs));
       await this.publishing;
       if (mode === 'shutdown') return;
@@ -193,13 +209,34 @@ export class PodWorker {
     const reader = new ObjectReader(this.deps.clients.core, this.namespace);
     if (this.volumesStale) {
       try {
-        this.volumeDirs = await materialiseVolumes({ pod: this.pod, podDir: this.dir, reader, tokens: this.deps.tokens, allocatable: this.deps.allocatable });
+        this.volumeDirs = await materialiseVolumes({
+          pod: this.pod,
+          podDir: this.dir,
+          reader,
+          tokens: this.deps.tokens,
+          allocatable: this.deps.allocatable,
+        });
         this.volumesStale = false;
       } catch (err) {
-        this.log.info({ err: (err as Error).message }, 'Volumes not ready');
+        const message = (err as Error).message;
+        this.log.info({ err: message }, 'Volumes not ready');
+        // A volume that would make the kubelet write outside the pod directory is refused, as kube refuses bad mounts.
+        const refused = err instanceof VolumeConfinementError;
+        if (refused)
+          void this.events.warning(
+            this.pod,
+            'FailedMount',
+            `MountVolume.SetUp failed for volume ${JSON.stringify(err.volume)} : ${message}`,
+          );
         if (!this.volumeDirs) {
           for (const c of [...this.init, ...this.regular]) {
-            if (c.starts === 0) c.state = { waiting: { reason: c.init ? 'PodInitializing' : 'ContainerCreating', message: (err as Error).message } };
+            if (c.starts === 0)
+              c.state = {
+                waiting: {
+                  reason: refused ? 'CreateContainerConfigError' : c.init ? 'PodInitializing' : 'ContainerCreating',
+                  message,
+                },
+              };
           }
           this.publish();
           this.wakeAt(Date.now() + this.deps.retryMs);
@@ -222,15 +259,40 @@ export class PodWorker {
     try {
       setup = await prepareContainer({
         pod: { ...this.pod, status: { ...this.pod.status, podIP: this.podIP, podIPs: [{ ip: this.podIP }] } },
-        podDir: this.dir, container: c.spec, volumeDirs: this.volumeDirs!, imageMap: this.deps.imageMap,
-        reader, allocatable: this.deps.allocatable, baseEnv: this.deps.baseEnv, log: this.log,
+        podDir: this.dir,
+        container: c.spec,
+        volumeDirs: this.volumeDirs!,
+        imageMap: this.deps.imageMap,
+        reader,
+        allocatable: this.deps.allocatable,
+        baseEnv: this.deps.baseEnv,
+        log: this.log,
       });
     } catch (err) {
+      if (err instanceof MissingBinaryError) {
+        // As a container runtime reports a command its image does not have: the run ends at once with 127.
+        void this.events.warning(this.pod, 'Failed', `Error: ${err.message}`, this.fieldPath(c));
+        const now = rfc3339();
+        c.beginRun();
+        this.onExit(
+          c,
+          { exitCode: err.exitCode, reason: 'StartError', message: err.message, startedAt: now, finishedAt: now },
+          0,
+        );
+        return;
+      }
       if (!(err instanceof StartError)) throw err;
+      void this.events.warning(this.pod, 'Failed', `Error: ${err.message}`, this.fieldPath(c));
       const imageFailure = err.reason === 'ErrImagePull';
       c.imageFailures = imageFailure ? c.imageFailures + 1 : 0;
       const reason = imageFailure && c.imageFailures > 1 ? 'ImagePullBackOff' : err.reason;
-      c.state = { waiting: { reason, message: reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.spec.image}": ${err.message}` : err.message } };
+      c.state = {
+        waiting: {
+          reason,
+          message:
+            reason === 'ImagePullBackOff' ? `Back-off pulling image "${c.spec.image}": ${err.message}` : err.message,
+        },
+      };
       c.nextStartAt = Date.now() + (imageFailure ? Math.max(c.backoff.next(0), this.deps.retryMs) : this.deps.retryMs);
       this.log.info({ container: c.name, reason, message: err.message }, 'Container cannot start');
       return;
@@ -241,16 +303,35 @@ export class PodWorker {
     const startedAt = new Date();
     let proc: ContainerProcess;
     try {
-      proc = await ContainerProcess.start({ ...setup, logPath: containerLogPath(this.dir, c.name, c.restartCount) });
+      // The previous run's log stays for `kubectl logs --previous`; older ones go, as kube removes dead containers.
+      await removeOldRuns(this.dir, c.name, c.restartCount - 1);
+      proc = await ContainerProcess.start({
+        ...setup,
+        logPath: containerLogPath(this.dir, c.name, c.restartCount),
+        logRotation: this.deps.logRotation,
+      });
     } catch (err) {
       const finishedAt = rfc3339();
-      this.onExit(c, { exitCode: 128, reason: 'StartError', message: (err as Error).message, startedAt: rfc3339(startedAt), finishedAt }, 0);
+      this.onExit(
+        c,
+        {
+          exitCode: 128,
+          reason: 'StartError',
+          message: (err as Error).message,
+          startedAt: rfc3339(startedAt),
+          finishedAt,
+        },
+        0,
+      );
       return;
     }
     c.process = proc;
     c.state = { running: { startedAt: rfc3339(proc.startedAt) } };
     await recordPid(this.dir, c.name, proc.pid);
-    this.log.info({ container: c.name, pid: proc.pid, argv: setup.argv, restartCount: c.restartCount }, 'Container started');
+    this.log.info(
+      { container: c.name, pid: proc.pid, argv: setup.argv, restartCount: c.restartCount },
+      'Container started',
+    );
     if (!c.init) this.startProber(c);
     void proc.exited.then(async (exit) => {
       await forgetPid(this.dir, c.name);
@@ -276,11 +357,17 @@ export class PodWorker {
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
     const failed = termination.exitCode !== 0;
     const restart =
-      !this.stopping && !this.terminal && (c.init ? failed && policy !== 'Never' : policy === 'Always' || (policy === 'OnFailure' && failed));
+      !this.stopping &&
+      !this.terminal &&
+      (c.init ? failed && policy !== 'Never' : policy === 'Always' || (policy === 'OnFailure' && failed));
     c.endRun(termination, restart, restart ? c.backoff.next(ranMs) : 0, `${this.name}_${this.namespace}(${this.uid})`);
     this.log.info({ container: c.name, exitCode: termination.exitCode, restart }, 'Container exited');
     if (this.stopping) this.publish();
     else this.kick();
+  }
+
+  private fieldPath(c: ContainerState): string {
+    return `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}`;
   }
 
   private prober(c: ContainerState): Prober | undefined {
@@ -289,7 +376,7 @@ export class PodWorker {
 
   private startProber(c: ContainerState): void {
     const prober = new Prober(
-      { container: c.spec, env: c.setup!.env, cwd: c.setup!.cwd, host: this.podIP },
+      { container: c.spec, env: c.setup!.env, cwd: c.setup!.cwd, host: this.podIP, exec: c.setup!.exec },
       {
         started: () => {
           c.started = true;
@@ -303,7 +390,8 @@ export class PodWorker {
           this.log.info({ container: c.name, probe: kind, message }, 'Container failed its probe, restarting it');
           c.killReason = `${kind} probe failed: ${message}`;
           const probe = kind === 'startup' ? c.spec.startupProbe : c.spec.livenessProbe;
-          const grace = (probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
+          const grace =
+            (probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
           void c.process?.stop(grace);
         },
       },
@@ -314,10 +402,12 @@ export class PodWorker {
 
   // Status writes go out one at a time, and only when the status differs from the last one written.
   private publish(): void {
-    this.publishing = this.publishing.then(() => this.writeStatus()).catch((err) => {
-      this.lastPublished = undefined;
-      if (!isNotFound(err)) this.log.error({ err }, 'Writing Pod status failed');
-    });
+    this.publishing = this.publishing
+      .then(() => this.writeStatus())
+      .catch((err) => {
+        this.lastPublished = undefined;
+        if (!isNotFound(err)) this.log.error({ err }, 'Writing Pod status failed');
+      });
   }
 
   private async writeStatus(): Promise<void> {
@@ -330,7 +420,10 @@ export class PodWorker {
     }
     const text = JSON.stringify(status);
     if (text === this.lastPublished) return;
-    await this.deps.clients.core.patchNamespacedPodStatus({ name: this.name, namespace: this.namespace, body: { status } }, MERGE_PATCH);
+    await this.deps.clients.core.patchNamespacedPodStatus(
+      { name: this.name, namespace: this.namespace, body: { status } },
+      MERGE_PATCH,
+    );
     this.lastPublished = text;
     this.lastConditions = conditionsKey(status.conditions as k8s.V1PodCondition[]);
   }

@@ -12,6 +12,8 @@ export interface ProbeTarget {
   /** The container's environment and working directory, for exec probes. */
   env: Record<string, string>;
   cwd: string;
+  /** The argv an exec probe's command runs as: a program of the container's image only (throws otherwise). */
+  exec(command: string[]): string[];
   /** The Pod's address: where HTTP and TCP probes without a host go. */
   host?: string;
 }
@@ -21,8 +23,20 @@ export type ProbeResult = { ok: true } | { ok: false; message: string };
 export async function runProbe(probe: k8s.V1Probe, target: ProbeTarget): Promise<ProbeResult> {
   const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
   try {
-    if (probe.httpGet) return await httpProbe(probe.httpGet, target.host ?? HOST_IP, resolvePort(probe.httpGet.port as number | string, target.container), timeoutMs);
-    if (probe.tcpSocket) return await tcpProbe(probe.tcpSocket, target.host ?? HOST_IP, resolvePort(probe.tcpSocket.port as number | string, target.container), timeoutMs);
+    if (probe.httpGet)
+      return await httpProbe(
+        probe.httpGet,
+        target.host ?? HOST_IP,
+        resolvePort(probe.httpGet.port as number | string, target.container),
+        timeoutMs,
+      );
+    if (probe.tcpSocket)
+      return await tcpProbe(
+        probe.tcpSocket,
+        target.host ?? HOST_IP,
+        resolvePort(probe.tcpSocket.port as number | string, target.container),
+        timeoutMs,
+      );
   } catch (err) {
     return { ok: false, message: (err as Error).message };
   }
@@ -44,15 +58,32 @@ function httpProbe(action: k8s.V1HTTPGetAction, podIP: string, port: number, tim
     const https = action.scheme === 'HTTPS';
     const headers = Object.fromEntries((action.httpHeaders ?? []).map((h) => [h.name, h.value]));
     const req = (https ? httpsRequest : httpRequest)(
-      { host: action.host || podIP, port, path: action.path || '/', method: 'GET', headers: { 'User-Agent': 'kube-probe/local', ...headers }, timeout: timeoutMs, rejectUnauthorized: false },
+      {
+        host: action.host || podIP,
+        port,
+        path: action.path || '/',
+        method: 'GET',
+        headers: { 'User-Agent': 'kube-probe/local', ...headers },
+        timeout: timeoutMs,
+        rejectUnauthorized: false,
+      },
       (res) => {
         res.resume();
         const status = res.statusCode ?? 0;
-        done(status >= 200 && status < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${status}` });
+        done(
+          status >= 200 && status < 400
+            ? { ok: true }
+            : { ok: false, message: `HTTP probe failed with statuscode: ${status}` },
+        );
       },
     );
     req.on('timeout', () => req.destroy(new Error(`timeout after ${timeoutMs}ms`)));
-    req.on('error', (err) => done({ ok: false, message: `Get "${https ? 'https' : 'http'}://${action.host || podIP}:${port}${action.path || '/'}": ${err.message}` }));
+    req.on('error', (err) =>
+      done({
+        ok: false,
+        message: `Get "${https ? 'https' : 'http'}://${action.host || podIP}:${port}${action.path || '/'}": ${err.message}`,
+      }),
+    );
     req.end();
   });
 }
@@ -65,14 +96,27 @@ function tcpProbe(action: k8s.V1TCPSocketAction, podIP: string, port: number, ti
       done({ ok: true });
     });
     socket.once('timeout', () => socket.destroy(new Error(`timeout after ${timeoutMs}ms`)));
-    socket.once('error', (err) => done({ ok: false, message: `dial tcp ${action.host || podIP}:${port}: ${err.message}` }));
+    socket.once('error', (err) =>
+      done({ ok: false, message: `dial tcp ${action.host || podIP}:${port}: ${err.message}` }),
+    );
   });
 }
 
 function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): Promise<ProbeResult> {
   return new Promise((done) => {
     if (command.length === 0) return done({ ok: false, message: 'exec probe has no command' });
-    const child = spawn(command[0], command.slice(1), { env: target.env, cwd: target.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let argv: string[];
+    try {
+      argv = target.exec(command);
+    } catch (err) {
+      return done({ ok: false, message: (err as Error).message });
+    }
+    const child = spawn(argv[0], argv.slice(1), {
+      env: target.env,
+      cwd: target.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-1024));
     child.stdout.on('data', collect);
@@ -86,7 +130,11 @@ function execProbe(command: string[], target: ProbeTarget, timeoutMs: number): P
       clearTimeout(timer);
       if (child.pid) signalGroup(child.pid, 'SIGKILL');
       if (code === 0) done({ ok: true });
-      else done({ ok: false, message: signal ? `command timed out after ${timeoutMs}ms` : `command exited with ${code}: ${output.trim()}` });
+      else
+        done({
+          ok: false,
+          message: signal ? `command timed out after ${timeoutMs}ms` : `command exited with ${code}: ${output.trim()}`,
+        });
     });
   });
 }

@@ -1,13 +1,15 @@
 // One run of a container: a detached process (its own process group) whose output goes to a log file.
 import { spawn } from 'node:child_process';
 import { exitCodeOf, groupAlive, signalGroup } from './process-group.js';
-import { LogWriter } from './log-file.js';
+import { LogWriter, type LogRotation } from './log-file.js';
 
 export interface ProcessSpec {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
   logPath: string;
+  /** Rotation of the log file; kube's defaults (10 Mi, 5 files) without it. */
+  logRotation?: LogRotation;
 }
 
 export interface ProcessExit {
@@ -34,7 +36,7 @@ export class ContainerProcess {
 
   /** Starts the process; rejects when it cannot be started (no such program, not executable, bad directory). */
   static async start(spec: ProcessSpec): Promise<ContainerProcess> {
-    const log = await LogWriter.open(spec.logPath);
+    const log = await LogWriter.open(spec.logPath, spec.logRotation);
     const child = spawn(spec.argv[0], spec.argv.slice(1), {
       cwd: spec.cwd,
       env: spec.env,
@@ -61,7 +63,9 @@ export class ContainerProcess {
         signalGroup(pid, 'SIGKILL');
         // A process that left the group may still hold the pipes: stop reading after a moment.
         setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), 2000).unref();
-        void log.closed().then(() => done({ exitCode: exitCodeOf(code, signal), signal: signal ?? undefined, finishedAt }));
+        void log
+          .closed()
+          .then(() => done({ exitCode: exitCodeOf(code, signal), signal: signal ?? undefined, finishedAt }));
       });
     });
     return new ContainerProcess(pid, new Date(), exited);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,10 +37,47 @@ describe('container logs', () => {
   it('follows appended lines until the writer is done', async () => {
     const chunks: string[] = [];
     let finished = false;
-    const following = followLog(path, { tailLines: 1 }, (c) => chunks.push(c), () => finished, new AbortController().signal, 20);
+    const following = followLog(
+      path,
+      { tailLines: 1 },
+      (c) => chunks.push(c),
+      () => finished,
+      new AbortController().signal,
+      20,
+    );
     await appendFile(path, line('2026-01-01T00:00:03.000000000Z', 'stdout', 'four'));
     finished = true;
     await following;
     expect(chunks.join('')).toBe('three\nfour\n');
   });
 });
+
+describe('following a rotated log', () => {
+  it('reads the rest of the rotated file, then the new one from its start', async () => {
+    const log = join(dir, 'rotating.log');
+    await writeFile(log, line('2026-01-01T00:00:00.000000000Z', 'stdout', 'a'));
+    const chunks: string[] = [];
+    let finished = false;
+    const following = followLog(
+      log,
+      {},
+      (c) => chunks.push(c),
+      () => finished,
+      new AbortController().signal,
+      20,
+    );
+    await waitUntil(() => chunks.join('') === 'a\n');
+    // As the log writer rotates: the last line still reaches the old file, new lines go to a new one.
+    await rename(log, `${log}.20260101-000001`);
+    await appendFile(`${log}.20260101-000001`, line('2026-01-01T00:00:01.000000000Z', 'stdout', 'b'));
+    await writeFile(log, line('2026-01-01T00:00:02.000000000Z', 'stdout', 'c'));
+    await waitUntil(() => chunks.join('') === 'a\nb\nc\n');
+    finished = true;
+    await following;
+    expect(chunks.join('')).toBe('a\nb\nc\n');
+  });
+});
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}

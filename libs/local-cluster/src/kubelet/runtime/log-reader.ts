@@ -1,4 +1,5 @@
-// Reads container log files for `kubectl logs`: tail, since, timestamps, byte limits and follow.
+// Reads container log files for `kubectl logs`: tail, since, timestamps, byte limits and follow. As kube's kubelet,
+// only the current file of a run is read; a follow continues into the new file when the log is rotated.
 import { open, readFile, stat } from 'node:fs/promises';
 
 export interface LogQuery {
@@ -26,7 +27,9 @@ function parseLog(content: string): LogLine[] {
   for (const raw of content.split('\n')) {
     const parsed = parseLine(raw);
     if (!parsed) continue;
-    const line = carry ? { time: carry.time, text: carry.text + parsed.text } : { time: parsed.time, text: parsed.text };
+    const line = carry
+      ? { time: carry.time, text: carry.text + parsed.text }
+      : { time: parsed.time, text: parsed.text };
     carry = parsed.partial ? line : undefined;
     if (!parsed.partial) lines.push(line);
   }
@@ -64,6 +67,11 @@ export async function followLog(
   const content = await readFile(path, 'utf8');
   const complete = content.slice(0, content.lastIndexOf('\n') + 1);
   let offset = Buffer.byteLength(complete);
+  // When the log is rotated, the rest of the open file is read, then the new file from its start.
+  let file = await open(path, 'r');
+  let inode = (await file.stat()).ino;
+  // Rotated between reading and opening: the opened file is the new one.
+  if ((await file.stat()).size < offset) offset = 0;
   let budget = query.limitBytes ?? Infinity;
   const emit = (text: string) => {
     if (!text || budget <= 0) return;
@@ -72,18 +80,34 @@ export async function followLog(
     write(bytes.toString('utf8'));
   };
   emit(render(select(parseLog(complete), query), query));
-  const file = await open(path, 'r');
+  const readNew = async () => {
+    const size = (await file.stat()).size;
+    if (size <= offset) return;
+    const buffer = Buffer.alloc(size - offset);
+    await file.read(buffer, 0, buffer.length, offset);
+    const text = buffer.toString('utf8');
+    const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+    offset += Buffer.byteLength(whole);
+    emit(render(parseLog(whole), query));
+  };
+  let draining = false;
   try {
     while (!signal.aborted && budget > 0) {
       const finished = done();
-      const size = (await stat(path)).size;
-      if (size > offset) {
-        const buffer = Buffer.alloc(size - offset);
-        await file.read(buffer, 0, buffer.length, offset);
-        const text = buffer.toString('utf8');
-        const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-        offset += Buffer.byteLength(whole);
-        emit(render(parseLog(whole), query));
+      await readNew();
+      const current = await stat(path).catch(() => undefined);
+      // Lines the writer still had queued reach the rotated file after the rename: it is read once more a poll
+      // later (or right away once the container ended) before the new file is followed.
+      const rotated = !!current && current.ino !== inode;
+      if (rotated && !draining && !finished) draining = true;
+      else if (rotated) {
+        draining = false;
+        await readNew();
+        await file.close();
+        file = await open(path, 'r');
+        inode = (await file.stat()).ino;
+        offset = 0;
+        await readNew();
       }
       if (finished) return;
       await new Promise((r) => setTimeout(r, pollMs));

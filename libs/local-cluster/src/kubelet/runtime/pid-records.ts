@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { confinedJoin } from '../volumes/confined-path.js';
 import { signalGroup } from './process-group.js';
 
 interface PidRecord {
@@ -18,11 +19,11 @@ export function pidsDir(podDir: string): string {
 export async function recordPid(podDir: string, name: string, pid: number): Promise<void> {
   await mkdir(pidsDir(podDir), { recursive: true });
   const record: PidRecord = { pid, startTicks: startTicks(pid) };
-  await writeFile(join(pidsDir(podDir), `${name}.json`), JSON.stringify(record));
+  await writeFile(confinedJoin(pidsDir(podDir), [`${name}.json`]), JSON.stringify(record));
 }
 
 export async function forgetPid(podDir: string, name: string): Promise<void> {
-  await rm(join(pidsDir(podDir), `${name}.json`), { force: true });
+  await rm(confinedJoin(pidsDir(podDir), [`${name}.json`]), { force: true });
 }
 
 /** Kills (SIGKILL) every recorded process group under `<podsDir>/<uid>/pids` that is still ours; returns their pids. */
@@ -33,7 +34,12 @@ export async function killLeftovers(podsDir: string): Promise<number[]> {
     for (const file of await listDir(dir)) {
       try {
         const record = JSON.parse(await readFile(join(dir, file), 'utf8')) as PidRecord;
-        if (Number.isInteger(record.pid) && record.pid > 1 && startTicks(record.pid) === record.startTicks && signalGroup(record.pid, 'SIGKILL')) {
+        if (
+          Number.isInteger(record.pid) &&
+          record.pid > 1 &&
+          startTicks(record.pid) === record.startTicks &&
+          signalGroup(record.pid, 'SIGKILL')
+        ) {
           killed.push(record.pid);
         }
       } catch {

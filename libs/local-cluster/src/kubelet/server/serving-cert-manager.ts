@@ -5,16 +5,13 @@
 // are kept together in `<dataDir>/pki/kubelet-server-current.pem` (0600), reused after a restart while valid, and
 // replaced once 70–90 % (jittered) of the lifetime has passed. Until the first certificate is issued the kubelet has
 // no serving certificate at all (kube's "no serving certificate available for the kubelet"): TLS handshakes fail.
-import { execFile } from 'node:child_process';
-import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { isIP } from 'node:net';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '@gardener-ts/logging';
-import type { ServingCert } from './serving-cert.js';
+import { kubeletServingRequest, newKeyPair, writeSecret, type ServingCert } from './serving-cert.js';
 
 export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 export const CURRENT_FILE = 'kubelet-server-current.pem';
@@ -68,10 +65,16 @@ export class ServingCertManager {
       if (issued.notAfter <= Date.now()) throw new Error('it has expired');
       this.current = issued;
       this.options.use(issued);
-      this.options.log.info({ notAfter: new Date(issued.notAfter).toISOString() }, 'Serving with the kubelet serving certificate issued earlier');
+      this.options.log.info(
+        { notAfter: new Date(issued.notAfter).toISOString() },
+        'Serving with the kubelet serving certificate issued earlier',
+      );
       return issued;
     } catch (err) {
-      this.options.log.info({ err: (err as Error).message }, 'The kept kubelet serving certificate is not usable; requesting a new one');
+      this.options.log.info(
+        { err: (err as Error).message },
+        'The kept kubelet serving certificate is not usable; requesting a new one',
+      );
       return undefined;
     }
   }
@@ -79,7 +82,9 @@ export class ServingCertManager {
   /** Requests a certificate now (none yet) or at the rotation deadline, then again before each one expires. */
   start(): void {
     if (!this.current) {
-      this.options.log.info('No serving certificate yet (serverTLSBootstrap): TLS handshakes fail until the kubelet-serving CSR is approved and issued');
+      this.options.log.info(
+        'No serving certificate yet (serverTLSBootstrap): TLS handshakes fail until the kubelet-serving CSR is approved and issued',
+      );
     }
     this.running = this.loop().catch((err) => {
       if (!this.abort.signal.aborted) this.options.log.error({ err }, 'Kubelet serving certificate manager stopped');
@@ -105,11 +110,17 @@ export class ServingCertManager {
         this.current = issued;
         this.options.use(issued);
         failures = 0;
-        this.options.log.info({ notAfter: new Date(issued.notAfter).toISOString() }, 'Serving with a newly issued kubelet serving certificate');
+        this.options.log.info(
+          { notAfter: new Date(issued.notAfter).toISOString() },
+          'Serving with a newly issued kubelet serving certificate',
+        );
       } catch (err) {
         if (this.abort.signal.aborted) return;
         const backoff = Math.min(retryMs * 2 ** failures++, 300_000);
-        this.options.log.error({ err: (err as Error).message, retryInMs: backoff }, 'Kubelet serving certificate request failed');
+        this.options.log.error(
+          { err: (err as Error).message, retryInMs: backoff },
+          'Kubelet serving certificate request failed',
+        );
         await this.wait(backoff);
       }
     }
@@ -123,18 +134,20 @@ export class ServingCertManager {
     const { dir, nodeName } = this.options;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const keyPath = join(dir, PENDING_KEY_FILE);
-    const keyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const { keys, keyPem } = await newKeyPair();
     await writeSecret(keyPath, keyPem);
-    const { stdout: requestPem } = await promisify(execFile)('openssl', [
-      'req', '-new', '-key', keyPath, '-subj', `/O=system:nodes/CN=system:node:${nodeName}`, '-addext', `subjectAltName=${subjectAltNames(this.options.addresses)}`,
-    ]);
+    const requestPem = await kubeletServingRequest(keys, nodeName, this.options.addresses);
     const csr = await this.api.createCertificateSigningRequest({
       body: {
         apiVersion: 'certificates.k8s.io/v1',
         kind: 'CertificateSigningRequest',
         metadata: { generateName: 'csr-' },
         // An ECDSA key: no key encipherment (kube's kubelet asks for it only for RSA keys).
-        spec: { request: Buffer.from(requestPem).toString('base64'), signerName: KUBELET_SERVING_SIGNER, usages: ['digital signature', 'server auth'] },
+        spec: {
+          request: Buffer.from(requestPem).toString('base64'),
+          signerName: KUBELET_SERVING_SIGNER,
+          usages: ['digital signature', 'server auth'],
+        },
       },
     });
     const name = csr.metadata!.name!;
@@ -142,9 +155,7 @@ export class ServingCertManager {
     const certPem = await this.waitForCertificate(name);
     const issued = parseIssued(`${certPem.trimEnd()}\n${keyPem}`, nodeName);
     // Written before it is used: a restart serves the same certificate.
-    const path = join(dir, CURRENT_FILE);
-    await writeSecret(`${path}.tmp`, `${issued.certPem.trimEnd()}\n${keyPem}`);
-    await rename(`${path}.tmp`, path);
+    await writeSecret(join(dir, CURRENT_FILE), `${issued.certPem.trimEnd()}\n${keyPem}`);
     await rm(keyPath, { force: true });
     return issued;
   }
@@ -154,22 +165,17 @@ export class ServingCertManager {
     for (;;) {
       const csr = await this.api.readCertificateSigningRequest({ name });
       if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64').toString('utf8');
-      const final = (csr.status?.conditions ?? []).find((c) => (c.type === 'Denied' || c.type === 'Failed') && c.status !== 'False');
-      if (final) throw new Error(`certificate signing request ${name} is ${final.type.toLowerCase()}: ${final.reason ?? ''} ${final.message ?? ''}`.trim());
+      const final = (csr.status?.conditions ?? []).find(
+        (c) => (c.type === 'Denied' || c.type === 'Failed') && c.status !== 'False',
+      );
+      if (final)
+        throw new Error(
+          `certificate signing request ${name} is ${final.type.toLowerCase()}: ${final.reason ?? ''} ${final.message ?? ''}`.trim(),
+        );
       await this.wait(pollMs);
       if (this.abort.signal.aborted) throw new Error('stopped');
     }
   }
-}
-
-/** The SAN extension value for openssl: DNS names from host name addresses, IPs from IP addresses. */
-function subjectAltNames(addresses: { type: string; address: string }[]): string {
-  const names = new Set<string>();
-  for (const { type, address } of addresses) {
-    if (/IP$/.test(type) && isIP(address)) names.add(`IP:${address}`);
-    else if (/DNS$|^Hostname$/.test(type) && /^[a-z0-9.-]+$/i.test(address)) names.add(`DNS:${address}`);
-  }
-  return [...names].join(',');
 }
 
 /** Cert and key from one PEM file; throws unless the key belongs to the certificate and the certificate to the node. */
@@ -179,7 +185,8 @@ function parseIssued(pem: string, nodeName: string): Issued {
   if (!certPem || !keyPem) throw new Error('it does not hold a certificate and a key');
   const cert = new X509Certificate(certPem);
   if (!cert.checkPrivateKey(createPrivateKey(keyPem))) throw new Error('the key does not belong to the certificate');
-  if (!cert.subject.split('\n').includes(`CN=system:node:${nodeName}`)) throw new Error(`it is not a certificate of node ${nodeName}`);
+  if (!cert.subject.split('\n').includes(`CN=system:node:${nodeName}`))
+    throw new Error(`it is not a certificate of node ${nodeName}`);
   return { certPem, keyPem, notBefore: Date.parse(cert.validFrom), notAfter: Date.parse(cert.validTo) };
 }
 
@@ -187,9 +194,4 @@ function parseIssued(pem: string, nodeName: string): Issued {
 export function rotationDeadline(cert: { notBefore: number; notAfter: number }, random = Math.random()): number {
   const lifetime = cert.notAfter - cert.notBefore;
   return cert.notBefore + lifetime * (0.7 + 0.2 * random);
-}
-
-async function writeSecret(path: string, content: string): Promise<void> {
-  await writeFile(path, content, { mode: 0o600 });
-  await chmod(path, 0o600);
 }

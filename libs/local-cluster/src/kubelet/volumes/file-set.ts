@@ -1,7 +1,9 @@
 // Writes the files of a configMap/secret/projected/downwardAPI volume: each file replaced atomically (write, rename),
-// unchanged files left alone, files no longer in the set removed.
+// unchanged files left alone, files no longer in the set removed. Nothing is written or removed outside the volume's
+// directory, also not through a symlink found in it.
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative, sep } from 'node:path';
+import { assertResolvesWithin, confinedJoin, PathEscapeError } from './confined-path.js';
 
 export interface VolumeFile {
   data: Buffer;
@@ -10,18 +12,23 @@ export interface VolumeFile {
 
 export type FileSet = Map<string, VolumeFile>;
 
+/**
+ * Adds a file at `path` (relative, no `..` element, as kube validates item paths); throws a PathEscapeError for
+ * any other path.
+ */
 export function addFile(files: FileSet, path: string, data: Buffer, mode: number): void {
   const clean = normalize(path);
-  if (!path || clean.startsWith('..') || clean.startsWith(sep) || clean.split(sep).includes('..')) {
-    throw new Error(`volume file path ${JSON.stringify(path)} must be relative and stay inside the volume`);
+  if (!path || clean.startsWith(sep) || path.split('/').includes('..') || clean === '.') {
+    throw new PathEscapeError(path, 'the volume', 'must be relative without ".." and stay inside');
   }
   files.set(clean, { data, mode });
 }
 
+/** Makes `dir` hold exactly `files`. */
 export async function writeFileSet(dir: string, files: FileSet): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [path, file] of files) {
-    const target = join(dir, path);
+    const target = await assertResolvesWithin(dir, confinedJoin(dir, [path]));
     await mkdir(dirname(target), { recursive: true });
     if (!(await sameContent(target, file))) {
       const temp = join(dirname(target), `.${process.pid}.tmp`);
@@ -31,7 +38,7 @@ export async function writeFileSet(dir: string, files: FileSet): Promise<void> {
     }
   }
   for (const existing of await listFiles(dir)) {
-    if (!files.has(existing)) await rm(join(dir, existing), { force: true });
+    if (!files.has(existing)) await rm(await assertResolvesWithin(dir, confinedJoin(dir, [existing])), { force: true });
   }
 }
 

@@ -1,8 +1,8 @@
 // Mount paths for programs that share one filesystem: a container's `volumeMounts` become a table from the path the
 // Pod asked for to the directory the volume lives in on this machine. Programs get the table as JSON in
 // GARDENER_LOCAL_MOUNTS, and absolute paths under a mount path in their command, args and env values are rewritten.
-import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
+import { assertResolvesWithin, confinedJoin } from './confined-path.js';
 
 export const MOUNTS_ENV = 'GARDENER_LOCAL_MOUNTS';
 
@@ -11,16 +11,35 @@ export interface Mount {
   mountPath: string;
   /** Where it is on this machine. */
   hostPath: string;
+  /** The volume's directory (`hostPath` is below it when the mount has a subPath). */
+  volumeDir?: string;
   readOnly: boolean;
 }
 
+/**
+ * The mounts of a container. A `subPath` must stay inside its volume (relative, no `..` out of it); throws a
+ * PathEscapeError otherwise, as kube's kubelet refuses such a subPath.
+ */
 export function containerMounts(container: k8s.V1Container, volumeDirs: Map<string, string>): Mount[] {
   return (container.volumeMounts ?? []).map((m) => {
     const dir = volumeDirs.get(m.name);
-    if (!dir) throw new Error(`container ${container.name}: volumeMount ${JSON.stringify(m.name)} names no volume of the pod`);
-    if (!m.mountPath.startsWith('/')) throw new Error(`container ${container.name}: mountPath ${JSON.stringify(m.mountPath)} must be absolute`);
-    return { mountPath: trimSlash(m.mountPath), hostPath: m.subPath ? join(dir, m.subPath) : dir, readOnly: !!m.readOnly };
+    if (!dir)
+      throw new Error(`container ${container.name}: volumeMount ${JSON.stringify(m.name)} names no volume of the pod`);
+    if (!m.mountPath.startsWith('/'))
+      throw new Error(`container ${container.name}: mountPath ${JSON.stringify(m.mountPath)} must be absolute`);
+    return {
+      mountPath: trimSlash(m.mountPath),
+      hostPath: m.subPath ? confinedJoin(dir, [m.subPath], { allowRoot: true }) : dir,
+      volumeDir: dir,
+      readOnly: !!m.readOnly,
+    };
   });
+}
+
+/** Checks that every subPath mount still lies inside its volume once symlinks on disk are followed. */
+export async function assertMountsConfined(mounts: Mount[]): Promise<void> {
+  for (const m of mounts)
+    if (m.volumeDir && m.hostPath !== m.volumeDir) await assertResolvesWithin(m.volumeDir, m.hostPath);
 }
 
 /** `{ "/etc/config": "/data/pods/<uid>/volumes/config", ... }` */
@@ -39,7 +58,10 @@ export function rewriteMountPaths(value: string, mounts: Mount[]): string {
   if (candidates.length === 0) return value;
   const alternatives = candidates.map((m) => m.mountPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const pattern = new RegExp(`(^|[${BOUNDARY}])(${alternatives})(?=$|[/${BOUNDARY}])`, 'g');
-  return value.replace(pattern, (_whole, before: string, path: string) => before + candidates.find((m) => m.mountPath === path)!.hostPath);
+  return value.replace(
+    pattern,
+    (_whole, before: string, path: string) => before + candidates.find((m) => m.mountPath === path)!.hostPath,
+  );
 }
 
 function trimSlash(path: string): string {

@@ -1,12 +1,14 @@
 // Materialises a Pod's volumes under `<pod dir>/volumes/<name>`: emptyDir as a directory, hostPath as the host
 // path itself, configMap/secret/downwardAPI/projected as files written from the API. Called again periodically so
-// changed ConfigMaps/Secrets and expiring tokens reach running programs.
+// changed ConfigMaps/Secrets and expiring tokens reach running programs. Every directory and file written for a volume
+// stays inside the pod directory (see confined-path.ts); a volume that would leave it fails the Pod's start.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { podFieldValue } from '../pods/field-path.js';
 import { configMapBytes, secretBytes, type ObjectReader } from '../pods/object-reader.js';
 import { resourceFieldValue } from '../pods/resources.js';
+import { assertResolvesWithin, confinedJoin, PathEscapeError } from './confined-path.js';
 import { addFile, writeFileSet, type FileSet } from './file-set.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 
@@ -20,22 +22,41 @@ export interface VolumeContext {
   allocatable: Record<string, string>;
 }
 
-/** Writes every volume and returns where each one is, by volume name. */
+/** A volume the kubelet refuses to set up because a path in it would leave the pod directory. */
+export class VolumeConfinementError extends Error {
+  constructor(
+    readonly volume: string,
+    cause: PathEscapeError,
+  ) {
+    super(`volume ${JSON.stringify(volume)}: ${cause.message}`, { cause });
+  }
+}
+
+/** `<pod dir>/volumes/<name>`; throws a PathEscapeError when the name would leave that directory. */
+export function volumeDir(podDir: string, name: string): string {
+  return confinedJoin(join(podDir, 'volumes'), [name]);
+}
+
+/**
+ * Writes every volume and returns where each one is, by volume name. Throws a VolumeConfinementError (before
+ * anything of that volume is written) when a volume's name or file paths would leave the pod directory.
+ */
 export async function materialiseVolumes(ctx: VolumeContext): Promise<Map<string, string>> {
   const dirs = new Map<string, string>();
   for (const volume of ctx.pod.spec?.volumes ?? []) {
     try {
       dirs.set(volume.name, await materialise(volume, ctx));
     } catch (err) {
-      throw new Error(`volume ${JSON.stringify(volume.name)}: ${(err as Error).message}`);
+      if (err instanceof PathEscapeError) throw new VolumeConfinementError(volume.name, err);
+      throw new Error(`volume ${JSON.stringify(volume.name)}: ${(err as Error).message}`, { cause: err });
     }
   }
   return dirs;
 }
 
 async function materialise(volume: k8s.V1Volume, ctx: VolumeContext): Promise<string> {
-  const dir = join(ctx.podDir, 'volumes', volume.name);
   if (volume.hostPath) return hostPath(volume.hostPath);
+  const dir = await assertResolvesWithin(ctx.podDir, volumeDir(ctx.podDir, volume.name));
   if (volume.emptyDir) {
     await mkdir(dir, { recursive: true });
     return dir;
@@ -43,9 +64,17 @@ async function materialise(volume: k8s.V1Volume, ctx: VolumeContext): Promise<st
   const files: FileSet = new Map();
   if (volume.configMap) await configMapFiles(files, volume.configMap, volume.configMap.defaultMode, ctx);
   else if (volume.secret) await secretFiles(files, volume.secret, volume.secret.defaultMode, ctx);
-  else if (volume.downwardAPI) downwardApiFiles(files, volume.downwardAPI.items ?? [], volume.downwardAPI.defaultMode, ctx);
+  else if (volume.downwardAPI)
+    downwardApiFiles(files, volume.downwardAPI.items ?? [], volume.downwardAPI.defaultMode, ctx);
   else if (volume.projected) await projectedFiles(files, volume.projected, ctx);
-  else throw new Error(`volume type ${Object.keys(volume).filter((k) => k !== 'name').join(', ') || '(none)'} is not supported by the local kubelet`);
+  else
+    throw new Error(
+      `volume type ${
+        Object.keys(volume)
+          .filter((k) => k !== 'name')
+          .join(', ') || '(none)'
+      } is not supported by the local kubelet`,
+    );
   await writeFileSet(dir, files);
   return dir;
 }
@@ -56,14 +85,21 @@ async function hostPath(source: k8s.V1HostPathVolumeSource): Promise<string> {
   else if (type === 'FileOrCreate') await writeFile(source.path, '', { flag: 'a' });
   else if (type === 'Directory' || type === 'File') {
     const info = await stat(source.path).catch(() => undefined);
-    if (!info || (type === 'Directory' ? !info.isDirectory() : !info.isFile())) throw new Error(`hostPath ${source.path} is not a ${type.toLowerCase()}`);
+    if (!info || (type === 'Directory' ? !info.isDirectory() : !info.isFile()))
+      throw new Error(`hostPath ${source.path} is not a ${type.toLowerCase()}`);
   }
   return source.path;
 }
 
 type KeySource = { name?: string; items?: k8s.V1KeyToPath[]; optional?: boolean };
 
-function keyFiles(files: FileSet, data: Map<string, Buffer>, source: KeySource, defaultMode = DEFAULT_MODE, what: string): void {
+function keyFiles(
+  files: FileSet,
+  data: Map<string, Buffer>,
+  source: KeySource,
+  defaultMode = DEFAULT_MODE,
+  what: string,
+): void {
   if (!source.items?.length) {
     for (const [key, value] of data) addFile(files, key, value, defaultMode);
     return;
@@ -78,39 +114,64 @@ function keyFiles(files: FileSet, data: Map<string, Buffer>, source: KeySource, 
   }
 }
 
-async function configMapFiles(files: FileSet, source: KeySource, mode: number | undefined, ctx: VolumeContext): Promise<void> {
+async function configMapFiles(
+  files: FileSet,
+  source: KeySource,
+  mode: number | undefined,
+  ctx: VolumeContext,
+): Promise<void> {
   const cm = await ctx.reader.configMap(source.name ?? '');
   if (!cm && !source.optional) throw new Error(`configmap "${source.name}" not found`);
   keyFiles(files, cm ? configMapBytes(cm) : new Map(), source, mode, `configmap "${source.name}"`);
 }
 
-async function secretFiles(files: FileSet, source: KeySource & { secretName?: string }, mode: number | undefined, ctx: VolumeContext): Promise<void> {
+async function secretFiles(
+  files: FileSet,
+  source: KeySource & { secretName?: string },
+  mode: number | undefined,
+  ctx: VolumeContext,
+): Promise<void> {
   const name = source.secretName ?? source.name ?? '';
   const secret = await ctx.reader.secret(name);
   if (!secret && !source.optional) throw new Error(`secret "${name}" not found`);
   keyFiles(files, secret ? secretBytes(secret) : new Map(), source, mode, `secret "${name}"`);
 }
 
-function downwardApiFiles(files: FileSet, items: k8s.V1DownwardAPIVolumeFile[], defaultMode = DEFAULT_MODE, ctx: VolumeContext): void {
+function downwardApiFiles(
+  files: FileSet,
+  items: k8s.V1DownwardAPIVolumeFile[],
+  defaultMode = DEFAULT_MODE,
+  ctx: VolumeContext,
+): void {
   for (const item of items) {
     const value = item.fieldRef
       ? podFieldValue(ctx.pod, item.fieldRef.fieldPath, true)
       : item.resourceFieldRef
         ? resourceFieldValue(ctx.pod, item.resourceFieldRef, undefined, ctx.allocatable)
         : undefined;
-    if (value === undefined) throw new Error(`downwardAPI item ${JSON.stringify(item.path)} has neither fieldRef nor resourceFieldRef`);
+    if (value === undefined)
+      throw new Error(`downwardAPI item ${JSON.stringify(item.path)} has neither fieldRef nor resourceFieldRef`);
     addFile(files, item.path, Buffer.from(value), item.mode ?? defaultMode);
   }
 }
 
-async function projectedFiles(files: FileSet, projected: k8s.V1ProjectedVolumeSource, ctx: VolumeContext): Promise<void> {
+async function projectedFiles(
+  files: FileSet,
+  projected: k8s.V1ProjectedVolumeSource,
+  ctx: VolumeContext,
+): Promise<void> {
   const mode = projected.defaultMode ?? DEFAULT_MODE;
   for (const source of projected.sources ?? []) {
     if (source.configMap) await configMapFiles(files, source.configMap, mode, ctx);
     else if (source.secret) await secretFiles(files, source.secret, mode, ctx);
     else if (source.downwardAPI) downwardApiFiles(files, source.downwardAPI.items ?? [], mode, ctx);
     else if (source.serviceAccountToken) {
-      addFile(files, source.serviceAccountToken.path, Buffer.from(await ctx.tokens.token(ctx.pod, source.serviceAccountToken)), mode);
+      addFile(
+        files,
+        source.serviceAccountToken.path,
+        Buffer.from(await ctx.tokens.token(ctx.pod, source.serviceAccountToken)),
+        mode,
+      );
     } else throw new Error(`projected source ${Object.keys(source).join(', ')} is not supported by the local kubelet`);
   }
 }
