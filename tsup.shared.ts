@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-const version = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 const sourceCondition = (options: { conditions?: string[] }) => {
   options.conditions = ['@gardener-ts/source', 'node', 'import', 'default'];
@@ -13,7 +14,7 @@ export function libBuild(entry: Record<string, string> = { index: 'src/index.ts'
   return {
     entry,
     format: ['esm'],
-    target: 'node20',
+    target: 'node24',
     platform: 'node',
     dts: true,
     clean: true,
@@ -27,11 +28,16 @@ export function libBuild(entry: Record<string, string> = { index: 'src/index.ts'
  * One self-contained ESM bundle per app. `external` packages stay out of the bundle and load from node_modules at
  * run time: for packages that read files next to their own code (etcd3 loads its .proto files via __dirname).
  */
-export function appBuild(app: string, entry: Record<string, string> = { main: 'src/main.ts' }, outDir?: string, external: string[] = []) {
+export function appBuild(
+  app: string,
+  entry: Record<string, string> = { main: 'src/main.ts' },
+  outDir?: string,
+  external: string[] = [],
+) {
   return defineConfig({
     entry,
     format: ['esm'],
-    target: 'node20',
+    target: 'node24',
     platform: 'node',
     outDir: outDir ?? `../../dist/apps/${app}`,
     clean: true,

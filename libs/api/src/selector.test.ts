@@ -6,6 +6,8 @@ import {
   labelSelectorAsSelector,
   labelSelectorMatches,
   newRequirement,
+  nodeSelectorRequirementsAsSelector,
+  nodeSelectorTermMatches,
   parseSelector,
   selectorFromSet,
 } from './selector.js';
@@ -150,6 +152,43 @@ describe('labelSelectorAsSelector (metav1.LabelSelectorAsSelector)', () => {
   it('reports several problems in one aggregate', () => {
     expect(() => newRequirement('-a', 'in', [], 'spec.selector')).toThrow(
       /^\[spec\.selector\.key: Invalid value: "-a": .*, spec\.selector\.values: Invalid value: \[\]string\{\}: /,
+    );
+  });
+});
+
+describe('node selector terms (node affinity)', () => {
+  const labels = { 'kubernetes.io/os': 'linux', 'node.kubernetes.io/instance-type': 'm5', cores: '8' };
+  const fields = { 'metadata.name': 'node-1' };
+
+  it('matches expressions on labels, including Gt and Lt, and In/NotIn on metadata.name', () => {
+    const term = (matchExpressions: object[], matchFields: object[] = []) =>
+      nodeSelectorTermMatches({ matchExpressions, matchFields } as never, labels, fields);
+    expect(term([{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }])).toBe(true);
+    expect(term([{ key: 'cores', operator: 'Gt', values: ['4'] }])).toBe(true);
+    expect(term([{ key: 'cores', operator: 'Lt', values: ['8'] }])).toBe(false);
+    expect(term([{ key: 'gpu', operator: 'DoesNotExist' }])).toBe(true);
+    expect(term([], [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }])).toBe(true);
+    expect(term([], [{ key: 'metadata.name', operator: 'NotIn', values: ['node-1'] }])).toBe(false);
+    expect(
+      term([{ key: 'cores', operator: 'Exists' }], [{ key: 'metadata.name', operator: 'In', values: ['x'] }]),
+    ).toBe(false);
+  });
+
+  it('matches no node with an empty term or one kube cannot convert', () => {
+    expect(nodeSelectorTermMatches({}, labels, fields)).toBe(false);
+    // Gt takes one integer that is also a valid label value: "-1" is neither matched nor accepted.
+    expect(
+      nodeSelectorTermMatches({ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['-1'] }] }, labels, fields),
+    ).toBe(false);
+    expect(
+      nodeSelectorTermMatches(
+        { matchExpressions: [{ key: 'cores', operator: 'Equal', values: ['8'] }] },
+        labels,
+        fields,
+      ),
+    ).toBe(false);
+    expect(() => nodeSelectorRequirementsAsSelector([{ key: 'a', operator: 'In', values: [] }])).toThrow(
+      "[0].values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
     );
   });
 });

@@ -3,7 +3,9 @@
 // error messages, metav1.LabelSelector objects (matchLabels/matchExpressions) converted as
 // `LabelSelectorAsSelector` does with `NewRequirement`'s validation, matching, and the canonical String().
 import type { FieldError } from './validation/field.js';
-import { qualifiedNameErrors } from './validation/names.js';
+import { labelValueErrors, qualifiedNameErrors } from './validation/names.js';
+
+export { labelValueErrors };
 
 /** kube's `selection.Operator` values. */
 export type SelectorOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
@@ -38,7 +40,6 @@ export class LabelSelectorError extends Error {
 
 const BINARY_OPERATORS = ['in', 'notin', '=', '==', '!=', 'gt', 'lt'];
 const ALL_OPERATORS = [...BINARY_OPERATORS, 'exists', '!'];
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const INT64 = /^[+-]?\d+$/;
 const MIN_INT64 = -(1n << 63n);
 const MAX_INT64 = (1n << 63n) - 1n;
@@ -68,18 +69,6 @@ function notSupported(field: string, value: string): FieldError {
     detail,
     message: `${field}: Unsupported value: ${JSON.stringify(value)}: ${detail}`,
   };
-}
-
-/** Problems of a label value, empty when valid (kube's `IsValidLabelValue`). */
-export function labelValueErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > 63) errors.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) {
-    errors.push(
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-    );
-  }
-  return errors;
 }
 
 function keyError(key: string, field: string): FieldError | undefined {
@@ -503,6 +492,82 @@ const OPERATORS_OF_API: Record<string, SelectorOperator | undefined> = {
   Exists: 'exists',
   DoesNotExist: '!',
 };
+
+const NODE_SELECTOR_OPERATORS: Record<string, SelectorOperator | undefined> = {
+  ...OPERATORS_OF_API,
+  Gt: 'gt',
+  Lt: 'lt',
+};
+
+/**
+ * kube's `nodeSelectorRequirementsAsSelector` (node affinity, DaemonSet placement): In, NotIn, Exists,
+ * DoesNotExist, Gt and Lt requirements on node labels, validated by {@link newRequirement}. An empty list selects
+ * nothing. Throws {@link LabelSelectorError}; kube treats a term that does not convert as matching no node.
+ */
+export function nodeSelectorRequirementsAsSelector(
+  requirements: readonly { key: string; operator: string; values?: readonly string[] | null }[],
+): Selector {
+  if (requirements.length === 0) return Selector.nothing();
+  return Selector.of(
+    requirements.map((r, i) => {
+      const operator = NODE_SELECTOR_OPERATORS[r.operator];
+      if (!operator) {
+        throw new LabelSelectorError(`[${i}].operator: Unsupported value: ${JSON.stringify(r.operator)}`);
+      }
+      return newRequirement(r.key, operator, r.values ? [...r.values] : null, `[${i}]`);
+    }),
+  );
+}
+
+/**
+ * kube's `nodeSelectorRequirementsAsFieldSelector` matched against a node's fields (`{ 'metadata.name': name }`):
+ * only `In` and `NotIn` with exactly one value; anything else, or an empty list, matches no node.
+ */
+export function nodeSelectorFieldsMatch(
+  requirements: readonly { key?: string; operator?: string; values?: readonly string[] | null }[],
+  fields: Readonly<Record<string, string>>,
+): boolean {
+  if (requirements.length === 0) return false;
+  return requirements.every((r) => {
+    if ((r.operator !== 'In' && r.operator !== 'NotIn') || r.values?.length !== 1) return false;
+    const value = r.key !== undefined && Object.hasOwn(fields, r.key) ? fields[r.key] : '';
+    return r.operator === 'In' ? value === r.values[0] : value !== r.values[0];
+  });
+}
+
+/** A NodeSelectorTerm (`matchExpressions` on node labels, `matchFields` on node fields). */
+export interface NodeSelectorTermObject {
+  matchExpressions?: readonly { key?: string; operator?: string; values?: readonly string[] | null }[] | null;
+  matchFields?: readonly { key?: string; operator?: string; values?: readonly string[] | null }[] | null;
+}
+
+/**
+ * Whether a node matches one NodeSelectorTerm, as kube's node affinity matches it: a term with neither expressions
+ * nor fields, or one that does not convert, matches no node; otherwise its expressions must match the node's labels
+ * and its fields the node's fields (`{ 'metadata.name': name }`).
+ */
+export function nodeSelectorTermMatches(
+  term: NodeSelectorTermObject,
+  labels: LabelSet,
+  fields: Readonly<Record<string, string>>,
+): boolean {
+  const expressions = term.matchExpressions ?? [];
+  const matchFields = term.matchFields ?? [];
+  if (expressions.length === 0 && matchFields.length === 0) return false;
+  if (expressions.length > 0) {
+    let selector: Selector;
+    try {
+      selector = nodeSelectorRequirementsAsSelector(
+        expressions.map((r) => ({ key: r.key ?? '', operator: r.operator ?? '', values: r.values })),
+      );
+    } catch (err) {
+      if (err instanceof LabelSelectorError) return false;
+      throw err;
+    }
+    if (!selector.matches(labels)) return false;
+  }
+  return matchFields.length === 0 || nodeSelectorFieldsMatch(matchFields, fields);
+}
 
 /** kube's `labels.SelectorFromSet`: `key=value` for every entry, not validated; empty selects everything. */
 export function selectorFromSet(set: LabelSet): Selector {

@@ -1,4 +1,9 @@
-export { runComponent, type ComponentContext, type ComponentDefinition, type RunOptions } from './component/run-component.js';
+export {
+  runComponent,
+  type ComponentContext,
+  type ComponentDefinition,
+  type RunOptions,
+} from './component/run-component.js';
 export { Checks, type Check } from './component/health.js';
 export { startServers, closeServers, type ServedEndpoints } from './component/http-servers.js';
 export { VERSION } from './version.js';
@@ -14,3 +19,4 @@ export * from './leaderelection/index.js';
 export * from './conditions/index.js';
 export * from './events/index.js';
 export * from './webhook/index.js';
+export * from './toolkit/index.js';

@@ -9,14 +9,17 @@ export {
   ManagedResourceKind,
   describeObject,
   type ManagedResourceReconcilerOptions,
-} from './controller/managedresource/reconcile.js';
+} from './controller/managedresource/reconciler.js';
+export { addManagedResourceController, type ManagedResourceControllerDeps } from './controller/managedresource/add.js';
+export { addHealthController, type HealthControllerDeps } from './controller/health/add.js';
+export { addGarbageCollector, type GarbageCollectorDeps } from './controller/garbagecollector/add.js';
 export { merge, mergeMapsBasedOnOldMap, injectLabels, type MergeOptions } from './controller/managedresource/merge.js';
 export { needsUpdate, isSubset, quantityValue } from './controller/managedresource/compare.js';
 export { decodeSecrets, type DecodeResult, type DecodedObject } from './controller/managedresource/decode.js';
 export { deletionWaves, deletionWave, applyPriority, sortForApply } from './controller/managedresource/order.js';
 export { originFor, parseOrigin } from './controller/managedresource/origin.js';
-export { HealthReconciler, type HealthReconcilerOptions } from './controller/health/reconcile.js';
-export { GarbageCollector, collectGarbage, type GarbageCollectorOptions, type GarbageCollectionResult } from './controller/garbagecollector/reconcile.js';
+export { HealthReconciler, type HealthReconcilerOptions } from './controller/health/reconciler.js';
+export { GarbageCollectorReconciler, collectGarbage, type GarbageCollectorOptions, type GarbageCollectionResult } from './controller/garbagecollector/reconciler.js';
 export * from './health/checks.js';
 export * from './references/references.js';
 export { desiredPolicies, portsExposedByIngresses, type DesiredInput } from './controller/networkpolicy/desired.js';
@@ -35,7 +38,7 @@ export { TokenInvalidator } from './controller/tokeninvalidator/reconcile.js';
 export { planInvalidation, TokenInvalidatorLabel, type InvalidatorPlan } from './controller/tokeninvalidator/rules.js';
 export { CSRApprover } from './controller/csrapprover/reconcile.js';
 export { decideKubeletServing, approvalCondition, type Decision } from './controller/csrapprover/rules.js';
-export { parseCertificateRequest, type CertificateRequestInfo } from './controller/csrapprover/der.js';
+export { parseCertificateRequest, type CertificateRequestInfo } from './controller/csrapprover/certificate-request.js';
 export { NodeCriticalComponents } from './controller/nodecriticalcomponents/reconcile.js';
 export { NodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/reconcile.js';
 export { AnnotationNodeAgentReconciliationDelay, formatGoDuration, reconciliationDelays } from './controller/nodeagentreconciliationdelay/delay.js';

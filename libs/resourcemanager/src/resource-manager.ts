@@ -4,27 +4,19 @@ import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import { parseDuration, type ResourceManagerConfiguration } from '@gardener-ts/component-config';
 import {
   ApiClient,
-  annotationChanged,
-  controllerFor,
-  generationChanged,
   kind,
   leaderElectorFromConfig,
   loadKubeConfig,
   Manager,
-  or,
   type ComponentContext,
   type ConfigMap,
-  type Predicate,
-  type Request,
-  type Secret,
 } from '@gardener-ts/controller-runtime';
 import { MessagingClient, Publisher, type Credentials } from '@gardener-ts/messaging';
 import { ClassFilter } from './class-filter.js';
-import { Annotation } from './constants.js';
-import { GarbageCollector } from './controller/garbagecollector/reconcile.js';
-import { HealthReconciler } from './controller/health/reconcile.js';
-import { ManagedResourceKind, ManagedResourceReconciler } from './controller/managedresource/reconcile.js';
-import { parseOrigin } from './controller/managedresource/origin.js';
+import { addGarbageCollector } from './controller/garbagecollector/add.js';
+import { addHealthController } from './controller/health/add.js';
+import { addManagedResourceController } from './controller/managedresource/add.js';
+import { ManagedResourceKind } from './controller/managedresource/kind.js';
 import { addNetworkPolicyController } from './controller/networkpolicy/add.js';
 import { addTokenRequestor } from './controller/tokenrequestor/add.js';
 import { addTokenInvalidator } from './controller/tokeninvalidator/add.js';
@@ -33,7 +25,7 @@ import { addNodeCriticalComponents } from './controller/nodecriticalcomponents/a
 import { addNodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/add.js';
 import type { IngressControllerSelector } from './controller/networkpolicy/types.js';
 import type { LabelSelector } from '@gardener-ts/controller-runtime';
-import { StatusWriter, type ManagedResource } from './status.js';
+import { StatusWriter } from './status.js';
 import { TargetObjects } from './target.js';
 import type { TransitionSink } from './events/transitions.js';
 import { ResourceManagerWebhooks } from './webhook/server.js';
@@ -55,7 +47,10 @@ export async function kubeconfigCAData(kubeconfigPath: string): Promise<string> 
 export async function resolveClusterID(setting: string, client: ApiClient): Promise<string> {
   if (setting !== '<cluster>' && setting !== '<default>') return setting;
   try {
-    const cm = await client.get(kind<ConfigMap>('v1', 'ConfigMap'), { namespace: 'kube-system', name: 'cluster-identity' });
+    const cm = await client.get(kind<ConfigMap>('v1', 'ConfigMap'), {
+      namespace: 'kube-system',
+      name: 'cluster-identity',
+    });
     const id = cm.data?.['cluster-identity'];
     if (id) return id;
     if (setting === '<default>') return '';
@@ -141,7 +136,10 @@ export async function startResourceManager(
           // (and readable from the cache) only there, cluster-scoped kinds everywhere.
           defaultNamespaces: targetNamespaces,
           // Gardener keeps Pods cluster-wide for the node-agent authorizer (ByObject Pod: all namespaces).
-          scopes: targetNamespaces.length > 0 && config.webhooks.nodeAgentAuthorizer.enabled ? [{ kind: kind('v1', 'Pod'), scope: {} }] : undefined,
+          scopes:
+            targetNamespaces.length > 0 && config.webhooks.nodeAgentAuthorizer.enabled
+              ? [{ kind: kind('v1', 'Pod'), scope: {} }]
+              : undefined,
         },
       },
     },
@@ -169,76 +167,41 @@ export async function startResourceManager(
   const status = new StatusWriter(source.client, sink, log);
   const target = new TargetObjects(targetCluster, log.child({ cluster: TARGET }));
 
+  // The ManagedResource, health and garbage-collector controllers (Gardener's pkg/resourcemanager/controller/add.go).
   const mrConfig = config.controllers.managedResource;
-  const mrSyncPeriodMs = ms(mrConfig.syncPeriod, 60_000);
   const gcEnabled = config.controllers.garbageCollector.enabled;
-  const mrPredicate: Predicate<ManagedResource> = (e) =>
-    inScope(e.object.metadata?.namespace) &&
-    (e.type !== 'update' ||
-      or<ManagedResource>(generationChanged, annotationChanged)(e) ||
-      e.oldObject.metadata?.deletionTimestamp !== e.object.metadata?.deletionTimestamp ||
-      (e.oldObject.metadata?.finalizers ?? []).join() !== (e.object.metadata?.finalizers ?? []).join());
-
-  // Secrets enqueue the ManagedResources in their namespace that reference them.
-  const mrInformer = source.cache.informerFor(ManagedResourceKind);
-  const referencing = (secret: Secret): Request[] =>
-    mrInformer.store
-      .list()
-      .filter((mr) => mr.metadata?.namespace === secret.metadata?.namespace && (mr.spec?.secretRefs ?? []).some((r) => r.name === secret.metadata?.name))
-      .map((mr) => ({ namespace: mr.metadata!.namespace!, name: mr.metadata!.name! }));
-
-  const mrController = controllerFor(mgr, 'managedresource')
-    .inCluster(SOURCE)
-    .for(ManagedResourceKind, { predicates: [mrPredicate] })
-    .watches(kind<Secret>('v1', 'Secret'), referencing, { predicates: [(e) => e.type !== 'update' || e.oldObject.metadata?.resourceVersion !== e.object.metadata?.resourceVersion] })
-    .withOptions({ maxConcurrentReconciles: mrConfig.concurrentSyncs })
-    .complete(
-      new ManagedResourceReconciler({
-        source: source.client,
-        target,
-        classFilter,
-        clusterID,
-        managedByLabelValue: mrConfig.managedByLabelValue,
-        syncPeriodMs: mrSyncPeriodMs,
-        alwaysUpdate: mrConfig.alwaysUpdate,
-        garbageCollectorActivated: gcEnabled,
-        status,
-      }),
-    );
-
-  const healthConfig = config.controllers.health;
-  const healthPredicate: Predicate<ManagedResource> = (e) =>
-    inScope(e.object.metadata?.namespace) &&
-    (e.type !== 'update' ||
-      JSON.stringify(e.oldObject.status?.resources ?? []) !== JSON.stringify(e.object.status?.resources ?? []) ||
-      JSON.stringify(e.oldObject.status?.conditions?.find((c) => c.type === 'ResourcesApplied')?.status) !==
-        JSON.stringify(e.object.status?.conditions?.find((c) => c.type === 'ResourcesApplied')?.status) ||
-      e.oldObject.metadata?.annotations?.[Annotation.Ignore] !== e.object.metadata?.annotations?.[Annotation.Ignore]);
-  const healthController = controllerFor(mgr, 'health')
-    .inCluster(SOURCE)
-    .for(ManagedResourceKind, { predicates: [healthPredicate] })
-    .withOptions({ maxConcurrentReconciles: healthConfig.concurrentSyncs })
-    .complete(new HealthReconciler({ source: source.client, target, classFilter, syncPeriodMs: ms(healthConfig.syncPeriod, 60_000), status }));
-
-  // A change of an applied object in the target (a manual edit, a rollout, a deletion) enqueues its ManagedResource.
-  target.onChange((obj) => {
-    const owner = parseOrigin(obj.metadata?.annotations?.[Annotation.Origin], clusterID);
-    if (!owner || !inScope(owner.namespace)) return;
-    const key = `${owner.namespace}/${owner.name}`;
-    mrController.queue.add(key);
-    healthController.queue.add(key);
+  addManagedResourceController(mgr, {
+    sourceCluster: SOURCE,
+    target,
+    classFilter,
+    clusterID,
+    inScope,
+    status,
+    managedByLabelValue: mrConfig.managedByLabelValue,
+    syncPeriodMs: ms(mrConfig.syncPeriod, 60_000),
+    concurrentSyncs: mrConfig.concurrentSyncs,
+    alwaysUpdate: mrConfig.alwaysUpdate,
+    garbageCollectorActivated: gcEnabled,
   });
-
+  const healthConfig = config.controllers.health;
+  addHealthController(mgr, {
+    sourceCluster: SOURCE,
+    target,
+    classFilter,
+    clusterID,
+    inScope,
+    status,
+    syncPeriodMs: ms(healthConfig.syncPeriod, 60_000),
+    concurrentSyncs: healthConfig.concurrentSyncs,
+  });
   if (gcEnabled) {
     const gc = config.controllers.garbageCollector;
-    mgr.add(
-      new GarbageCollector({
-        client: targetCluster.api,
-        minimumObjectLifetimeMs: ms(gc.minimumObjectLifetime, 10 * 60_000),
-        syncPeriodMs: ms(gc.syncPeriod, 3600_000),
-        log: log.child({ controller: 'garbage-collector' }),
-      }),
-    );
+    addGarbageCollector(mgr, {
+      targetCluster: TARGET,
+      minimumObjectLifetimeMs: ms(gc.minimumObjectLifetime, 10 * 60_000),
+      syncPeriodMs: ms(gc.syncPeriod, 3600_000),
+      log: log.child({ controller: 'garbage-collector' }),
+    });
   }
 
   // NetworkPolicies for the Services of the target cluster.
@@ -265,26 +228,57 @@ export async function startResourceManager(
     });
   }
   if (ctl.tokenInvalidator.enabled) {
-    addTokenInvalidator(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ctl.tokenInvalidator.concurrentSyncs });
+    addTokenInvalidator(mgr, {
+      targetCluster: TARGET,
+      target: targetCluster,
+      concurrentSyncs: ctl.tokenInvalidator.concurrentSyncs,
+    });
   }
   if (ctl.csrApprover.enabled) {
-    addCSRApprover(mgr, { targetCluster: TARGET, source, target: targetCluster, concurrentSyncs: ctl.csrApprover.concurrentSyncs, machineNamespace: ctl.csrApprover.machineNamespace });
+    addCSRApprover(mgr, {
+      targetCluster: TARGET,
+      source,
+      target: targetCluster,
+      concurrentSyncs: ctl.csrApprover.concurrentSyncs,
+      machineNamespace: ctl.csrApprover.machineNamespace,
+    });
   }
   if (ctl.nodeCriticalComponents.enabled) {
     const ncc = ctl.nodeCriticalComponents;
-    addNodeCriticalComponents(mgr, { targetCluster: TARGET, target: targetCluster, concurrentSyncs: ncc.concurrentSyncs, backoffMs: ms(ncc.backoff, 10_000), log });
+    addNodeCriticalComponents(mgr, {
+      targetCluster: TARGET,
+      target: targetCluster,
+      concurrentSyncs: ncc.concurrentSyncs,
+      backoffMs: ms(ncc.backoff, 10_000),
+      log,
+    });
   }
   if (ctl.nodeAgentReconciliationDelay.enabled) {
     const d = ctl.nodeAgentReconciliationDelay;
-    addNodeAgentReconciliationDelay(mgr, { targetCluster: TARGET, target: targetCluster, minDelayMs: ms(d.minDelay, 0), maxDelayMs: ms(d.maxDelay, 300_000) });
+    addNodeAgentReconciliationDelay(mgr, {
+      targetCluster: TARGET,
+      target: targetCluster,
+      minDelayMs: ms(d.minDelay, 0),
+      maxDelayMs: ms(d.maxDelay, 300_000),
+    });
   }
 
   // Webhooks: served on every replica, independent of leadership; a server that cannot start stops the component.
-  const webhooks = new ResourceManagerWebhooks({ config, source: source.api, target: targetCluster.api, namespace: leaderElection.resourceNamespace, log, metrics: ctx.metrics });
+  const webhooks = new ResourceManagerWebhooks({
+    config,
+    source: source.api,
+    target: targetCluster.api,
+    namespace: leaderElection.resourceNamespace,
+    log,
+    metrics: ctx.metrics,
+  });
   if (webhooks.enabled) await webhooks.start();
 
   await mgr.start();
-  log.info({ clusterID, resourceClass: classFilter.resourceClass, namespaces, targetNamespaces, garbageCollector: gcEnabled }, 'Resource manager started');
+  log.info(
+    { clusterID, resourceClass: classFilter.resourceClass, namespaces, targetNamespaces, garbageCollector: gcEnabled },
+    'Resource manager started',
+  );
   return async () => {
     await webhooks.stop();
     await mgr.stop();

@@ -68,20 +68,23 @@ export function qualifiedNameErrors(value: string): string[] {
   return errors;
 }
 
+/** Problems of a label value, empty when valid (kube's `IsValidLabelValue`). */
+export function labelValueErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > 63) errors.push('must be no more than 63 characters');
+  if (!labelValue.test(value)) {
+    errors.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
+  }
+  return errors;
+}
+
 export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
     errors.push(...qualifiedNameErrors(key).map((msg) => invalid(path, key, msg)));
-    if (value.length > 63) errors.push(invalid(path.key(key), value, 'must be no more than 63 characters'));
-    else if (!labelValue.test(value)) {
-      errors.push(
-        invalid(
-          path.key(key),
-          value,
-          "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        ),
-      );
-    }
+    errors.push(...labelValueErrors(value).map((msg) => invalid(path.key(key), value, msg)));
   }
   return errors;
 }

@@ -9,6 +9,7 @@
 //   - logLevel / logFormat (the --log-level / --log-format flags; defaults info / json),
 //   - server.healthProbes (--health-bind-address; default port 8081),
 //   - server.metrics (--metrics-bind-address; default port 8080).
+import { tryParseQuantity } from '@gardener-ts/api';
 import { z } from 'zod';
 import { duration, featureGates, logFormat, logLevel, probesAndMetrics, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
@@ -16,7 +17,7 @@ import type { ComponentConfigSpec } from '../spec.js';
 /** A Kubernetes resource.Quantity such as "10Gi", "500M" or "1.5". */
 const quantity = z
   .union([z.string(), z.number().nonnegative().transform(String)])
-  .refine((v) => /^[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/.test(v), {
+  .refine((v) => (tryParseQuantity(v)?.sign() ?? -1) >= 0, {
     message: 'must be a resource quantity such as "10Gi"',
   });
 

@@ -4,6 +4,7 @@
 //     .for(WidgetKind, { predicates: [generationChanged] })
 //     .owns(ConfigMapKind)
 //     .watches(SecretKind, (secret) => [...requests])
+//     .watchesRawSource(wakeUps)                       // channelSource() fed by a NATS subscriber, timerSource(...)
 //     .withOptions({ maxConcurrentReconciles: 4 })
 //     .complete(reconciler);
 //
@@ -16,6 +17,7 @@ import type { Predicate } from '../predicate/predicates.js';
 import { Controller, type ControllerOptions } from './controller.js';
 import type { Reconciler } from './reconciler.js';
 import type { Request } from './request.js';
+import type { Source } from './source.js';
 
 export interface WatchOptions<T extends KubernetesObject> {
   predicates?: Predicate<T>[];
@@ -37,6 +39,7 @@ interface PendingWatch {
 export class ControllerBuilder {
   private forKind?: Kind<any>;
   private readonly pending: PendingWatch[] = [];
+  private readonly rawSources: Source[] = [];
   private readonly globalPredicates: Predicate<any>[] = [];
   private options: Omit<ControllerOptions, 'log' | 'metrics' | 'kind'> = {};
   private clusterName?: string;
@@ -58,7 +61,8 @@ export class ControllerBuilder {
   owns<T extends KubernetesObject>(kind: Kind<T>, options: OwnsOptions<T> = {}): this {
     this.pending.push({
       kind,
-      handler: (ownerNamespaced) => enqueueForOwner(this.requireFor(), { onlyController: !options.anyOwner, ownerNamespaced }),
+      handler: (ownerNamespaced) =>
+        enqueueForOwner(this.requireFor(), { onlyController: !options.anyOwner, ownerNamespaced }),
       options,
     });
     return this;
@@ -67,6 +71,15 @@ export class ControllerBuilder {
   /** Any kind: `map` says which requests its events enqueue. */
   watches<T extends KubernetesObject>(kind: Kind<T>, map: (obj: T) => Request[], options: WatchOptions<T> = {}): this {
     this.pending.push({ kind, handler: () => enqueueMapped(map), options });
+    return this;
+  }
+
+  /**
+   * A raw source (controller-runtime's `WatchesRawSource`): requests pushed from outside the caches — a NATS
+   * subscription through `channelSource()`, a periodic `timerSource()`. Global predicates do not apply to it.
+   */
+  watchesRawSource(source: Source): this {
+    this.rawSources.push(source);
     return this;
   }
 
@@ -88,21 +101,28 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Builds the controller and adds it to the manager, which starts it. */
+  /**
+   * Builds the controller and adds it to the manager, which starts it. A controller without `for()` is allowed when
+   * raw sources are its only triggers (a periodic job such as a garbage collector).
+   */
   complete(reconciler: Reconciler): Controller {
-    const forKind = this.requireFor();
+    const forKind =
+      this.forKind ?? (this.pending.length === 0 && this.rawSources.length > 0 ? undefined : this.requireFor());
     const controller = new Controller(this.name, reconciler, {
       ...this.options,
-      kind: forKind.kind,
+      ...(forKind ? { kind: forKind.kind } : {}),
       log: this.mgr.log,
       metrics: this.mgr.metrics,
     });
     const forCluster = this.mgr.cluster(this.clusterName);
-    const sources = this.pending.map((w) => ({ ...w, informer: this.mgr.cluster(w.options.cluster ?? this.clusterName).cache.informerFor(w.kind) }));
+    const sources = this.pending.map((w) => ({
+      ...w,
+      informer: this.mgr.cluster(w.options.cluster ?? this.clusterName).cache.informerFor(w.kind),
+    }));
     this.mgr.add({
       needLeaderElection: controller.needLeaderElection,
       start: async () => {
-        const ownerNamespaced = (await forCluster.api.mapping(forKind)).namespaced;
+        const ownerNamespaced = forKind ? (await forCluster.api.mapping(forKind)).namespaced : true;
         for (const s of sources) {
           controller.watch({
             informer: s.informer,
@@ -110,6 +130,7 @@ export class ControllerBuilder {
             predicates: [...this.globalPredicates, ...(s.options.predicates ?? [])],
           });
         }
+        for (const source of this.rawSources) controller.watchRaw(source);
         controller.start();
       },
       stop: () => controller.stop(),

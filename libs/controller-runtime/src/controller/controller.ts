@@ -11,6 +11,7 @@ import { WorkQueue } from '../queue/work-queue.js';
 import { controllerMetricFamilies, type ReconcileResult as ResultLabel } from './metrics.js';
 import type { ReconcileFunc, Reconciler } from './reconciler.js';
 import { parseRequestKey, requestKey } from './request.js';
+import type { Source } from './source.js';
 
 export interface ControllerOptions {
   /** Workers reconciling in parallel (distinct keys only). Default 1. */
@@ -36,6 +37,7 @@ export class Controller {
   readonly needLeaderElection: boolean;
   private readonly reconcileFunc: ReconcileFunc;
   private readonly watches: Watch<any>[] = [];
+  private readonly rawSources: Source[] = [];
   private readonly unregister: (() => void)[] = [];
   private readonly workers: Promise<void>[] = [];
   private readonly abort = new AbortController();
@@ -48,13 +50,17 @@ export class Controller {
     reconciler: Reconciler,
     private readonly options: ControllerOptions = {},
   ) {
-    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name)) throw new Error(`controller name ${JSON.stringify(name)} must be a lower-case DNS label-like name`);
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name))
+      throw new Error(`controller name ${JSON.stringify(name)} must be a lower-case DNS label-like name`);
     const workers = options.maxConcurrentReconciles ?? 1;
-    if (!Number.isInteger(workers) || workers < 1) throw new Error(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new Error(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
     this.reconcileFunc = typeof reconciler === 'function' ? reconciler : reconciler.reconcile.bind(reconciler);
     this.queue = new WorkQueue({ name, metrics: options.metrics, rateLimiter: options.rateLimiter });
     this.needLeaderElection = options.needLeaderElection ?? true;
-    this.log = (options.log ?? createLogger({ name: 'controller-runtime', level: 'silent' })).child({ controller: name });
+    this.log = (options.log ?? createLogger({ name: 'controller-runtime', level: 'silent' })).child({
+      controller: name,
+    });
     if (options.metrics) this.metrics = controllerMetricFamilies(options.metrics);
   }
 
@@ -62,6 +68,12 @@ export class Controller {
   watch<T extends KubernetesObject>(watch: Watch<T>): void {
     if (this.started) throw new Error(`controller ${this.name}: add watches before start`);
     this.watches.push(watch);
+  }
+
+  /** Adds a raw source (requests pushed by a NATS subscriber, a timer, ...); only before start. */
+  watchRaw(source: Source): void {
+    if (this.started) throw new Error(`controller ${this.name}: add sources before start`);
+    this.rawSources.push(source);
   }
 
   /** Registers the watches' handlers and starts the workers. Informers must be running (the manager starts them). */
@@ -83,6 +95,18 @@ export class Controller {
           onDelete: (object) => enqueue({ type: 'delete', object }),
         }),
       );
+    }
+    const enqueueRequest = (req: { namespace: string; name: string }) => {
+      if (req.name && !this.abort.signal.aborted) this.queue.add(requestKey(req));
+    };
+    for (const source of this.rawSources) {
+      try {
+        Promise.resolve(source.start(enqueueRequest, this.abort.signal)).catch((err: unknown) =>
+          this.log.error({ err }, 'Raw source failed to start'),
+        );
+      } catch (err) {
+        this.log.error({ err }, 'Raw source failed to start');
+      }
     }
     for (let i = 0; i < workers; i++) this.workers.push(this.work());
     this.log.info({ workers }, 'Started controller');
@@ -108,7 +132,11 @@ export class Controller {
     const request = parseRequestKey(key);
     const labels = { controller: this.name };
     const started = performance.now();
-    const log = this.log.child({ ...(this.options.kind ? { kind: this.options.kind } : {}), namespace: request.namespace, name: request.name });
+    const log = this.log.child({
+      ...(this.options.kind ? { kind: this.options.kind } : {}),
+      namespace: request.namespace,
+      name: request.name,
+    });
     this.metrics?.activeWorkers.inc(labels);
     let result: ResultLabel;
     try {
@@ -137,4 +165,3 @@ export class Controller {
     this.metrics?.time.observe(labels, (performance.now() - started) / 1000);
   }
 }
-

@@ -2,10 +2,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject } from '../storage/types.js';
 import type { FieldProblem } from '../schema/types.js';
+import {
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+} from './name-validation.js';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function now(): string {
@@ -27,55 +32,75 @@ export function newUid(): string {
   return randomUUID();
 }
 
-/** Name rules: namespaces and services are DNS labels, most others DNS subdomains (RBAC allows path segments). */
+/**
+ * kube's name rules (ObjectMeta name validation of each kind), with kube's messages: namespaces are DNS-1123 labels,
+ * services DNS-1035 labels, RBAC objects and access reviews path segments, everything else DNS-1123 subdomains.
+ */
 export function validateName(resource: string, name: string, field = 'metadata.name'): FieldProblem[] {
-  if (resource === 'namespaces' || resource === 'services') {
-    if (name.length > 63 || !DNS_LABEL.test(name)) {
-      return [invalidName(field, name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character")];
-    }
-    return [];
-  }
-  if (['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings', 'subjectaccessreviews'].includes(resource)) {
-    if (name === '.' || name === '..' || name.includes('/') || name.includes('%')) {
-      return [invalidName(field, name, 'may not contain "/" or "%" and may not be "." or ".."')];
-    }
-    return [];
-  }
-  if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
-    return [invalidName(field, name, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character")];
-  }
-  return [];
+  let messages: string[];
+  if (resource === 'namespaces') messages = isDNS1123Label(name);
+  else if (resource === 'services') messages = isDNS1035Label(name);
+  else if (
+    ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings', 'subjectaccessreviews'].includes(resource)
+  ) {
+    messages =
+      name === '.' || name === '..' || name.includes('/') || name.includes('%')
+        ? ['may not contain "/" or "%" and may not be "." or ".."']
+        : [];
+  } else messages = isDNS1123Subdomain(name);
+  return messages.map((m) => ({
+    field,
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${JSON.stringify(name)}: ${m}`,
+  }));
 }
 
-function invalidName(field: string, name: string, why: string): FieldProblem {
-  return { field, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(name)}: ${why}` };
-}
+/** kube's limit on the total size of an object's annotations (keys and values), in bytes. */
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
-/** Labels and annotations: keys and values within kube's limits. */
+/**
+ * kube's ValidateLabels and ValidateAnnotations (apimachinery's ObjectMeta validation): label keys and annotation keys
+ * (case-insensitively) are qualified names, label values valid label values, annotations at most 256 KiB in total.
+ * One problem per message, on `metadata.labels` / `metadata.annotations` with the offending key or value, as kube.
+ */
 export function validateLabelsAndAnnotations(meta: KubeObject): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  const invalid = (field: string, value: unknown, message: string): FieldProblem => ({
+    field,
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
+  });
   for (const [k, v] of Object.entries((meta.labels ?? {}) as Record<string, unknown>)) {
-    if (typeof v !== 'string' || v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v)) {
+    for (const m of isQualifiedName(k)) problems.push(invalid('metadata.labels', k, m));
+    if (typeof v !== 'string') {
       problems.push({
-        field: `metadata.labels`,
-        reason: 'FieldValueInvalid',
-        message: `Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+        field: `metadata.labels.${k}`,
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: must be a string',
       });
+      continue;
     }
-    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(k)) {
-      problems.push({ field: 'metadata.labels', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(k)}: name part must consist of alphanumeric characters, '-', '_' or '.'` });
-    }
+    for (const m of isValidLabelValue(v)) problems.push(invalid('metadata.labels', v, m));
   }
   const annotations = (meta.annotations ?? {}) as Record<string, unknown>;
   let size = 0;
   for (const [k, v] of Object.entries(annotations)) {
+    for (const m of isQualifiedName(k.toLowerCase())) problems.push(invalid('metadata.annotations', k, m));
     if (typeof v !== 'string') {
-      problems.push({ field: `metadata.annotations.${k}`, reason: 'FieldValueTypeInvalid', message: 'Invalid value: must be a string' });
+      problems.push({
+        field: `metadata.annotations.${k}`,
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: must be a string',
+      });
     }
-    size += k.length + String(v).length;
+    size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   }
-  if (size > 256 * 1024) {
-    problems.push({ field: 'metadata.annotations', reason: 'FieldValueTooLong', message: `Too long: may not be more than 262144 bytes` });
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
+    problems.push({
+      field: 'metadata.annotations',
+      reason: 'FieldValueTooLong',
+      message: `Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
+    });
   }
   return problems;
 }

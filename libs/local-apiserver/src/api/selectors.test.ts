@@ -21,7 +21,10 @@ describe('label selectors', () => {
 
   it('refuses malformed selectors with a 400', () => {
     expect(() => parseLabelSelector('app in (a')).toThrow(/unable to parse/);
-    expect(() => parseLabelSelector('-bad=x')).toThrow(/invalid label key/);
+    expect(() => parseLabelSelector('-bad=x')).toThrow(
+      /^unable to parse requirement: <nil>: Invalid value: "-bad": name part must consist of alphanumeric characters/,
+    );
+    expect(() => parseLabelSelector('app=(')).toThrow(expect.objectContaining({ code: 400 }));
   });
 });
 

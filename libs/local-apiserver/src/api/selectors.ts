@@ -1,17 +1,22 @@
 // Label and field selectors in kube's text syntax: `app=web,tier!=db,env in (a,b),!legacy`, `metadata.name=x`.
+// Label selectors are the one implementation in @gardener-ts/api; field selectors are parsed here.
+import { LabelSelectorError, labelSelectorAsSelector, parseSelector, type LabelSelectorObject } from '@gardener-ts/api';
 import { errors } from './errors.js';
 
-type Requirement =
-  | { key: string; op: '=' | '!='; values: [string] }
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!exists'; values: [] };
+/** A field selector requirement: `field=value` or `field!=value`. */
+type Requirement = { key: string; op: '=' | '!='; values: [string] };
 
 export type Matcher = (get: (key: string) => string | undefined) => boolean;
 
-const KEY = /^([a-z0-9A-Z]([-a-z0-9A-Z_.]*[a-z0-9A-Z])?\/)?[a-zA-Z0-9]([-a-zA-Z0-9_.]*[a-zA-Z0-9])?$/;
-
+/** A `?labelSelector=` (kube's labels.Parse); a malformed one is a 400 with kube's message. */
 export function parseLabelSelector(text: string): Matcher {
-  return compile(splitTerms(text).map((term) => parseLabelTerm(term, text)));
+  try {
+    const selector = parseSelector(text);
+    return (get) => selector.matches(get);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) throw errors.badRequest(err.message);
+    throw err;
+  }
 }
 
 export function parseFieldSelector(text: string): Matcher & { fields: string[] } {
@@ -27,20 +32,7 @@ function compile(reqs: Requirement[]): Matcher {
   return (get) =>
     reqs.every((r) => {
       const v = get(r.key);
-      switch (r.op) {
-        case '=':
-          return v === r.values[0];
-        case '!=':
-          return v !== r.values[0];
-        case 'in':
-          return v !== undefined && r.values.includes(v);
-        case 'notin':
-          return v === undefined || !r.values.includes(v);
-        case 'exists':
-          return v !== undefined;
-        case '!exists':
-          return v === undefined;
-      }
+      return r.op === '=' ? v === r.values[0] : v !== r.values[0];
     });
 }
 
@@ -61,29 +53,9 @@ function splitTerms(text: string): string[] {
   return terms.filter(Boolean);
 }
 
-function parseLabelTerm(term: string, whole: string): Requirement {
-  const bad = (why: string) => errors.badRequest(`unable to parse requirement: ${why}`);
-  let m = /^!\s*(\S+)$/.exec(term);
-  if (m) return { key: checkKey(m[1], bad), op: '!exists', values: [] };
-  m = /^(\S+?)\s*(==|=|!=)\s*(\S*)$/.exec(term);
-  if (m) return { key: checkKey(m[1], bad), op: m[2] === '!=' ? '!=' : '=', values: [m[3]] };
-  m = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
-  if (m) {
-    const values = m[3].split(',').map((v) => v.trim()).filter(Boolean);
-    return { key: checkKey(m[1], bad), op: m[2] as 'in' | 'notin', values };
-  }
-  if (/^\S+$/.test(term)) return { key: checkKey(term, bad), op: 'exists', values: [] };
-  throw errors.badRequest(`unable to parse requirement: found '${term}' in "${whole}"`);
-}
-
-function checkKey(key: string, bad: (why: string) => Error): string {
-  if (!KEY.test(key)) throw bad(`invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.'`);
-  return key;
-}
-
 /** Label selector matching against an object's labels. */
 export function matchLabels(matcher: Matcher, labels: Record<string, string> | undefined): boolean {
-  return matcher((k) => labels?.[k]);
+  return matcher((k) => (labels && Object.hasOwn(labels, k) ? labels[k] : undefined));
 }
 
 /** Reads a dotted field path such as `spec.nodeName` from an object, as a string (kube compares text). */
@@ -97,16 +69,15 @@ export function fieldValue(object: Record<string, any>, path: string): string | 
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** Whether labels match a metav1.LabelSelector object (matchLabels and matchExpressions); an empty one matches all. */
-export function matchesLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] }, labels: Record<string, string>): boolean {
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of selector.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
-    const value = labels[e.key];
-    if (e.operator === 'In' && !(has && (e.values ?? []).includes(value))) return false;
-    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(value)) return false;
-    if (e.operator === 'Exists' && !has) return false;
-    if (e.operator === 'DoesNotExist' && has) return false;
+/**
+ * Whether labels match a metav1.LabelSelector object (matchLabels and matchExpressions); an empty one matches all.
+ * A selector kube cannot convert (unknown operator, invalid key or value) matches nothing.
+ */
+export function matchesLabelSelector(selector: LabelSelectorObject, labels: Record<string, string>): boolean {
+  try {
+    return labelSelectorAsSelector(selector).matches(labels);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) return false;
+    throw err;
   }
-  return true;
 }

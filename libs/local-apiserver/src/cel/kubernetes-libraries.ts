@@ -4,12 +4,20 @@
 // - lists: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`;
 // - URLs: `isURL`, `url(...)` with `getScheme`, `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`;
 // - quantity: `isQuantity`, `quantity(...)` with `isInteger`, `asInteger`, `asApproximateFloat`, `sign`, `compareTo`,
-//   `isGreaterThan`, `isLessThan`, `add`, `sub` (values kept as doubles: exact for the usual sizes, approximate beyond).
+//   `isGreaterThan`, `isLessThan`, `add`, `sub` (exact, over the Quantity of @gardener-ts/api).
+import { Quantity, isQuantity } from '@gardener-ts/api';
 import type { Environment } from '@marcbachmann/cel-js';
 
 export type Handler = (...args: any[]) => unknown;
 
-export function fn(env: Environment, receiverType: string | undefined, name: string, params: string[], returnType: string, handler: Handler): void {
+export function fn(
+  env: Environment,
+  receiverType: string | undefined,
+  name: string,
+  params: string[],
+  returnType: string,
+  handler: Handler,
+): void {
   env.registerFunction({
     name,
     ...(receiverType ? { receiverType } : {}),
@@ -45,7 +53,9 @@ function listLibrary(env: Environment): void {
 
 function regexLibrary(env: Environment): void {
   fn(env, 'string', 'find', ['string'], 'string', (s: string, re: string) => new RegExp(re, 'u').exec(s)?.[0] ?? '');
-  fn(env, 'string', 'findAll', ['string'], 'list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]));
+  fn(env, 'string', 'findAll', ['string'], 'list<string>', (s: string, re: string) =>
+    [...s.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]),
+  );
   fn(env, 'string', 'findAll', ['string', 'int'], 'list<string>', (s: string, re: string, n: bigint) => {
     const all = [...s.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
     return n < 0n ? all : all.slice(0, Number(n));
@@ -89,45 +99,31 @@ function urlLibrary(env: Environment): void {
 
 // ---- quantity ----
 
+/** A CEL `kubernetes.Quantity` value. */
 export class KubeQuantity {
-  constructor(readonly value: number) {}
-}
-
-const SUFFIX: Record<string, number> = {
-  '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
-
-export function parseQuantity(s: string): number | undefined {
-  const m = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([numkMGTPE]|[KMGTPE]i)|[eE]([+-]?[0-9]+))?$/.exec(s);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  return m[3] !== undefined ? base * 10 ** Number(m[3]) : base * SUFFIX[m[2] ?? ''];
+  constructor(readonly quantity: Quantity) {}
 }
 
 function quantityLibrary(env: Environment): void {
   const Q = 'kubernetes.Quantity';
   env.registerType(Q, { ctor: KubeQuantity, fields: {} });
-  fn(env, undefined, 'isQuantity', ['string'], 'bool', (s: string) => parseQuantity(s) !== undefined);
-  fn(env, undefined, 'quantity', ['string'], Q, (s: string) => {
-    const v = parseQuantity(s);
-    if (v === undefined) throw new Error('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
-    return new KubeQuantity(v);
-  });
-  fn(env, Q, 'isInteger', [], 'bool', (q: KubeQuantity) => Number.isSafeInteger(q.value));
+  fn(env, undefined, 'isQuantity', ['string'], 'bool', (s: string) => isQuantity(s));
+  // A text that is not a quantity fails with kube's parse error.
+  fn(env, undefined, 'quantity', ['string'], Q, (s: string) => new KubeQuantity(Quantity.parse(s)));
+  fn(env, Q, 'isInteger', [], 'bool', (q: KubeQuantity) => q.quantity.isInt64());
   fn(env, Q, 'asInteger', [], 'int', (q: KubeQuantity) => {
-    if (!Number.isSafeInteger(q.value)) throw new Error('cannot convert value to integer');
-    return BigInt(q.value);
+    if (!q.quantity.isInt64()) throw new Error('cannot convert value to integer');
+    return q.quantity.value();
   });
-  fn(env, Q, 'asApproximateFloat', [], 'double', (q: KubeQuantity) => q.value);
-  fn(env, Q, 'sign', [], 'int', (q: KubeQuantity) => BigInt(Math.sign(q.value)));
-  fn(env, Q, 'compareTo', [Q], 'int', (a: KubeQuantity, b: KubeQuantity) => BigInt(compare(a.value, b.value)));
-  fn(env, Q, 'isGreaterThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.value > b.value);
-  fn(env, Q, 'isLessThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.value < b.value);
-  fn(env, Q, 'add', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.value + b.value));
-  fn(env, Q, 'add', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.value + Number(b)));
-  fn(env, Q, 'sub', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.value - b.value));
-  fn(env, Q, 'sub', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.value - Number(b)));
+  fn(env, Q, 'asApproximateFloat', [], 'double', (q: KubeQuantity) => q.quantity.asApproximateFloat64());
+  fn(env, Q, 'sign', [], 'int', (q: KubeQuantity) => BigInt(q.quantity.sign()));
+  fn(env, Q, 'compareTo', [Q], 'int', (a: KubeQuantity, b: KubeQuantity) => BigInt(a.quantity.cmp(b.quantity)));
+  fn(env, Q, 'isGreaterThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.quantity.cmp(b.quantity) > 0);
+  fn(env, Q, 'isLessThan', [Q], 'bool', (a: KubeQuantity, b: KubeQuantity) => a.quantity.cmp(b.quantity) < 0);
+  fn(env, Q, 'add', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.quantity.add(b.quantity)));
+  fn(env, Q, 'add', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.quantity.add(Quantity.of(b))));
+  fn(env, Q, 'sub', [Q], Q, (a: KubeQuantity, b: KubeQuantity) => new KubeQuantity(a.quantity.sub(b.quantity)));
+  fn(env, Q, 'sub', ['int'], Q, (a: KubeQuantity, b: bigint) => new KubeQuantity(a.quantity.sub(Quantity.of(b))));
 }
 
 /** Registers the Kubernetes libraries above on an environment. */

@@ -6,6 +6,7 @@
 // object encoded with the message type of its kind. We decode it with the message tables of protobuf-schema/
 // and turn the message into what Go's encoding/json would print for the same object.
 import protobuf from 'protobufjs';
+import { formatGoDuration } from '@gardener-ts/api';
 import { ApiError } from '../api/errors.js';
 import type { KubeObject } from '../storage/types.js';
 import { KEEP_ZERO_OPTION, protobufNamespace } from './protobuf-schema/index.js';
@@ -20,7 +21,16 @@ const META = `${META_PKG}.v1`;
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 
 /** Kinds of meta.k8s.io/v1 that client-go registers in every group version (DeleteOptions in a DELETE body, ...). */
-const META_KINDS = new Set(['DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'GetOptions', 'ListOptions', 'Status', 'WatchEvent']);
+const META_KINDS = new Set([
+  'DeleteOptions',
+  'CreateOptions',
+  'UpdateOptions',
+  'PatchOptions',
+  'GetOptions',
+  'ListOptions',
+  'Status',
+  'WatchEvent',
+]);
 
 /** Go types embedded with `json:",inline"`: their fields are written at the level of the containing object. */
 export const INLINE_FIELDS: ReadonlySet<string> = new Set([
@@ -58,7 +68,11 @@ function root(): protobuf.Root {
 }
 
 function unsupported(): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+  );
 }
 
 /** The proto package of an apiVersion: `v1` → k8s.io.api.core.v1, `rbac.authorization.k8s.io/v1` → k8s.io.api.rbac.v1. */
@@ -66,7 +80,8 @@ export function protoPackage(apiVersion: string, kind?: string): string {
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  if (group === 'meta.k8s.io' || (kind && META_KINDS.has(kind))) return `${META_PKG}.${version === 'v1beta1' ? 'v1' : version}`;
+  if (group === 'meta.k8s.io' || (kind && META_KINDS.has(kind)))
+    return `${META_PKG}.${version === 'v1beta1' ? 'v1' : version}`;
   const name = group === '' ? 'core' : group.split('.')[0];
   return `k8s.io.api.${name}.${version}`;
 }
@@ -110,7 +125,11 @@ export function decodeProtobufObject(body: Buffer, expect?: { apiVersion?: strin
   try {
     message = type.decode(raw);
   } catch (err) {
-    throw new ApiError(400, 'BadRequest', `the body of the request could not be decoded as ${kind}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `the body of the request could not be decoded as ${kind}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return { apiVersion, kind, ...messageToJson(type, message as unknown as Record<string, unknown>) } as KubeObject;
 }
@@ -180,7 +199,9 @@ function convertMessage(type: protobuf.Type, message: Record<string, unknown>): 
     case 'k8s.io.apimachinery.pkg.api.resource.Quantity':
       return (message.string as string | undefined) ?? '0';
     case 'k8s.io.apimachinery.pkg.util.intstr.IntOrString':
-      return toNumber(message.type ?? 0) === 1 ? ((message.strVal as string | undefined) ?? '') : ((message.intVal as number | undefined) ?? 0);
+      return toNumber(message.type ?? 0) === 1
+        ? ((message.strVal as string | undefined) ?? '')
+        : ((message.intVal as number | undefined) ?? 0);
     case `${RUNTIME}.RawExtension`:
       return rawJson(message.raw as Uint8Array | undefined);
     case `${META}.FieldsV1`:
@@ -220,7 +241,10 @@ function isZeroScalar(field: protobuf.Field, value: unknown): boolean {
   if (field.resolvedType) return false;
   if (value === '' || value === false) return true;
   if (value instanceof Uint8Array) return value.length === 0;
-  return (typeof value === 'number' || (typeof value === 'object' && value !== null && 'low' in value)) && toNumber(value) === 0;
+  return (
+    (typeof value === 'number' || (typeof value === 'object' && value !== null && 'low' in value)) &&
+    toNumber(value) === 0
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -243,32 +267,7 @@ function formatTime(message: Record<string, unknown>, micro: boolean): string | 
   return `${iso}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
 }
 
-/** Go's time.Duration.String(): 1h2m3.5s, 150ms, 2µs, 0s. */
+/** Go's time.Duration.String() of nanoseconds: 1h2m3.5s, 150ms, 2µs, 0s (the one implementation in @gardener-ts/api). */
 export function formatDuration(ns: number): string {
-  if (ns === 0) return '0s';
-  const neg = ns < 0;
-  let u = Math.abs(ns);
-  let out: string;
-  if (u < 1e9) {
-    // sub-second: ns, µs or ms with a fraction
-    const [unit, scale] = u < 1e3 ? ['ns', 1] : u < 1e6 ? ['µs', 1e3] : ['ms', 1e6];
-    out = `${trimFraction(u, scale)}${unit}`;
-  } else {
-    const h = Math.floor(u / 3.6e12);
-    u -= h * 3.6e12;
-    const m = Math.floor(u / 6e10);
-    u -= m * 6e10;
-    out = `${trimFraction(u, 1e9)}s`;
-    if (h > 0) out = `${h}h${m}m${out}`;
-    else if (m > 0) out = `${m}m${out}`;
-  }
-  return neg ? `-${out}` : out;
-}
-
-function trimFraction(value: number, scale: number): string {
-  const whole = Math.floor(value / scale);
-  const frac = value - whole * scale;
-  if (frac === 0) return String(whole);
-  const digits = String(scale).length - 1;
-  return `${whole}.${String(frac).padStart(digits, '0').replace(/0+$/, '')}`;
+  return formatGoDuration(BigInt(Math.trunc(ns)));
 }

@@ -1,8 +1,8 @@
 // Server-side printing: `kubectl get` asks for meta.k8s.io Table and prints the columns the server chooses.
-import { JSONPath } from 'jsonpath-plus';
 import type { PrinterColumn, ResourceDefinition } from '../registry/types.js';
 import { humanDuration } from '../registry/builtin/index.js';
 import type { KubeObject } from '../storage/types.js';
+import { JsonPath, printJsonPathValue } from './jsonpath.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -10,7 +10,8 @@ const NAME_COLUMN = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   priority: 0,
 };
 
@@ -38,7 +39,12 @@ function columns(def: ResourceDefinition): PrinterColumn[] {
   return [AGE_COLUMN];
 }
 
-export function toTable(def: ResourceDefinition, items: KubeObject[], listMeta: KubeObject, include: IncludeObject): KubeObject {
+export function toTable(
+  def: ResourceDefinition,
+  items: KubeObject[],
+  listMeta: KubeObject,
+  include: IncludeObject,
+): KubeObject {
   const cols = columns(def);
   // A printer with its own name column (kube's events put it last, wide only) gets no leading NAME column.
   const named = cols.some((c) => c.format === 'name');
@@ -48,7 +54,13 @@ export function toTable(def: ResourceDefinition, items: KubeObject[], listMeta: 
     metadata: listMeta,
     columnDefinitions: [
       ...(named ? [] : [NAME_COLUMN]),
-      ...cols.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 })),
+      ...cols.map((c) => ({
+        name: c.name,
+        type: c.type === 'date' ? 'string' : c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority ?? 0,
+      })),
     ],
     rows: items.map((item) => ({
       cells: [...(named ? [] : [item.metadata?.name ?? '']), ...cellsFor(def, cols, item)],
@@ -62,22 +74,56 @@ function cellsFor(def: ResourceDefinition, cols: PrinterColumn[], item: KubeObje
   return cols.map((c) => jsonPathCell(item, c));
 }
 
-function jsonPathCell(item: KubeObject, column: PrinterColumn): unknown {
-  if (!column.jsonPath) return '<none>';
-  let values: unknown[];
+const parsedPaths = new Map<string, JsonPath | undefined>();
+
+function parsedColumnPath(jsonPath: string): JsonPath | undefined {
+  if (!parsedPaths.has(jsonPath)) {
+    let parsed: JsonPath | undefined;
+    try {
+      parsed = JsonPath.parse(`{${jsonPath}}`);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsedPaths.size > 1000) parsedPaths.clear();
+    parsedPaths.set(jsonPath, parsed);
+  }
+  return parsedPaths.get(jsonPath);
+}
+
+/**
+ * One cell of a CRD printer column, as apiextensions-apiserver's table convertor computes it: the column's kube
+ * JSONPath with missing keys allowed, the first value of the first result (nil when there is none or evaluation
+ * fails, which kubectl prints as `<none>`); `string` columns print the value as kube's jsonpath does, other types
+ * take the JSON value when it has the column's type (kube's cellForJSONValue), dates as a human duration.
+ */
+export function jsonPathCell(item: KubeObject, column: Pick<PrinterColumn, 'jsonPath' | 'type'>): unknown {
+  const path = column.jsonPath ? parsedColumnPath(column.jsonPath) : undefined;
+  if (!path) return null;
+  let results: unknown[][];
   try {
-    values = JSONPath({ path: `$${column.jsonPath.startsWith('.') || column.jsonPath.startsWith('[') ? '' : '.'}${column.jsonPath}`, json: item, wrap: true }) as unknown[];
+    results = path.findResults(item);
   } catch {
-    return '<invalid>';
+    return null;
   }
-  if (values.length === 0 || values[0] === undefined || values[0] === null) return column.type === 'date' ? '<unknown>' : '<none>';
-  const value = values.length === 1 ? values[0] : values;
-  if (column.type === 'date' && typeof value === 'string') {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? '<invalid>' : humanDuration(Date.now() - t);
+  if (results.length === 0 || results[0].length === 0) return null;
+  const value = results[0][0];
+  if (column.type === 'string') return printJsonPathValue(value);
+  if (value === null || value === undefined) return null;
+  switch (column.type) {
+    case 'integer':
+      return typeof value === 'number' ? Math.trunc(value) : null;
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date': {
+      if (typeof value !== 'string') return null;
+      const t = Date.parse(value);
+      return Number.isNaN(t) ? '<invalid>' : humanDuration(Date.now() - t);
+    }
+    default:
+      return null;
   }
-  if (typeof value === 'object') return JSON.stringify(value);
-  return value;
 }
 
 export function partialMetadata(item: KubeObject): KubeObject {

@@ -63,6 +63,12 @@ export interface ResourceDefinition {
   definitionName?: string;
   /** Built-in validation beyond the schema (as kube's validation packages do); `old` is set on updates. */
   validator?: (object: KubeObject, old: KubeObject | undefined) => FieldProblem[];
+  /**
+   * What kube does to a written object before defaulting, admission and validation see it (the conversion of the
+   * request body into the internal type and the strategy's PrepareForCreate/PrepareForUpdate), e.g. a Secret's
+   * `stringData` merged into `data`. Runs on every write path: create, update, every patch type and apply.
+   */
+  prepareForWrite?: (object: KubeObject, old: KubeObject | undefined) => void;
   /** Built-in defaulting (k8s SetDefaults_*); CRDs default from their schema. */
   defaulter?: (object: KubeObject) => void;
   /** `kubectl get` columns besides NAME (and AGE, added for all); built-ins compute cells with `cells`. */

@@ -8,8 +8,13 @@ import { createLogger, type Logger } from '@gardener-ts/logging';
 import { Registry } from '../registry/registry.js';
 import { builtinResources } from '../registry/builtin/index.js';
 import { createStorage } from '../storage/index.js';
-import type { KubeObject, Storage } from '../storage/types.js';
-import { clientCertificateAuthenticator, parseTokenFile, staticTokenAuthenticator, type Authenticator } from '../http/authn.js';
+import type { Storage } from '../storage/types.js';
+import {
+  clientCertificateAuthenticator,
+  parseTokenFile,
+  staticTokenAuthenticator,
+  type Authenticator,
+} from '../http/authn.js';
 import { createHandler, createUpgradeHandler, type HandlerDeps } from '../http/handler.js';
 import { KubeletLocator, podLogHandler, podStreamUpgradeHandler, upgradeRequired } from './kubelet-proxy.js';
 import { generateCredentials, loadOrCreateCredentials, writeSecret, type ClusterCredentials } from '../pki/data-dir.js';
@@ -34,6 +39,14 @@ import { NamespaceDefaultsController } from '../controllers/namespace-defaults.j
 import { ApiError } from '../api/errors.js';
 import { AuthorizerChain, superuserAuthorizer } from '../auth/authorizer.js';
 import { RbacAuthorizer } from '../auth/rbac.js';
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapRoleBindings,
+  bootstrapRoles,
+} from '../auth/bootstrap-policy.js';
+import { reconcileBinding, reconcileRole } from '../auth/policy-reconciliation.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { webhookAuthorizer, type AuthorizationWebhookOptions } from '../auth/webhook-authorizer.js';
 import { reviewHandlers } from '../auth/reviews.js';
 import { ServiceAccountTokens } from '../auth/service-account-tokens.js';
@@ -105,14 +118,23 @@ export class LocalApiServer {
     const auditor = await createAuditor(options.audit, { metrics, log });
     const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
     const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
-    const storage = createStorage(kind, { dir: options.dataDir ? join(options.dataDir, 'store') : undefined, endpoints: options.etcdServers, historySize: options.watchHistory });
+    const storage = createStorage(kind, {
+      dir: options.dataDir ? join(options.dataDir, 'store') : undefined,
+      endpoints: options.etcdServers,
+      historySize: options.watchHistory,
+    });
     await storage.open();
 
     const registry = new Registry(builtinResources());
     const schemas = createSchemas(registry);
     const pipeline = defaultPipeline(schemas);
     const nodeAuthorization = options.nodeAuthorization ?? true;
-    pipeline.mutating.push(serviceAllocation(storage), recordCSRRequester, serviceAccountAdmission(storage), ...(nodeAuthorization ? [nodeRestriction(storage)] : []));
+    pipeline.mutating.push(
+      serviceAllocation(storage),
+      recordCSRRequester,
+      serviceAccountAdmission(storage),
+      ...(nodeAuthorization ? [nodeRestriction(storage)] : []),
+    );
     const admission = new WebhookAdmission(storage, log);
     await admission.start();
     admission.install(pipeline);
@@ -122,7 +144,10 @@ export class LocalApiServer {
     const namespaces = new NamespaceController(storage, registry, objects, log);
     await crds.start();
     await ensureNamespaces(registry, objects);
-    await ensureBootstrapPolicy(registry, objects);
+    await reconcileBootstrapPolicy(registry, objects);
+    const aggregation = new ClusterRoleAggregationController(storage, registry, objects, log);
+    await aggregation.start();
+    await aggregation.idle();
     const rbac = new RbacAuthorizer(storage, log);
     await rbac.start();
     const nodeGraph = nodeAuthorization ? new NodeGraph(storage, log) : undefined;
@@ -142,11 +167,13 @@ export class LocalApiServer {
     await namespaceDefaults.start();
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
-    if (options.tokenFile) authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
+    if (options.tokenFile)
+      authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
     const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
     authenticators.push(serviceAccountTokens.authenticator, bootstrapTokenAuthenticator(storage));
     let address = '';
-    const kubeletCA = options.kubeletCertificateAuthority === true ? credentials.ca.certPem : options.kubeletCertificateAuthority;
+    const kubeletCA =
+      options.kubeletCertificateAuthority === true ? credentials.ca.certPem : options.kubeletCertificateAuthority;
     const kubelets = new KubeletLocator(registry, objects, credentials.admin, kubeletCA);
     const handlerDeps: HandlerDeps = {
       registry,
@@ -157,20 +184,38 @@ export class LocalApiServer {
       authorizer,
       reviews: reviewHandlers(authorizer, rbac, authenticators, serviceAccountTokens),
       subresourceHandlers: new Map([
-        ['serviceaccounts/token', tokenRequestHandler(serviceAccountTokens, nodeAuthorization ? nodeTokenRequestAdmission(storage) : undefined)],
+        [
+          'serviceaccounts/token',
+          tokenRequestHandler(serviceAccountTokens, nodeAuthorization ? nodeTokenRequestAdmission(storage) : undefined),
+        ],
         ['pods/binding', podBindingHandler(objects)],
-        ['pods/eviction', nodeAuthorization ? nodeRestrictedEviction(storage, podEvictionHandler(objects, registry)) : podEvictionHandler(objects, registry)],
+        [
+          'pods/eviction',
+          nodeAuthorization
+            ? nodeRestrictedEviction(storage, podEvictionHandler(objects, registry))
+            : podEvictionHandler(objects, registry),
+        ],
         ['pods/log', podLogHandler(kubelets)],
         ['pods/exec', upgradeRequired],
         ['pods/attach', upgradeRequired],
         ['pods/portforward', upgradeRequired],
       ]),
-      upgradeHandlers: new Map(['exec', 'attach', 'portforward'].map((sub) => [`pods/${sub}`, podStreamUpgradeHandler(kubelets)])),
+      upgradeHandlers: new Map(
+        ['exec', 'attach', 'portforward'].map((sub) => [`pods/${sub}`, podStreamUpgradeHandler(kubelets)]),
+      ),
       metrics,
       audit: auditor,
       serverAddress: () => address,
       ready: () => true,
-      version: { ...KUBERNETES_VERSION, gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'node' + process.versions.node, compiler: 'tsup', platform: `${process.platform}/${process.arch}` },
+      version: {
+        ...KUBERNETES_VERSION,
+        gitCommit: '0000000000000000000000000000000000000000',
+        gitTreeState: 'clean',
+        buildDate: '2026-01-01T00:00:00Z',
+        goVersion: 'node' + process.versions.node,
+        compiler: 'tsup',
+        platform: `${process.platform}/${process.arch}`,
+      },
     };
     const handler = createHandler(handlerDeps);
     const server = createServer(
@@ -207,7 +252,29 @@ export class LocalApiServer {
     }
     await ensureKubernetesService(registry, objects, host, port);
     log.info({ url, storage: kind }, 'Local API server started');
-    return new LocalApiServer(url, port, config, credentials, registry, objects, storage, server, [crds, gc, namespaces, rbac, ...(nodeGraph ? [nodeGraph] : []), csrSigner, namespaceDefaults, admission], auditor, kubeconfigPath);
+    return new LocalApiServer(
+      url,
+      port,
+      config,
+      credentials,
+      registry,
+      objects,
+      storage,
+      server,
+      [
+        crds,
+        gc,
+        namespaces,
+        aggregation,
+        rbac,
+        ...(nodeGraph ? [nodeGraph] : []),
+        csrSigner,
+        namespaceDefaults,
+        admission,
+      ],
+      auditor,
+      kubeconfigPath,
+    );
   }
 
   async stop(): Promise<void> {
@@ -226,7 +293,12 @@ async function ensureNamespaces(registry: Registry, objects: ObjectService): Pro
   const def = registry.get('', 'v1', 'namespaces')!;
   for (const name of DEFAULT_NAMESPACES) {
     try {
-      await objects.create(def, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, internalContext('kube-apiserver'));
+      await objects.create(
+        def,
+        '',
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+        internalContext('kube-apiserver'),
+      );
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 409)) throw err;
     }
@@ -234,7 +306,12 @@ async function ensureNamespaces(registry: Registry, objects: ObjectService): Pro
 }
 
 /** The `default/kubernetes` Service and its Endpoints, pointing at this server, as kube-apiserver maintains them. */
-async function ensureKubernetesService(registry: Registry, objects: ObjectService, host: string, port: number): Promise<void> {
+async function ensureKubernetesService(
+  registry: Registry,
+  objects: ObjectService,
+  host: string,
+  port: number,
+): Promise<void> {
   const ctx = internalContext('kube-apiserver');
   const services = registry.get('', 'v1', 'services')!;
   const endpoints = registry.get('', 'v1', 'endpoints')!;
@@ -246,55 +323,68 @@ async function ensureKubernetesService(registry: Registry, objects: ObjectServic
     throw err;
   });
   if (!existing) {
-    await objects.create(services, 'default', { metadata: { name: 'kubernetes', labels }, spec: { clusterIP: ipAt(1), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }], sessionAffinity: 'None', type: 'ClusterIP' } }, ctx);
+    await objects.create(
+      services,
+      'default',
+      {
+        metadata: { name: 'kubernetes', labels },
+        spec: {
+          clusterIP: ipAt(1),
+          ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }],
+          sessionAffinity: 'None',
+          type: 'ClusterIP',
+        },
+      },
+      ctx,
+    );
   }
   try {
     const current = await objects.get(endpoints, 'default', 'kubernetes');
     await objects.update(endpoints, 'default', 'kubernetes', { ...current, subsets }, ctx);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 404)) throw err;
-    await objects.create(endpoints, 'default', { metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets }, ctx);
+    await objects.create(
+      endpoints,
+      'default',
+      { metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets },
+      ctx,
+    );
   }
 }
 
-/** kube's bootstrap RBAC policy, the part every cluster relies on: cluster-admin, discovery, self reviews, health. */
-const BOOTSTRAP_POLICY: { name: string; rules: KubeObject[]; groups: string[] }[] = [
-  { name: 'cluster-admin', rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }], groups: ['system:masters'] },
-  {
-    name: 'system:discovery',
-    rules: [{ nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] }],
-    groups: ['system:authenticated'],
-  },
-  {
-    name: 'system:basic-user',
-    rules: [
-      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
-    ],
-    groups: ['system:authenticated'],
-  },
-  {
-    name: 'system:public-info-viewer',
-    rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }],
-    groups: ['system:authenticated', 'system:unauthenticated'],
-  },
-];
-
-async function ensureBootstrapPolicy(registry: Registry, objects: ObjectService): Promise<void> {
+/**
+ * kube's storage_rbac post-start hook: the bootstrap ClusterRoles and ClusterRoleBindings reconciled on every start
+ * (missing ones created, missing rules, selectors and subjects added, nothing removed, `autoupdate: "false"` left
+ * alone; see auth/policy-reconciliation.ts).
+ */
+async function reconcileBootstrapPolicy(registry: Registry, objects: ObjectService): Promise<void> {
   const ctx = internalContext('kube-apiserver');
-  const meta = (name: string) => ({ name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' }, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' } });
-  for (const policy of BOOTSTRAP_POLICY) {
-    const role = { metadata: meta(policy.name), rules: policy.rules };
-    const binding = {
-      metadata: meta(policy.name),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: policy.name },
-      subjects: policy.groups.map((name) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name })),
-    };
-    for (const [resource, object] of [['clusterroles', role], ['clusterrolebindings', binding]] as const) {
+  const kinds = [
+    { resource: 'clusterroles', expected: bootstrapClusterRoles(), reconcile: reconcileRole },
+    { resource: 'clusterrolebindings', expected: bootstrapClusterRoleBindings(), reconcile: reconcileBinding },
+    { resource: 'roles', expected: bootstrapRoles(), reconcile: reconcileRole },
+    { resource: 'rolebindings', expected: bootstrapRoleBindings(), reconcile: reconcileBinding },
+  ];
+  for (const { resource, expected, reconcile } of kinds) {
+    const def = registry.get('rbac.authorization.k8s.io', 'v1', resource)!;
+    for (const object of expected) {
+      const { name, namespace = '' } = object.metadata;
+      const existing = await objects.get(def, namespace, name).catch((err) => {
+        if (err instanceof ApiError && err.code === 404) return undefined;
+        throw err;
+      });
+      const result = reconcile(existing, object);
       try {
-        await objects.create(registry.get('rbac.authorization.k8s.io', 'v1', resource)!, '', object, ctx);
+        if (result.action === 'create') await objects.create(def, namespace, result.object, ctx);
+        else if (result.action === 'update') await objects.update(def, namespace, name, result.object, ctx);
+        else if (result.action === 'recreate') {
+          await objects.delete(def, namespace, name, {}, ctx);
+          await objects.create(def, namespace, result.object, ctx);
+        }
       } catch (err) {
-        if (!(err instanceof ApiError && err.code === 409)) throw err;
+        throw new Error(`reconciling bootstrap RBAC ${resource} ${namespace ? `${namespace}/` : ''}${name}`, {
+          cause: err,
+        });
       }
     }
   }

@@ -2,6 +2,7 @@
 // default, add the CRD cleanup finalizer; then validate against the schema and its CEL rules (x-kubernetes-validations,
 // compiled when a CRD is written).
 import { ApiError, errors } from '../api/errors.js';
+import { validateLabelsAndAnnotations } from '../api/meta.js';
 import { CRD_FINALIZER } from '../controllers/crd-controller.js';
 import { validateCRDConversion } from '../controllers/crd-conversion.js';
 import { blockingProblem, hasValidationRules, validateCRDRules, validateRules } from '../schema/cel.js';
@@ -17,6 +18,10 @@ const isWrite = (r: WriteRequest) => r.operation === 'CREATE' || r.operation ===
 export function defaultPipeline(schemas: Schemas): Pipeline {
   return {
     mutating: [
+      // kube's decoding into the internal type and the strategy's PrepareFor*: before anything else sees the object.
+      (r) => {
+        if (isWrite(r)) r.definition.prepareForWrite?.(r.object, r.oldObject);
+      },
       (r) => {
         if (!isWrite(r)) return;
         const view = schemas.patchSchema(r.definition) ?? schemas.objectMeta;
@@ -34,12 +39,23 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
       },
       (r) => {
         const d = r.definition;
-        if (r.operation !== 'CREATE' || d.group !== 'apiextensions.k8s.io' || d.resource !== 'customresourcedefinitions') return;
+        if (
+          r.operation !== 'CREATE' ||
+          d.group !== 'apiextensions.k8s.io' ||
+          d.resource !== 'customresourcedefinitions'
+        )
+          return;
         const finalizers: string[] = (r.object.metadata.finalizers ??= []);
         if (!finalizers.includes(CRD_FINALIZER)) finalizers.push(CRD_FINALIZER);
       },
     ],
     validating: [
+      // kube's ObjectMeta validation of every create and update (main resource and subresources alike).
+      (r) => {
+        if (!isWrite(r)) return;
+        const problems = validateLabelsAndAnnotations(r.object.metadata ?? {});
+        if (problems.length > 0) throw errors.invalid(r.definition.kind, r.definition.group, r.name, problems);
+      },
       (r) => {
         if (!isWrite(r) || !r.definition.validator || r.subresource !== '') return;
         const problems = r.definition.validator(r.object, r.oldObject);
@@ -52,11 +68,13 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
         const root = view.resolve(view.root);
         const problems: FieldProblem[] = [];
         for (const field of root.required ?? []) {
-          if (field !== 'metadata' && r.object[field] === undefined) problems.push({ field, reason: 'FieldValueRequired', message: 'Required value' });
+          if (field !== 'metadata' && r.object[field] === undefined)
+            problems.push({ field, reason: 'FieldValueRequired', message: 'Required value' });
         }
         for (const [field, value] of Object.entries(r.object)) {
           const schema = root.properties?.[field];
-          if (field === 'metadata' || field === 'apiVersion' || field === 'kind' || !schema || value === undefined) continue;
+          if (field === 'metadata' || field === 'apiVersion' || field === 'kind' || !schema || value === undefined)
+            continue;
           problems.push(...validateValue(view, schema, value, field));
         }
         const rules = r.definition.schema;
@@ -64,7 +82,12 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
           const blocking = blockingProblem(problems);
           if (blocking) problems.push(blocking);
           else {
-            const scope = r.subresource === 'status' ? 'status' : r.operation === 'UPDATE' && r.definition.subresources.status ? 'main' : 'all';
+            const scope =
+              r.subresource === 'status'
+                ? 'status'
+                : r.operation === 'UPDATE' && r.definition.subresources.status
+                  ? 'main'
+                  : 'all';
             const result = validateRules(rules, r.object, r.operation === 'UPDATE' ? r.oldObject : undefined, scope);
             problems.push(...result.problems);
             r.ctx.warnings.push(...result.warnings);
@@ -74,7 +97,13 @@ export function defaultPipeline(schemas: Schemas): Pipeline {
       },
       (r) => {
         const d = r.definition;
-        if (!isWrite(r) || r.subresource !== '' || d.group !== 'apiextensions.k8s.io' || d.resource !== 'customresourcedefinitions') return;
+        if (
+          !isWrite(r) ||
+          r.subresource !== '' ||
+          d.group !== 'apiextensions.k8s.io' ||
+          d.resource !== 'customresourcedefinitions'
+        )
+          return;
         const problems = [...validateCRDConversion(r.object), ...validateCRDRules(r.object)];
         if (problems.length > 0) throw errors.invalid(d.kind, d.group, r.name, problems);
       },
@@ -92,7 +121,10 @@ function reportUnknown(r: WriteRequest, unknown: string[]): void {
     const strict = `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(', ')}`;
     // kube's decoder names the kind it could not decode the body of on creates and updates.
     const { kind, version } = r.definition;
-    const decoding = r.operation === 'CREATE' || r.operation === 'UPDATE' ? `${kind} in version "${version}" cannot be handled as a ${kind}: ` : '';
+    const decoding =
+      r.operation === 'CREATE' || r.operation === 'UPDATE'
+        ? `${kind} in version "${version}" cannot be handled as a ${kind}: `
+        : '';
     throw new ApiError(400, 'BadRequest', `${decoding}${strict}`);
   }
   for (const f of fields) r.ctx.warnings.push(`unknown field "${f}"`);

@@ -3,7 +3,7 @@
 // scale subresources, finalizers and deletion, dry-run, and no-op writes that do not bump the resourceVersion.
 import { parse as parseYaml } from 'yaml';
 import { ApiError, errors } from '../api/errors.js';
-import { generateName, jsonEqual, newUid, now, specPart, validateName, validateLabelsAndAnnotations } from '../api/meta.js';
+import { generateName, jsonEqual, newUid, now, specPart, validateName } from '../api/meta.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import {
   StorageError,
@@ -62,7 +62,13 @@ export class ObjectService {
    * kube's GET semantics for `resourceVersion`: unset the latest (a consistent read); "0" any state (may come from
    * the watch cache); N a state not older than N (a cache waits up to 3 s for it, then kube's 504).
    */
-  async get(def: ResourceDefinition, namespace: string, name: string, subresource = '', resourceVersion?: string): Promise<KubeObject> {
+  async get(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    subresource = '',
+    resourceVersion?: string,
+  ): Promise<KubeObject> {
     const stored = await this.read(def, namespace, name, getFreshness(resourceVersion));
     if (subresource === 'scale') return getScale(def, await toRequestedVersion(def, stored.object));
     return toRequestedVersion(def, stored.object);
@@ -88,11 +94,17 @@ export class ObjectService {
     for (;;) {
       let page: ListResult;
       try {
-        page = await this.deps.storage.list({ prefix, limit: limit ? limit - items.length : 0, after: start, ...freshness });
+        page = await this.deps.storage.list({
+          prefix,
+          limit: limit ? limit - items.length : 0,
+          after: start,
+          ...freshness,
+        });
       } catch (err) {
         throw listReadError(err, options, after);
       }
-      if (read.minRevision && page.revision < read.minRevision) throw tooLargeResourceVersion(read.minRevision, page.revision);
+      if (read.minRevision && page.revision < read.minRevision)
+        throw tooLargeResourceVersion(read.minRevision, page.revision);
       revision = revision || page.revision;
       for (const item of page.items) {
         lastKey = item.key;
@@ -108,9 +120,15 @@ export class ObjectService {
     const metadata: KubeObject = { resourceVersion: String(revision) };
     if (limit && more) {
       metadata.continue = encodeContinue(revision, lastKey);
-      if (remaining !== undefined && !options.labelSelector && !options.fieldSelector) metadata.remainingItemCount = remaining;
+      if (remaining !== undefined && !options.labelSelector && !options.fieldSelector)
+        metadata.remainingItemCount = remaining;
     }
-    return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata, items: await itemsToRequestedVersion(def, items) };
+    return {
+      kind: def.listKind,
+      apiVersion: apiVersionOf(def),
+      metadata,
+      items: await itemsToRequestedVersion(def, items),
+    };
   }
 
   async create(def: ResourceDefinition, namespace: string, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
@@ -119,19 +137,25 @@ export class ObjectService {
     const meta = (object.metadata ??= {});
     if (def.namespaced) {
       if (meta.namespace && meta.namespace !== namespace) {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw errors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       meta.namespace = namespace;
     } else delete meta.namespace;
     if (!meta.name) {
       if (!meta.generateName) {
         throw errors.invalid(def.kind, def.group, '', [
-          { field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value: name or generateName is required' },
+          {
+            field: 'metadata.name',
+            reason: 'FieldValueRequired',
+            message: 'Required value: name or generateName is required',
+          },
         ]);
       }
       meta.name = generateName(meta.generateName);
     }
-    const nameProblems = [...validateName(def.resource, meta.name), ...validateLabelsAndAnnotations(meta)];
+    const nameProblems = validateName(def.resource, meta.name);
     if (nameProblems.length > 0) throw errors.invalid(def.kind, def.group, meta.name, nameProblems);
     meta.uid = newUid();
     meta.creationTimestamp = now();
@@ -144,15 +168,22 @@ export class ObjectService {
     if (def.subresources.status && def.resource !== 'nodes') delete object.status;
     object.apiVersion = apiVersionOf(def);
 
-    await runPipeline(this.deps.pipeline, this.writeRequest('CREATE', def, namespace, meta.name, '', object, undefined, ctx));
+    await runPipeline(
+      this.deps.pipeline,
+      this.writeRequest('CREATE', def, namespace, meta.name, '', object, undefined, ctx),
+    );
     if (def.namespaced) await this.checkNamespaceAccepts(namespace);
     this.deps.ownership.recordWrite(def, undefined, object, ctx, '');
     if (ctx.dryRun) return object;
     try {
-      const stored = await this.deps.storage.create(storageKey(def, namespace, meta.name), await toStorageVersion(def, object));
+      const stored = await this.deps.storage.create(
+        storageKey(def, namespace, meta.name),
+        await toStorageVersion(def, object),
+      );
       return await toRequestedVersion(def, stored.object);
     } catch (err) {
-      if (err instanceof StorageError && err.code === 'AlreadyExists') throw errors.alreadyExists(def.resource, def.group, meta.name);
+      if (err instanceof StorageError && err.code === 'AlreadyExists')
+        throw errors.alreadyExists(def.resource, def.group, meta.name);
       throw mapStorageError(err, def, meta.name);
     }
   }
@@ -169,14 +200,18 @@ export class ObjectService {
     const incoming = structuredClone(body);
     if (subresource !== 'scale') checkTypeMeta(def, incoming);
     if (incoming.metadata?.name && incoming.metadata.name !== name) {
-      throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+      throw errors.badRequest(
+        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
+      );
     }
     const precondition: string | undefined = incoming.metadata?.resourceVersion || undefined;
     return this.retryOnConflict(def, name, precondition, async () => {
       const current = await this.read(def, namespace, name);
-      if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
+      if (precondition && precondition !== String(current.revision))
+        throw errors.modified(def.resource, def.group, name);
       const live = await toRequestedVersion(def, current.object);
-      const next = subresource === 'scale' ? setScale(def, live, incoming) : mergeForUpdate(def, live, incoming, subresource);
+      const next =
+        subresource === 'scale' ? setScale(def, live, incoming) : mergeForUpdate(def, live, incoming, subresource);
       return this.store(def, namespace, name, current, next, ctx, subresource);
     });
   }
@@ -206,11 +241,19 @@ export class ObjectService {
       const patched =
         type === 'apply'
           ? this.deps.ownership.apply(def, converted, parseApplyBody(body), ctx, options.force ?? false, subresource)
-          : applyPatch(type, subresource === 'scale' ? getScale(def, converted) : converted, body, this.deps.schemas.patchSchema(def));
+          : applyPatch(
+              type,
+              subresource === 'scale' ? getScale(def, converted) : converted,
+              body,
+              this.deps.schemas.patchSchema(def),
+            );
       const precondition: string | undefined = patched.metadata?.resourceVersion;
-      if (precondition && precondition !== String(current.revision)) throw errors.modified(def.resource, def.group, name);
+      if (precondition && precondition !== String(current.revision))
+        throw errors.modified(def.resource, def.group, name);
       if (patched.metadata?.name && patched.metadata.name !== name) {
-        throw errors.badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
+        throw errors.badRequest(
+          `the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`,
+        );
       }
       const next = appliedWhole
         ? patched
@@ -239,7 +282,12 @@ export class ObjectService {
       const meta = object.metadata;
       const pre = options.preconditions;
       if (pre?.uid && pre.uid !== meta.uid) {
-        throw errors.conflict(def.resource, def.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`);
+        throw errors.conflict(
+          def.resource,
+          def.group,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`,
+        );
       }
       if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
         throw errors.conflict(
@@ -254,21 +302,31 @@ export class ObjectService {
       const finalizers: string[] = [...(meta.finalizers ?? [])];
       if (!meta.deletionTimestamp) {
         if (propagation === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
-        if (propagation === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+        if (propagation === 'Foreground' && !finalizers.includes('foregroundDeletion'))
+          finalizers.push('foregroundDeletion');
       }
       const grace = gracePeriod(def, object, options);
       if (finalizers.length > 0 || grace > 0 || specFinalizers(def, object).length > 0) {
-        if (meta.deletionTimestamp && grace >= (meta.deletionGracePeriodSeconds ?? 0) && jsonEqual(finalizers, meta.finalizers ?? [])) {
+        if (
+          meta.deletionTimestamp &&
+          grace >= (meta.deletionGracePeriodSeconds ?? 0) &&
+          jsonEqual(finalizers, meta.finalizers ?? [])
+        ) {
           return { object: await toRequestedVersion(def, current.object), deleted: false };
         }
         meta.finalizers = finalizers.length > 0 ? finalizers : undefined;
         if (!meta.finalizers) delete meta.finalizers;
-        meta.deletionTimestamp = meta.deletionTimestamp ?? new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        meta.deletionTimestamp =
+          meta.deletionTimestamp ?? new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
         meta.deletionGracePeriodSeconds = grace;
         if (meta.generation) meta.generation++;
         if (specFinalizers(def, object).length > 0) object.status = { ...(object.status ?? {}), phase: 'Terminating' };
         if (ctx.dryRun) return { object, deleted: false };
-        const stored = await this.deps.storage.update(current.key, await toStorageVersion(def, object), current.revision);
+        const stored = await this.deps.storage.update(
+          current.key,
+          await toStorageVersion(def, object),
+          current.revision,
+        );
         return { object: await toRequestedVersion(def, stored.object), deleted: false };
       }
       if (ctx.dryRun) return { object: await toRequestedVersion(def, current.object), deleted: true };
@@ -284,7 +342,10 @@ export class ObjectService {
     options: DeleteOptions,
     ctx: RequestContext,
   ): Promise<KubeObject> {
-    const list = await this.list(def, namespace, { labelSelector: listOptions.labelSelector, fieldSelector: listOptions.fieldSelector });
+    const list = await this.list(def, namespace, {
+      labelSelector: listOptions.labelSelector,
+      fieldSelector: listOptions.fieldSelector,
+    });
     const items: KubeObject[] = [];
     for (const item of list.items as KubeObject[]) {
       try {
@@ -301,7 +362,12 @@ export class ObjectService {
     return compileListFilter(def, options);
   }
 
-  private async read(def: ResourceDefinition, namespace: string, name: string, options?: GetOptions): Promise<StoredObject> {
+  private async read(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    options?: GetOptions,
+  ): Promise<StoredObject> {
     let stored: StoredObject | undefined;
     try {
       stored = await this.deps.storage.get(storageKey(def, namespace, name), options);
@@ -330,17 +396,29 @@ export class ObjectService {
     if (def.tracksGeneration && !jsonEqual(specPart(old), specPart(next)) && subresource === '') {
       next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
-    await runPipeline(this.deps.pipeline, this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx));
+    await runPipeline(
+      this.deps.pipeline,
+      this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx),
+    );
     if (!applied) this.deps.ownership.recordWrite(def, old, next, ctx, subresource);
     // An apply that only adds its manager to fields it shares with others is still written (as kube does).
-    if (sameExceptManagedFields(old, next) && !(applied && !jsonEqual(old.metadata.managedFields, next.metadata.managedFields))) return old;
+    if (
+      sameExceptManagedFields(old, next) &&
+      !(applied && !jsonEqual(old.metadata.managedFields, next.metadata.managedFields))
+    )
+      return old;
     const finishing =
-      next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length > 0) && specFinalizers(def, next).length === 0;
+      next.metadata.deletionTimestamp &&
+      !(next.metadata.finalizers?.length > 0) &&
+      specFinalizers(def, next).length === 0;
     next.metadata.resourceVersion = String(current.revision);
     if (ctx.dryRun) return next;
     if (finishing) {
       const deleted = await this.deps.storage.delete(current.key, current.revision);
-      return toRequestedVersion(def, { ...deleted.object, metadata: { ...deleted.object.metadata, finalizers: undefined } });
+      return toRequestedVersion(def, {
+        ...deleted.object,
+        metadata: { ...deleted.object.metadata, finalizers: undefined },
+      });
     }
     const stored = await this.deps.storage.update(current.key, await toStorageVersion(def, next), current.revision);
     const result = await toRequestedVersion(def, stored.object);
@@ -349,19 +427,38 @@ export class ObjectService {
 
   private async checkNamespaceAccepts(namespace: string): Promise<void> {
     const ns = await this.deps.storage.get(`/registry/core/namespaces/${namespace}`);
-    if (!ns) throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+    if (!ns)
+      throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, {
+        name: namespace,
+        kind: 'namespaces',
+      });
     if (ns.object.metadata.deletionTimestamp || ns.object.status?.phase === 'Terminating') {
       throw new ApiError(
         403,
         'Forbidden',
         `unable to create new content in namespace ${namespace} because it is being terminated`,
-        { name: namespace, kind: 'namespaces', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+        {
+          name: namespace,
+          kind: 'namespaces',
+          causes: [
+            {
+              reason: 'NamespaceTerminating',
+              message: `namespace ${namespace} is being terminated`,
+              field: 'metadata.namespace',
+            },
+          ],
+        },
       );
     }
   }
 
   /** Storage conflicts without a client precondition are retried with a fresh read, as kube's GuaranteedUpdate does. */
-  private async retryOnConflict<T>(def: ResourceDefinition, name: string, precondition: string | undefined, fn: () => Promise<T>): Promise<T> {
+  private async retryOnConflict<T>(
+    def: ResourceDefinition,
+    name: string,
+    precondition: string | undefined,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await fn();
@@ -370,7 +467,8 @@ export class ObjectService {
           if (precondition || attempt >= MAX_RETRIES) throw errors.modified(def.resource, def.group, name);
           continue;
         }
-        if (err instanceof StorageError && err.code === 'NotFound') throw errors.notFound(def.resource, def.group, name);
+        if (err instanceof StorageError && err.code === 'NotFound')
+          throw errors.notFound(def.resource, def.group, name);
         throw mapStorageError(err, def, name);
       }
     }
@@ -399,7 +497,9 @@ function checkTypeMeta(def: ResourceDefinition, object: KubeObject): void {
     throw errors.badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${def.kind})`);
   }
   if (object.apiVersion !== undefined && object.apiVersion !== want) {
-    throw errors.badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${want})`);
+    throw errors.badRequest(
+      `the API version in the data (${object.apiVersion}) does not match the expected API version (${want})`,
+    );
   }
   object.kind = def.kind;
   object.apiVersion = want;
@@ -409,7 +509,12 @@ function checkTypeMeta(def: ResourceDefinition, object: KubeObject): void {
 }
 
 /** What a PUT/PATCH may change: the main resource leaves status alone, the status subresource only changes status. */
-function mergeForUpdate(def: ResourceDefinition, old: KubeObject, incoming: KubeObject, subresource: string): KubeObject {
+function mergeForUpdate(
+  def: ResourceDefinition,
+  old: KubeObject,
+  incoming: KubeObject,
+  subresource: string,
+): KubeObject {
   if (subresource === 'status') {
     const next = structuredClone(old) as KubeObject;
     next.status = incoming.status;
@@ -431,7 +536,15 @@ function mergeForUpdate(def: ResourceDefinition, old: KubeObject, incoming: Kube
   const next = incoming;
   next.metadata = { ...(next.metadata ?? {}) };
   const meta = next.metadata;
-  for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'name', 'namespace']) {
+  for (const field of [
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'generation',
+    'name',
+    'namespace',
+  ]) {
     if (old.metadata[field] === undefined) delete meta[field];
     else meta[field] = old.metadata[field];
   }
@@ -440,8 +553,15 @@ function mergeForUpdate(def: ResourceDefinition, old: KubeObject, incoming: Kube
     if (old.status === undefined) delete next.status;
     else next.status = old.status;
   }
-  if (old.metadata.deletionTimestamp && (meta.finalizers ?? []).some((f: string) => !(old.metadata.finalizers ?? []).includes(f))) {
-    throw new ApiError(422, 'Invalid', `${def.kind} "${meta.name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`);
+  if (
+    old.metadata.deletionTimestamp &&
+    (meta.finalizers ?? []).some((f: string) => !(old.metadata.finalizers ?? []).includes(f))
+  ) {
+    throw new ApiError(
+      422,
+      'Invalid',
+      `${def.kind} "${meta.name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
+    );
   }
   return next;
 }
@@ -452,7 +572,10 @@ function specFinalizers(def: ResourceDefinition, object: KubeObject): string[] {
 }
 
 function sameExceptManagedFields(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, managedFields: undefined, resourceVersion: undefined } });
+  const strip = (o: KubeObject) => ({
+    ...o,
+    metadata: { ...o.metadata, managedFields: undefined, resourceVersion: undefined },
+  });
   return jsonEqual(strip(a), strip(b));
 }
 
@@ -515,12 +638,14 @@ function listRead(options: ListOptions, limit: number): { read: ListFreshness; a
   const rv = options.resourceVersion ?? '';
   const match = options.resourceVersionMatch ?? '';
   if (options.continue) {
-    if (rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
+    if (rv !== '' && rv !== '0')
+      throw errors.badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(options.continue);
     if (!token) throw errors.badRequest('continue key is not valid: illegal base64 data');
     return { read: token.rv > 0 ? { atRevision: token.rv } : {}, after: token.start };
   }
-  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') throw errors.badRequest(`unknown ResourceVersionMatch: ${JSON.stringify(match)}`);
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan')
+    throw errors.badRequest(`unknown ResourceVersionMatch: ${JSON.stringify(match)}`);
   if (rv === '') return { read: {} };
   if (rv === '0' && match !== 'Exact') return { read: { consistent: false } };
   const revision = parseResourceVersion(rv);
@@ -540,7 +665,9 @@ function parseResourceVersion(rv: string): number {
   const revision = /^[0-9]+$/.test(rv) ? Number(rv) : NaN;
   if (Number.isSafeInteger(revision)) return revision;
   const why = /^[0-9]+$/.test(rv) ? 'value out of range' : 'invalid syntax';
-  throw errors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+  throw errors.badRequest(
+    `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`,
+  );
 }
 
 /** A list's storage error as kube answers it. */

@@ -1,6 +1,7 @@
 // A self-signed serving certificate for the webhook server when the configuration names no certificate directory:
 // a fresh CA and a certificate it signs, written as ca.crt / tls.crt / tls.key into a private temporary directory.
 // ECDSA P-256 (fast to generate); the CA's PEM is what webhook configurations need as `caBundle`.
+import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';

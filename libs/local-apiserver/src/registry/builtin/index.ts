@@ -5,6 +5,7 @@ import { BUILTIN_ROWS, type BuiltinRow } from './catalogue.js';
 import { DEFAULTERS } from './defaults.js';
 import { FIELD_LABELS } from './field-labels.js';
 import { PRINTERS } from './printers.js';
+import { STRATEGIES } from './strategies.js';
 import { VALIDATORS } from './validation.js';
 
 export { humanDuration } from './human-duration.js';
@@ -31,7 +32,13 @@ function definition(row: BuiltinRow): ResourceDefinition {
     categories: row.categories,
     subresources: {
       status: row.status,
-      scale: row.scale ? { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } : undefined,
+      scale: row.scale
+        ? {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          }
+        : undefined,
       others: row.others,
     },
     served: true,
@@ -39,6 +46,7 @@ function definition(row: BuiltinRow): ResourceDefinition {
     storage: row.storage && { group: row.storage.group, resource: row.storage.resource },
     fieldLabels: FIELD_LABELS[key],
     definitionName: builtinDefinitionName(row.model, row.group),
+    prepareForWrite: STRATEGIES[key],
     defaulter: DEFAULTERS[key],
     validator: VALIDATORS[key],
     printerColumns: printer?.columns,

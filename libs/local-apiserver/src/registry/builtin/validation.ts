@@ -3,21 +3,21 @@
 // ConfigMaps and Secrets, and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
 import { matchesLabelSelector } from '../../api/selectors.js';
 import type { FieldProblem } from '../../schema/types.js';
+import { duplicate, invalid, required } from './field-problems.js';
+import { volumeMountProblems, volumeProblems } from './pod-volumes.js';
 import type { KubeObject } from '../../storage/types.js';
 
 type Validator = (object: KubeObject, old: KubeObject | undefined) => FieldProblem[];
 
-const required = (field: string, detail = ''): FieldProblem => ({ field, reason: 'FieldValueRequired', message: `Required value${detail ? `: ${detail}` : ''}` });
-const invalid = (field: string, value: unknown, detail: string): FieldProblem => ({
-  field,
-  reason: 'FieldValueInvalid',
-  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
-});
-
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
-function containers(list: KubeObject[] | undefined, path: string, requireOne: boolean): FieldProblem[] {
+function containers(
+  list: KubeObject[] | undefined,
+  path: string,
+  requireOne: boolean,
+  volumes: Set<string>,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (requireOne && (!Array.isArray(list) || list.length === 0)) return [required(path)];
   const seen = new Set<string>();
@@ -25,27 +25,49 @@ function containers(list: KubeObject[] | undefined, path: string, requireOne: bo
     const at = `${path}[${i}]`;
     if (!c.name) problems.push(required(`${at}.name`));
     else if (!DNS_LABEL.test(c.name) || c.name.length > 63) {
-      problems.push(invalid(`${at}.name`, c.name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
-    } else if (seen.has(c.name)) problems.push({ field: `${at}.name`, reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(c.name)}` });
+      problems.push(
+        invalid(
+          `${at}.name`,
+          c.name,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+        ),
+      );
+    } else if (seen.has(c.name)) problems.push(duplicate(`${at}.name`, c.name));
     seen.add(c.name);
     if (!c.image) problems.push(required(`${at}.image`));
     for (const [j, p] of (c.ports ?? []).entries()) {
       if (!(Number.isInteger(p.containerPort) && p.containerPort >= 1 && p.containerPort <= 65535)) {
-        problems.push(invalid(`${at}.ports[${j}].containerPort`, p.containerPort, 'must be between 1 and 65535, inclusive'));
+        problems.push(
+          invalid(`${at}.ports[${j}].containerPort`, p.containerPort, 'must be between 1 and 65535, inclusive'),
+        );
       }
     }
+    problems.push(...volumeMountProblems(c.volumeMounts, volumes, `${at}.volumeMounts`));
   });
   return problems;
 }
 
-export function podSpecProblems(spec: KubeObject | undefined, path: string, restartPolicies?: string[]): FieldProblem[] {
+export function podSpecProblems(
+  spec: KubeObject | undefined,
+  path: string,
+  restartPolicies?: string[],
+): FieldProblem[] {
   if (!spec) return [required(path)];
-  const problems = [...containers(spec.containers, `${path}.containers`, true), ...containers(spec.initContainers, `${path}.initContainers`, false)];
+  const volumes = volumeProblems(spec.volumes, `${path}.volumes`);
+  const problems = [
+    ...volumes.problems,
+    ...containers(spec.containers, `${path}.containers`, true, volumes.names),
+    ...containers(spec.initContainers, `${path}.initContainers`, false, volumes.names),
+  ];
   if (restartPolicies && !restartPolicies.includes(spec.restartPolicy)) {
     problems.push(
       spec.restartPolicy === undefined
         ? required(`${path}.restartPolicy`, `valid values: ${restartPolicies.map((p) => `"${p}"`).join(', ')}`)
-        : { field: `${path}.restartPolicy`, reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.restartPolicy)}: supported values: ${restartPolicies.map((p) => `"${p}"`).join(', ')}` },
+        : {
+            field: `${path}.restartPolicy`,
+            reason: 'FieldValueNotSupported',
+            message: `Unsupported value: ${JSON.stringify(spec.restartPolicy)}: supported values: ${restartPolicies.map((p) => `"${p}"`).join(', ')}`,
+          },
     );
   }
   return problems;
@@ -56,7 +78,10 @@ function workload(restartPolicies = ['Always']): Validator {
   return (o, old) => {
     const spec = o.spec ?? {};
     const problems: FieldProblem[] = [];
-    const empty = !spec.selector || (Object.keys(spec.selector.matchLabels ?? {}).length === 0 && (spec.selector.matchExpressions ?? []).length === 0);
+    const empty =
+      !spec.selector ||
+      (Object.keys(spec.selector.matchLabels ?? {}).length === 0 &&
+        (spec.selector.matchExpressions ?? []).length === 0);
     if (empty) problems.push(required('spec.selector'));
     const labels = spec.template?.metadata?.labels ?? {};
     if (!empty && !matchesLabelSelector(spec.selector, labels)) {
@@ -65,7 +90,8 @@ function workload(restartPolicies = ['Always']): Validator {
     if (old?.spec?.selector && JSON.stringify(old.spec.selector) !== JSON.stringify(spec.selector)) {
       problems.push(invalid('spec.selector', spec.selector, 'field is immutable'));
     }
-    if (typeof spec.replicas === 'number' && spec.replicas < 0) problems.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+    if (typeof spec.replicas === 'number' && spec.replicas < 0)
+      problems.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
     return [...problems, ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies)];
   };
 }
@@ -75,7 +101,13 @@ function configKeys(o: KubeObject, fields: string[]): FieldProblem[] {
   for (const field of fields) {
     for (const key of Object.keys(o[field] ?? {})) {
       if (!CONFIG_KEY.test(key) || key.length > 253) {
-        problems.push(invalid(`${field}[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"));
+        problems.push(
+          invalid(
+            `${field}[${key}]`,
+            key,
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+          ),
+        );
       }
     }
   }
@@ -86,7 +118,7 @@ export const VALIDATORS: Record<string, Validator> = {
   '/pods': (o) => podSpecProblems(o.spec, 'spec', ['Always', 'OnFailure', 'Never']),
   '/configmaps': (o) => configKeys(o, ['data', 'binaryData']),
   '/secrets': (o, old) => {
-    const problems = configKeys(o, ['data', 'stringData']);
+    const problems = configKeys(o, ['data']);
     if (old && old.type !== o.type) problems.push(invalid('type', o.type, 'field is immutable'));
     return problems;
   },
@@ -96,7 +128,8 @@ export const VALIDATORS: Record<string, Validator> = {
     const needsPorts = spec.type !== 'ExternalName' && spec.clusterIP !== 'None';
     if (needsPorts && (!Array.isArray(spec.ports) || spec.ports.length === 0)) problems.push(required('spec.ports'));
     (spec.ports ?? []).forEach((p: KubeObject, i: number) => {
-      if (!(Number.isInteger(p.port) && p.port >= 1 && p.port <= 65535)) problems.push(invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (!(Number.isInteger(p.port) && p.port >= 1 && p.port <= 65535))
+        problems.push(invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
       if (spec.ports.length > 1 && !p.name) problems.push(required(`spec.ports[${i}].name`));
     });
     if (spec.type === 'ExternalName' && !spec.externalName) problems.push(required('spec.externalName'));
@@ -109,6 +142,12 @@ export const VALIDATORS: Record<string, Validator> = {
   'batch/jobs': (o) => podSpecProblems(o.spec?.template?.spec, 'spec.template.spec', ['OnFailure', 'Never']),
   'batch/cronjobs': (o) => {
     const problems = o.spec?.schedule ? [] : [required('spec.schedule')];
-    return [...problems, ...podSpecProblems(o.spec?.jobTemplate?.spec?.template?.spec, 'spec.jobTemplate.spec.template.spec', ['OnFailure', 'Never'])];
+    return [
+      ...problems,
+      ...podSpecProblems(o.spec?.jobTemplate?.spec?.template?.spec, 'spec.jobTemplate.spec.template.spec', [
+        'OnFailure',
+        'Never',
+      ]),
+    ];
   },
 };

@@ -1,18 +1,37 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { formatIP, parseCertificateRequest, parseIP } from './der.js';
+import { canonicalIP, parseCertificateRequest } from './certificate-request.js';
 import { approvalCondition, decideKubeletServing, isFinal, type ApprovalLookups, type NodeAddresses } from './rules.js';
 
 /** A PEM certificate request made by openssl, as a kubelet would send it. */
 function makeCSR(subject: string, sans: string[]): Buffer {
-  const args = ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', '/dev/null', '-subj', subject];
+  const args = [
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    '/dev/null',
+    '-subj',
+    subject,
+  ];
   if (sans.length > 0) args.push('-addext', `subjectAltName=${sans.join(',')}`);
   return execFileSync('openssl', args, { stdio: ['ignore', 'pipe', 'ignore'] });
 }
 
 describe('parseCertificateRequest', () => {
   it('reads CN, O and the DNS and IP SANs', () => {
-    const info = parseCertificateRequest(makeCSR('/O=system:nodes/CN=system:node:worker-1', ['DNS:worker-1', 'DNS:worker-1.local', 'IP:10.0.0.5', 'IP:fd00::1']));
+    const info = parseCertificateRequest(
+      makeCSR('/O=system:nodes/CN=system:node:worker-1', [
+        'DNS:worker-1',
+        'DNS:worker-1.local',
+        'IP:10.0.0.5',
+        'IP:fd00::1',
+      ]),
+    );
     expect(info).toEqual({
       commonName: 'system:node:worker-1',
       organizations: ['system:nodes'],
@@ -24,16 +43,28 @@ describe('parseCertificateRequest', () => {
     const info = parseCertificateRequest(makeCSR('/O=a/O=b/CN=x', []));
     expect(info).toEqual({ commonName: 'x', organizations: ['a', 'b'], dnsNames: [], ipAddresses: [] });
   });
+  it('reads IPv4-mapped IPv6 SANs as IPv4, as Go prints them', () => {
+    expect(
+      parseCertificateRequest(makeCSR('/CN=x', ['IP:::ffff:10.0.0.5', 'IP:2001:db8:0:0:0:0:0:1'])).ipAddresses,
+    ).toEqual(['10.0.0.5', '2001:db8::1']);
+  });
+  it('reads a DER request as well as PEM', () => {
+    const pem = makeCSR('/O=system:nodes/CN=system:node:worker-1', ['DNS:worker-1']).toString();
+    const der = Buffer.from(pem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+    expect(parseCertificateRequest(der)).toEqual(parseCertificateRequest(Buffer.from(pem)));
+  });
   it('refuses what is not a certificate request', () => {
-    expect(() => parseCertificateRequest(Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'))).toThrow();
+    expect(() =>
+      parseCertificateRequest(Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')),
+    ).toThrow();
     expect(() => parseCertificateRequest(Buffer.from('garbage'))).toThrow();
   });
   it('prints and parses IP addresses canonically', () => {
-    expect(formatIP(parseIP('2001:db8:0:0:0:0:0:1')!)).toBe('2001:db8::1');
-    expect(formatIP(parseIP('::ffff:10.1.2.3')!)).toBe('10.1.2.3');
-    expect(formatIP(parseIP('fe80::1:0:0:1')!)).toBe('fe80::1:0:0:1');
-    expect(parseIP('10.0.0.256')).toBeUndefined();
-    expect(parseIP('host')).toBeUndefined();
+    expect(canonicalIP('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+    expect(canonicalIP('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(canonicalIP('fe80::1:0:0:1')).toBe('fe80::1:0:0:1');
+    expect(canonicalIP('10.0.0.256')).toBe('10.0.0.256');
+    expect(canonicalIP('host')).toBe('host');
   });
 });
 
@@ -53,30 +84,46 @@ describe('kubelet-serving rules', () => {
     machinesForNode: async () => 1,
     ...over,
   });
-  const good = parseCertificateRequest(makeCSR('/O=system:nodes/CN=system:node:worker-1', ['DNS:worker-1', 'IP:10.0.0.5']));
+  const good = parseCertificateRequest(
+    makeCSR('/O=system:nodes/CN=system:node:worker-1', ['DNS:worker-1', 'IP:10.0.0.5']),
+  );
   const decide = (username: string, req = good, l = lookups()) => decideKubeletServing(username, req, l);
 
   it('approves when every rule holds', async () => {
     expect(await decide('system:node:worker-1')).toEqual({ approve: true, reason: 'all checks passed' });
   });
   it('denies a username without the system:node: prefix', async () => {
-    expect(await decide('worker-1')).toEqual({ approve: false, reason: 'username "worker-1" is not prefixed with "system:node:"' });
+    expect(await decide('worker-1')).toEqual({
+      approve: false,
+      reason: 'username "worker-1" is not prefixed with "system:node:"',
+    });
   });
   it('denies a request without DNS names or IP addresses', async () => {
     const req = { ...good, dnsNames: [], ipAddresses: [] };
-    expect(await decide('system:node:worker-1', req)).toEqual({ approve: false, reason: 'no DNS names or IP addresses in the SANs found' });
+    expect(await decide('system:node:worker-1', req)).toEqual({
+      approve: false,
+      reason: 'no DNS names or IP addresses in the SANs found',
+    });
     // one kind of SAN is enough
     const ipOnly = parseCertificateRequest(makeCSR('/O=system:nodes/CN=system:node:worker-1', ['IP:10.0.0.5']));
     const nodeIPOnly: NodeAddresses = { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.5' }] } };
-    expect((await decide('system:node:worker-1', ipOnly, lookups({ node: async () => nodeIPOnly }))).approve).toBe(true);
+    expect((await decide('system:node:worker-1', ipOnly, lookups({ node: async () => nodeIPOnly }))).approve).toBe(
+      true,
+    );
   });
   it('denies a common name that is not the username', async () => {
     const req = { ...good, commonName: 'system:node:worker-2' };
-    expect(await decide('system:node:worker-1', req)).toEqual({ approve: false, reason: 'common name in CSR does not match username' });
+    expect(await decide('system:node:worker-1', req)).toEqual({
+      approve: false,
+      reason: 'common name in CSR does not match username',
+    });
   });
   it('denies an organization other than exactly system:nodes', async () => {
     for (const organizations of [[], ['system:masters'], ['system:nodes', 'system:masters']]) {
-      expect(await decide('system:node:worker-1', { ...good, organizations })).toEqual({ approve: false, reason: 'organization in CSR does not match nodes group' });
+      expect(await decide('system:node:worker-1', { ...good, organizations })).toEqual({
+        approve: false,
+        reason: 'organization in CSR does not match nodes group',
+      });
     }
   });
   it('denies when the Node does not exist', async () => {
@@ -110,7 +157,14 @@ describe('kubelet-serving rules', () => {
     }
   });
   it('compares IPv6 addresses by value', async () => {
-    const v6node: NodeAddresses = { status: { addresses: [{ type: 'Hostname', address: 'worker-1' }, { type: 'InternalIP', address: 'FD00:0:0::5' }] } };
+    const v6node: NodeAddresses = {
+      status: {
+        addresses: [
+          { type: 'Hostname', address: 'worker-1' },
+          { type: 'InternalIP', address: 'FD00:0:0::5' },
+        ],
+      },
+    };
     const req = { ...good, ipAddresses: ['fd00::5'] };
     expect((await decide('system:node:worker-1', req, lookups({ node: async () => v6node }))).approve).toBe(true);
   });
@@ -126,7 +180,11 @@ describe('conditions', () => {
       message: 'Approving kubelet server certificate CSR (all checks passed)',
       lastUpdateTime: '2024-05-01T10:00:00Z',
     });
-    expect(approvalCondition({ approve: false, reason: 'x' }, now)).toMatchObject({ type: 'Denied', reason: 'RequestDenied', message: 'Denying kubelet server certificate CSR (x)' });
+    expect(approvalCondition({ approve: false, reason: 'x' }, now)).toMatchObject({
+      type: 'Denied',
+      reason: 'RequestDenied',
+      message: 'Denying kubelet server certificate CSR (x)',
+    });
   });
   it('leaves decided or issued requests alone', () => {
     expect(isFinal({})).toBe(false);

@@ -1,7 +1,15 @@
 // The kubelet CSR approver: decides kubelet-serving CertificateSigningRequests of the target cluster once, through
 // the `approval` subresource.
-import { isNotFound, kind, NoKindMatchError, type ApiClient, type KubernetesObject, type ReconcileContext, type Request } from '@gardener-ts/controller-runtime';
-import { parseCertificateRequest } from './der.js';
+import {
+  isNotFound,
+  kind,
+  NoKindMatchError,
+  type ApiClient,
+  type KubernetesObject,
+  type ReconcileContext,
+  type Request,
+} from '@gardener-ts/controller-runtime';
+import { parseCertificateRequest } from './certificate-request.js';
 import { approvalCondition, decideKubeletServing, isFinal, KubeletServingSigner, type NodeAddresses } from './rules.js';
 
 export interface CertificateSigningRequest extends KubernetesObject {
@@ -48,17 +56,22 @@ export class CSRApprover {
           throw new Error(`error getting node object with name "${name}": ${(err as Error).message}`);
         }),
       machinesForNode: async (name) => {
-        const list = await this.o.source.list(MachineKind, { namespace: this.o.machineNamespace || undefined, labelSelector: `node=${name}` }).catch((err) => {
-          // No Machine API in the source cluster: there is no machine for the node.
-          if (isNotFound(err) || err instanceof NoKindMatchError) return { items: [] };
-          throw new Error(`failed to list machine objects: ${(err as Error).message}`);
-        });
+        const list = await this.o.source
+          .list(MachineKind, { namespace: this.o.machineNamespace || undefined, labelSelector: `node=${name}` })
+          .catch((err) => {
+            // No Machine API in the source cluster: there is no machine for the node.
+            if (isNotFound(err) || err instanceof NoKindMatchError) return { items: [] };
+            throw new Error(`failed to list machine objects: ${(err as Error).message}`);
+          });
         return list.items.length;
       },
     });
     ctx.log.info({ reason: decision.reason }, decision.approve ? 'Auto-approving CSR' : 'Denying CSR');
     const updated = structuredClone(csr);
-    updated.status = { ...updated.status, conditions: [...(updated.status?.conditions ?? []), approvalCondition(decision, this.o.now?.() ?? new Date())] };
+    updated.status = {
+      ...updated.status,
+      conditions: [...(updated.status?.conditions ?? []), approvalCondition(decision, this.o.now?.() ?? new Date())],
+    };
     await this.o.target.transport.request({
       method: 'PUT',
       path: `/apis/certificates.k8s.io/v1/certificatesigningrequests/${encodeURIComponent(req.name)}/approval`,

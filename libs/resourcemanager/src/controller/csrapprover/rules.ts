@@ -1,6 +1,6 @@
 // Gardener's rules for kubelet serving certificate requests: approve when every one holds, deny with the first that
 // fails. The lookups (the Node in the target cluster, the Machines in the source cluster) are injected.
-import { formatIP, parseIP, type CertificateRequestInfo } from './der.js';
+import { canonicalIP, type CertificateRequestInfo } from './certificate-request.js';
 
 export const KubeletServingSigner = 'kubernetes.io/kubelet-serving';
 export const NodeUserPrefix = 'system:node:';
@@ -28,39 +28,60 @@ const sameSet = (a: string[], b: string[]) => {
   return x.size === y.size && [...x].every((v) => y.has(v));
 };
 
-const canonicalIP = (s: string) => {
-  const bytes = parseIP(s);
-  return bytes ? formatIP(bytes) : s;
-};
-
-export async function decideKubeletServing(username: string, req: CertificateRequestInfo, lookups: ApprovalLookups): Promise<Decision> {
+export async function decideKubeletServing(
+  username: string,
+  req: CertificateRequestInfo,
+  lookups: ApprovalLookups,
+): Promise<Decision> {
   const deny = (reason: string): Decision => ({ approve: false, reason });
-  if (!username.startsWith(NodeUserPrefix)) return deny(`username "${username}" is not prefixed with "${NodeUserPrefix}"`);
+  if (!username.startsWith(NodeUserPrefix))
+    return deny(`username "${username}" is not prefixed with "${NodeUserPrefix}"`);
   if (req.dnsNames.length + req.ipAddresses.length === 0) return deny('no DNS names or IP addresses in the SANs found');
   if (req.commonName !== username) return deny('common name in CSR does not match username');
-  if (req.organizations.length !== 1 || req.organizations[0] !== NodesGroup) return deny('organization in CSR does not match nodes group');
+  if (req.organizations.length !== 1 || req.organizations[0] !== NodesGroup)
+    return deny('organization in CSR does not match nodes group');
 
   const nodeName = req.commonName.slice(NodeUserPrefix.length);
   const node = await lookups.node(nodeName);
   if (!node) return deny(`could not find node object with name "${nodeName}"`);
   const machines = await lookups.machinesForNode(nodeName);
-  if (machines !== 1) return deny(`Expected exactly one machine in namespace "${lookups.machineNamespace}" for node "${nodeName}" but found ${machines}`);
+  if (machines !== 1)
+    return deny(
+      `Expected exactly one machine in namespace "${lookups.machineNamespace}" for node "${nodeName}" but found ${machines}`,
+    );
 
   const addresses = node.status?.addresses ?? [];
   const of = (type: string) => addresses.filter((a) => a.type === type).map((a) => a.address ?? '');
-  if (!sameSet(of('Hostname'), req.dnsNames)) return deny('DNS names in CSR do not match Hostname addresses in node object');
-  if (!sameSet(of('InternalIP').map(canonicalIP), req.ipAddresses)) return deny('IP addresses in CSR do not match InternalIP addresses in node object');
+  if (!sameSet(of('Hostname'), req.dnsNames))
+    return deny('DNS names in CSR do not match Hostname addresses in node object');
+  if (!sameSet(of('InternalIP').map(canonicalIP), req.ipAddresses))
+    return deny('IP addresses in CSR do not match InternalIP addresses in node object');
   return { approve: true, reason: 'all checks passed' };
 }
 
 /** The condition the approver appends: Approved/RequestApproved or Denied/RequestDenied. */
 export function approvalCondition(decision: Decision, now: Date) {
   return decision.approve
-    ? { type: 'Approved', status: 'True', reason: 'RequestApproved', message: `Approving kubelet server certificate CSR (${decision.reason})`, lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z') }
-    : { type: 'Denied', status: 'True', reason: 'RequestDenied', message: `Denying kubelet server certificate CSR (${decision.reason})`, lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    ? {
+        type: 'Approved',
+        status: 'True',
+        reason: 'RequestApproved',
+        message: `Approving kubelet server certificate CSR (${decision.reason})`,
+        lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      }
+    : {
+        type: 'Denied',
+        status: 'True',
+        reason: 'RequestDenied',
+        message: `Denying kubelet server certificate CSR (${decision.reason})`,
+        lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      };
 }
 
 /** Approved or denied already, or issued: nothing left to decide. */
 export function isFinal(csr: { status?: { certificate?: string; conditions?: Array<{ type?: string }> } }): boolean {
-  return !!csr.status?.certificate || (csr.status?.conditions ?? []).some((c) => c.type === 'Approved' || c.type === 'Denied');
+  return (
+    !!csr.status?.certificate ||
+    (csr.status?.conditions ?? []).some((c) => c.type === 'Approved' || c.type === 'Denied')
+  );
 }

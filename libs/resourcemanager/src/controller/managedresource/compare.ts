@@ -2,23 +2,13 @@
 // write would change. Fields the API server adds (defaults, status, server-set metadata) are not differences; a
 // desired field with another value, or a label/annotation that is added, changed or removed, is.
 
-type Obj = Record<string, any>;
+import { parseQuantity, tryParseQuantity } from '@gardener-ts/api';
 
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)?$/;
-const SUFFIX: Record<string, number> = {
-  m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
+type Obj = Record<string, any>;
 
 /** The value of a Kubernetes quantity (`100m`, `1Gi`, `0.5`, `1e3`), or undefined. */
 export function quantityValue(q: string | number): number | undefined {
-  if (typeof q === 'number') return q;
-  const m = QUANTITY.exec(q.trim());
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  if (!m[2]) return base;
-  if (/^[eE]/.test(m[2])) return base * 10 ** Number(m[2].slice(1));
-  return base * SUFFIX[m[2]];
+  return parseQuantity(typeof q === 'string' ? q.trim() : q);
 }
 
 const QUANTITY_PARENTS = new Set(['requests', 'limits', 'capacity', 'hard', 'overhead', 'allocatable']);
@@ -29,7 +19,8 @@ const isPlainObject = (v: unknown): v is Obj => typeof v === 'object' && v !== n
 export function isSubset(desired: unknown, current: unknown, key = '', parentKey = ''): boolean {
   if (desired === undefined || desired === null) return true;
   if (Array.isArray(desired)) {
-    if (desired.length === 0) return current === undefined || current === null || (Array.isArray(current) && current.length === 0);
+    if (desired.length === 0)
+      return current === undefined || current === null || (Array.isArray(current) && current.length === 0);
     if (!Array.isArray(current) || current.length !== desired.length) return false;
     return desired.every((d, i) => isSubset(d, current[i], key, parentKey));
   }
@@ -39,12 +30,16 @@ export function isSubset(desired: unknown, current: unknown, key = '', parentKey
     return Object.entries(desired).every(([k, v]) => isSubset(v, current[k], k, key));
   }
   if (desired === current) return true;
-  if ((typeof desired === 'string' || typeof desired === 'number') && (typeof current === 'string' || typeof current === 'number')) {
+  if (
+    (typeof desired === 'string' || typeof desired === 'number') &&
+    (typeof current === 'string' || typeof current === 'number')
+  ) {
     if (String(desired) === String(current)) return true;
     if (QUANTITY_PARENTS.has(parentKey)) {
-      const a = quantityValue(desired);
-      const b = quantityValue(current);
-      return a !== undefined && b !== undefined && Math.abs(a - b) <= Math.abs(a) * 1e-12;
+      // `1Gi` and `1024Mi` are the same quantity: compared exactly, as kube's Quantity.Cmp.
+      const a = tryParseQuantity(desired);
+      const b = tryParseQuantity(current);
+      return a !== undefined && b !== undefined && a.cmp(b) === 0;
     }
   }
   return false;

@@ -1,19 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { Equivalences, ObjectIndex } from './equivalences.js';
 
-const ref = (apiVersion: string, kind: string, name = 'x', namespace = 'default') => ({ apiVersion, kind, name, namespace });
+const ref = (apiVersion: string, kind: string, name = 'x', namespace = 'default') => ({
+  apiVersion,
+  kind,
+  name,
+  namespace,
+});
 
 describe('Equivalences', () => {
   it("has Gardener's defaults: workloads extensions <-> apps, Ingress/NetworkPolicy extensions <-> networking.k8s.io", () => {
     const e = new Equivalences();
-    expect(e.equivalentTo({ group: 'apps', kind: 'Deployment' })).toEqual([{ group: 'extensions', kind: 'Deployment' }, { group: 'apps', kind: 'Deployment' }]);
-    expect(e.equivalentTo({ group: 'networking.k8s.io', kind: 'Ingress' }).map((gk) => gk.group)).toEqual(['extensions', 'networking.k8s.io']);
+    expect(e.equivalentTo({ group: 'apps', kind: 'Deployment' })).toEqual([
+      { group: 'extensions', kind: 'Deployment' },
+      { group: 'apps', kind: 'Deployment' },
+    ]);
+    expect(e.equivalentTo({ group: 'networking.k8s.io', kind: 'Ingress' }).map((gk) => gk.group)).toEqual([
+      'extensions',
+      'networking.k8s.io',
+    ]);
     expect(e.equivalentTo({ group: '', kind: 'ConfigMap' })).toEqual([]);
   });
 
   it('joins an additional list into the set of its first GroupKind that already has one', () => {
-    const e = new Equivalences([[{ group: 'foo.example.com', kind: 'Ingress' }, { group: 'networking.k8s.io', kind: 'Ingress' }]]);
-    expect(e.equivalentTo({ group: 'extensions', kind: 'Ingress' }).map((gk) => gk.group)).toEqual(['extensions', 'networking.k8s.io', 'foo.example.com']);
+    const e = new Equivalences([
+      [
+        { group: 'foo.example.com', kind: 'Ingress' },
+        { group: 'networking.k8s.io', kind: 'Ingress' },
+      ],
+    ]);
+    expect(e.equivalentTo({ group: 'extensions', kind: 'Ingress' }).map((gk) => gk.group)).toEqual([
+      'extensions',
+      'networking.k8s.io',
+      'foo.example.com',
+    ]);
     expect(e.equivalentTo({ group: 'foo.example.com', kind: 'Ingress' })).toHaveLength(3);
   });
 });

@@ -10,11 +10,22 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 describe('merge', () => {
   it('keeps the live metadata and status, merges labels based on what was desired before', () => {
     const current = {
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: 'c', resourceVersion: '7', labels: { foreign: 'x', old: 'y' }, annotations: { 'reference.resources.gardener.cloud/secret-12345678': 's' } },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'c',
+        resourceVersion: '7',
+        labels: { foreign: 'x', old: 'y' },
+        annotations: { 'reference.resources.gardener.cloud/secret-12345678': 's' },
+      },
       data: { a: '1' },
     };
-    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { app: 'z' } }, data: { a: '2' } };
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', labels: { app: 'z' } },
+      data: { a: '2' },
+    };
     const merged = merge('ns/mr', desired, current, { existingLabels: { old: 'y' } });
     expect(merged.metadata.resourceVersion).toBe('7');
     expect(merged.metadata.labels).toEqual({ foreign: 'x', app: 'z' });
@@ -28,33 +39,80 @@ describe('merge', () => {
   });
 
   it('preserves replicas (annotation, HPA, unset) and resources (annotation)', () => {
-    const current = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 5, template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' } } }] } } } };
+    const current = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: {
+        replicas: 5,
+        template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' } } }] } },
+      },
+    };
     const desired = (annotations?: Record<string, string>, replicas: number | undefined = 1) => ({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', annotations },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', annotations },
       spec: { replicas, template: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' } } }] } } },
     });
     expect(merge('o', desired(), current).spec.replicas).toBe(1);
     expect(merge('o', desired(), current, { preserveReplicas: true }).spec.replicas).toBe(5);
-    expect(merge('o', desired({ 'resources.gardener.cloud/preserve-replicas': 'true' }), current).spec.replicas).toBe(5);
+    expect(merge('o', desired({ 'resources.gardener.cloud/preserve-replicas': 'true' }), current).spec.replicas).toBe(
+      5,
+    );
     expect(merge('o', { ...desired(), spec: { template: desired().spec.template } }, current).spec.replicas).toBe(5);
     expect(merge('o', desired(), current).spec.template.spec.containers[0].resources.requests).toEqual({ cpu: '100m' });
-    expect(merge('o', desired({ 'resources.gardener.cloud/preserve-resources': 'true' }), current).spec.template.spec.containers[0].resources.requests).toEqual({ cpu: '500m', memory: '1Gi' });
+    expect(
+      merge('o', desired({ 'resources.gardener.cloud/preserve-resources': 'true' }), current).spec.template.spec
+        .containers[0].resources.requests,
+    ).toEqual({ cpu: '500m', memory: '1Gi' });
   });
 
   it('keeps a Service cluster IP and node ports, and a Job selector', () => {
-    const svc = merge('o', { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } }, {
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'NodePort', clusterIP: '10.0.0.9', clusterIPs: ['10.0.0.9'], ports: [{ port: 80, nodePort: 30001 }] },
-    });
+    const svc = merge(
+      'o',
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: {
+          type: 'NodePort',
+          clusterIP: '10.0.0.9',
+          clusterIPs: ['10.0.0.9'],
+          ports: [{ port: 80, nodePort: 30001 }],
+        },
+      },
+    );
     expect(svc.spec).toMatchObject({ clusterIP: '10.0.0.9', ports: [{ port: 80, nodePort: 30001 }] });
-    const job = merge('o', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { metadata: { labels: { a: 'b' } } } } }, {
-      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { selector: { matchLabels: { 'controller-uid': 'u' } }, template: { metadata: { labels: { 'controller-uid': 'u' } } } },
-    });
+    const job = merge(
+      'o',
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'j' },
+        spec: { template: { metadata: { labels: { a: 'b' } } } },
+      },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'j' },
+        spec: {
+          selector: { matchLabels: { 'controller-uid': 'u' } },
+          template: { metadata: { labels: { 'controller-uid': 'u' } } },
+        },
+      },
+    );
     expect(job.spec.selector).toEqual({ matchLabels: { 'controller-uid': 'u' } });
     expect(job.spec.template.metadata.labels).toEqual({ 'controller-uid': 'u', a: 'b' });
   });
 
   it('injectLabels reaches pod templates and CronJob job templates', () => {
-    const d: any = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {}, spec: { template: { metadata: { labels: { app: 'x' } } } } };
+    const d: any = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {},
+      spec: { template: { metadata: { labels: { app: 'x' } } } },
+    };
     injectLabels(d, { foo: 'bar' });
     expect(d.metadata.labels).toEqual({ foo: 'bar' });
     expect(d.spec.template.metadata.labels).toEqual({ app: 'x', foo: 'bar' });
@@ -67,20 +125,48 @@ describe('merge', () => {
 
 describe('compare before writing', () => {
   const live = {
-    apiVersion: 'apps/v1', kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name: 'd', labels: { a: '1' }, annotations: { o: 'x' }, generation: 3 },
-    spec: { replicas: 1, strategy: { type: 'RollingUpdate' }, template: { spec: { containers: [{ name: 'c', image: 'i', imagePullPolicy: 'IfNotPresent', resources: { limits: { memory: '1Gi' } } }] } } },
+    spec: {
+      replicas: 1,
+      strategy: { type: 'RollingUpdate' },
+      template: {
+        spec: {
+          containers: [
+            { name: 'c', image: 'i', imagePullPolicy: 'IfNotPresent', resources: { limits: { memory: '1Gi' } } },
+          ],
+        },
+      },
+    },
     status: { readyReplicas: 1 },
   };
   it('ignores server defaults and equal quantities', () => {
-    const merged = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: '1' }, annotations: { o: 'x' } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { memory: '1024Mi' } } }] } } } };
+    const merged = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', labels: { a: '1' }, annotations: { o: 'x' } },
+      spec: {
+        replicas: 1,
+        template: { spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { memory: '1024Mi' } } }] } },
+      },
+    };
     expect(needsUpdate(merged, live)).toBe(false);
   });
   it('sees changed values, labels and annotations', () => {
-    const base = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { a: '1' }, annotations: { o: 'x' } }, spec: { replicas: 2 } };
+    const base = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', labels: { a: '1' }, annotations: { o: 'x' } },
+      spec: { replicas: 2 },
+    };
     expect(needsUpdate(base, live)).toBe(true);
-    expect(needsUpdate({ ...base, spec: { replicas: 1 }, metadata: { ...base.metadata, labels: {} } }, live)).toBe(true);
-    expect(needsUpdate({ ...base, spec: { replicas: 1 }, metadata: { ...base.metadata, annotations: { o: 'y' } } }, live)).toBe(true);
+    expect(needsUpdate({ ...base, spec: { replicas: 1 }, metadata: { ...base.metadata, labels: {} } }, live)).toBe(
+      true,
+    );
+    expect(
+      needsUpdate({ ...base, spec: { replicas: 1 }, metadata: { ...base.metadata, annotations: { o: 'y' } } }, live),
+    ).toBe(true);
   });
   it('sees a top-level field added by hand to a built-in kind', () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
@@ -124,7 +210,9 @@ describe('decodeSecrets', () => {
       metadata: { namespace: 'default', name: 's' },
       data: {
         'b.json': b64('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"json"}}'),
-        'a.yaml': b64('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: two\n---\nkind: [\n'),
+        'a.yaml': b64(
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: two\n---\nkind: [\n',
+        ),
         'c.yaml': b64('apiVersion: v1\nmetadata:\n  name: nokind\n'),
       },
     };

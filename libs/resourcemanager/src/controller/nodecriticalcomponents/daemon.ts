@@ -1,6 +1,8 @@
 // Whether a DaemonSet should run a pod on a node, by the DaemonSet controller's rules: the template's node name,
 // node selector and required node affinity must match, and every NoSchedule/NoExecute taint must be tolerated (with
-// the tolerations the DaemonSet controller adds to every daemon pod).
+// the tolerations the DaemonSet controller adds to every daemon pod). Node selector terms are matched by
+// @gardener-ts/api (kube's node affinity).
+import { nodeSelectorTermMatches } from '@gardener-ts/api';
 
 export interface Taint {
   key?: string;
@@ -59,36 +61,8 @@ export function tolerates(t: Toleration, taint: Taint): boolean {
   return (t.operator ?? 'Equal') === 'Equal' && (t.value ?? '') === (taint.value ?? '');
 }
 
-function matches(req: Requirement, value: string | undefined): boolean {
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || values.length !== 1 || !/^-?\d+$/.test(value) || !/^-?\d+$/.test(values[0]!)) return false;
-      return req.operator === 'Gt' ? Number(value) > Number(values[0]) : Number(value) < Number(values[0]);
-    }
-    default:
-      return false;
-  }
-}
-
 function termMatches(term: Term, node: NodeLike): boolean {
-  const exprs = term.matchExpressions ?? [];
-  const fields = term.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false;
-  const labels = node.metadata?.labels ?? {};
-  return (
-    exprs.every((r) => matches(r, r.key === undefined ? undefined : labels[r.key])) &&
-    fields.every((r) => r.key === 'metadata.name' && matches(r, node.metadata?.name))
-  );
+  return nodeSelectorTermMatches(term, node.metadata?.labels, { 'metadata.name': node.metadata?.name ?? '' });
 }
 
 export function nodeShouldRunDaemonPod(node: NodeLike, ds: DaemonSetLike): boolean {

@@ -1,11 +1,13 @@
-// The health controller: for each ManagedResource whose objects are applied, checks every object in the target
-// cluster (present? healthy? rolled out?) and sets ResourcesHealthy and ResourcesProgressing, in one status write
-// and only when they change.
+// The health reconciler (Gardener's pkg/resourcemanager/controller/health): Get → not found, ignored, not ours or
+// deleting: done → objects not applied yet: wait → check every object in the target cluster (present? healthy?
+// rolled out?) and set ResourcesHealthy and ResourcesProgressing, in one status write and only when they change.
 import {
   getCondition,
   getOrInitCondition,
   ignoreNotFound,
+  isBeingDeleted,
   mergeConditions,
+  messageOf,
   NoKindMatchError,
   updatedCondition,
   type Client,
@@ -19,30 +21,33 @@ import { Annotation, ConditionType, isTruthy, Reason } from '../../constants.js'
 import { checkHealth, checkProgressing } from '../../health/checks.js';
 import type { StatusWriter, ManagedResource } from '../../status.js';
 import type { TargetObjects } from '../../target.js';
-import { ManagedResourceKind } from '../managedresource/reconcile.js';
+import { ManagedResourceKind } from '../managedresource/kind.js';
 
+/** What the health reconciler needs. */
 export interface HealthReconcilerOptions {
   source: Client;
-  target: TargetObjects;
+  target: Pick<TargetObjects, 'kindInfo' | 'get'>;
   classFilter: ClassFilter;
   syncPeriodMs: number;
   status: StatusWriter;
 }
 
-const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
+/** Sets the ResourcesHealthy and ResourcesProgressing conditions of ManagedResources of its class. */
 export class HealthReconciler {
   constructor(private readonly o: HealthReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult | void> {
-    const mr: ManagedResource | undefined = await this.o.source.get(ManagedResourceKind, { namespace: req.namespace, name: req.name }).catch(ignoreNotFound);
+    const mr: ManagedResource | undefined = await this.o.source
+      .get(ManagedResourceKind, { namespace: req.namespace, name: req.name })
+      .catch(ignoreNotFound);
     if (!mr) return;
     if (isTruthy(mr.metadata?.annotations?.[Annotation.Ignore])) return;
-    if (!this.o.classFilter.responsible(mr) || mr.metadata?.deletionTimestamp) return;
+    if (!this.o.classFilter.responsible(mr) || isBeingDeleted(mr)) return;
     const conditions = mr.status?.conditions as Condition[] | undefined;
     const applied = getCondition(conditions, ConditionType.ResourcesApplied);
     // Resources not applied (yet): a health verdict now would be wrong (e.g. CRD and CRs in one ManagedResource).
-    if (!applied || applied.status === 'Progressing' || applied.status === 'False') return { requeueAfter: this.o.syncPeriodMs };
+    if (!applied || applied.status === 'Progressing' || applied.status === 'False')
+      return { requeueAfter: this.o.syncPeriodMs };
 
     let healthy = getOrInitCondition(conditions, ConditionType.ResourcesHealthy);
     let progressing = getOrInitCondition(conditions, ConditionType.ResourcesProgressing);
@@ -58,7 +63,7 @@ export class HealthReconciler {
         obj = await this.o.target.get(info.kind, info.namespaced ? ref.namespace : undefined, ref.name!);
       } catch (err) {
         if (!(err instanceof NoKindMatchError)) throw err;
-        noMatch = errorMessage(err);
+        noMatch = messageOf(err);
       }
       if (!obj) {
         let message = `Required ${ref.kind} "${ref.name}" in namespace "${ref.namespace ?? ''}" is missing`;
@@ -67,9 +72,14 @@ export class HealthReconciler {
         continue;
       }
       const result = checkHealth(obj);
-      if (result.error) unhealthy ??= { reason: `${ref.kind}Unhealthy`, message: `${ref.kind} "${key}" is unhealthy: ${result.error}` };
+      if (result.error)
+        unhealthy ??= { reason: `${ref.kind}Unhealthy`, message: `${ref.kind} "${key}" is unhealthy: ${result.error}` };
       const p = checkProgressing(obj);
-      if (p.progressing) rolling ??= { reason: `${ref.kind}Progressing`, message: `${ref.kind} "${key}" is progressing: ${p.description}` };
+      if (p.progressing)
+        rolling ??= {
+          reason: `${ref.kind}Progressing`,
+          message: `${ref.kind} "${key}" is progressing: ${p.description}`,
+        };
       if (unhealthy && rolling) break;
     }
 
@@ -79,7 +89,8 @@ export class HealthReconciler {
     progressing = rolling
       ? updatedCondition(progressing, 'True', rolling.reason, rolling.message)
       : updatedCondition(progressing, 'False', Reason.ResourcesRolledOut, 'All resources have been fully rolled out.');
-    if (unhealthy) ctx.log.info({ reason: unhealthy.reason, message: unhealthy.message }, 'ManagedResource is unhealthy');
+    if (unhealthy)
+      ctx.log.info({ reason: unhealthy.reason, message: unhealthy.message }, 'ManagedResource is unhealthy');
     await this.o.status.update(mr, { conditions: mergeConditions(conditions, healthy, progressing) });
     return { requeueAfter: this.o.syncPeriodMs };
   }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  OPERATION_ANNOTATION,
+  OPERATION_MIGRATE,
+  OPERATION_RECONCILE,
+  OPERATION_RESTORE,
+  operationOf,
+  removeOperationAnnotation,
+} from './operation.js';
+import { FakeClient } from './testing/fake-client.js';
+
+const infra = (operation?: string) => ({
+  apiVersion: 'extensions.gardener.cloud/v1alpha1',
+  kind: 'Infrastructure',
+  metadata: {
+    name: 'shoot--dev--a',
+    namespace: 'shoot--dev--a',
+    annotations: { other: 'x', ...(operation ? { [OPERATION_ANNOTATION]: operation } : {}) },
+  },
+  spec: { type: 'local' },
+});
+
+describe('operation annotation', () => {
+  it("uses Gardener's key and values", () => {
+    expect(OPERATION_ANNOTATION).toBe('gardener.cloud/operation');
+    expect([OPERATION_RECONCILE, OPERATION_MIGRATE, OPERATION_RESTORE]).toEqual(['reconcile', 'migrate', 'restore']);
+  });
+
+  it('reads the value', () => {
+    expect(operationOf(infra('migrate'))).toBe('migrate');
+    expect(operationOf(infra())).toBeUndefined();
+    expect(operationOf({})).toBeUndefined();
+  });
+
+  it('removes the annotation and keeps the others', async () => {
+    const client = new FakeClient();
+    const obj = client.put(infra('reconcile'));
+    const updated = await removeOperationAnnotation(client, obj);
+    expect(updated.metadata?.annotations).toEqual({ other: 'x' });
+    expect(client.stored(obj)?.metadata?.annotations).toEqual({ other: 'x' });
+  });
+
+  it('is a no-op without the annotation', async () => {
+    const client = new FakeClient();
+    const obj = client.put(infra());
+    expect(await removeOperationAnnotation(client, obj)).toBe(obj);
+    expect(client.patches).toHaveLength(0);
+  });
+
+  it('keeps a newer request set after the object was read', async () => {
+    const client = new FakeClient();
+    const read = client.put(infra('reconcile'));
+    client.put(infra('migrate')); // gardenlet asks for a migration meanwhile
+    const result = await removeOperationAnnotation(client, read);
+    expect(operationOf(result)).toBe('migrate');
+    expect(operationOf(client.stored(read)!)).toBe('migrate');
+  });
+
+  it('retries when something else changed but the value is the same', async () => {
+    const client = new FakeClient();
+    const read = client.put(infra('restore'));
+    client.put({ ...infra('restore'), spec: { type: 'local', changed: true } });
+    const result = await removeOperationAnnotation(client, read);
+    expect(operationOf(result)).toBeUndefined();
+    expect((client.stored<ReturnType<typeof infra>>(read)?.spec as Record<string, unknown>).changed).toBe(true);
+  });
+
+  it('treats a gone object as done', async () => {
+    const client = new FakeClient();
+    const read = client.put(infra('reconcile'));
+    client.remove(read);
+    await expect(removeOperationAnnotation(client, read)).resolves.toBe(read);
+  });
+});
