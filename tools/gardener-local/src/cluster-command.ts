@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { Checklist } from './landscape/checklist.js';
-import { setUpGarden } from './landscape/garden.js';
+import { setUpGarden, type Garden } from './landscape/garden.js';
 import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents, readSettings, resolveNodeSettings, type NodeRequest } from '@gardener-ts/local-cluster';
 
 export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
@@ -135,6 +135,7 @@ async function runLandscape(root: string, imageMap: string | undefined, level: '
   const checklist = new Checklist(process.stdout);
   process.stdout.write(`Local Gardener landscape in ${root} (logs: ${logFile})\n`);
   let cluster: Awaited<ReturnType<typeof runCluster>> | undefined;
+  let garden: Garden = {};
   try {
     await checklist.step(
       'runtime cluster landscape (API server, controller manager, kubelet, service proxy)',
@@ -145,14 +146,17 @@ async function runLandscape(root: string, imageMap: string | undefined, level: '
       },
       logFile,
     );
-    await setUpGarden({ workspace: process.cwd(), kubeconfig: layout.kubeconfig, stateDir: root, checklist, logFile });
+    garden = await setUpGarden({ workspace: process.cwd(), kubeconfig: layout.kubeconfig, stateDir: root, checklist, logFile, servicesFile: layout.services });
   } catch (err) {
     logger.error({ err }, 'landscape failed');
     await cluster?.stop();
     process.stderr.write(`gardener-local up: ${(err as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`Gardener landscape ready at ${cluster!.context.apiServer.url}; stop it with Ctrl-C\n  export KUBECONFIG=${layout.kubeconfig}\n`);
+  process.stdout.write(
+    `Gardener landscape ready at ${cluster!.context.apiServer.url}; stop it with Ctrl-C\n  export KUBECONFIG=${layout.kubeconfig}\n` +
+      (garden.natsUrl ? `  export GARDENER_NATS_URL=${garden.natsUrl}\n` : ''),
+  );
   await untilSignalled(() => cluster!.stop());
   process.stdout.write('landscape stopped\n');
   return 0;

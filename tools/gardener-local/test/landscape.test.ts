@@ -50,6 +50,8 @@ describe('gardener-local up: the local Gardener landscape', () => {
       lines.some((l) => /^✓ runtime cluster landscape .* — https:\/\/127\.0\.0\.1:\d+ \(\d+\.\d+s\)$/.test(l)),
     ).toBe(true);
     expect(lines.some((l) => /^✓ Gardener API .* — \d+ CRDs established/.test(l))).toBe(true);
+    expect(lines.some((l) => /^✓ NATS .* — nats:\/\/127\.0\.0\.1:\d+, events stream ready/.test(l))).toBe(true);
+    expect(up.output()).toMatch(/export GARDENER_NATS_URL=nats:\/\/127\.0\.0\.1:\d+/);
     for (const app of GARDEN_COMPONENTS) {
       expect(
         lines.some((l) =>
@@ -126,6 +128,6 @@ describe('gardener-local up: the local Gardener landscape', () => {
     ).toBe('local');
     expect(
       await kubectl(kc(), ['-n', 'garden', 'get', 'deployments', '-o', 'jsonpath={.items[*].metadata.name}']),
-    ).toBe('gardener-admission gardener-controller-manager gardener-scheduler');
-  });
+    ).toBe('gardener-admission gardener-controller-manager gardener-scheduler nats');
+  }, 300_000);
 });

@@ -1,10 +1,14 @@
 // The built-in image map: gardener-ts's own images run their built bundles; the upstream kube-apiserver runs the local
-// API server; etcd runs the Debian etcd binary.
+// API server; etcd runs the Debian etcd binary; NATS runs the Debian nats-server binary.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImageMap, type ImageMapEntry } from './image-map.js';
 import { translateKubeApiServerArgs } from './kube-apiserver-flags.js';
 
 export const ETCD_BINARY = '/usr/bin/etcd';
+/** Debian's nats-server package installs into /usr/sbin. */
+export const NATS_SERVER_BINARY =
+  ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p)) ?? '/usr/sbin/nats-server';
 
 // Where Gardener pulls these images from: upstream registries and the Gardener project's Artifact Registry.
 const KUBE_APISERVER_REPOSITORIES = [
@@ -20,6 +24,8 @@ const ETCD_REPOSITORIES = [
   'europe-docker.pkg.dev/gardener-project/releases/gardener/etcd',
   'europe-docker.pkg.dev/gardener-project/public/gardener/etcd',
 ];
+// The official NATS image, as Docker Hub names it with and without its registry.
+const NATS_REPOSITORIES = ['nats', 'docker.io/library/nats', 'docker.io/nats', 'library/nats'];
 
 export interface BuiltinImageMapOptions {
   /** The gardener-ts workspace whose `dist/` holds the built apps and tools. */
@@ -35,9 +41,13 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     translateArgs: translateKubeApiServerArgs,
   };
   const etcd: Omit<ImageMapEntry, 'image'> = { command: [ETCD_BINARY], binaries: ['etcd'] };
+  const nats: Omit<ImageMapEntry, 'image'> = { command: [NATS_SERVER_BINARY], binaries: ['nats-server'] };
   return new ImageMap([
     { prefix: 'gardener-ts/', command: [node, join(workspace, 'dist/apps/${suffix}/main.js')] },
+    // provider-local's machine Pods: the machine program bundled with node-agent.
+    { image: 'gardener-ts/machine', command: [node, join(workspace, 'dist/apps/node-agent/machine.js')] },
     ...KUBE_APISERVER_REPOSITORIES.map((image) => ({ image, ...localApiServer })),
     ...ETCD_REPOSITORIES.map((image) => ({ image, ...etcd })),
+    ...NATS_REPOSITORIES.map((image) => ({ image, ...nats })),
   ]);
 }

@@ -4,7 +4,10 @@
 // provider-local example shoot needs. Every step is idempotent, so a second `npm start` resumes the same landscape.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { ensureEventsStream } from '@gardener-ts/messaging';
 import { Checklist, SkipStep } from './checklist.js';
 
 /** The garden components deployed from their charts, in this order (admission first: it guards the API). */
@@ -20,6 +23,13 @@ export interface GardenOptions {
   checklist: Checklist;
   /** Where a failed step says to look. */
   logFile: string;
+  /** The service proxy's table of local ports (services.json). */
+  servicesFile: string;
+}
+
+export interface Garden {
+  /** The landscape's NATS on this machine, e.g. nats://127.0.0.1:43117. */
+  natsUrl?: string;
 }
 
 /** Runs a vendored binary (kubectl, helm); resolves to stdout, rejects with stderr in the message. */
@@ -48,7 +58,10 @@ export function runTool(
 }
 
 /** Brings up the garden on the runtime cluster, one checklist step each. */
-export async function setUpGarden(options: GardenOptions): Promise<void> {
+export async function setUpGarden(options: GardenOptions): Promise<Garden> {
+  const garden: Garden = {};
+  // A resumed landscape's Deployments still say Available from the last run; only Pods started in this run count.
+  const since = Date.now() - 1_000;
   const { workspace, checklist, logFile } = options;
   const kubectlBinary = join(workspace, 'tools/k8s-binaries/vendor/kubectl');
   const helmBinary = join(workspace, 'tools/k8s-binaries/vendor/helm');
@@ -83,6 +96,30 @@ export async function setUpGarden(options: GardenOptions): Promise<void> {
   await checklist.step(
     'namespace garden',
     async () => void (await kubectl(['apply', '-f', '-'], namespace('garden'))),
+    logFile,
+  );
+
+  await checklist.step(
+    'NATS (events with JetStream history, heartbeats, wake-ups)',
+    async () => {
+      await kubectl([
+        'apply',
+        '--server-side',
+        '--force-conflicts',
+        '-f',
+        join(workspace, 'deploy/landscape/nats.yaml'),
+      ]);
+      await waitForPodsStartedAndReady(kubectl, 'garden', 'app=nats', since);
+      garden.natsUrl = await localServiceUrl(options.servicesFile, 'garden', 'nats', 'nats');
+      // The events stream that late subscribers (`gardener-local shoot watch`) replay from; publishers only publish.
+      const nc = await connect({ servers: garden.natsUrl, timeout: 5_000, name: 'gardener-local-landscape' });
+      try {
+        await ensureEventsStream(nc, { maxAgeMs: 24 * 3_600_000, maxBytes: 256 * 1024 * 1024 });
+      } finally {
+        await nc.close();
+      }
+      return `${garden.natsUrl}, events stream ready`;
+    },
     logFile,
   );
 
@@ -136,6 +173,61 @@ export async function setUpGarden(options: GardenOptions): Promise<void> {
     },
     logFile,
   );
+  return garden;
+}
+
+interface PodList {
+  items: {
+    metadata: { name: string; deletionTimestamp?: string };
+    status?: {
+      conditions?: { type: string; status: string }[];
+      containerStatuses?: { ready: boolean; state?: { running?: { startedAt?: string } } }[];
+    };
+  }[];
+}
+
+/**
+ * Waits until the selected Pods all run containers started after `since` and are Ready: what "the component is up"
+ * means when the landscape resumes, where the objects' status may still be the previous run's.
+ */
+async function waitForPodsStartedAndReady(
+  kubectl: (args: string[]) => Promise<string>,
+  namespace: string,
+  selector: string,
+  since: number,
+  timeoutMs = 180_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = 'no pods yet';
+  while (Date.now() < deadline) {
+    const pods = (
+      JSON.parse(await kubectl(['-n', namespace, 'get', 'pods', '-l', selector, '-o', 'json'])) as PodList
+    ).items.filter((p) => !p.metadata.deletionTimestamp);
+    const ready = pods.filter(
+      (p) =>
+        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') &&
+        (p.status.containerStatuses ?? []).every(
+          (c) => c.ready && Date.parse(c.state?.running?.startedAt ?? '') >= since,
+        ),
+    );
+    if (pods.length > 0 && ready.length === pods.length) return;
+    seen = `${ready.length}/${pods.length} pods ready`;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`pods ${selector} in ${namespace} not ready after ${timeoutMs / 1000}s (${seen})`);
+}
+
+/** `<scheme>://host:port` of a Service's first port as the service proxy publishes it on this machine. */
+async function localServiceUrl(servicesFile: string, namespace: string, name: string, scheme: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const table = JSON.parse(await readFile(servicesFile, 'utf8').catch(() => '{"services":[]}')) as {
+      services: { namespace: string; name: string; host: string; ports: { localPort: number }[] }[];
+    };
+    const entry = table.services.find((s) => s.namespace === namespace && s.name === name);
+    if (entry?.ports[0]) return `${scheme}://${entry.host}:${entry.ports[0].localPort}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service proxy publishes no local port for Service ${namespace}/${name} (${servicesFile})`);
 }
 
 function namespace(name: string): string {
