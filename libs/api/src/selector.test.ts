@@ -51,12 +51,12 @@ describe('parseSelector (labels.Parse)', () => {
   it.each([
     [
       'x=a||y=b',
-      "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ],
     // Label values cannot start with '-', so Gt/Lt take no negative numbers.
     [
       'x<-5',
-      "unable to parse requirement: values[0][x]: Invalid value: \"-5\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      "unable to parse requirement: values[0][x]: Invalid value: \"-5\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ],
     ['x=a,', "found '', expected: identifier after ','"],
     [',x=a', "found ',', expected: !, identifier, or 'end of string'"],
@@ -71,12 +71,12 @@ describe('parseSelector (labels.Parse)', () => {
     ],
     [
       '-x=a',
-      "unable to parse requirement: <nil>: Invalid value: \"-x\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      "unable to parse requirement: <nil>: Invalid value: \"-x\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ],
     ['x=a b', "found 'b', expected: ',' or 'end of string'"],
     [
       'x=-a',
-      "unable to parse requirement: values[0][x]: Invalid value: \"-a\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      "unable to parse requirement: values[0][x]: Invalid value: \"-a\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ],
   ])('%j is rejected with %j', (text, message) => {
     expect(failure(() => parseSelector(text))).toBe(message);

@@ -1,13 +1,14 @@
 // Every manifest in deploy/gardener/examples parses; those of the kinds this library defines default and validate.
 import { describe, expect, it } from 'vitest';
+import { gardenerAsset } from '@gardener-ts/test-support';
 import type { CloudProfile } from '../src/core/v1beta1/cloudprofile.js';
 import type { Shoot } from '../src/core/v1beta1/shoot.js';
 import { applyCloudProfileDefaults } from '../src/defaulting/index.js';
 import { decode, kindOf, type KubeObject } from '../src/serialization/index.js';
 import { defaultObject, hasValidation, validateObject } from '../src/validation/index.js';
-import { exampleFiles, loadExamples } from './examples.js';
+import { exampleFiles, loadExamples } from '../src/testing/examples.js';
 
-const examples = loadExamples();
+const examples = loadExamples(gardenerAsset('examples'));
 
 /**
  * The example Shoot leaves the Kubernetes version and machine image to Gardener's admission plugin, which takes them
@@ -30,7 +31,7 @@ function admit(file: string, object: KubeObject): KubeObject {
 
 describe('Gardener example manifests', () => {
   it('all parse, with apiVersion and kind', () => {
-    expect(exampleFiles().length).toBeGreaterThanOrEqual(12);
+    expect(exampleFiles(gardenerAsset('examples')).length).toBeGreaterThanOrEqual(12);
     expect(examples.length).toBeGreaterThanOrEqual(15);
     for (const { object } of examples) expect(object.kind).toMatch(/^[A-Z]/);
   });

@@ -34,7 +34,7 @@ describe('validateBastion', () => {
   });
 
   const cases: [string, (b: Bastion) => void, string[]][] = [
-    ['name must be a DNS label', (b) => (b.metadata!.name = 'a.b'), ['metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character']],
+    ['name must be a DNS label', (b) => (b.metadata!.name = 'a.b'), ['metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')']],
     ['shoot reference must not be empty', (b) => (b.spec.shootRef.name = ''), ['spec.shootRef.name: Invalid value: "": shoot reference must not be empty']],
     ['sshPublicKey must not be empty', (b) => (b.spec.sshPublicKey = ''), ['spec.sshPublicKey: Invalid value: "": sshPublicKey must not be empty']],
     ['sshPublicKey must parse', (b) => (b.spec.sshPublicKey = 'ssh-ed25519 bm90IGEga2V5'), ['spec.sshPublicKey: Invalid value: "ssh-ed25519 bm90IGEga2V5": invalid sshPublicKey']],

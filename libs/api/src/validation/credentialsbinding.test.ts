@@ -16,7 +16,7 @@ function binding(mutate: (b: CredentialsBinding) => void = () => {}): Credential
   return b;
 }
 const messages = (b: CredentialsBinding, old?: CredentialsBinding) => validateCredentialsBinding(b, old).map((e) => e.message);
-const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 describe('validateCredentialsBinding', () => {
   it('accepts a binding to a Secret or a WorkloadIdentity, and an unchanged update', () => {

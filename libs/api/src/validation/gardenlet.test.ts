@@ -33,12 +33,12 @@ describe('validateGardenlet', () => {
   });
 
   const cases: [string, (g: Gardenlet) => void, string[]][] = [
-    ['name is a DNS label', (g) => (g.metadata!.name = 'a.b'), ['metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character']],
+    ['name is a DNS label', (g) => (g.metadata!.name = 'a.b'), ['metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')']],
     ['namespace must be garden', (g) => (g.metadata!.namespace = 'garden-dev'), ['metadata.namespace: Forbidden: namespace must be garden']],
     ['operation must be known', (g) => (g.metadata!.annotations = { 'gardener.cloud/operation': 'rotate' }), ['metadata.annotations[gardener.cloud/operation]: Unsupported value: "rotate": supported values: "force-redeploy", "reconcile", "renew-kubeconfig"']],
     ['replicaCount is non-negative', (g) => (g.spec.deployment.replicaCount = -1), ['spec.deployment.replicaCount: Invalid value: -1: must be greater than or equal to 0']],
     ['revisionHistoryLimit is non-negative', (g) => (g.spec.deployment.revisionHistoryLimit = -2), ['spec.deployment.revisionHistoryLimit: Invalid value: -2: must be greater than or equal to 0']],
-    ['serviceAccountName is a DNS subdomain', (g) => (g.spec.deployment.serviceAccountName = 'Gardenlet'), ['spec.deployment.serviceAccountName: Invalid value: "Gardenlet": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character']],
+    ['serviceAccountName is a DNS subdomain', (g) => (g.spec.deployment.serviceAccountName = 'Gardenlet'), ['spec.deployment.serviceAccountName: Invalid value: "Gardenlet": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')']],
     ['image repository not empty', (g) => (g.spec.deployment.image = { repository: '' }), ['spec.deployment.image.repository: Invalid value: "": repository must not be empty if specified']],
     ['image tag not empty', (g) => (g.spec.deployment.image = { tag: '' }), ['spec.deployment.image.tag: Invalid value: "": tag must not be empty if specified']],
     ['image pull policy known', (g) => (g.spec.deployment.image = { pullPolicy: 'Sometimes' }), ['spec.deployment.image.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"']],

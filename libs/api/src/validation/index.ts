@@ -28,6 +28,11 @@ export { parseDuration, parseQuantity, parseVersion, compareVersions } from './f
 export {
   isDNS1123Label,
   isDNS1123Subdomain,
+  dns1123LabelErrors,
+  dns1123SubdomainErrors,
+  dns1035LabelErrors,
+  maxLenError,
+  regexError,
   qualifiedNameErrors,
   validateObjectMeta,
   validateLabels,

@@ -6,10 +6,10 @@
 // CloudProfile): the schema accepts it as it is, the defaulting is the admission app's job.
 import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { startTestCluster, type TestCluster } from '@gardener-ts/local-apiserver';
-import { kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
+import { gardenerAsset, kubectl, runKubectl, waitFor } from '@gardener-ts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCRDs } from '../src/crd/index.js';
-import { exampleFiles, loadExamples } from './examples.js';
+import { allCRDs } from '@gardener-ts/api';
+import { exampleFiles, loadExamples } from '@gardener-ts/api/testing';
 
 /** Example files that are templates to fill in rather than manifests to apply. */
 const TEMPLATES = new Set(['resource-manager/30-secret-tokenrequestor.yaml']);
@@ -46,8 +46,8 @@ describe('CRDs in the API server', () => {
   }, 120_000);
 
   it('accepts every example manifest with kubectl create (strict field validation)', async () => {
-    const examples = loadExamples();
-    expect(exampleFiles().length).toBeGreaterThanOrEqual(12);
+    const examples = loadExamples(gardenerAsset('examples'));
+    expect(exampleFiles(gardenerAsset('examples')).length).toBeGreaterThanOrEqual(12);
     expect(examples.length).toBeGreaterThanOrEqual(15);
     // The namespaces first, then each file's objects in the order of the file.
     for (const { object } of examples.filter(({ object }) => object.kind === 'Namespace')) {
@@ -95,7 +95,8 @@ resources:
   });
 
   it('refuses the field Gardener tombstoned (Seed spec.dns.provider.secretRef) as an unknown field', async () => {
-    const seed = loadExamples().find(({ object }) => object.kind === 'Seed')!.object as unknown as KubernetesObject & {
+    const seed = loadExamples(gardenerAsset('examples')).find(({ object }) => object.kind === 'Seed')!
+      .object as unknown as KubernetesObject & {
       spec: { dns: Record<string, unknown> };
     };
     const withSecretRef = structuredClone(seed);

@@ -1,8 +1,8 @@
-// Gardener's example manifests under deploy/gardener/examples, parsed, with the file each came from.
+// Gardener's example manifests under deploy/gardener/examples, parsed, with the file each came from (test helpers,
+// exported as `@gardener-ts/api/testing`).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { gardenerAsset } from '@gardener-ts/test-support';
-import { parseManifests, type KubeObject } from '../src/serialization/index.js';
+import { parseManifests, type KubeObject } from '../serialization/index.js';
 
 export interface Example {
   file: string;
@@ -19,13 +19,14 @@ function yamlFiles(dir: string): string[] {
     });
 }
 
-export function exampleFiles(): string[] {
-  return yamlFiles(gardenerAsset('examples'));
+/** The YAML files under `root` (Gardener's examples: deploy/gardener/examples), sorted, recursively. */
+export function exampleFiles(root: string): string[] {
+  return yamlFiles(root);
 }
 
-export function loadExamples(): Example[] {
-  const root = gardenerAsset('examples');
-  return exampleFiles().flatMap((path) => {
+/** Every object of every YAML file under `root`, with the file (relative to `root`) it came from. */
+export function loadExamples(root: string): Example[] {
+  return exampleFiles(root).flatMap((path) => {
     const file = relative(root, path);
     return parseManifests(readFileSync(path, 'utf8'), file).map((object) => ({ file, object }));
   });
