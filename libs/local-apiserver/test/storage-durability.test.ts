@@ -192,9 +192,7 @@ describe('the data dir lock', () => {
     const first = await LocalApiServer.start({ dataDir });
     try {
       const second = LocalApiServer.start({ dataDir });
-      await expect(second).rejects.toThrow(
-        `the store directory ${join(dataDir, 'store')} is locked by process ${process.pid}`,
-      );
+      await expect(second).rejects.toThrow(`the data directory ${dataDir} is locked by process ${process.pid}`);
       await expect(second).rejects.toThrow('another API server uses this data directory');
       // The first one goes on serving and writing.
       const def = first.registry.get('', 'v1', 'configmaps')!;
@@ -214,6 +212,59 @@ describe('the data dir lock', () => {
       expect((await next.storage.get('/registry/core/configmaps/default/still-mine'))?.object.metadata.name).toBe(
         'still-mine',
       );
+    } finally {
+      await next.stop();
+    }
+  });
+
+  it("locks the whole data dir with memory storage too: its kubeconfig and credentials are one server's", async () => {
+    const dataDir = newDir();
+    const first = await LocalApiServer.start({ dataDir, storage: 'memory' });
+    try {
+      const kubeconfig = await readFile(join(dataDir, 'kubeconfig'), 'utf8');
+      const second = LocalApiServer.start({ dataDir, storage: 'memory' });
+      await expect(second).rejects.toThrow(`the data directory ${dataDir} is locked by process ${process.pid}`);
+      await expect(second).rejects.toMatchObject({ code: 'EDIRLOCKED' });
+      // The second server wrote nothing: the kubeconfig still points at the first.
+      expect(await readFile(join(dataDir, 'kubeconfig'), 'utf8')).toBe(kubeconfig);
+      expect(kubeconfig).toContain(first.url);
+    } finally {
+      await first.stop();
+    }
+    const next = await LocalApiServer.start({ dataDir, storage: 'memory' });
+    await next.stop();
+  });
+
+  it('frees the data dir and the store when a start fails after the store was opened', async () => {
+    const dataDir = newDir();
+    // A token file that does not exist is read after the store is open (as `--token-auth-file` is).
+    const failed = LocalApiServer.start({ dataDir, tokenFile: join(dataDir, 'missing-tokens.csv') });
+    await expect(failed).rejects.toThrow('missing-tokens.csv');
+    // Nothing stays locked in this process: the same data dir serves at once.
+    const next = await LocalApiServer.start({ dataDir });
+    await next.stop();
+  });
+
+  it("reports a dropped torn log tail through the server's logger", async () => {
+    const dataDir = newDir();
+    const first = await LocalApiServer.start({ dataDir });
+    const def = first.registry.get('', 'v1', 'configmaps')!;
+    const { internalContext } = await import('../src/server/context.js');
+    await first.objects.create(def, 'default', { metadata: { name: 'last' }, data: {} }, internalContext('test'));
+    await first.stop();
+    const store = join(dataDir, 'store');
+    const logName = (await readdir(store))
+      .filter((n) => n.endsWith('.log'))
+      .sort()
+      .at(-1)!;
+    // A torn last record, as a crash in the middle of a write leaves it.
+    await appendFile(join(store, logName), Buffer.from([0x20, 0x00, 0x00, 0x00, 0x01, 0x02]));
+    const { log, lines } = capturingLogger();
+    const next = await LocalApiServer.start({ dataDir, logger: log });
+    try {
+      const warning = lines().find((l) => l.level === 'warn');
+      expect(warning?.msg).toContain(`dropping the torn last record of ${join(store, logName)}`);
+      expect((await next.storage.get('/registry/core/configmaps/default/last'))?.object.metadata.name).toBe('last');
     } finally {
       await next.stop();
     }

@@ -51,9 +51,7 @@ describe('the data dir lock between processes', () => {
 
     const second = apiServerProcess();
     expect(await second.exited, second.output()).toBe(1);
-    expect(second.output()).toContain(
-      `the store directory ${join(dataDir, 'store')} is locked by process ${first.child.pid}`,
-    );
+    expect(second.output()).toContain(`the data directory ${dataDir} is locked by process ${first.child.pid}`);
     expect(second.output()).not.toContain('ready https://');
     // The first one never noticed.
     expect(await kubectl(kubeconfig, ['get', 'configmap', 'before-kill', '-o', 'jsonpath={.data.k}'])).toBe('v');

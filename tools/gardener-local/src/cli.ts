@@ -86,27 +86,39 @@ async function main(argv: string[]): Promise<number> {
   }
   const level = (values['log-level'] ?? 'info') as 'debug' | 'info' | 'error';
   const log = createLogger({ name: 'gardener-local-apiserver', level });
-  const server = await LocalApiServer.start({
-    dataDir: resolve(dataDir),
-    port,
-    storage,
-    etcdServers: values['etcd-servers']?.split(','),
-    tokenFile: values['token-auth-file'],
-    anonymous: values['anonymous-auth'] ?? false,
-    kubeletCertificateAuthority: values['kubelet-certificate-authority'] ? await readFile(values['kubelet-certificate-authority'], 'utf8') : undefined,
-    authorizationWebhook: values['authorization-webhook-url']
-      ? {
-          url: values['authorization-webhook-url'],
-          caPem: values['authorization-webhook-ca-file'] ? await readFile(values['authorization-webhook-ca-file'], 'utf8') : undefined,
-        }
-      : undefined,
-    audit: {
-      policyFile: values['audit-policy-file'],
-      logPath: values['audit-log-path'],
-      webhookConfigFile: values['audit-webhook-config-file'],
-    },
-    logger: log,
-  });
+  let server: LocalApiServer;
+  try {
+    server = await LocalApiServer.start({
+      dataDir: resolve(dataDir),
+      port,
+      storage,
+      etcdServers: values['etcd-servers']?.split(','),
+      tokenFile: values['token-auth-file'],
+      anonymous: values['anonymous-auth'] ?? false,
+      kubeletCertificateAuthority: values['kubelet-certificate-authority']
+        ? await readFile(values['kubelet-certificate-authority'], 'utf8')
+        : undefined,
+      authorizationWebhook: values['authorization-webhook-url']
+        ? {
+            url: values['authorization-webhook-url'],
+            caPem: values['authorization-webhook-ca-file']
+              ? await readFile(values['authorization-webhook-ca-file'], 'utf8')
+              : undefined,
+          }
+        : undefined,
+      audit: {
+        policyFile: values['audit-policy-file'],
+        logPath: values['audit-log-path'],
+        webhookConfigFile: values['audit-webhook-config-file'],
+      },
+      logger: log,
+    });
+  } catch (err) {
+    // What went wrong, not where in our code: the stack is for --log-level debug.
+    log.debug({ err }, 'The API server did not start');
+    process.stderr.write(`gardener-local apiserver: ${(err as Error).message ?? String(err)}\n`);
+    return 1;
+  }
   log.info({ url: server.url, kubeconfig: server.kubeconfigPath, storage }, 'Serving');
   process.stdout.write(`Local API server ready at ${server.url}\n  export KUBECONFIG=${server.kubeconfigPath}\n`);
   await new Promise<void>((done) => {

@@ -4,6 +4,7 @@
 // kube's 403, Ignore: the webhook is skipped). Also the create/update validation of the conditions (at most 64, unique
 // qualified names, an expression that compiles to bool), worded as kube's field errors.
 import { Environment } from '@marcbachmann/cel-js';
+import { qualifiedNameErrors } from '@gardener-ts/api';
 import { compile, firstLine, type Program } from '../cel/compile.js';
 import { fn, registerKubernetesLibraries } from '../cel/kubernetes-libraries.js';
 import { ApiError, errors } from '../api/errors.js';
@@ -285,41 +286,7 @@ export async function evaluateMatchConditions(
 
 // ---- validation of MutatingWebhookConfiguration / ValidatingWebhookConfiguration matchConditions ----
 
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const quote = (v: string) => JSON.stringify(v);
-
-/** kube's IsQualifiedName messages: `[prefix/]name`, name at most 63 characters. */
-function qualifiedNameErrors(value: string): string[] {
-  const parts = value.split('/');
-  let name = value;
-  const problems: string[] = [];
-  if (parts.length === 2) {
-    const [prefix] = parts;
-    name = parts[1];
-    if (prefix.length === 0) problems.push('prefix part must be non-empty');
-    else {
-      if (prefix.length > 253) problems.push('prefix part must be no more than 253 characters');
-      if (!DNS1123_SUBDOMAIN.test(prefix)) {
-        problems.push(
-          "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-        );
-      }
-    }
-  } else if (parts.length > 2) {
-    return [
-      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-    ];
-  }
-  if (name.length === 0) problems.push('name part must be non-empty');
-  else if (name.length > 63) problems.push('name part must be no more than 63 characters');
-  if (name.length > 0 && !QUALIFIED_NAME.test(name)) {
-    problems.push(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-    );
-  }
-  return problems;
-}
 
 function validateConditions(conditions: unknown, path: string): FieldProblem[] {
   if (!Array.isArray(conditions)) return [];

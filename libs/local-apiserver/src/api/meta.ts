@@ -3,12 +3,12 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject } from '../storage/types.js';
 import type { FieldProblem } from '../schema/types.js';
 import {
-  isDNS1035Label,
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isQualifiedName,
-  isValidLabelValue,
-} from './name-validation.js';
+  dns1035LabelErrors,
+  dns1123LabelErrors,
+  dns1123SubdomainErrors,
+  labelValueErrors,
+  qualifiedNameErrors,
+} from '@gardener-ts/api';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -38,8 +38,8 @@ export function newUid(): string {
  */
 export function validateName(resource: string, name: string, field = 'metadata.name'): FieldProblem[] {
   let messages: string[];
-  if (resource === 'namespaces') messages = isDNS1123Label(name);
-  else if (resource === 'services') messages = isDNS1035Label(name);
+  if (resource === 'namespaces') messages = dns1123LabelErrors(name);
+  else if (resource === 'services') messages = dns1035LabelErrors(name);
   else if (
     ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings', 'subjectaccessreviews'].includes(resource)
   ) {
@@ -47,7 +47,7 @@ export function validateName(resource: string, name: string, field = 'metadata.n
       name === '.' || name === '..' || name.includes('/') || name.includes('%')
         ? ['may not contain "/" or "%" and may not be "." or ".."']
         : [];
-  } else messages = isDNS1123Subdomain(name);
+  } else messages = dns1123SubdomainErrors(name);
   return messages.map((m) => ({
     field,
     reason: 'FieldValueInvalid',
@@ -71,7 +71,7 @@ export function validateLabelsAndAnnotations(meta: KubeObject): FieldProblem[] {
     message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
   });
   for (const [k, v] of Object.entries((meta.labels ?? {}) as Record<string, unknown>)) {
-    for (const m of isQualifiedName(k)) problems.push(invalid('metadata.labels', k, m));
+    for (const m of qualifiedNameErrors(k)) problems.push(invalid('metadata.labels', k, m));
     if (typeof v !== 'string') {
       problems.push({
         field: `metadata.labels.${k}`,
@@ -80,12 +80,12 @@ export function validateLabelsAndAnnotations(meta: KubeObject): FieldProblem[] {
       });
       continue;
     }
-    for (const m of isValidLabelValue(v)) problems.push(invalid('metadata.labels', v, m));
+    for (const m of labelValueErrors(v)) problems.push(invalid('metadata.labels', v, m));
   }
   const annotations = (meta.annotations ?? {}) as Record<string, unknown>;
   let size = 0;
   for (const [k, v] of Object.entries(annotations)) {
-    for (const m of isQualifiedName(k.toLowerCase())) problems.push(invalid('metadata.annotations', k, m));
+    for (const m of qualifiedNameErrors(k.toLowerCase())) problems.push(invalid('metadata.annotations', k, m));
     if (typeof v !== 'string') {
       problems.push({
         field: `metadata.annotations.${k}`,

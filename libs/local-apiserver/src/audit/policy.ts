@@ -1,12 +1,21 @@
 // The audit policy (audit.k8s.io/v1 Policy): loading, kube's validation with its field-path errors, and kube's rule
 // matching — rules in order, the first match decides the level, no match is None.
 import { readFile } from 'node:fs/promises';
+import { dns1123SubdomainErrors } from '@gardener-ts/api';
 import { parse as parseYaml } from 'yaml';
 import type { ResourceAttributes } from '../auth/attributes.js';
-import { LEVELS, STAGES, type AuditAttributes, type GroupResources, type Level, type Policy, type PolicyRule, type Stage } from './types.js';
+import {
+  LEVELS,
+  STAGES,
+  type AuditAttributes,
+  type GroupResources,
+  type Level,
+  type Policy,
+  type PolicyRule,
+  type Stage,
+} from './types.js';
 
 const API_VERSIONS = ['audit.k8s.io/v1', 'audit.k8s.io/v1beta1'];
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** What the policy says for one request. */
 export interface AuditDecision {
@@ -18,11 +27,13 @@ export interface AuditDecision {
 /** Go's `%#v`-like rendering of a field value in a field error (strings quoted, string lists as `[]string{...}`). */
 function goValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
   return JSON.stringify(value) ?? String(value);
 }
 
-const invalid = (path: string, value: unknown, detail: string) => `${path}: Invalid value: ${goValue(value)}: ${detail}`;
+const invalid = (path: string, value: unknown, detail: string) =>
+  `${path}: Invalid value: ${goValue(value)}: ${detail}`;
 const unsupported = (path: string, value: unknown, supported: readonly string[]) =>
   `${path}: Unsupported value: ${goValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`;
 
@@ -57,7 +68,8 @@ function optionalBool(value: unknown, path: string, errors: string[]): boolean |
 function stages(value: unknown, path: string, errors: string[]): Stage[] | undefined {
   const list = stringList(value, path, errors);
   list?.forEach((s, i) => {
-    if (!(STAGES as readonly string[]).includes(s)) errors.push(invalid(`${path}[${i}]`, s, `allowed stages are ${STAGES.join(',')}`));
+    if (!(STAGES as readonly string[]).includes(s))
+      errors.push(invalid(`${path}[${i}]`, s, `allowed stages are ${STAGES.join(',')}`));
   });
   return list as Stage[] | undefined;
 }
@@ -72,8 +84,12 @@ function nonResourceURLs(value: unknown, path: string, errors: string[]): string
   const urls = stringList(value, path, errors);
   urls?.forEach((url, i) => {
     if (url === '*') return;
-    if (!url.startsWith('/')) errors.push(invalid(`${path}[${i}]`, url, "non-resource URL rules must begin with a '/' character"));
-    if (url !== '' && url.slice(0, -1).includes('*')) errors.push(invalid(`${path}[${i}]`, url, "non-resource URL wildcards '*' must be the final character of the rule"));
+    if (!url.startsWith('/'))
+      errors.push(invalid(`${path}[${i}]`, url, "non-resource URL rules must begin with a '/' character"));
+    if (url !== '' && url.slice(0, -1).includes('*'))
+      errors.push(
+        invalid(`${path}[${i}]`, url, "non-resource URL wildcards '*' must be the final character of the rule"),
+      );
   });
   return urls;
 }
@@ -92,12 +108,15 @@ function groupResources(value: unknown, path: string, errors: string[]): GroupRe
     const group = entry.group ?? '';
     if (typeof group !== 'string') errors.push(invalid(`${path}.group`, group, 'must be a string'));
     // kube's paths here lack the index (`rules[0].resources.group`), as its validation writes them.
-    else if (group !== '' && (group.length > 253 || !DNS1123_SUBDOMAIN.test(group))) {
-      errors.push(invalid(`${path}.group`, group, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
+    else if (group !== '' && dns1123SubdomainErrors(group).length > 0) {
+      errors.push(invalid(`${path}.group`, group, dns1123SubdomainErrors(group).join(',')));
     }
     const resources = stringList(entry.resources, `${path}[${i}].resources`, errors);
     const resourceNames = stringList(entry.resourceNames, `${path}[${i}].resourceNames`, errors);
-    if (resourceNames?.length && !resources?.length) errors.push(invalid(`${path}.resourceNames`, resourceNames, 'using resourceNames requires at least one resource'));
+    if (resourceNames?.length && !resources?.length)
+      errors.push(
+        invalid(`${path}.resourceNames`, resourceNames, 'using resourceNames requires at least one resource'),
+      );
     return { group: typeof group === 'string' ? group : '', resources, resourceNames };
   });
 }
@@ -119,7 +138,13 @@ function rule(value: unknown, path: string, errors: string[]): PolicyRule {
     omitManagedFields: optionalBool(value.omitManagedFields, `${path}.omitManagedFields`, errors),
   };
   if (r.nonResourceURLs?.length && (r.resources?.length || r.namespaces?.length)) {
-    errors.push(invalid(`${path}.nonResourceURLs`, r.nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
+    errors.push(
+      invalid(
+        `${path}.nonResourceURLs`,
+        r.nonResourceURLs,
+        'rules cannot apply to both regular resources and non-resource URLs',
+      ),
+    );
   }
   return r;
 }
@@ -128,10 +153,12 @@ function rule(value: unknown, path: string, errors: string[]): PolicyRule {
 export function parsePolicy(document: unknown): Policy {
   const errors: string[] = [];
   if (!isRecord(document)) throw new Error('failed decoding: the audit policy must be an object');
-  if (!API_VERSIONS.includes(document.apiVersion as string)) errors.push(unsupported('apiVersion', document.apiVersion ?? '', API_VERSIONS));
+  if (!API_VERSIONS.includes(document.apiVersion as string))
+    errors.push(unsupported('apiVersion', document.apiVersion ?? '', API_VERSIONS));
   if (document.kind !== 'Policy') errors.push(unsupported('kind', document.kind ?? '', ['Policy']));
   let rules: PolicyRule[] = [];
-  if (document.rules !== undefined && document.rules !== null && !Array.isArray(document.rules)) errors.push(invalid('rules', document.rules, 'must be a list'));
+  if (document.rules !== undefined && document.rules !== null && !Array.isArray(document.rules))
+    errors.push(invalid('rules', document.rules, 'must be a list'));
   else rules = ((document.rules as unknown[] | undefined) ?? []).map((r, i) => rule(r, `rules[${i}]`, errors));
   const policy: Policy = {
     apiVersion: document.apiVersion as string,
@@ -181,7 +208,11 @@ export class PolicyEvaluator {
         omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields ?? false,
       },
     }));
-    this.fallback = { level: 'None', omitStages: new Set(policyStages), omitManagedFields: policy.omitManagedFields ?? false };
+    this.fallback = {
+      level: 'None',
+      omitStages: new Set(policyStages),
+      omitManagedFields: policy.omitManagedFields ?? false,
+    };
   }
 
   evaluate(attributes: AuditAttributes): AuditDecision {
@@ -200,8 +231,10 @@ export function ruleMatches(rule: PolicyRule, a: AuditAttributes): boolean {
   if (rule.userGroups?.length && (!a.user || !a.user.groups.some((g) => rule.userGroups!.includes(g)))) return false;
   const verb = a.kind === 'resource' ? a.resource.verb : a.verb;
   if (rule.verbs?.length && !rule.verbs.includes(verb)) return false;
-  if (rule.namespaces?.length || rule.resources?.length) return a.kind === 'resource' && matchesResource(rule, a.resource);
-  if (rule.nonResourceURLs?.length) return a.kind === 'path' && rule.nonResourceURLs.some((spec) => pathMatches(a.path, spec));
+  if (rule.namespaces?.length || rule.resources?.length)
+    return a.kind === 'resource' && matchesResource(rule, a.resource);
+  if (rule.nonResourceURLs?.length)
+    return a.kind === 'path' && rule.nonResourceURLs.some((spec) => pathMatches(a.path, spec));
   return true;
 }
 

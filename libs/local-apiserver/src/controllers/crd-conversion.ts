@@ -1,13 +1,13 @@
 // Validation of a CRD's spec.conversion, as apiextensions-apiserver's validateCustomResourceConversion. kube validates
 // its internal type, so the field paths are the internal ones: `spec.conversion.webhookClientConfig` and
 // `spec.conversion.conversionReviewVersions` (for v1's `webhook.clientConfig` and `webhook.conversionReviewVersions`).
+import { dns1035LabelErrors } from '@gardener-ts/api';
 import type { FieldProblem } from '../schema/types.js';
 import type { KubeObject } from '../storage/types.js';
 
 const PATH = 'spec.conversion';
 /** The ConversionReview versions the server knows, sorted as kube lists them in its message. */
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 const goString = (v: unknown) => JSON.stringify(String(v));
 
@@ -60,13 +60,8 @@ function validateReviewVersions(versions: unknown[], path: string): FieldProblem
     const s = String(v);
     if (seen.has(s)) problems.push({ field: `${path}[${i}]`, reason: 'FieldValueDuplicate', message: `Duplicate value: ${goString(s)}` });
     seen.add(s);
-    if (!DNS1035.test(s) || s.length > 63) {
-      problems.push({
-        field: `${path}[${i}]`,
-        reason: 'FieldValueInvalid',
-        message: `Invalid value: ${goString(s)}: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
-      });
-    }
+    for (const message of dns1035LabelErrors(s))
+      problems.push({ field: `${path}[${i}]`, reason: 'FieldValueInvalid', message: `Invalid value: ${goString(s)}: ${message}` });
   });
   if (!versions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(String(v)))) {
     problems.push({

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '@gardener-ts/logging';
 import { Registry } from '../registry/registry.js';
 import { builtinResources } from '../registry/builtin/index.js';
 import { createStorage } from '../storage/index.js';
+import { DirectoryLock } from '../storage/dir-lock.js';
 import type { Storage } from '../storage/types.js';
 import {
   clientCertificateAuthenticator,
@@ -107,22 +108,57 @@ export class LocalApiServer {
     private readonly server: Server,
     private readonly controllers: { stop(): void }[],
     private readonly auditor: Auditor,
+    private readonly dataDirLock: DirectoryLock | undefined,
     readonly kubeconfigPath?: string,
   ) {}
 
+  /**
+   * Starts a server. With a data dir, the whole directory is locked first (one server per data dir, whatever the
+   * storage kind: its kubeconfig and credentials are this server's). A failed start undoes what it opened, so the
+   * locks and the store are free again.
+   */
   static async start(options: LocalApiServerOptions = {}): Promise<LocalApiServer> {
     const log = options.logger ?? createLogger({ name: 'local-apiserver', level: 'error' });
+    let lock: DirectoryLock | undefined;
+    if (options.dataDir) {
+      await mkdir(options.dataDir, { recursive: true });
+      lock = await DirectoryLock.acquire(options.dataDir, 'data directory');
+    }
+    const undo: (() => unknown)[] = [() => lock?.release()];
+    try {
+      return await LocalApiServer.startLocked(options, log, lock, undo);
+    } catch (err) {
+      for (const step of undo.reverse()) {
+        try {
+          await step();
+        } catch (cleanupErr) {
+          log.debug({ err: cleanupErr }, 'Cleaning up after a failed start');
+        }
+      }
+      throw err;
+    }
+  }
+
+  private static async startLocked(
+    options: LocalApiServerOptions,
+    log: Logger,
+    lock: DirectoryLock | undefined,
+    undo: (() => unknown)[],
+  ): Promise<LocalApiServer> {
     const metrics = new MetricsRegistry();
     collectDefaultMetrics({ register: metrics });
-    // First, so an invalid audit policy or an unusable backend stops the start before anything else is opened.
+    // Before the store, so an invalid audit policy or an unusable backend stops the start before the data is opened.
     const auditor = await createAuditor(options.audit, { metrics, log });
+    undo.push(() => auditor.stop());
     const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
     const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
     const storage = createStorage(kind, {
       dir: options.dataDir ? join(options.dataDir, 'store') : undefined,
       endpoints: options.etcdServers,
       historySize: options.watchHistory,
+      log,
     });
+    undo.push(() => storage.close());
     await storage.open();
 
     const registry = new Registry(builtinResources());
@@ -136,21 +172,26 @@ export class LocalApiServer {
       ...(nodeAuthorization ? [nodeRestriction(storage)] : []),
     );
     const admission = new WebhookAdmission(storage, log);
+    undo.push(() => admission.stop());
     await admission.start();
     admission.install(pipeline);
     const objects = new ObjectService({ storage, schemas, ownership: createFieldOwnership(schemas), pipeline });
     const crds = new CRDController(storage, registry, objects, log);
     const gc = new GarbageCollector(storage, registry, objects, log);
     const namespaces = new NamespaceController(storage, registry, objects, log);
+    undo.push(() => crds.stop());
     await crds.start();
     await ensureNamespaces(registry, objects);
     await reconcileBootstrapPolicy(registry, objects);
     const aggregation = new ClusterRoleAggregationController(storage, registry, objects, log);
+    undo.push(() => aggregation.stop());
     await aggregation.start();
     await aggregation.idle();
     const rbac = new RbacAuthorizer(storage, log);
+    undo.push(() => rbac.stop());
     await rbac.start();
     const nodeGraph = nodeAuthorization ? new NodeGraph(storage, log) : undefined;
+    undo.push(() => nodeGraph?.stop());
     await nodeGraph?.start();
     const authorizer = new AuthorizerChain([
       superuserAuthorizer,
@@ -159,11 +200,15 @@ export class LocalApiServer {
       ...(options.authorizationWebhook ? [webhookAuthorizer(options.authorizationWebhook, log)] : []),
     ]);
     admission.useAuthorizer(authorizer);
+    undo.push(() => gc.stop());
     await gc.start();
+    undo.push(() => namespaces.stop());
     await namespaces.start();
     const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);
+    undo.push(() => csrSigner.stop());
     await csrSigner.start();
     const namespaceDefaults = new NamespaceDefaultsController(storage, registry, objects, credentials.ca.certPem, log);
+    undo.push(() => namespaceDefaults.stop());
     await namespaceDefaults.start();
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
@@ -235,6 +280,7 @@ export class LocalApiServer {
       server.once('error', reject);
       server.listen(options.port ?? 0, host, () => resolve());
     });
+    undo.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const port = (server.address() as AddressInfo).port;
     address = `${host}:${port}`;
     const url = `https://${host}:${port}`;
@@ -273,6 +319,7 @@ export class LocalApiServer {
         admission,
       ],
       auditor,
+      lock,
       kubeconfigPath,
     );
   }
@@ -286,6 +333,7 @@ export class LocalApiServer {
     // After the last connection: every request's final stage is written or sent.
     await this.auditor.stop();
     await this.storage.close();
+    await this.dataDirLock?.release();
   }
 }
 

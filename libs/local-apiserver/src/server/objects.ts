@@ -174,7 +174,12 @@ export class ObjectService {
     );
     if (def.namespaced) await this.checkNamespaceAccepts(namespace);
     this.deps.ownership.recordWrite(def, undefined, object, ctx, '');
-    if (ctx.dryRun) return object;
+    if (ctx.dryRun) {
+      // kube's dry-run storage answers a create as the real one would: 409 when the key exists.
+      if (await this.deps.storage.get(storageKey(def, namespace, meta.name)))
+        throw errors.alreadyExists(def.resource, def.group, meta.name);
+      return object;
+    }
     try {
       const stored = await this.deps.storage.create(
         storageKey(def, namespace, meta.name),

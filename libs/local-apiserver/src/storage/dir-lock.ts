@@ -1,4 +1,5 @@
-// The exclusive lock of a file store's directory: one API server per data dir, as etcd's flock on its WAL does.
+// The exclusive lock of a directory: one API server per data dir (any storage kind) and one file store per store
+// directory, as etcd's flock on its WAL does.
 // Node has no flock, so the lock is a listening Unix socket whose name is derived from the directory's real path:
 // binding is atomic (a second bind fails with EADDRINUSE) and the kernel frees the name when the holder dies, even
 // by SIGKILL, so a stale lock never blocks a restart and no pid file can be mistaken for a live one after pid reuse.
@@ -29,9 +30,9 @@ export class DirectoryLock {
 
   /**
    * Takes the lock on `dir` (which must exist), or fails with an error (code `EDIRLOCKED`) naming the directory
-   * and the holder's pid.
+   * (as `what`, e.g. "data directory") and the holder's pid.
    */
-  static async acquire(dir: string): Promise<DirectoryLock> {
+  static async acquire(dir: string, what = 'store directory'): Promise<DirectoryLock> {
     const real = await realpath(dir);
     const abstract = process.platform === 'linux';
     const address = abstract
@@ -47,7 +48,7 @@ export class DirectoryLock {
         return new DirectoryLock(real, server, abstract ? undefined : address);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
-          throw new Error(`cannot lock the store directory ${real}: ${(err as Error).message}`, { cause: err });
+          throw new Error(`cannot lock the ${what} ${real}: ${(err as Error).message}`, { cause: err });
         }
         const other = await askHolder(address);
         if (other === 'stale' && !abstract && attempt === 0) {
@@ -57,7 +58,7 @@ export class DirectoryLock {
         }
         const who = typeof other === 'object' ? `process ${other.pid}` : 'another process';
         const locked = new Error(
-          `the store directory ${real} is locked by ${who}: another API server uses this data directory. Stop it ` +
+          `the ${what} ${real} is locked by ${who}: another API server uses this data directory. Stop it ` +
             `first, or give this one its own --data-dir`,
         ) as NodeJS.ErrnoException;
         locked.code = DIRECTORY_LOCKED;

@@ -2,16 +2,13 @@
 // patch, apply; built-ins and custom resources alike), and a pod's volumes and mounts (names are DNS labels, one
 // source each, mounts of existing volumes, relative subPaths without '..'): 422 with kube's field paths and messages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, runKubectl } from '@gardener-ts/test-support';
+import { kubectl } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
+import { kubectlFails } from './kubectl-fails.js';
 
 let cluster: TestCluster;
 let k: (args: string[], input?: string) => Promise<string>;
-const fails = async (args: string[], input?: string) => {
-  const res = await runKubectl(cluster.kubeconfigPath, args, { input });
-  expect(res.code, res.stdout).not.toBe(0);
-  return res.stderr;
-};
+const fails = (args: string[], input?: string) => kubectlFails(cluster.kubeconfigPath, args, input);
 
 /** `kubectl patch configmap cm --type=merge` of the given labels, expected to fail; the error output. */
 const patchLabelsFails = (labels: Record<string, string>) =>

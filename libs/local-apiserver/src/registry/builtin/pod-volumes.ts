@@ -3,7 +3,7 @@
 // are unique DNS-1123 labels, a volume has exactly one source, item and subPath paths are relative and never step out
 // with '..', mounts name an existing (valid) volume at a unique, non-empty mountPath. The kubelet writes volume
 // contents under these names and paths, so this is the first fence that keeps a pod inside its directory.
-import { isDNS1123Label } from '../../api/name-validation.js';
+import { dns1123LabelErrors } from '@gardener-ts/api';
 import type { FieldProblem } from '../../schema/types.js';
 import { duplicate, forbidden, invalid, notFound, required } from './field-problems.js';
 import type { KubeObject } from '../../storage/types.js';
@@ -182,7 +182,7 @@ export function volumeProblems(volumes: unknown, field: string): { problems: Fie
     if (present.length > 0) own.push(...sourceProblems(present[0], volume[present[0]], `${at}.${present[0]}`));
     const name = typeof volume?.name === 'string' ? volume.name : '';
     if (name.length === 0) own.push(required(`${at}.name`));
-    else own.push(...isDNS1123Label(name).map((m) => invalid(`${at}.name`, name, m)));
+    else own.push(...dns1123LabelErrors(name).map((m) => invalid(`${at}.name`, name, m)));
     if (names.has(name)) own.push(duplicate(`${at}.name`, name));
     if (own.length === 0) names.add(name);
     problems.push(...own);

@@ -1,15 +1,15 @@
 // The parts of kube's validation of built-in kinds that users meet most: pod templates (containers, names,
 // images, restart policies), workload selectors that must match their template and stay immutable, config keys of
-// ConfigMaps and Secrets, and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
+// ConfigMaps and Secrets (immutable ones keep their content), and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
+import { dns1123LabelErrors } from '@gardener-ts/api';
 import { matchesLabelSelector } from '../../api/selectors.js';
 import type { FieldProblem } from '../../schema/types.js';
-import { duplicate, invalid, required } from './field-problems.js';
+import { duplicate, forbidden, invalid, required } from './field-problems.js';
 import { volumeMountProblems, volumeProblems } from './pod-volumes.js';
 import type { KubeObject } from '../../storage/types.js';
 
 type Validator = (object: KubeObject, old: KubeObject | undefined) => FieldProblem[];
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
 function containers(
@@ -24,14 +24,8 @@ function containers(
   (list ?? []).forEach((c, i) => {
     const at = `${path}[${i}]`;
     if (!c.name) problems.push(required(`${at}.name`));
-    else if (!DNS_LABEL.test(c.name) || c.name.length > 63) {
-      problems.push(
-        invalid(
-          `${at}.name`,
-          c.name,
-          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-        ),
-      );
+    else if (dns1123LabelErrors(c.name).length > 0) {
+      problems.push(...dns1123LabelErrors(c.name).map((m) => invalid(`${at}.name`, c.name, m)));
     } else if (seen.has(c.name)) problems.push(duplicate(`${at}.name`, c.name));
     seen.add(c.name);
     if (!c.image) problems.push(required(`${at}.image`));
@@ -114,13 +108,39 @@ function configKeys(o: KubeObject, fields: string[]): FieldProblem[] {
   return problems;
 }
 
+/** A map field's entries as kube compares them: an absent map and an empty one are the same content. */
+function sameEntries(a: unknown, b: unknown): boolean {
+  const entries = (m: unknown) =>
+    m !== null && typeof m === 'object'
+      ? Object.entries(m as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1))
+      : [];
+  return JSON.stringify(entries(a)) === JSON.stringify(entries(b));
+}
+
+/**
+ * kube's ValidateSecretUpdate / ValidateConfigMapUpdate for an object stored with `immutable: true`: `immutable`
+ * stays true and the content fields (`data`, and `binaryData` of ConfigMaps) keep their entries. Secrets are checked
+ * after `stringData` was merged into `data`, so a change through `stringData` is a change of `data`.
+ */
+function immutableContent(o: KubeObject, old: KubeObject | undefined, fields: string[]): FieldProblem[] {
+  if (old?.immutable !== true) return [];
+  const problems: FieldProblem[] = [];
+  const detail = 'field is immutable when `immutable` is set';
+  if (o.immutable !== true) problems.push(forbidden('immutable', detail));
+  for (const field of fields) if (!sameEntries(o[field], old[field])) problems.push(forbidden(field, detail));
+  return problems;
+}
+
 export const VALIDATORS: Record<string, Validator> = {
   '/pods': (o) => podSpecProblems(o.spec, 'spec', ['Always', 'OnFailure', 'Never']),
-  '/configmaps': (o) => configKeys(o, ['data', 'binaryData']),
+  '/configmaps': (o, old) => [
+    ...immutableContent(o, old, ['data', 'binaryData']),
+    ...configKeys(o, ['data', 'binaryData']),
+  ],
   '/secrets': (o, old) => {
-    const problems = configKeys(o, ['data']);
+    const problems: FieldProblem[] = [];
     if (old && old.type !== o.type) problems.push(invalid('type', o.type, 'field is immutable'));
-    return problems;
+    return [...problems, ...immutableContent(o, old, ['data']), ...configKeys(o, ['data'])];
   },
   '/services': (o) => {
     const spec = o.spec ?? {};
