@@ -1,11 +1,9 @@
 // gardener-admission-controller: Validation and defaulting of the Gardener core API as admission webhooks.
+import { startAdmissionController } from '@gardener-ts/admission-plugins';
 import { admissionControllerConfigSpec } from '@gardener-ts/component-config';
 import { runComponent } from '@gardener-ts/controller-runtime';
 
 await runComponent({
   spec: admissionControllerConfigSpec,
-  // Controllers are registered here as their issues land; until then the process serves its probes and metrics.
-  setup: async ({ log }) => {
-    log.info('No controllers are implemented in this component yet');
-  },
+  setup: (ctx) => startAdmissionController(ctx),
 });

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { staticListers } from '../listers.js';
+import { authorizeSeed, seedOfUser } from './seed-authorizer.js';
+import { reviewSubjectAccess } from './handler.js';
+import { SeedRestriction } from './seed-restriction.js';
+import { runValidating } from '../chain.js';
+
+const objects = [
+  {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Shoot',
+    metadata: { name: 'on-a', namespace: 'garden-p' },
+    spec: { seedName: 'a', credentialsBindingName: 'creds' },
+  },
+  {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Shoot',
+    metadata: { name: 'on-b', namespace: 'garden-p' },
+    spec: { seedName: 'b' },
+  },
+  {
+    apiVersion: 'security.gardener.cloud/v1alpha1',
+    kind: 'CredentialsBinding',
+    metadata: { name: 'creds', namespace: 'garden-p' },
+    credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'cloud', namespace: 'garden-p' },
+  },
+  {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Seed',
+    metadata: { name: 'a' },
+    spec: {
+      backup: {
+        provider: 'local',
+        credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup-a', namespace: 'garden' },
+      },
+    },
+  },
+  {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'ControllerInstallation',
+    metadata: { name: 'ci-b' },
+    spec: { seedRef: { name: 'b' } },
+  },
+  {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupBucket',
+    metadata: { name: 'bucket-a' },
+    spec: {
+      seedName: 'a',
+      credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'bucket-creds', namespace: 'garden' },
+    },
+  },
+];
+const listers = staticListers(objects);
+const core = (resource: string, verb: string, name?: string, namespace?: string) => ({
+  group: 'core.gardener.cloud',
+  version: 'v1beta1',
+  resource,
+  verb,
+  name,
+  namespace,
+});
+const secret = (verb: string, name: string | undefined, namespace: string) => ({
+  group: '',
+  version: 'v1',
+  resource: 'secrets',
+  verb,
+  name,
+  namespace,
+});
+
+describe('seedOfUser', () => {
+  it('recognises gardenlets only with the seeds group', () => {
+    expect(seedOfUser('gardener.cloud:system:seed:a', ['gardener.cloud:system:seeds', 'system:authenticated'])).toBe(
+      'a',
+    );
+    expect(seedOfUser('gardener.cloud:system:seed:a', ['system:authenticated'])).toBeUndefined();
+    expect(seedOfUser('alice', ['gardener.cloud:system:seeds'])).toBeUndefined();
+  });
+
+  it('never takes a user outside the seed prefix for a gardenlet', () => {
+    fc.assert(
+      fc.property(fc.string(), (user) => {
+        fc.pre(!user.startsWith('gardener.cloud:system:seed:'));
+        expect(seedOfUser(user, ['gardener.cloud:system:seeds'])).toBeUndefined();
+      }),
+    );
+  });
+});
+
+describe('authorizeSeed', () => {
+  it('allows the objects bound to the seed and refuses those of other seeds', async () => {
+    expect((await authorizeSeed('a', core('shoots', 'get', 'on-a', 'garden-p'), listers)).decision).toBe('allow');
+    expect((await authorizeSeed('a', core('shoots', 'update', 'on-b', 'garden-p'), listers)).decision).toBe(
+      'no-opinion',
+    );
+    expect((await authorizeSeed('a', core('controllerinstallations', 'get', 'ci-b'), listers)).decision).toBe(
+      'no-opinion',
+    );
+    expect((await authorizeSeed('b', core('controllerinstallations', 'patch', 'ci-b'), listers)).decision).toBe(
+      'allow',
+    );
+    expect((await authorizeSeed('a', core('seeds', 'update', 'a'), listers)).decision).toBe('allow');
+    expect((await authorizeSeed('a', core('seeds', 'update', 'b'), listers)).decision).toBe('no-opinion');
+  });
+
+  it("reaches Secrets through the seed's backup, its buckets and its shoots' credentials", async () => {
+    for (const [name, ns] of [
+      ['backup-a', 'garden'],
+      ['bucket-creds', 'garden'],
+      ['cloud', 'garden-p'],
+      ['on-a.ca-cluster', 'garden-p'],
+      ['anything', 'seed-a'],
+    ]) {
+      expect((await authorizeSeed('a', secret('get', name!, ns!), listers)).decision, `${ns}/${name}`).toBe('allow');
+    }
+    for (const [name, ns] of [
+      ['backup-a', 'garden'],
+      ['on-a.ca-cluster', 'garden-p'],
+      ['anything', 'seed-a'],
+    ]) {
+      expect((await authorizeSeed('b', secret('get', name!, ns!), listers)).decision, `${ns}/${name}`).toBe(
+        'no-opinion',
+      );
+    }
+    expect((await authorizeSeed('a', secret('list', undefined, 'garden'), listers)).decision).toBe('no-opinion');
+  });
+
+  it('gives no opinion for anyone but gardenlets', async () => {
+    const review = {
+      kind: 'SubjectAccessReview',
+      spec: { user: 'alice', groups: [], resourceAttributes: core('shoots', 'get', 'on-a', 'garden-p') },
+    };
+    expect(await reviewSubjectAccess(review, listers)).toEqual({ allowed: false });
+  });
+});
+
+describe('SeedRestriction', () => {
+  const asSeed = (object: Record<string, any>, seed = 'a') => ({
+    operation: 'CREATE' as const,
+    kind: { group: 'core.gardener.cloud', version: 'v1beta1', kind: object.kind },
+    resource: { group: 'core.gardener.cloud', version: 'v1beta1', resource: `${object.kind.toLowerCase()}s` },
+    name: object.metadata.name,
+    namespace: object.metadata.namespace,
+    object,
+    userInfo: { username: `gardener.cloud:system:seed:${seed}`, groups: ['gardener.cloud:system:seeds'] },
+  });
+
+  it('lets a gardenlet create only what belongs to its seed', async () => {
+    const bucket = {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'BackupBucket',
+      metadata: { name: 'x' },
+      spec: { seedName: 'a' },
+    };
+    expect((await runValidating([SeedRestriction], asSeed(bucket), listers)).allowed).toBe(true);
+    const refused = await runValidating([SeedRestriction], asSeed(bucket, 'b'), listers);
+    expect(!refused.allowed && refused.message).toBe(
+      'backupbuckets.core.gardener.cloud "x" is forbidden: object does not belong to seed "b"',
+    );
+    const seed = { apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Seed', metadata: { name: 'b' } };
+    expect((await runValidating([SeedRestriction], asSeed(seed, 'a'), listers)).allowed).toBe(false);
+    const state = {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'ShootState',
+      metadata: { name: 'on-a', namespace: 'garden-p' },
+    };
+    expect((await runValidating([SeedRestriction], asSeed(state, 'a'), listers)).allowed).toBe(true);
+    expect((await runValidating([SeedRestriction], asSeed(state, 'b'), listers)).allowed).toBe(false);
+  });
+
+  it('leaves other users alone', async () => {
+    const bucket = {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'BackupBucket',
+      metadata: { name: 'x' },
+      spec: { seedName: 'a' },
+    };
+    const admin = { ...asSeed(bucket), userInfo: { username: 'admin', groups: ['system:masters'] } };
+    expect(SeedRestriction.handles(admin)).toBe(false);
+  });
+});

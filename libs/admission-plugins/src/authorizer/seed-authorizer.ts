@@ -1,0 +1,217 @@
+// SeedAuthorizer (gardener-admission-controller pkg/admissioncontroller/webhook/auth/seed): a gardenlet — user
+// `gardener.cloud:system:seed:<name>` in group `gardener.cloud:system:seeds` — may touch only what belongs to its
+// seed: the Seed itself and its Lease, the Shoots, BackupBuckets, BackupEntries, Bastions, ControllerInstallations
+// and ManagedSeeds bound to it, the Secrets those refer to and the Secrets of its seed namespace; it may read the
+// garden-wide configuration (CloudProfiles, ControllerRegistrations, ...) and list/watch the kinds it caches.
+// Everything else gets no opinion, so the API server's chain ends in 403. Gardener walks a dependency graph kept up
+// to date by informers; this walks the same edges on demand through the listers.
+import type { KubeObject, Listers } from '../attributes.js';
+
+export const SEEDS_GROUP = 'gardener.cloud:system:seeds';
+export const SEED_USER_PREFIX = 'gardener.cloud:system:seed:';
+
+/** The resource attributes of a SubjectAccessReview. */
+export interface ResourceAttributes {
+  namespace?: string;
+  verb: string;
+  group?: string;
+  version?: string;
+  resource: string;
+  subresource?: string;
+  name?: string;
+}
+
+export type AuthorizationDecision = { decision: 'allow' | 'no-opinion'; reason: string };
+
+/** The seed a user is the gardenlet of, or undefined for anyone else. */
+export function seedOfUser(user: string | undefined, groups: readonly string[] = []): string | undefined {
+  if (!user?.startsWith(SEED_USER_PREFIX) || !groups.includes(SEEDS_GROUP)) return undefined;
+  const name = user.slice(SEED_USER_PREFIX.length);
+  return name === '' ? undefined : name;
+}
+
+const READ = ['get', 'list', 'watch'];
+const CORE = 'core.gardener.cloud';
+
+/** Resources every gardenlet may read (garden-wide configuration). */
+const READABLE: Record<string, string[]> = {
+  [CORE]: [
+    'cloudprofiles',
+    'namespacedcloudprofiles',
+    'controllerregistrations',
+    'controllerdeployments',
+    'exposureclasses',
+    'projects',
+    'quotas',
+    'secretbindings',
+  ],
+  'security.gardener.cloud': ['credentialsbindings', 'workloadidentities'],
+  '': ['namespaces', 'configmaps'],
+  'seedmanagement.gardener.cloud': ['gardenlets'],
+};
+
+/** Kinds bound to a seed: how to find the seed an object is bound to. */
+const BOUND: Record<string, { apiVersion: string; kind: string; seedOf: (o: KubeObject) => (string | undefined)[] }> = {
+  shoots: { apiVersion: `${CORE}/v1beta1`, kind: 'Shoot', seedOf: (o) => [o.spec?.seedName, o.status?.seedName] },
+  backupbuckets: {
+    apiVersion: `${CORE}/v1beta1`,
+    kind: 'BackupBucket',
+    seedOf: (o) => [o.spec?.seedName, o.status?.seedName],
+  },
+  backupentries: {
+    apiVersion: `${CORE}/v1beta1`,
+    kind: 'BackupEntry',
+    seedOf: (o) => [o.spec?.seedName, o.status?.seedName],
+  },
+  controllerinstallations: {
+    apiVersion: `${CORE}/v1beta1`,
+    kind: 'ControllerInstallation',
+    seedOf: (o) => [o.spec?.seedRef?.name],
+  },
+  bastions: { apiVersion: 'operations.gardener.cloud/v1alpha1', kind: 'Bastion', seedOf: (o) => [o.spec?.seedName] },
+  shootstates: { apiVersion: `${CORE}/v1beta1`, kind: 'ShootState', seedOf: () => [] },
+};
+
+const allow = (reason: string): AuthorizationDecision => ({ decision: 'allow', reason });
+const noOpinion = (reason: string): AuthorizationDecision => ({ decision: 'no-opinion', reason });
+
+/** The namespace in the garden holding the secrets synced for a seed. */
+export const seedNamespace = (seed: string) => `seed-${seed}`;
+
+/** Whether a Shoot (by namespace/name) is bound to `seed`. */
+async function shootOnSeed(
+  listers: Listers,
+  seed: string,
+  namespace: string | undefined,
+  name: string,
+): Promise<boolean> {
+  const shoot = await listers.get(`${CORE}/v1beta1`, 'Shoot', name, namespace);
+  return Boolean(shoot && BOUND.shoots!.seedOf(shoot).includes(seed));
+}
+
+const secretKey = (ref: { name?: string; namespace?: string } | undefined, fallbackNamespace?: string) =>
+  ref?.name ? `${ref.namespace ?? fallbackNamespace ?? ''}/${ref.name}` : undefined;
+
+/** The Secrets (namespace/name) the objects bound to `seed` refer to. */
+export async function secretsOfSeed(listers: Listers, seed: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const add = (key: string | undefined) => key && keys.add(key);
+  const seedObject = await listers.get(`${CORE}/v1beta1`, 'Seed', seed);
+  add(secretKey(seedObject?.spec?.backup?.credentialsRef));
+  add(secretKey(seedObject?.spec?.backup?.secretRef));
+  add(secretKey(seedObject?.spec?.dns?.provider?.secretRef));
+  for (const bucket of await listers.list(`${CORE}/v1beta1`, 'BackupBucket')) {
+    if (!BOUND.backupbuckets!.seedOf(bucket).includes(seed)) continue;
+    add(secretKey(bucket.spec?.credentialsRef));
+    add(secretKey(bucket.spec?.secretRef));
+    add(secretKey(bucket.status?.generatedSecretRef));
+  }
+  for (const shoot of await listers.list(`${CORE}/v1beta1`, 'Shoot')) {
+    if (!BOUND.shoots!.seedOf(shoot).includes(seed)) continue;
+    const ns = shoot.metadata?.namespace;
+    if (shoot.spec?.credentialsBindingName) {
+      const binding = await listers.get(
+        'security.gardener.cloud/v1alpha1',
+        'CredentialsBinding',
+        shoot.spec.credentialsBindingName,
+        ns,
+      );
+      if (binding?.credentialsRef?.kind === 'Secret') add(secretKey(binding.credentialsRef, ns));
+    }
+    if (shoot.spec?.secretBindingName) {
+      const binding = await listers.get(`${CORE}/v1beta1`, 'SecretBinding', shoot.spec.secretBindingName, ns);
+      add(secretKey(binding?.secretRef, ns));
+    }
+    for (const resource of shoot.spec?.resources ?? []) {
+      if (resource.resourceRef?.kind === 'Secret') add(`${ns}/${resource.resourceRef.name}`);
+    }
+  }
+  return keys;
+}
+
+/** Secrets gardenlets write for their shoots in the project namespace: `<shoot>.<suffix>` (ca-cluster, kubeconfig, ...). */
+async function isShootSecret(
+  listers: Listers,
+  seed: string,
+  namespace: string | undefined,
+  name: string,
+): Promise<boolean> {
+  const dot = name.indexOf('.');
+  return dot > 0 && (await shootOnSeed(listers, seed, namespace, name.slice(0, dot)));
+}
+
+/**
+ * The SeedAuthorizer's decision for the gardenlet of `seed` on `a`. Pure over the listers: no writes, no caches.
+ */
+export async function authorizeSeed(
+  seed: string,
+  a: ResourceAttributes,
+  listers: Listers,
+): Promise<AuthorizationDecision> {
+  const group = a.group ?? '';
+  const { verb, resource, name, namespace } = a;
+
+  if (READABLE[group]?.includes(resource) && READ.includes(verb))
+    return allow(`${resource} are readable by gardenlets`);
+  if (group === 'events.k8s.io' || (group === '' && resource === 'events')) {
+    return ['create', 'patch', 'update'].includes(verb)
+      ? allow('gardenlets record events')
+      : noOpinion('events are write-only');
+  }
+
+  if (group === CORE && resource === 'seeds') {
+    if (verb === 'list' || verb === 'watch') return allow('gardenlets watch seeds');
+    if (verb === 'create') return allow('gardenlets register their seed');
+    return name === seed ? allow('its own seed') : noOpinion(`seed ${name ?? ''} is not ${seed}`);
+  }
+
+  if (group === 'coordination.k8s.io' && resource === 'leases') {
+    if (namespace === 'gardener-system-seed-lease' && (name === seed || verb === 'create'))
+      return allow('its own seed lease');
+    return noOpinion('only its own seed lease');
+  }
+
+  const bound = BOUND[resource];
+  if (bound && (group === CORE || group === 'operations.gardener.cloud')) {
+    if (verb === 'list' || verb === 'watch') return allow(`gardenlets watch ${resource}`);
+    if (
+      verb === 'create' &&
+      (resource === 'backupbuckets' || resource === 'backupentries' || resource === 'shootstates')
+    )
+      return allow(`gardenlets create ${resource}`);
+    if (!name) return noOpinion(`${verb} ${resource} needs a name`);
+    if (resource === 'shootstates') {
+      return (await shootOnSeed(listers, seed, namespace, name))
+        ? allow('state of a shoot on its seed')
+        : noOpinion('shoot not on its seed');
+    }
+    const object = await listers.get(bound.apiVersion, bound.kind, name, namespace);
+    if (!object) return noOpinion(`${resource} ${name} not found`);
+    return bound.seedOf(object).includes(seed)
+      ? allow(`${bound.kind} bound to seed ${seed}`)
+      : noOpinion(`${bound.kind} ${namespace ? `${namespace}/` : ''}${name} is not bound to seed ${seed}`);
+  }
+
+  if (group === 'seedmanagement.gardener.cloud' && resource === 'managedseeds') {
+    if (verb === 'list' || verb === 'watch') return allow('gardenlets watch managed seeds');
+    if (!name) return noOpinion('needs a name');
+    const managedSeed = await listers.get('seedmanagement.gardener.cloud/v1alpha1', 'ManagedSeed', name, namespace);
+    const shootName = managedSeed?.spec?.shoot?.name;
+    return shootName && (await shootOnSeed(listers, seed, namespace, shootName))
+      ? allow('managed seed whose shoot is on its seed')
+      : noOpinion('managed seed not on its seed');
+  }
+
+  if (group === '' && resource === 'secrets') {
+    if (namespace === seedNamespace(seed)) return allow('secrets of its seed namespace');
+    if (verb === 'list' || verb === 'watch' || !name) return noOpinion('secrets are listed only in the seed namespace');
+    if (verb === 'create' && (await isShootSecret(listers, seed, namespace, name)))
+      return allow('secret of a shoot on its seed');
+    if ((await secretsOfSeed(listers, seed)).has(`${namespace ?? ''}/${name}`))
+      return allow('secret referenced by an object of its seed');
+    if (await isShootSecret(listers, seed, namespace, name)) return allow('secret of a shoot on its seed');
+    return noOpinion(`secret ${namespace}/${name} does not belong to seed ${seed}`);
+  }
+
+  return noOpinion(`${group ? `${resource}.${group}` : resource} is not handled for gardenlets`);
+}

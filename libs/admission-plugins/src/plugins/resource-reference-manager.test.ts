@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { example, request } from '../../test/examples.js';
+import { staticListers } from '../listers.js';
+import { runChain } from '../chain.js';
+import { ResourceReferenceManager } from './resource-reference-manager.js';
+import { SeedValidator, ShootManagedSeed } from './seed-and-managed-seed.js';
+
+const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'local', namespace: 'garden-local' } };
+
+describe('ResourceReferenceManager', () => {
+  it('refuses a CredentialsBinding whose Secret does not exist, accepts it once it does', async () => {
+    const binding = example('local/credentialsbinding.yaml');
+    expect(await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([]))).toMatchObject({
+      allowed: false,
+      code: 403,
+      message: 'credentialsbindings.security.gardener.cloud "local" is forbidden: secrets "local" not found',
+    });
+    expect(
+      (await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([secret]))).allowed,
+    ).toBe(true);
+  });
+
+  it('refuses a Shoot whose CredentialsBinding does not exist and annotates a new Shoot with its creator', async () => {
+    const shoot = example('local/shoot.yaml');
+    const refused = await runChain([ResourceReferenceManager], request('CREATE', shoot), staticListers([]));
+    expect(!refused.allowed && refused.message).toBe(
+      'shoots.core.gardener.cloud "local" is forbidden: credentialsbindings.security.gardener.cloud "local" not found',
+    );
+    const result = await runChain(
+      [ResourceReferenceManager],
+      request('CREATE', shoot),
+      staticListers([example('local/credentialsbinding.yaml')]),
+    );
+    expect(result.allowed && result.object?.metadata?.annotations?.['gardener.cloud/created-by']).toBe(
+      'alice@example.com',
+    );
+  });
+
+  it('does not recheck references that did not change', async () => {
+    const shoot = example('local/shoot.yaml');
+    expect(
+      (await runChain([ResourceReferenceManager], request('UPDATE', shoot, shoot), staticListers([]))).allowed,
+    ).toBe(true);
+  });
+});
+
+describe('SeedValidator and ShootManagedSeed', () => {
+  it('refuses to delete a Seed that Shoots are scheduled to', async () => {
+    const seed = example('50-seed.yaml');
+    const shoot = {
+      ...example('local/shoot.yaml'),
+      spec: { ...example('local/shoot.yaml').spec, seedName: seed.metadata!.name },
+    };
+    expect(await runChain([SeedValidator], request('DELETE', undefined, seed), staticListers([shoot]))).toMatchObject({
+      allowed: false,
+      message: `seeds.core.gardener.cloud "${seed.metadata!.name}" is forbidden: cannot delete seed '${seed.metadata!.name}' which is still used by shoot(s)`,
+    });
+    expect((await runChain([SeedValidator], request('DELETE', undefined, seed), staticListers([]))).allowed).toBe(true);
+  });
+
+  it('refuses to delete a Shoot registered as a ManagedSeed', async () => {
+    const shoot = example('local/shoot.yaml');
+    const managedSeed = {
+      apiVersion: 'seedmanagement.gardener.cloud/v1alpha1',
+      kind: 'ManagedSeed',
+      metadata: { name: 'ms', namespace: 'garden-local' },
+      spec: { shoot: { name: 'local' } },
+    };
+    const result = await runChain(
+      [ShootManagedSeed],
+      request('DELETE', undefined, shoot),
+      staticListers([managedSeed]),
+    );
+    expect(!result.allowed && result.message).toContain(
+      'cannot delete shoot garden-local/local since it is still referenced by a managed seed',
+    );
+  });
+});

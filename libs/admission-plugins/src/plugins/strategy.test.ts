@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { example, request } from '../../test/examples.js';
+import { staticListers } from '../listers.js';
+import { runChain } from '../chain.js';
+import { defaultPlugins } from './index.js';
+import type { KubeObject } from '../attributes.js';
+
+const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'local', namespace: 'garden-local' } };
+const garden = (): KubeObject[] => [
+  example('local/cloudprofile.yaml'),
+  example('local/credentialsbinding.yaml'),
+  secret,
+];
+
+describe('the full chain on Gardener’s example manifests', () => {
+  for (const file of [
+    '30-cloudprofile.yaml',
+    '50-seed.yaml',
+    'local/cloudprofile.yaml',
+    'local/project.yaml',
+    'local/credentialsbinding.yaml',
+    'local/controllerregistration.yaml',
+    'local/shoot.yaml',
+  ]) {
+    it(`accepts ${file}`, async () => {
+      const result = await runChain(defaultPlugins, request('CREATE', example(file)), staticListers(garden()));
+      expect(result).toMatchObject({ allowed: true });
+    });
+  }
+
+  it('defaults the example Shoot as Gardener does (purpose, version, maintenance window, networking)', async () => {
+    const result = await runChain(
+      defaultPlugins,
+      request('CREATE', example('local/shoot.yaml')),
+      staticListers(garden()),
+    );
+    if (!result.allowed) throw new Error(result.message);
+    const spec = result.object!.spec;
+    expect(spec.kubernetes.version).toBe('1.36.0');
+    expect(spec.purpose).toBe('evaluation');
+    expect(spec.networking.ipFamilies).toEqual(['IPv4']);
+    expect(spec.maintenance.timeWindow.begin).toMatch(/^\d{6}\+0000$/);
+  });
+
+  it('refuses an invalid Shoot with the 422 of Gardener’s validation', async () => {
+    const shoot = example('local/shoot.yaml');
+    shoot.spec.provider.workers[0].maximum = 0;
+    const result = await runChain(defaultPlugins, request('CREATE', shoot), staticListers(garden()));
+    expect(result).toMatchObject({ allowed: false, code: 422, reason: 'Invalid' });
+    expect(!result.allowed && result.message).toMatch(
+      /^Shoot\.core\.gardener\.cloud "local" is invalid: .*spec\.provider\.workers\[0\]\.maximum/,
+    );
+  });
+
+  it('refuses changing an immutable field on UPDATE', async () => {
+    const created = await runChain(
+      defaultPlugins,
+      request('CREATE', example('local/shoot.yaml')),
+      staticListers(garden()),
+    );
+    if (!created.allowed) throw new Error(created.message);
+    const old = created.object!;
+    const changed = structuredClone(old);
+    changed.spec.region = 'other';
+    const result = await runChain(defaultPlugins, request('UPDATE', changed, old), staticListers(garden()));
+    expect(result).toMatchObject({ allowed: false, code: 422 });
+    expect(!result.allowed && result.message).toContain('spec.region');
+  });
+
+  it('leaves objects of other groups alone', async () => {
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } };
+    expect(await runChain(defaultPlugins, request('CREATE', configMap), staticListers([]))).toEqual({
+      allowed: true,
+      warnings: [],
+    });
+  });
+});

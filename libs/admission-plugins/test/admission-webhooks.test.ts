@@ -1,0 +1,128 @@
+// The admission webhooks registered on a test API server, driven with the real kubectl and Gardener's example
+// manifests, as a user of the garden would.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, runKubectl, startTestEnvironment, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
+import { startTestAdmission, type TestGardenWebhooks } from '../src/testing.js';
+
+const examples = join(workspaceRoot(), 'deploy/gardener/examples/local');
+
+describe('startTestAdmission', () => {
+  let env: TestEnvironment;
+  let admission: TestGardenWebhooks;
+  let kc: string;
+  let admissionDir: string;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment({ crds: [join(workspaceRoot(), 'libs/api/crds')] });
+    kc = env.kubeconfigPath;
+    admission = await startTestAdmission(kc);
+    admissionDir = await mkdtemp(join(tmpdir(), 'admission-test-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await admission?.stop();
+    await env?.stop();
+    await rm(admissionDir, { recursive: true, force: true });
+  });
+
+  it("defaults Gardener's example Shoot with the CloudProfile's Kubernetes version", async () => {
+    for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml'])
+      await kubectl(kc, ['apply', '-f', join(examples, file)]);
+    await kubectl(kc, ['create', 'secret', 'generic', 'local', '-n', 'garden-local']);
+    await kubectl(kc, ['apply', '-f', join(examples, 'credentialsbinding.yaml')]);
+    await kubectl(kc, ['apply', '-f', join(examples, 'shoot.yaml')]);
+    const shoot = JSON.parse(await kubectl(kc, ['get', 'shoot', 'local', '-n', 'garden-local', '-o', 'json']));
+    expect(shoot.spec.kubernetes.version).toBe('1.36.0');
+    expect(shoot.spec.provider.workers[0].machine.image).toEqual({ name: 'local', version: '1.0.0' });
+    expect(shoot.metadata.labels['provider.extensions.gardener.cloud/local']).toBe('true');
+    expect(shoot.metadata.annotations['gardener.cloud/created-by']).toBeTruthy();
+    const project = JSON.parse(await kubectl(kc, ['get', 'project', 'local', '-o', 'json']));
+    expect(project.spec.owner).toEqual(project.spec.createdBy);
+  });
+
+  it('refuses a Shoot with a Kubernetes version the CloudProfile does not offer, with Gardener’s message', async () => {
+    const shoot = readFileSync(join(examples, 'shoot.yaml'), 'utf8')
+      .replace('name: local\n  namespace', 'name: old\n  namespace')
+      .replace('  kubernetes:\n', '  kubernetes:\n    version: 1.20.0\n');
+    const result = await runKubectl(kc, ['apply', '-f', '-'], { input: shoot });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      'shoots.core.gardener.cloud "old" is forbidden: spec.kubernetes.version: Unsupported value: "1.20.0"',
+    );
+  });
+
+  it('refuses changing an immutable field', async () => {
+    const result = await runKubectl(kc, [
+      'patch',
+      'shoot',
+      'local',
+      '-n',
+      'garden-local',
+      '--type=merge',
+      '-p',
+      '{"spec":{"region":"other"}}',
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Shoot\.core\.gardener\.cloud "local" is invalid: .*spec\.region/);
+  });
+
+  it('deletes a Shoot only after the deletion is confirmed', async () => {
+    const refused = await runKubectl(kc, ['delete', 'shoot', 'local', '-n', 'garden-local', '--wait=false']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('must have a "confirmation.gardener.cloud/deletion" annotation to delete');
+    await kubectl(kc, [
+      'annotate',
+      'shoot',
+      'local',
+      '-n',
+      'garden-local',
+      'confirmation.gardener.cloud/deletion=true',
+    ]);
+    await kubectl(kc, ['delete', 'shoot', 'local', '-n', 'garden-local', '--wait=false']);
+  });
+
+  it("refuses deleting the project's namespace directly", async () => {
+    const result = await runKubectl(kc, ['delete', 'namespace', 'garden-local', '--wait=false']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      'direct deletion of namespace "garden-local" is forbidden: it belongs to project "local"',
+    );
+  });
+
+  it('refuses a kubeconfig Secret with an exec user in a project namespace, not elsewhere', async () => {
+    const file = join(admissionDir, 'kubeconfig');
+    await writeFile(
+      file,
+      'apiVersion: v1\nkind: Config\nclusters: [{ name: c, cluster: { server: "https://x" } }]\nusers: [{ name: u, user: { exec: { command: sh, apiVersion: client.authentication.k8s.io/v1 } } }]\ncontexts: [{ name: c, context: { cluster: c, user: u } }]\ncurrent-context: c\n',
+    );
+    const refused = await runKubectl(kc, [
+      'create',
+      'secret',
+      'generic',
+      'robot',
+      '-n',
+      'garden-local',
+      `--from-file=kubeconfig=${file}`,
+    ]);
+    expect(refused.stderr).toContain('secret contains invalid kubeconfig: user "u": exec is not supported');
+    await kubectl(kc, ['create', 'secret', 'generic', 'robot', '-n', 'default', `--from-file=kubeconfig=${file}`]);
+  });
+
+  it('asks the API server whether the user may change the toleration whitelist (the admin may)', async () => {
+    await kubectl(kc, [
+      'patch',
+      'project',
+      'local',
+      '--type=merge',
+      '-p',
+      '{"spec":{"tolerations":{"whitelist":[{"key":"special"}]}}}',
+    ]);
+    expect(await kubectl(kc, ['get', 'project', 'local', '-o', 'jsonpath={.spec.tolerations.whitelist[0].key}'])).toBe(
+      'special',
+    );
+  });
+});
