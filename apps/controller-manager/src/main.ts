@@ -1,11 +1,9 @@
-// gardener-controller-manager: Garden-side controllers: registrations, seed lifecycle, projects, shoot maintenance, backups.
+// gardener-controller-manager: the garden-side controllers (CSR approval, ControllerRegistrations, seed lifecycle, Projects).
 import { controllerManagerConfigSpec } from '@gardener-ts/component-config';
 import { runComponent } from '@gardener-ts/controller-runtime';
+import { startControllerManager } from '@gardener-ts/controllermanager';
 
 await runComponent({
   spec: controllerManagerConfigSpec,
-  // Controllers are registered here as their issues land; until then the process serves its probes and metrics.
-  setup: async ({ log }) => {
-    log.info('No controllers are implemented in this component yet');
-  },
+  setup: (ctx) => startControllerManager(ctx),
 });

@@ -1,0 +1,185 @@
+// Every controller of the controller-manager in one registry table (Gardener's pkg/controllermanager/controller/add.go),
+// each gated by its block of the ControllerManagerConfiguration: a controller with `concurrentSyncs: 0` is not started.
+import { parseDuration, type ControllerManagerConfiguration } from '@gardener-ts/component-config';
+import type { Manager } from '@gardener-ts/controller-runtime';
+import { GardenNamespace } from '@gardener-ts/api';
+import { addBastionController } from './bastion/add.js';
+import { addBindingController } from './binding/add.js';
+import { addCertificateSigningRequestController } from './certificatesigningrequest/add.js';
+import { addControllerRegistrationControllers } from './controllerregistration/add.js';
+import { addEventController } from './event/add.js';
+import { addNamespacedCloudProfileController } from './namespacedcloudprofile/add.js';
+import { addProjectControllers } from './project/add.js';
+import { addProtectionController, type ProtectionName } from './protection/add.js';
+import { addSeedLifecycleController } from './seedlifecycle/add.js';
+import { addShootHibernationController } from './shoothibernation/add.js';
+import { addShootMaintenanceController } from './shootmaintenance/add.js';
+import { addShootStatusLabelController } from './shootstatuslabel/add.js';
+
+type Controllers = ControllerManagerConfiguration['controllers'];
+
+/** What every add function gets. */
+export interface AddDeps {
+  /** The name of the garden cluster in the manager. */
+  cluster: string;
+  controllers: Controllers;
+}
+
+/** One row of the registry: a controller (or a group of them) and whether the configuration enables it. */
+export interface ControllerEntry {
+  name: string;
+  enabled: (controllers: Controllers) => boolean;
+  add: (mgr: Manager, deps: AddDeps) => void;
+}
+
+const ms = (value: string | undefined, fallback: string): number =>
+  parseDuration(value ?? fallback) ?? parseDuration(fallback)!;
+
+/** A protection controller (finalizer while in use) gated by its own block. */
+const protection = (name: ProtectionName): ControllerEntry => ({
+  name: name.toLowerCase(),
+  enabled: (c) => c[name].concurrentSyncs > 0,
+  add: (mgr, { cluster, controllers }) =>
+    addProtectionController(mgr, name, { cluster, concurrentSyncs: controllers[name].concurrentSyncs }),
+});
+
+/** The controllers implemented so far, in Gardener's order. */
+export const controllerRegistry: readonly ControllerEntry[] = [
+  {
+    name: 'bastion',
+    enabled: (c) => c.bastion.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addBastionController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.bastion.concurrentSyncs,
+        maxLifetimeMs: ms(controllers.bastion.maxLifetime, '24h'),
+      }),
+  },
+  {
+    name: 'certificatesigningrequest',
+    enabled: (c) => c.certificateSigningRequest.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addCertificateSigningRequestController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.certificateSigningRequest.concurrentSyncs,
+      }),
+  },
+  protection('cloudProfile'),
+  protection('namespacedCloudProfile'),
+  {
+    name: 'namespacedcloudprofile-status',
+    enabled: (c) => c.namespacedCloudProfile.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addNamespacedCloudProfileController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.namespacedCloudProfile.concurrentSyncs,
+      }),
+  },
+  protection('controllerDeployment'),
+  {
+    name: 'controllerregistration',
+    enabled: (c) => c.controllerRegistration.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addControllerRegistrationControllers(mgr, {
+        cluster,
+        concurrentSyncs: controllers.controllerRegistration.concurrentSyncs,
+        gardenNamespace: GardenNamespace,
+      }),
+  },
+  protection('exposureClass'),
+  {
+    name: 'credentialsbinding',
+    enabled: (c) => c.credentialsBinding.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addBindingController(mgr, 'CredentialsBinding', {
+        cluster,
+        concurrentSyncs: controllers.credentialsBinding.concurrentSyncs,
+      }),
+  },
+  {
+    // Only when configured, as in Gardener.
+    name: 'event',
+    enabled: (c) => (c.event?.concurrentSyncs ?? 0) > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addEventController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.event!.concurrentSyncs,
+        ttlMs: ms(controllers.event!.ttlNonShootEvents, '1h'),
+      }),
+  },
+  {
+    name: 'project',
+    enabled: (c) => c.project.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addProjectControllers(mgr, { cluster, concurrentSyncs: controllers.project.concurrentSyncs }),
+  },
+  protection('quota'),
+  {
+    name: 'secretbinding',
+    enabled: (c) => c.secretBinding.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addBindingController(mgr, 'SecretBinding', {
+        cluster,
+        concurrentSyncs: controllers.secretBinding.concurrentSyncs,
+      }),
+  },
+  {
+    name: 'seed-lifecycle',
+    enabled: (c) => c.seed.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) => {
+      const monitorPeriodMs = ms(controllers.seed.monitorPeriod, '40s');
+      addSeedLifecycleController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.seed.concurrentSyncs,
+        syncPeriodMs: ms(controllers.seed.syncPeriod, '10s'),
+        monitorPeriodMs,
+        // Gardener defaults shootMonitorPeriod to five times monitorPeriod.
+        shootMonitorPeriodMs: controllers.seed.shootMonitorPeriod
+          ? ms(controllers.seed.shootMonitorPeriod, '200s')
+          : 5 * monitorPeriodMs,
+      });
+    },
+  },
+  {
+    name: 'shoot-hibernation',
+    enabled: (c) => c.shootHibernation.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootHibernationController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.shootHibernation.concurrentSyncs,
+        triggerDeadlineMs: ms(controllers.shootHibernation.triggerDeadlineDuration, '2h'),
+      }),
+  },
+  {
+    name: 'shoot-maintenance',
+    enabled: (c) => c.shootMaintenance.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootMaintenanceController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.shootMaintenance.concurrentSyncs,
+        enableShootControlPlaneRestarter: controllers.shootMaintenance.enableShootControlPlaneRestarter,
+        enableShootCoreAddonRestarter: controllers.shootMaintenance.enableShootCoreAddonRestarter,
+      }),
+  },
+  {
+    name: 'shoot-status-label',
+    enabled: (c) => c.shootStatusLabel.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootStatusLabelController(mgr, { cluster, concurrentSyncs: controllers.shootStatusLabel.concurrentSyncs }),
+  },
+];
+
+/** Adds every enabled controller of the registry to `mgr`; returns the names added. */
+export function addControllers(
+  mgr: Manager,
+  deps: AddDeps,
+  registry: readonly ControllerEntry[] = controllerRegistry,
+): string[] {
+  const added: string[] = [];
+  for (const entry of registry) {
+    if (!entry.enabled(deps.controllers)) continue;
+    entry.add(mgr, deps);
+    added.push(entry.name);
+  }
+  return added;
+}

@@ -1,0 +1,106 @@
+// Registers the ControllerRegistration controllers (Gardener's pkg/controllermanager/controller/controllerregistration):
+// the seed reconciler that creates and deletes ControllerInstallations, and the finalizers on Seeds and registrations.
+import type { BackupBucket, BackupEntry, ControllerInstallation, Seed, Shoot } from '@gardener-ts/api';
+import {
+  controllerFor,
+  type Controller,
+  type Manager,
+  type Predicate,
+  type Request,
+} from '@gardener-ts/controller-runtime';
+import {
+  BackupBucketKind,
+  BackupEntryKind,
+  ControllerInstallationKind,
+  ControllerRegistrationKind,
+  SeedKind,
+  ShootKind,
+} from '../../kinds.js';
+import { InstallationFinalizerReconciler, referencesRegistration, referencesSeed } from './finalizer/reconciler.js';
+import { ControllerRegistrationSeedReconciler } from './seed/reconciler.js';
+
+/** Names in logs and metrics (Gardener's). */
+export const SeedControllerName = 'controllerregistration-seed';
+export const SeedFinalizerControllerName = 'controllerregistration-seed-finalizer';
+export const RegistrationFinalizerControllerName = 'controllerregistration-finalizer';
+
+const named = (...names: (string | undefined)[]): Request[] =>
+  [...new Set(names.filter((n): n is string => !!n))].map((name) => ({ namespace: '', name }));
+
+/** A Shoot's seeds: the one it is scheduled to and the one it still runs on. */
+export const mapShootToSeeds = (shoot: Shoot): Request[] => named(shoot.spec.seedName, shoot.status?.seedName);
+/** A BackupBucket's seed. */
+export const mapBackupBucketToSeed = (bucket: BackupBucket): Request[] => named(bucket.spec.seedName);
+/** A BackupEntry's seed. */
+export const mapBackupEntryToSeed = (entry: BackupEntry): Request[] => named(entry.spec.seedName);
+/** An installation's seed. */
+export const mapInstallationToSeed = (installation: ControllerInstallation): Request[] =>
+  named(installation.spec.seedRef?.name);
+/** An installation's registration. */
+export const mapInstallationToRegistration = (installation: ControllerInstallation): Request[] =>
+  named(installation.spec.registrationRef.name);
+
+/** Seed events that change what the seed needs: creation, spec, labels, deletion. */
+export const seedNeedsChanged: Predicate<Seed> = (e) => {
+  if (e.type !== 'update') return true;
+  const [a, b] = [e.oldObject, e.object];
+  return (
+    a.metadata?.generation !== b.metadata?.generation ||
+    JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {}) ||
+    !!a.metadata?.deletionTimestamp !== !!b.metadata?.deletionTimestamp
+  );
+};
+
+/** Shoot events that change what its seed needs: anything but status-only noise. */
+export const shootNeedsChanged: Predicate<Shoot> = (e) => {
+  if (e.type !== 'update') return true;
+  const [a, b] = [e.oldObject, e.object];
+  return (
+    a.metadata?.generation !== b.metadata?.generation ||
+    a.status?.seedName !== b.status?.seedName ||
+    !!a.metadata?.deletionTimestamp !== !!b.metadata?.deletionTimestamp
+  );
+};
+
+/** Adds the three controllers to `mgr` on its garden cluster. */
+export function addControllerRegistrationControllers(
+  mgr: Manager,
+  deps: { cluster: string; concurrentSyncs: number; gardenNamespace: string },
+): Controller[] {
+  const garden = mgr.cluster(deps.cluster);
+  const seeds = garden.cache.informerFor(SeedKind);
+  const allSeeds = (): Request[] => seeds.store.list().map((s) => ({ namespace: '', name: s.metadata!.name! }));
+
+  const seedController = controllerFor(mgr, SeedControllerName)
+    .inCluster(deps.cluster)
+    .for(SeedKind, { predicates: [seedNeedsChanged] })
+    .watches(ControllerRegistrationKind, allSeeds)
+    .watches(ControllerInstallationKind, mapInstallationToSeed)
+    .watches(ShootKind, mapShootToSeeds, { predicates: [shootNeedsChanged] })
+    .watches(BackupBucketKind, mapBackupBucketToSeed)
+    .watches(BackupEntryKind, mapBackupEntryToSeed)
+    .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
+    .complete(
+      new ControllerRegistrationSeedReconciler({
+        client: garden.client,
+        api: garden.api,
+        gardenNamespace: deps.gardenNamespace,
+      }),
+    );
+
+  const seedFinalizer = controllerFor(mgr, SeedFinalizerControllerName)
+    .inCluster(deps.cluster)
+    .for(SeedKind)
+    .watches(ControllerInstallationKind, mapInstallationToSeed, { predicates: [(e) => e.type === 'delete'] })
+    .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
+    .complete(new InstallationFinalizerReconciler(garden.client, SeedKind, referencesSeed));
+
+  const registrationFinalizer = controllerFor(mgr, RegistrationFinalizerControllerName)
+    .inCluster(deps.cluster)
+    .for(ControllerRegistrationKind)
+    .watches(ControllerInstallationKind, mapInstallationToRegistration, { predicates: [(e) => e.type === 'delete'] })
+    .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
+    .complete(new InstallationFinalizerReconciler(garden.client, ControllerRegistrationKind, referencesRegistration));
+
+  return [seedController, seedFinalizer, registrationFinalizer];
+}
