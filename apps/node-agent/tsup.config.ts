@@ -1,3 +1,4 @@
 import { appBuild } from '../../tsup.shared.js';
 
-export default appBuild('node-agent');
+// main.js: gardener-node-agent; machine.js: the machine program of image gardener-ts/machine (provider-local's nodes).
+export default appBuild('node-agent', { main: 'src/main.ts', machine: 'src/machine.ts' });

@@ -1,2 +1,103 @@
-// @gardener-ts/providerlocal: gardener-extension-provider-local's logic: every extension kind for local mode, machines as local processes.
-export {};
+// @gardener-ts/providerlocal: gardener-extension-provider-local's logic, built on the extension SDK
+// (@gardener-ts/extensions) only — the OperatingSystemConfig, Worker, Infrastructure and local-ext-seed actuators,
+// and the local machine controller (machine-controller-manager's role: MachineDeployment → MachineSet → Machine → Pod
+// with rolling updates).
+
+// The component.
+export { ExtensionName, seedKubeConfig, startProviderLocal } from './provider-local.js';
+export {
+  LocalType,
+  ProviderLocalControllers,
+  ServedResources,
+  addProviderLocalControllers,
+  type ProviderLocalOptions,
+} from './controller/add.js';
+export {
+  BackupBucketActuator,
+  BackupEntryActuator,
+  DefaultBackupBucketDir,
+  bucketDirectory,
+  entryDirectory,
+} from './controller/backup/actuator.js';
+
+// OperatingSystemConfig.
+export {
+  CloudConfigDataKey,
+  LocalOSType,
+  OperatingSystemConfigActuator,
+  cloudConfigSecretName,
+} from './controller/operatingsystemconfig/actuator.js';
+export {
+  SystemdUnitDirectory,
+  renderCloudConfig,
+  type UserDataFile,
+  type UserDataUnit,
+} from './controller/operatingsystemconfig/cloud-config.js';
+export { addOperatingSystemConfigController } from './controller/operatingsystemconfig/add.js';
+
+// Worker.
+export { WorkerActuator, rolledOut, type WorkerActuatorOptions } from './controller/worker/actuator.js';
+export { LocalWorkerType, addWorkerController } from './controller/worker/add.js';
+export {
+  LegacyPoolLabel,
+  MachineClassSecretPurpose,
+  PoolLabel,
+  distributeOverZones,
+  machineImageOf,
+  wantedMachines,
+  workerPoolHash,
+  type CloudProfileConfig,
+  type WantedMachines,
+  type WorkerPool,
+} from './controller/worker/machines.js';
+
+// Infrastructure and Extensions.
+export {
+  InfrastructureActuator,
+  MachinePodsNetworkPolicy,
+  machinePodsNetworkPolicy,
+} from './controller/infrastructure/actuator.js';
+export { LocalExtSeedActuator, LocalExtSeedType } from './controller/extension/local-ext-seed.js';
+
+// The local machine controller.
+export { addMachineControllers } from './machine/add.js';
+export {
+  planRollingUpdate,
+  resolveFenceposts,
+  type MachineSetCounts,
+  type RollingUpdateInput,
+  type RollingUpdatePlan,
+} from './machine/rolling.js';
+export {
+  MCMFinalizer,
+  MachineClassKind,
+  MachineDeploymentKind,
+  MachineKind,
+  MachineSetKind,
+  MachineTemplateHashLabel,
+  NodeLabel,
+  isAvailable,
+  phaseOf,
+  templateHash,
+  type Machine,
+  type MachineClass,
+  type MachineDeployment,
+  type MachinePhase,
+  type MachineSet,
+} from './machine/objects.js';
+export {
+  DefaultMachineImage,
+  MachineNameLabel,
+  MachinePodLabels,
+  MachineReconciler,
+  UserDataMountPath,
+  machinePod,
+  machinePodName,
+  phaseFromPod,
+} from './machine/controller/machine/reconciler.js';
+export { MachineSetReconciler, machinesToDelete } from './machine/controller/machineset/reconciler.js';
+export { MachineDeploymentReconciler } from './machine/controller/machinedeployment/reconciler.js';
+
+// Webhooks.
+export { KubeletConfigPath, LocalEnsurer } from './webhook/ensurer.js';
+export { LocalNodeResources, nodeMutator, withLocalNodeResources } from './webhook/node.js';

@@ -1,0 +1,78 @@
+// Registers provider-local's controllers with a manager on the seed, as a table (name → add function), each
+// switchable: the extension kinds it serves through the SDK, and the local machine controller.
+import type { Manager } from '@gardener-ts/controller-runtime';
+import { addExtensionController } from '@gardener-ts/extensions';
+import { addMachineControllers } from '../machine/add.js';
+import { BackupBucketActuator, BackupEntryActuator, DefaultBackupBucketDir } from './backup/actuator.js';
+import { LocalExtSeedActuator, LocalExtSeedType } from './extension/local-ext-seed.js';
+import { InfrastructureActuator } from './infrastructure/actuator.js';
+import { addOperatingSystemConfigController } from './operatingsystemconfig/add.js';
+import { addWorkerController } from './worker/add.js';
+
+/** The provider type of every kind provider-local serves. */
+export const LocalType = 'local';
+
+/** The extension kinds and types provider-local serves (what its ControllerRegistration declares). */
+export const ServedResources: readonly { kind: string; type: string }[] = [
+  { kind: 'BackupBucket', type: LocalType },
+  { kind: 'BackupEntry', type: LocalType },
+  { kind: 'Infrastructure', type: LocalType },
+  { kind: 'OperatingSystemConfig', type: LocalType },
+  { kind: 'Worker', type: LocalType },
+  { kind: 'Extension', type: LocalExtSeedType },
+];
+
+/** Options of provider-local's controllers. */
+export interface ProviderLocalOptions {
+  /** The host directory of backup buckets (Gardener's `--local-backupbucket-dir`). */
+  backupBucketDir?: string;
+}
+
+/** provider-local's controllers by name. */
+export const ProviderLocalControllers: Record<string, (mgr: Manager, options: ProviderLocalOptions) => void> = {
+  backupbucket: (mgr, options) => {
+    addExtensionController(mgr, {
+      kind: 'BackupBucket',
+      types: [LocalType],
+      actuator: new BackupBucketActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
+    });
+  },
+  backupentry: (mgr, options) => {
+    addExtensionController(mgr, {
+      kind: 'BackupEntry',
+      types: [LocalType],
+      actuator: new BackupEntryActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
+    });
+  },
+  infrastructure: (mgr) => {
+    addExtensionController(mgr, { kind: 'Infrastructure', types: [LocalType], actuator: new InfrastructureActuator() });
+  },
+  operatingsystemconfig: (mgr) => {
+    addOperatingSystemConfigController(mgr);
+  },
+  worker: (mgr) => {
+    addWorkerController(mgr);
+  },
+  'extension-local-ext-seed': (mgr) => {
+    addExtensionController(mgr, {
+      kind: 'Extension',
+      types: [LocalExtSeedType],
+      classes: ['shoot', 'seed'],
+      actuator: new LocalExtSeedActuator(),
+    });
+  },
+  machine: (mgr) => addMachineControllers(mgr),
+};
+
+/** Adds the named controllers (all by default) to `mgr`. */
+export function addProviderLocalControllers(
+  mgr: Manager,
+  enabled: string[] = Object.keys(ProviderLocalControllers),
+  options: ProviderLocalOptions = {},
+): void {
+  for (const name of enabled) {
+    const add = ProviderLocalControllers[name];
+    if (!add) throw new Error(`unknown provider-local controller ${JSON.stringify(name)}`);
+    add(mgr, options);
+  }
+}

@@ -1,0 +1,158 @@
+// What provider-local's Worker wants of the machine API, computed from the Worker (Gardener's generic Worker actuator
+// with provider-local's delegate): per pool and zone a MachineDeployment `<namespace>-<pool>-z<n>` and a MachineClass
+// `<deployment>-<pool hash>` (a change of machine image, type, Kubernetes version or user data gives a new class, so
+// the deployment rolls its machines), the class's Secret carrying the pool's user data, the node labels and taints of
+// the pool. Pure: the Worker, the machine images of the CloudProfile and the existing replicas in, objects out.
+import { createHash } from 'node:crypto';
+import type { extensionsv1alpha1 } from '@gardener-ts/api';
+import { DefaultMachineImage } from '../../machine/controller/machine/reconciler.js';
+import type { MachineClass, MachineDeployment } from '../../machine/objects.js';
+
+type WorkerSpec = extensionsv1alpha1.WorkerSpec;
+/** A worker pool of a Worker. */
+export type WorkerPool = WorkerSpec['pools'][number];
+
+/** provider-local's CloudProfileConfig: the image of each machine image version. */
+export interface CloudProfileConfig {
+  machineImages?: { name: string; versions?: { version: string; image: string }[] }[];
+}
+
+/** The labels gardener puts on the Nodes of a pool. */
+export const PoolLabel = 'worker.gardener.cloud/pool';
+/** The legacy pool label Gardener keeps setting. */
+export const LegacyPoolLabel = 'worker.garden.sapcloud.io/group';
+/** The label marking MachineClass Secrets (Gardener's). */
+export const MachineClassSecretPurpose = { 'gardener.cloud/purpose': 'machineclass' } as const;
+
+/** One zone's share of `total` over `zones` zones (Gardener's DistributeOverZones: the first zones get the rest). */
+export function distributeOverZones(zoneIndex: number, total: number, zones: number): number {
+  const base = Math.floor(total / zones);
+  return base + (zoneIndex < total % zones ? 1 : 0);
+}
+
+/** The hash of what makes a pool's machines different (a change means new machines). */
+export function workerPoolHash(pool: WorkerPool, kubernetesVersion: string | undefined): string {
+  const relevant = {
+    machineType: pool.machineType,
+    machineImage: pool.machineImage,
+    kubernetesVersion: pool.kubernetesVersion ?? kubernetesVersion,
+    volume: pool.volume,
+    architecture: pool.architecture,
+    providerConfig: pool.providerConfig,
+    userData: pool.userDataSecretRef,
+  };
+  return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 5);
+}
+
+/** The image of a pool's machine image version from the CloudProfileConfig; the machine program's image otherwise. */
+export function machineImageOf(pool: WorkerPool, config: CloudProfileConfig | undefined): string {
+  const image = config?.machineImages
+    ?.find((i) => i.name === pool.machineImage?.name)
+    ?.versions?.find((v) => v.version === pool.machineImage?.version)?.image;
+  return image ?? DefaultMachineImage;
+}
+
+/** What the Worker wants. */
+export interface WantedMachines {
+  machineClasses: MachineClass[];
+  /** The Secret of each class: its pool's user data, key `userData`. */
+  classSecrets: { name: string; poolUserData: { secretName: string; key: string } }[];
+  machineDeployments: MachineDeployment[];
+  /** `status.machineDeployments` of the Worker. */
+  statusDeployments: { name: string; minimum: number; maximum: number; priority?: number }[];
+}
+
+/** Computes the wanted machine objects; `existingReplicas` keeps what an autoscaler set (by deployment name). */
+export function wantedMachines(
+  worker: { metadata: { namespace: string }; spec: WorkerSpec },
+  options: {
+    cloudProfileConfig?: CloudProfileConfig;
+    kubernetesVersion?: string;
+    existingReplicas?: Record<string, number>;
+  },
+): WantedMachines {
+  const namespace = worker.metadata.namespace;
+  const wanted: WantedMachines = {
+    machineClasses: [],
+    classSecrets: [],
+    machineDeployments: [],
+    statusDeployments: [],
+  };
+  for (const pool of worker.spec.pools) {
+    const zones = pool.zones && pool.zones.length > 0 ? pool.zones : [''];
+    const hash = workerPoolHash(pool, options.kubernetesVersion);
+    zones.forEach((zone, index) => {
+      const deploymentName = `${namespace}-${pool.name}-z${index + 1}`;
+      const className = `${deploymentName}-${hash}`;
+      const minimum = distributeOverZones(index, pool.minimum, zones.length);
+      const maximum = distributeOverZones(index, pool.maximum, zones.length);
+      const existing = options.existingReplicas?.[deploymentName];
+      const replicas = existing === undefined ? minimum : Math.min(Math.max(existing, minimum), maximum);
+
+      wanted.machineClasses.push({
+        apiVersion: 'machine.sapcloud.io/v1alpha1',
+        kind: 'MachineClass',
+        metadata: { name: className, namespace },
+        provider: 'local',
+        providerSpec: { image: machineImageOf(pool, options.cloudProfileConfig) },
+        secretRef: { name: className, namespace },
+        nodeTemplate: {
+          capacity: pool.nodeTemplate?.capacity ?? { cpu: '100', memory: '100Gi' },
+          instanceType: pool.machineType,
+          region: worker.spec.region,
+          zone,
+          ...(pool.architecture ? { architecture: pool.architecture } : {}),
+        },
+      });
+      wanted.classSecrets.push({
+        name: className,
+        poolUserData: {
+          secretName: pool.userDataSecretRef?.name ?? '',
+          key: pool.userDataSecretRef?.key ?? 'userData',
+        },
+      });
+      const nodeLabels = {
+        ...pool.labels,
+        'node.kubernetes.io/role': 'node',
+        [PoolLabel]: pool.name,
+        [LegacyPoolLabel]: pool.name,
+        ...(zone ? { 'topology.kubernetes.io/zone': zone } : {}),
+      };
+      const mcm = pool.machineControllerManager;
+      wanted.machineDeployments.push({
+        apiVersion: 'machine.sapcloud.io/v1alpha1',
+        kind: 'MachineDeployment',
+        metadata: { name: deploymentName, namespace, labels: { [PoolLabel]: pool.name } },
+        spec: {
+          replicas,
+          minReadySeconds: 0,
+          strategy: {
+            type: 'RollingUpdate',
+            rollingUpdate: { maxSurge: pool.maxSurge, maxUnavailable: pool.maxUnavailable },
+          },
+          selector: { matchLabels: { name: deploymentName } },
+          template: {
+            metadata: { labels: { name: deploymentName } },
+            spec: {
+              class: { kind: 'MachineClass', name: className },
+              nodeTemplate: {
+                metadata: { labels: nodeLabels, ...(pool.annotations ? { annotations: pool.annotations } : {}) },
+                ...(pool.taints ? { spec: { taints: pool.taints } } : {}),
+              },
+              ...(mcm?.machineDrainTimeout ? { drainTimeout: mcm.machineDrainTimeout } : {}),
+              ...(mcm?.machineHealthTimeout ? { healthTimeout: mcm.machineHealthTimeout } : {}),
+              ...(mcm?.machineCreationTimeout ? { creationTimeout: mcm.machineCreationTimeout } : {}),
+            },
+          },
+        },
+      });
+      wanted.statusDeployments.push({
+        name: deploymentName,
+        minimum,
+        maximum,
+        ...(pool.priority !== undefined ? { priority: pool.priority } : {}),
+      });
+    });
+  }
+  return wanted;
+}

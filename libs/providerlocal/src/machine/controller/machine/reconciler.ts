@@ -1,0 +1,184 @@
+// The Machine controller of the local machine controller (machine-controller-manager with the local driver): a Pod
+// per Machine in the Machine's namespace (image from the MachineClass's `providerSpec.image`, `gardener-ts/machine`
+// by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the Machine's phase from
+// its Pod (Pending → Running when the Pod is ready; Failed when it ended), the `node` label and the InternalIP
+// address; on deletion Terminating, the Pod deleted, then the finalizer removed.
+import {
+  Kinds,
+  addFinalizer,
+  ignoreNotFound,
+  removeFinalizer,
+  type Client,
+  type PodObject,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
+import {
+  MCMFinalizer,
+  MachineClassKind,
+  MachineKind,
+  NodeLabel,
+  controllerRef,
+  phaseOf,
+  type Machine,
+  type MachineClass,
+  type MachinePhase,
+} from '../../objects.js';
+
+/** The image of a machine Pod when the MachineClass names none. */
+export const DefaultMachineImage = 'gardener-ts/machine';
+/** Where the machine Pod finds its user data (key `userData` of the MachineClass's Secret). */
+export const UserDataMountPath = '/etc/machine/userdata';
+/** Labels of every machine Pod (the Infrastructure's NetworkPolicy selects them). */
+export const MachinePodLabels = { app: 'machine', 'machine.sapcloud.io/provider': 'local' } as const;
+/** The label naming a machine Pod's Machine. */
+export const MachineNameLabel = 'machine.sapcloud.io/name';
+
+/** The name of a Machine's Pod, which is also its hostname and Node name. */
+export function machinePodName(machineName: string): string {
+  return `machine-${machineName}`.slice(0, 63).replace(/-+$/, '');
+}
+
+/** The Pod of a Machine. */
+export function machinePod(machine: Machine, machineClass: MachineClass): PodObject {
+  type Container = NonNullable<NonNullable<PodObject['spec']>['containers']>[number] & Record<string, unknown>;
+  const name = machinePodName(machine.metadata!.name!);
+  const providerSpec = (machineClass.providerSpec ?? {}) as { image?: string };
+  const userDataSecret = machineClass.secretRef?.name;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: machine.metadata!.namespace!,
+      labels: { ...MachinePodLabels, [MachineNameLabel]: machine.metadata!.name! },
+      ownerReferences: [controllerRef(machine)],
+    },
+    spec: {
+      hostname: name,
+      automountServiceAccountToken: false,
+      containers: [
+        {
+          name: 'node',
+          image: providerSpec.image ?? DefaultMachineImage,
+          env: [
+            { name: 'MACHINE_NAME', value: machine.metadata!.name! },
+            { name: 'NODE_NAME', value: name },
+            ...(userDataSecret ? [{ name: 'USER_DATA_FILE', value: `${UserDataMountPath}/userData` }] : []),
+          ],
+          ...(userDataSecret
+            ? { volumeMounts: [{ name: 'userdata', mountPath: UserDataMountPath, readOnly: true }] }
+            : {}),
+        } as Container,
+      ],
+      ...(userDataSecret ? { volumes: [{ name: 'userdata', secret: { secretName: userDataSecret } }] } : {}),
+    },
+  };
+}
+
+/** The phase a Machine has with this Pod. */
+export function phaseFromPod(pod: PodObject | undefined): MachinePhase {
+  if (!pod) return 'Pending';
+  const phase = pod.status?.phase;
+  if (phase === 'Failed' || phase === 'Succeeded') return 'Failed';
+  const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+  return phase === 'Running' && ready ? 'Running' : 'Pending';
+}
+
+/** Reconciles Machines into Pods. */
+export class MachineReconciler {
+  constructor(
+    private readonly client: Pick<Client, 'get' | 'create' | 'patch' | 'delete'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async reconcile(req: Request): Promise<ReconcileResult | void> {
+    const machine = await this.client.get(MachineKind, req).catch(ignoreNotFound);
+    if (!machine) return;
+    const podKey = { namespace: req.namespace, name: machinePodName(req.name) };
+
+    if (machine.metadata?.deletionTimestamp) {
+      await this.setStatus(machine, 'Terminating', 'Delete', 'Processing', 'Deleting the machine Pod');
+      const pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
+      if (pod) {
+        if (!pod.metadata?.deletionTimestamp) await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
+        return { requeueAfter: 1000 };
+      }
+      await removeFinalizer(this.client, machine, MCMFinalizer);
+      return;
+    }
+
+    const current = await addFinalizer(this.client, machine, MCMFinalizer);
+    const className = machine.spec?.class?.name;
+    const machineClass = className
+      ? await this.client.get(MachineClassKind, { namespace: req.namespace, name: className }).catch(ignoreNotFound)
+      : undefined;
+    if (!machineClass) {
+      await this.setStatus(
+        current,
+        'Pending',
+        'Create',
+        'Failed',
+        `MachineClass ${req.namespace}/${className ?? '<none>'} not found`,
+      );
+      return { requeueAfter: 5000 };
+    }
+    let pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
+    if (!pod) pod = await this.client.create(machinePod(current, machineClass));
+
+    const phase = phaseFromPod(pod);
+    if (current.metadata?.labels?.[NodeLabel] !== podKey.name) {
+      await this.client.patch(MachineKind, req, {
+        type: 'merge',
+        patch: { metadata: { labels: { [NodeLabel]: podKey.name } } },
+      });
+    }
+    await this.setStatus(
+      current,
+      phase,
+      'Create',
+      phase === 'Running' ? 'Successful' : phase === 'Failed' ? 'Failed' : 'Processing',
+      phase === 'Running'
+        ? 'Machine is running'
+        : phase === 'Failed'
+          ? `Machine Pod ${podKey.name} ended (${pod.status?.phase})`
+          : `Waiting for machine Pod ${podKey.name} to be ready`,
+      pod.status?.podIP,
+    );
+  }
+
+  private async setStatus(
+    machine: Machine,
+    phase: MachinePhase,
+    type: string,
+    state: string,
+    description: string,
+    ip?: string,
+  ): Promise<void> {
+    const status = machine.status ?? {};
+    const addresses = ip ? [{ type: 'InternalIP', address: ip }] : status.addresses;
+    if (
+      phaseOf(machine) === phase &&
+      status.lastOperation?.description === description &&
+      JSON.stringify(status.addresses) === JSON.stringify(addresses)
+    ) {
+      return;
+    }
+    const at = this.now().toISOString();
+    await this.client.patch(
+      MachineKind,
+      { namespace: machine.metadata!.namespace!, name: machine.metadata!.name! },
+      {
+        type: 'merge',
+        patch: {
+          status: {
+            currentStatus: { phase, lastUpdateTime: at, timeoutActive: false },
+            lastOperation: { type, state, description, lastUpdateTime: at },
+            ...(addresses ? { addresses } : {}),
+          },
+        },
+      },
+      { subresource: 'status' },
+    );
+  }
+}

@@ -1,0 +1,22 @@
+// The example ControllerRegistration (deploy/charts/provider-local/registration) declares exactly what provider-local
+// serves: a kind gardenlet would wait for in vain, or one it would never hand over, fails here.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { workspaceRoot } from '@gardener-ts/testing';
+import { ServedResources } from '../src/controller/add.js';
+
+describe('the ControllerRegistration of provider-local', () => {
+  it('declares the kinds and types the extension serves', () => {
+    const registration = parse(
+      readFileSync(`${workspaceRoot()}/deploy/charts/provider-local/registration/controllerregistration.yaml`, 'utf8'),
+    );
+    expect(registration.kind).toBe('ControllerRegistration');
+    expect(registration.spec.deployment.policy).toBe('Always');
+    const declared = (registration.spec.resources as { kind: string; type: string }[]).map(({ kind, type }) => ({
+      kind,
+      type,
+    }));
+    expect(declared).toEqual(ServedResources);
+  });
+});
