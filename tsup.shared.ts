@@ -50,6 +50,11 @@ export function appBuild(
       js: "import { createRequire as __gtsCreateRequire } from 'node:module'; const require = __gtsCreateRequire(import.meta.url);",
     },
     define: { 'process.env.GARDENER_TS_VERSION': JSON.stringify(version) },
-    esbuildOptions: sourceCondition,
+    esbuildOptions: (options: { conditions?: string[]; alias?: Record<string, string> }) => {
+      sourceCondition(options);
+      // Node's built-in punycode is deprecated (DEP0040, a warning on every start since Node 22): dependencies that
+      // still require it get the userland package of the same API (`punycode/` is the npm package, not the built-in).
+      options.alias = { ...options.alias, punycode: 'punycode/' };
+    },
   });
 }

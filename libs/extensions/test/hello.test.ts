@@ -85,7 +85,7 @@ const annotate = (namespace: string, operation: string) =>
   );
 
 /** Waits until the Extension's last operation is `type` in `state`. */
-function lastOperation(namespace: string, type: string, state: string, timeoutMs = 15_000): Promise<ExtensionObject> {
+function lastOperation(namespace: string, type: string, state: string, timeoutMs = 60_000): Promise<ExtensionObject> {
   return waitFor(
     `Extension ${namespace}/hello to report ${type} ${state}`,
     async () => {
