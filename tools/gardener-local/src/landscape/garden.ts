@@ -132,16 +132,10 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
         await helm(['dependency', 'build', chart]);
         const manifests = await helm(['template', release, chart, '--namespace', 'garden']);
         await kubectl(['apply', '--server-side', '--force-conflicts', '-n', 'garden', '-f', '-'], manifests);
-        await kubectl([
-          '-n',
-          'garden',
-          'wait',
-          '--for=condition=Available',
-          'deployment',
-          '-l',
-          `app.kubernetes.io/instance=${release}`,
-          '--timeout=180s',
-        ]);
+        await waitForPodsStartedAndReady(kubectl, 'garden', `app.kubernetes.io/instance=${release}`, since);
+        // A component serving webhooks writes its CA into their configurations itself; re-applying the chart on a
+        // resumed landscape replaces them, so the webhooks are usable only once every one carries a caBundle again.
+        for (const [kind, name] of webhookConfigurations(manifests)) await waitForCABundles(kubectl, kind, name);
         return `deployment ${release} available`;
       },
       logFile,
@@ -174,6 +168,36 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
     logFile,
   );
   return garden;
+}
+
+/** The (Mutating|Validating)WebhookConfigurations a rendered chart contains, as [kind, name]. */
+export function webhookConfigurations(manifests: string): [string, string][] {
+  const found: [string, string][] = [];
+  for (const doc of manifests.split(/^---\s*$/m)) {
+    const kind = /^kind:\s*((?:Mutating|Validating)WebhookConfiguration)\s*$/m.exec(doc)?.[1];
+    const name = /^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+name:\s*"?([^"\s]+)"?/m.exec(doc)?.[1];
+    if (kind && name) found.push([kind.toLowerCase(), name]);
+  }
+  return found;
+}
+
+async function waitForCABundles(
+  kubectl: (args: string[]) => Promise<string>,
+  kind: string,
+  name: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const config = JSON.parse(await kubectl(['get', kind, name, '-o', 'json'])) as {
+      webhooks?: { clientConfig?: { caBundle?: string } }[];
+    };
+    if ((config.webhooks ?? []).every((w) => w.clientConfig?.caBundle)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(
+    `${kind} ${name}: its webhooks have no caBundle after ${timeoutMs / 1000}s (the component writes it at start)`,
+  );
 }
 
 interface PodList {
