@@ -1,3 +1,3 @@
 import { libBuild } from '../../tsup.shared.js';
 
-export default libBuild();
+export default libBuild({ index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' });

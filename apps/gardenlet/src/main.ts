@@ -1,11 +1,11 @@
 // gardenlet: The agent of one seed: seed, shoot, backup and extension controllers and the shoot flows.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gardenletConfigSpec } from '@gardener-ts/component-config';
 import { runComponent } from '@gardener-ts/controller-runtime';
+import { resolveAssets, startGardenlet } from '@gardener-ts/gardenlet-controllers';
 
 await runComponent({
   spec: gardenletConfigSpec,
-  // Controllers are registered here as their issues land; until then the process serves its probes and metrics.
-  setup: async ({ log }) => {
-    log.info('No controllers are implemented in this component yet');
-  },
+  setup: (ctx) => startGardenlet(ctx, { assets: resolveAssets(dirname(fileURLToPath(import.meta.url))) }),
 });

@@ -378,7 +378,6 @@ describe('gardenletConfigSpec', () => {
         'controllers.gardenlet',
         'controllers.networkPolicy',
         'controllers.tokenRequestor',
-        'resources',
         'debugging',
         'logging',
         'etcdConfig',
@@ -386,6 +385,9 @@ describe('gardenletConfigSpec', () => {
     );
     expect(ignoredFields).not.toContain('server');
     expect(ignoredFields).not.toContain('nodeToleration');
+    // Read by the seed reconciler: status.capacity / status.allocatable.
+    expect(ignoredFields).not.toContain('resources');
+    expect(config.resources).toEqual({ capacity: { shoots: 200 } });
   });
 
   it('defaults an empty configuration like Gardener', () => {

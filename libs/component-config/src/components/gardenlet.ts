@@ -43,6 +43,12 @@ const kubeconfigValidity = z
   })
   .prefault({});
 
+/** A `{name, namespace}` reference to a Secret (corev1.SecretReference). */
+const secretReference = z.object({ name: z.string().min(1), namespace: z.string().min(1) });
+
+/** `resources.capacity` / `resources.reserved`: shoots (and other resources) the seed offers. */
+const resourceList = z.record(z.string(), z.union([z.number(), z.string()]));
+
 const conditionThresholds = z.array(z.object({ type: z.string().min(1), duration: duration().unwrap() })).optional();
 
 const controllers = z
@@ -118,7 +124,16 @@ const seedConfig = z.object({
 const schema = z.object({
   apiVersion: z.string(),
   kind: z.string(),
-  gardenClientConnection: z.object({ ...clientConnectionFields, kubeconfigValidity }).prefault({}),
+  gardenClientConnection: z
+    .object({
+      ...clientConnectionFields,
+      kubeconfigValidity,
+      gardenClusterAddress: z.string().optional(),
+      gardenClusterCACert: z.string().optional(),
+      bootstrapKubeconfig: secretReference.optional(),
+      kubeconfigSecret: secretReference.optional(),
+    })
+    .prefault({}),
   seedClientConnection: clientConnection,
   shootClientConnection: clientConnection,
   controllers,
@@ -128,6 +143,7 @@ const schema = z.object({
   server: probesAndMetrics(2728, 2729),
   featureGates,
   seedConfig: seedConfig.optional(),
+  resources: z.object({ capacity: resourceList.optional(), reserved: resourceList.optional() }).optional(),
   nodeToleration: z
     .object({
       defaultNotReadyTolerationSeconds: z.number().int().nonnegative().optional(),

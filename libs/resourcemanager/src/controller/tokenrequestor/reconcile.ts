@@ -35,6 +35,11 @@ export interface TokenRequestorOptions {
   audiences?: string[];
   /** The target cluster's CA bundle (PEM), written for Secrets annotated `inject-ca-bundle: "true"`. */
   caData?: string;
+  /**
+   * The namespace of every ServiceAccount, ignoring the `serviceaccount.resources.gardener.cloud/namespace` annotation
+   * (the gardenlet's instance: always the seed's namespace in the garden).
+   */
+  serviceAccountNamespace?: string;
   now?: () => Date;
   random?: () => number;
 }
@@ -153,7 +158,10 @@ export class TokenRequestor {
   }
 
   private async ensureServiceAccount(annotations: Record<string, string>): Promise<{ namespace: string; name: string }> {
-    const key = { namespace: annotations[A.ServiceAccountNamespace] ?? '', name: annotations[A.ServiceAccountName] ?? '' };
+    const key = {
+      namespace: this.o.serviceAccountNamespace ?? annotations[A.ServiceAccountNamespace] ?? '',
+      name: annotations[A.ServiceAccountName] ?? '',
+    };
     let labels: Record<string, string> | undefined;
     const labelsJSON = annotations[A.ServiceAccountLabels];
     if (labelsJSON) {

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { CONTROLLERS, thresholdsOf } from './add.js';
+
+describe('controller registry', () => {
+  it('registers the seed, ControllerInstallation and TokenRequestor controllers', () => {
+    expect(Object.keys(CONTROLLERS)).toEqual([
+      'seed-lease',
+      'seed',
+      'seed-care',
+      'controllerinstallation',
+      'controllerinstallation-care',
+      'controllerinstallation-required',
+      'token-requestor',
+    ]);
+  });
+
+  it('gates the ControllerInstallation controllers by concurrentSyncs (0 disables)', () => {
+    const config = {
+      controllers: {
+        controllerInstallation: { concurrentSyncs: 0 },
+        controllerInstallationCare: { concurrentSyncs: 20 },
+      },
+    } as never;
+    expect(CONTROLLERS.controllerinstallation!.enabled(config)).toBe(false);
+    expect(CONTROLLERS['controllerinstallation-care']!.enabled(config)).toBe(true);
+  });
+
+  it('reads condition thresholds as in the example configuration', () => {
+    expect(thresholdsOf([{ type: 'SeedSystemComponentsHealthy', duration: '1m' }])).toEqual({
+      SeedSystemComponentsHealthy: 60_000,
+    });
+    expect(thresholdsOf(undefined)).toEqual({});
+  });
+});

@@ -1,0 +1,139 @@
+// The gardenlet's controllers, registered from one table and gated by the component configuration (as Gardener's
+// pkg/gardenlet/controller/add.go). Controllers of seeds 000/001 that are not implemented yet are listed in
+// docs/apps/gardenlet.md.
+import { parseDuration, type GardenletConfiguration } from '@gardener-ts/component-config';
+import type { ConditionThresholds, Controller, KubernetesObject, Manager } from '@gardener-ts/controller-runtime';
+import { addControllerInstallationController } from './controllerinstallation/add.js';
+import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
+import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
+import type { SeedSystem } from './seed/flow.js';
+import type { HealthManager } from './lease/health.js';
+import { addLeaseController } from './lease/add.js';
+import { addSeedController } from './seed/add.js';
+import { addSeedCareController } from './seedcare/add.js';
+import { addTokenRequestorController } from './tokenrequestor/add.js';
+
+/** What the controllers need beyond the manager. */
+export interface ControllerDeps {
+  config: GardenletConfiguration;
+  seedName: string;
+  gardenCluster: string;
+  seedCluster: string;
+  seedHealthz: () => Promise<void>;
+  health: HealthManager;
+  seedSystem: SeedSystem;
+  gardener: { id: string; name: string; version: string };
+  /** Renders a chart archive (ControllerDeployment `helm.rawChart`). */
+  renderArchive: (
+    archive: Buffer,
+    release: string,
+    namespace: string,
+    values: Record<string, unknown>,
+  ) => Promise<KubernetesObject[]>;
+}
+
+const ms = (d: string | undefined, fallback: number) => (d === undefined ? fallback : (parseDuration(d) ?? fallback));
+
+/** Thresholds of `conditionThresholds` (type → duration) in milliseconds. */
+export function thresholdsOf(list: { type: string; duration: string }[] | undefined): ConditionThresholds {
+  return Object.fromEntries((list ?? []).map((t) => [t.type, ms(t.duration, 0)]));
+}
+
+interface Entry {
+  enabled: (c: GardenletConfiguration) => boolean;
+  add: (mgr: Manager, deps: ControllerDeps) => Controller;
+}
+
+/** The gardenlet's controllers by name. */
+export const CONTROLLERS: Record<string, Entry> = {
+  'seed-lease': {
+    enabled: () => true,
+    add: (mgr, d) =>
+      addLeaseController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedHealthz: d.seedHealthz,
+        health: d.health,
+        leaseResyncSeconds: d.config.controllers.seed.leaseResyncSeconds,
+      }),
+  },
+  seed: {
+    enabled: () => true,
+    add: (mgr, d) =>
+      addSeedController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        system: d.seedSystem,
+        gardener: d.gardener,
+        resources: d.config.resources,
+        syncPeriodMs: ms(d.config.controllers.seed.syncPeriod, 3600_000),
+      }),
+  },
+  'seed-care': {
+    enabled: () => true,
+    add: (mgr, d) =>
+      addSeedCareController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        thresholds: thresholdsOf(d.config.controllers.seedCare.conditionThresholds),
+        syncPeriodMs: ms(d.config.controllers.seedCare.syncPeriod, 30_000),
+      }),
+  },
+  controllerinstallation: {
+    enabled: (c) => c.controllers.controllerInstallation.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addControllerInstallationController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.controllerInstallation.concurrentSyncs,
+        render: d.renderArchive,
+        version: d.gardener.version,
+        featureGates: d.config.featureGates,
+      }),
+  },
+  'controllerinstallation-care': {
+    enabled: (c) => c.controllers.controllerInstallationCare.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addControllerInstallationCareController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.controllerInstallationCare.concurrentSyncs,
+        syncPeriodMs: ms(d.config.controllers.controllerInstallationCare.syncPeriod, 30_000),
+      }),
+  },
+  'controllerinstallation-required': {
+    enabled: (c) => c.controllers.controllerInstallationRequired.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addControllerInstallationRequiredController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.controllerInstallationRequired.concurrentSyncs,
+      }),
+  },
+  // controllers.tokenRequestor is not read from the configuration yet: Gardener's default of 5 workers.
+  'token-requestor': {
+    enabled: () => true,
+    add: (mgr, d) =>
+      addTokenRequestorController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: 5,
+      }),
+  },
+};
+
+/** Adds every enabled controller; returns their names. */
+export function addControllers(mgr: Manager, deps: ControllerDeps): string[] {
+  const added: string[] = [];
+  for (const [name, entry] of Object.entries(CONTROLLERS)) {
+    if (!entry.enabled(deps.config)) continue;
+    entry.add(mgr, deps);
+    added.push(name);
+  }
+  return added;
+}

@@ -1,0 +1,48 @@
+// Wiring of the ControllerInstallation main reconciler: this seed's ControllerInstallations (spec changes), and the
+// installation of a ControllerDeployment that changed.
+import { controllerFor, type Controller, type Manager } from '@gardener-ts/controller-runtime';
+import { ControllerInstallationReconciler, type ControllerInstallationReconcilerDeps } from './reconciler.js';
+import { ControllerDeploymentKind, ControllerInstallationKind, type ControllerInstallation } from './kinds.js';
+
+/** The controller's name. */
+export const ControllerName = 'controllerinstallation';
+
+/** Installations of the seed `seedName`. */
+export const forSeed = (seedName: string) => (event: { object: ControllerInstallation }) =>
+  event.object.spec?.seedRef?.name === seedName;
+
+/** Adds the ControllerInstallation main controller. */
+export function addControllerInstallationController(
+  mgr: Manager,
+  deps: Omit<ControllerInstallationReconcilerDeps, 'garden' | 'seed'> & {
+    gardenCluster: string;
+    seedCluster: string;
+    concurrentSyncs: number;
+  },
+): Controller {
+  const garden = mgr.cluster(deps.gardenCluster);
+  return controllerFor(mgr, ControllerName)
+    .inCluster(deps.gardenCluster)
+    .for(ControllerInstallationKind, {
+      predicates: [
+        forSeed(deps.seedName),
+        (e) =>
+          e.type !== 'update' ||
+          e.oldObject.metadata?.generation !== e.object.metadata?.generation ||
+          !!e.object.metadata?.deletionTimestamp,
+      ],
+    })
+    .watches(ControllerDeploymentKind, (deployment) =>
+      garden.cache
+        .informerFor(ControllerInstallationKind)
+        .store.list()
+        .filter(
+          (ci) => ci.spec.deploymentRef?.name === deployment.metadata?.name && ci.spec.seedRef?.name === deps.seedName,
+        )
+        .map((ci) => ({ namespace: '', name: ci.metadata!.name! })),
+    )
+    .withOptions({ maxConcurrentReconciles: Math.max(1, deps.concurrentSyncs) })
+    .complete(
+      new ControllerInstallationReconciler({ ...deps, garden: garden.api, seed: mgr.cluster(deps.seedCluster).api }),
+    );
+}

@@ -1,0 +1,88 @@
+// The seed cluster behind the seed flow's `SeedSystem`: server-side applies with the gardenlet's field manager,
+// the CRDs read from the vendored Gardener CRD files, gardener-resource-manager rendered from its chart with helm.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { gvkOf, Kinds, type ApiClient, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import type { HelmRenderer } from '../../charts/helm.js';
+import { FIELD_MANAGER, GARDEN_NAMESPACE } from '../../constants.js';
+import { resourceManagerValues, seedCRDs } from './components.js';
+import type { SeedSystem } from './flow.js';
+
+export interface SeedSystemOptions {
+  /** Live client of the seed cluster. */
+  seed: ApiClient;
+  /** Directories with CRD YAML files (Gardener's vendored CRDs). */
+  crdDirs: readonly string[];
+  helm: HelmRenderer;
+  /** Image of the seed's gardener-resource-manager (chart default: gardener-ts/resource-manager:<appVersion>). */
+  resourceManagerImage?: { repository?: string; tag?: string };
+}
+
+/** Reads every CRD document of the YAML files in `dirs` (not recursive). */
+export async function readCRDFiles(dirs: readonly string[]): Promise<KubernetesObject[]> {
+  const out: KubernetesObject[] = [];
+  for (const dir of dirs) {
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+    for (const file of files) {
+      for (const doc of parseAllDocuments(await readFile(join(dir, file), 'utf8'))) {
+        const obj = doc.toJSON() as KubernetesObject | null;
+        if (obj?.kind === 'CustomResourceDefinition') out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+/** `SeedSystem` on a real seed cluster. */
+export class ClusterSeedSystem implements SeedSystem {
+  private crdCache?: Promise<KubernetesObject[]>;
+
+  constructor(private readonly options: SeedSystemOptions) {}
+
+  async kubernetesVersion(): Promise<string> {
+    const version = await this.options.seed.transport.request<{ gitVersion?: string }>({
+      method: 'GET',
+      path: '/version',
+    });
+    return version.gitVersion ?? '';
+  }
+
+  async apply(objects: readonly KubernetesObject[], signal?: AbortSignal): Promise<void> {
+    const seed = this.options.seed;
+    for (const object of objects) {
+      if (signal?.aborted) throw signal.reason;
+      const obj = structuredClone(object);
+      const mapping = await seed.mapping(gvkOf(obj));
+      if (mapping.namespaced)
+        obj.metadata = { ...obj.metadata, namespace: obj.metadata?.namespace ?? GARDEN_NAMESPACE };
+      await seed.apply(obj, { fieldManager: FIELD_MANAGER, force: true });
+    }
+  }
+
+  crds(): Promise<KubernetesObject[]> {
+    this.crdCache ??= readCRDFiles(this.options.crdDirs).then(seedCRDs);
+    this.crdCache.catch(() => (this.crdCache = undefined));
+    return this.crdCache;
+  }
+
+  async checkEstablished(names: readonly string[]): Promise<void> {
+    const pending: string[] = [];
+    for (const name of names) {
+      const crd = (await this.options.seed.get(Kinds.CustomResourceDefinition, { name })) as {
+        status?: { conditions?: { type: string; status: string }[] };
+      };
+      if (!crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) pending.push(name);
+    }
+    if (pending.length > 0) throw new Error(`CustomResourceDefinitions not established yet: ${pending.join(', ')}`);
+  }
+
+  resourceManager(): Promise<KubernetesObject[]> {
+    return this.options.helm.render(
+      'resource-manager',
+      'gardener-resource-manager',
+      GARDEN_NAMESPACE,
+      resourceManagerValues(this.options.resourceManagerImage),
+    );
+  }
+}

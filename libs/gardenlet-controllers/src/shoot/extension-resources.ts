@@ -1,0 +1,200 @@
+// Deploying an extension resource and waiting for its extension (Gardener's `pkg/component/extensions` helpers
+// `DeployExtensionObject`, `WaitUntilExtensionObjectReady`, `DeleteExtensionObject`, `WaitUntilExtensionObjectDeleted`):
+// a pure readiness check of the object's status against the reconcile request the gardenlet made, and a thin shell
+// that applies, polls and deletes through a controller-runtime client.
+import { Annotations } from '@gardener-ts/api';
+import { gvkOf, isNotFound, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+
+/** The status fields of an extension resource the gardenlet reads. */
+interface ExtensionStatusView {
+  observedGeneration?: number;
+  lastOperation?: { state?: string; lastUpdateTime?: string; description?: string; type?: string };
+  lastError?: { description?: string; codes?: string[] };
+}
+
+/** Where an extension resource stands with respect to the reconcile request of `expectedTimestamp`. */
+export type ExtensionReadiness =
+  { readonly ready: true } | { readonly ready: false; readonly reason: string; readonly lastError?: string };
+
+/**
+ * Whether an extension has handled the object (Gardener's `health.CheckExtensionObject` plus the timestamp checks of
+ * `WaitUntilExtensionObjectReady`): the operation annotation was picked up, the latest generation observed, the last
+ * operation `Succeeded` and updated no earlier than the request's `gardener.cloud/timestamp`.
+ */
+export function extensionReadiness(
+  obj: KubernetesObject & { status?: unknown },
+  expectedTimestamp?: string,
+): ExtensionReadiness {
+  const name = `${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}`;
+  const status = (obj.status ?? {}) as ExtensionStatusView;
+  const lastError = status.lastError?.description;
+  const notReady = (reason: string): ExtensionReadiness => ({
+    ready: false,
+    reason: `${name}: ${reason}`,
+    ...(lastError ? { lastError } : {}),
+  });
+  const annotations = obj.metadata?.annotations ?? {};
+  if (expectedTimestamp !== undefined && annotations[Annotations.GardenerTimestamp] !== expectedTimestamp) {
+    return notReady(`annotation ${Annotations.GardenerTimestamp} is not ${expectedTimestamp} yet`);
+  }
+  if (annotations[Annotations.GardenerOperation] !== undefined) {
+    return notReady(`the extension has not picked up the ${annotations[Annotations.GardenerOperation]} request yet`);
+  }
+  if ((status.observedGeneration ?? 0) < (obj.metadata?.generation ?? 0)) {
+    return notReady(
+      `observed generation ${status.observedGeneration ?? 0} is behind generation ${obj.metadata?.generation}`,
+    );
+  }
+  const last = status.lastOperation;
+  if (!last) return notReady('no last operation yet');
+  if (last.state !== 'Succeeded') {
+    return notReady(
+      `last operation ${last.type ?? ''} is ${last.state}${last.description ? `: ${last.description}` : ''}`,
+    );
+  }
+  if (
+    expectedTimestamp !== undefined &&
+    last.lastUpdateTime &&
+    Date.parse(last.lastUpdateTime) < Date.parse(expectedTimestamp) - 1000
+  ) {
+    return notReady(`last operation was updated before the request at ${expectedTimestamp}`);
+  }
+  return { ready: true };
+}
+
+/** Polling of the waits; Gardener waits up to a few minutes per extension resource. */
+export interface WaitOptions {
+  readonly signal?: AbortSignal;
+  /** Between two reads, milliseconds (default 2000). */
+  readonly interval?: number;
+  /** Overall, milliseconds (default 180000). */
+  readonly timeout?: number;
+}
+
+/** A key of an extension resource. */
+export interface ExtensionKey {
+  readonly apiVersion?: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+function kindOfKey(key: ExtensionKey) {
+  return kind(key.apiVersion ?? 'extensions.gardener.cloud/v1alpha1', key.kind);
+}
+
+function describeKey(key: ExtensionKey): string {
+  return `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
+}
+
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The field manager of the gardenlet's server-side applies. */
+export const GardenletFieldManager = 'gardenlet';
+
+/** Deploys, waits for and deletes extension resources in the seed. */
+export class ExtensionResources {
+  /** Over a seed client with get, patch and delete. */
+  constructor(private readonly client: Pick<Client, 'get' | 'patch' | 'delete'>) {}
+
+  /** Server-side applies a rendered object as the gardenlet (extension resources carry their reconcile request). */
+  async deploy<T extends KubernetesObject>(obj: T): Promise<T> {
+    try {
+      const key = { name: obj.metadata?.name ?? '', namespace: obj.metadata?.namespace };
+      const patch = obj as unknown as Record<string, unknown>;
+      return (await this.client.patch(kind<T>(obj.apiVersion ?? '', obj.kind ?? ''), key, {
+        type: 'apply',
+        patch,
+        fieldManager: GardenletFieldManager,
+        force: true,
+      })) as T;
+    } catch (err) {
+      throw new Error(`deploying ${obj.kind} ${obj.metadata?.namespace}/${obj.metadata?.name} failed`, { cause: err });
+    }
+  }
+
+  /**
+   * Waits until the extension has handled the request of `expectedTimestamp`; on timeout the error names the object,
+   * why it is not ready, and the extension's last error.
+   */
+  async waitUntilReady(key: ExtensionKey, expectedTimestamp?: string, options: WaitOptions = {}): Promise<void> {
+    const deadline = Date.now() + (options.timeout ?? 180_000);
+    let last: ExtensionReadiness | undefined;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      try {
+        const obj = await this.client.get(kindOfKey(key), { name: key.name, namespace: key.namespace });
+        last = extensionReadiness(obj, expectedTimestamp);
+        if (last.ready) return;
+      } catch (err) {
+        if (!isNotFound(err)) throw new Error(`reading ${describeKey(key)} failed`, { cause: err });
+        last = { ready: false, reason: `${describeKey(key)} does not exist` };
+      }
+      if (Date.now() >= deadline) {
+        const detail = !last.ready && last.lastError ? ` (last error: ${last.lastError})` : '';
+        throw new Error(`${describeKey(key)} is not ready: ${last.ready ? '' : last.reason}${detail}`);
+      }
+      await sleep(options.interval ?? 2000, options.signal);
+    }
+  }
+
+  /** Confirms the deletion (`confirmation.gardener.cloud/deletion=true`, which the seed's webhook demands) and deletes. */
+  async destroy(key: ExtensionKey): Promise<void> {
+    const kindOf = kindOfKey(key);
+    try {
+      await this.client.patch(
+        kindOf,
+        { name: key.name, namespace: key.namespace },
+        { type: 'merge', patch: { metadata: { annotations: { [Annotations.ConfirmationDeletion]: 'true' } } } },
+      );
+      await this.client.delete(kindOf, { name: key.name, namespace: key.namespace });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw new Error(`deleting ${describeKey(key)} failed`, { cause: err });
+    }
+  }
+
+  /** Waits until the object is gone; on timeout the error carries the extension's last error. */
+  async waitUntilDeleted(key: ExtensionKey, options: WaitOptions = {}): Promise<void> {
+    const deadline = Date.now() + (options.timeout ?? 180_000);
+    for (;;) {
+      options.signal?.throwIfAborted();
+      let lastError: string | undefined;
+      try {
+        const obj = await this.client.get(kindOfKey(key), { name: key.name, namespace: key.namespace });
+        lastError = (obj as { status?: ExtensionStatusView }).status?.lastError?.description;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw new Error(`reading ${describeKey(key)} failed`, { cause: err });
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(`${describeKey(key)} is not deleted yet${lastError ? ` (last error: ${lastError})` : ''}`);
+      }
+      await sleep(options.interval ?? 2000, options.signal);
+    }
+  }
+}
+
+/** The key of a rendered extension resource. */
+export function extensionKeyOf(obj: KubernetesObject): ExtensionKey {
+  const gvk = gvkOf(obj);
+  return {
+    apiVersion: obj.apiVersion,
+    kind: gvk.kind,
+    name: obj.metadata?.name ?? '',
+    ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
+  };
+}

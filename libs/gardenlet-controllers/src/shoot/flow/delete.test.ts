@@ -1,0 +1,135 @@
+// The delete flow over a recording fake: the reverse order of Gardener's deletion, every extension deletion awaited
+// before what depends on it, and a shoot whose namespace is already gone only cleaning up what is left.
+import { FlowFailedError, type ProgressEvent } from '@gardener-ts/flow';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { exampleSeed, exampleShoot } from '../../component/testdata/fixtures.js';
+import { recordingOperation } from '../testing/recording-operation.js';
+import { flowConditions } from './conditions.js';
+import { deleteFlow, type DeleteFlowState } from './delete.js';
+import type { DeleteOperation } from './operation.js';
+import type { Shoot } from '@gardener-ts/api';
+
+const running: DeleteFlowState = {
+  namespaceActive: true,
+  kubeAPIServerDeploymentFound: true,
+  kubeAPIServerReplicas: 1,
+  kubeControllerManagerDeploymentFound: true,
+  infrastructureFound: true,
+  controlPlaneDeploymentNeeded: true,
+};
+
+// Must-come-before pairs of Gardener's delete flow (reconciler_delete.go), by step.
+const mustComeBefore: [keyof DeleteOperation, keyof DeleteOperation][] = [
+  ['waitForKubeAPIServer', 'initializeShootClients'],
+  ['initializeShootClients', 'cleanKubernetesResources'],
+  ['cleanKubernetesResources', 'destroyWorker'],
+  ['destroyWorker', 'waitForWorkerDeleted'],
+  ['waitForWorkerDeleted', 'destroyOperatingSystemConfigs'],
+  ['waitForOperatingSystemConfigsDeleted', 'destroyExtensionsBeforeKubeAPIServer'],
+  ['waitForNetworkDeleted', 'destroyControlPlane'],
+  ['waitForContainerRuntimesDeleted', 'destroyControlPlane'],
+  ['waitForExtensionsBeforeKubeAPIServerDeleted', 'destroyControlPlane'],
+  ['waitForControlPlaneDeleted', 'deleteKubeAPIServer'],
+  ['waitForControlPlaneDeleted', 'destroyInfrastructure'],
+  ['waitForKubeAPIServerDeleted', 'destroyExtensionsAfterKubeAPIServer'],
+  ['waitForKubeAPIServerDeleted', 'destroyKubeAPIServerService'],
+  ['waitForInfrastructureDeleted', 'destroyEtcd'],
+  ['waitForExtensionsAfterKubeAPIServerDeleted', 'destroyEtcd'],
+  ['waitForEtcdDeleted', 'deleteNamespace'],
+  ['destroyInternalDNSRecord', 'deleteNamespace'],
+  ['deleteNamespace', 'waitForNamespaceDeleted'],
+];
+
+async function run(
+  shoot: Shoot,
+  state: DeleteFlowState,
+  options: { fail?: string[]; delay?: (s: string) => number } = {},
+) {
+  const { op, recording } = recordingOperation<DeleteOperation>(options);
+  const { flow, skipped } = deleteFlow(op, flowConditions(shoot, exampleSeed()), state, { retry: false });
+  const events: ProgressEvent[] = [];
+  const result = await flow.run({ reporter: { report: (e) => void events.push(e) } }).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  return { recording, skipped, events, result };
+}
+
+describe('delete flow', () => {
+  it('deletes everything in reverse order and reaches 100 %', async () => {
+    const { result, events, recording, skipped } = await run(exampleShoot(), running);
+    expect(result).toBeUndefined();
+    expect(events.at(-1)).toMatchObject({ type: 'flow-finished', stats: { progressPercent: 100 } });
+    expect(recording.finished.at(-1)).toMatch(/^(waitForNamespaceDeleted|deleteShootState)$/);
+    expect(recording.started).not.toContain('scaleUpKubeAPIServer');
+    expect(skipped.map((s) => s.task)).toEqual(
+      expect.arrayContaining([
+        'Deleting Shoot Prometheus',
+        'Deleting machine-controller-manager',
+        'Destroying Kubernetes API server service SNI',
+      ]),
+    );
+  });
+
+  it("respects Gardener's ordering whatever order the steps finish in (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.func(fc.nat({ max: 3 })), async (delay) => {
+        const { recording, result } = await run(exampleShoot(), running, { delay: (s) => delay(s) });
+        expect(result).toBeUndefined();
+        for (const [before, after] of mustComeBefore) {
+          const b = recording.finished.indexOf(before);
+          const a = recording.started.indexOf(after);
+          expect(b, `${before} finished`).toBeGreaterThanOrEqual(0);
+          expect(a, `${after} started`).toBeGreaterThan(-1);
+          expect(recording.finished.indexOf(after)).toBeGreaterThan(b);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('a hibernated shoot gets its kube-apiserver scaled up to be cleaned', async () => {
+    const { recording } = await run(
+      exampleShoot((s) => (s.spec.hibernation = { enabled: true })),
+      {
+        ...running,
+        kubeAPIServerReplicas: 0,
+      },
+    );
+    expect(recording.started).toContain('scaleUpKubeAPIServer');
+    expect(recording.started).not.toContain('waitForOperatingSystemConfigsDeleted');
+  });
+
+  it('without a running control plane it only deletes what is left', async () => {
+    const { recording, result } = await run(exampleShoot(), {
+      ...running,
+      kubeAPIServerDeploymentFound: false,
+      infrastructureFound: false,
+    });
+    expect(result).toBeUndefined();
+    for (const step of ['deployKubeAPIServer', 'deployEtcd', 'initializeShootClients', 'cleanKubernetesResources']) {
+      expect(recording.started).not.toContain(step);
+    }
+    for (const step of ['destroyWorker', 'destroyInfrastructure', 'destroyEtcd', 'deleteNamespace']) {
+      expect(recording.finished).toContain(step);
+    }
+  });
+
+  it('a failed extension deletion keeps the namespace', async () => {
+    const { result, recording } = await run(exampleShoot(), running, { fail: ['waitForWorkerDeleted'] });
+    expect((result as FlowFailedError).failedTaskIds).toEqual([
+      'Waiting until shoot worker nodes have been terminated',
+    ]);
+    for (const step of [
+      'destroyOperatingSystemConfigs',
+      'destroyControlPlane',
+      'deleteKubeAPIServer',
+      'destroyEtcd',
+      'deleteNamespace',
+    ]) {
+      expect(recording.started).not.toContain(step);
+    }
+    expect(recording.finished).toContain('waitForNetworkDeleted');
+  });
+});
