@@ -41,7 +41,20 @@ async function startServer(name: string, cli: string, kind: string): Promise<Ser
   const dir = await mkdtemp(join(tmpdir(), 'bench-compare-'));
   const etcd = kind === 'etcd' ? await startEtcd(dir) : undefined;
   await writeFile(join(dir, 'tokens'), `${TOKEN},bench,1,"system:masters"\n`);
-  const argv = [cli, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', kind, '--log-level', 'error', '--token-auth-file', join(dir, 'tokens')];
+  const argv = [
+    cli,
+    'apiserver',
+    '--data-dir',
+    dir,
+    '--port',
+    '0',
+    '--storage',
+    kind,
+    '--log-level',
+    'error',
+    '--token-auth-file',
+    join(dir, 'tokens'),
+  ];
   if (etcd) argv.push('--etcd-servers', etcd.url);
   const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -57,7 +70,11 @@ async function startServer(name: string, cli: string, kind: string): Promise<Ser
   return {
     name,
     url,
-    credentials: { ca: await readFile(join(pki, 'ca.crt'), 'utf8'), cert: await readFile(join(pki, 'admin.crt'), 'utf8'), key: await readFile(join(pki, 'admin.key'), 'utf8') },
+    credentials: {
+      ca: await readFile(join(pki, 'ca.crt'), 'utf8'),
+      cert: await readFile(join(pki, 'admin.crt'), 'utf8'),
+      key: await readFile(join(pki, 'admin.key'), 'utf8'),
+    },
     stop: async () => {
       await new Promise<void>((resolve) => {
         proc.once('exit', () => resolve());
@@ -73,11 +90,15 @@ function client(server: Server) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, ...server.credentials });
   return (method: string, path: string, body?: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${server.url}${path}`, { method, agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${server.url}${path}`,
+        { method, agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -85,19 +106,26 @@ function client(server: Server) {
 
 async function pool(count: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
 }
 
 /** wrk's gets/s of one object; async, so that two can run at the same time. */
 function wrkGets(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t1', '-c32', `-d${args.seconds}s`, '-H', `Authorization: Bearer ${TOKEN}`, url], { encoding: 'utf8' }, (err, out) => {
-      if (err) return reject(err);
-      if (/Non-2xx/.test(out)) return reject(new Error(`wrk saw errors:\n${out}`));
-      resolve(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0));
-    });
+    execFile(
+      'wrk',
+      ['-t1', '-c32', `-d${args.seconds}s`, '-H', `Authorization: Bearer ${TOKEN}`, url],
+      { encoding: 'utf8' },
+      (err, out) => {
+        if (err) return reject(err);
+        if (/Non-2xx/.test(out)) return reject(new Error(`wrk saw errors:\n${out}`));
+        resolve(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0));
+      },
+    );
   });
 }
 
@@ -110,12 +138,18 @@ const servers: Server[] = [];
 const load: number[] = [loadavg()[0]];
 try {
   for (const kind of args.backends.split(',')) {
-    for (const build of ['before', 'after'] as const) servers.push(await startServer(`${kind} ${build}`, build === 'before' ? args.before : args.after, kind));
+    for (const build of ['before', 'after'] as const)
+      servers.push(await startServer(`${kind} ${build}`, build === 'before' ? args.before : args.after, kind));
   }
   for (const server of servers) {
     const send = client(server);
     await pool(N, async (i) => {
-      const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
+      const body = JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, labels: { bench: 'yes' } },
+        data: { i: String(i) },
+      });
       const r = await send('POST', '/api/v1/namespaces/default/configmaps', body);
       if (r.status !== 201) throw new Error(`${server.name}: create ${r.status} ${r.body}`);
     });
@@ -128,7 +162,8 @@ try {
   const kinds = args.backends.split(',');
   // Pairs loaded at the same time: each build against the other per backend, and etcd against memory per build.
   const pairs: [string, string][] = kinds.map((k) => [`${k} after`, `${k} before`]);
-  if (kinds.includes('etcd') && kinds.includes('memory')) pairs.push(['memory after', 'etcd after'], ['memory before', 'etcd before']);
+  if (kinds.includes('etcd') && kinds.includes('memory'))
+    pairs.push(['memory after', 'etcd after'], ['memory before', 'etcd before']);
   const url = (s: Server) => `${s.url}/api/v1/namespaces/default/configmaps/cm-1`;
   for (let round = 0; round < ROUNDS; round++) {
     for (const [a, b] of pairs) {
@@ -154,20 +189,29 @@ try {
       }
     }
   }
-  console.log(`${ROUNDS} rounds; per round and pair, two wrk -t1 -c32 -d${args.seconds}s at the same time; ${N} ConfigMaps per server; 1-min load average ${Math.min(...load).toFixed(2)}–${Math.max(...load).toFixed(2)} (median ${median(load).toFixed(2)})\n`);
-  console.log('| server | wrk gets/s, median (loaded together with the other build) | all rounds | list of N, median ms | all (ms) |\n|---|---:|---|---:|---|');
+  console.log(
+    `${ROUNDS} rounds; per round and pair, two wrk -t1 -c32 -d${args.seconds}s at the same time; ${N} ConfigMaps per server; 1-min load average ${Math.min(...load).toFixed(2)}–${Math.max(...load).toFixed(2)} (median ${median(load).toFixed(2)})\n`,
+  );
+  console.log(
+    '| server | wrk gets/s, median (loaded together with the other build) | all rounds | list of N, median ms | all (ms) |\n|---|---:|---|---:|---|',
+  );
   for (const s of servers) {
     const g = gets.get(s.name)!;
     const l = lists.get(s.name)!;
-    console.log(`| ${s.name} | ${median(g).toFixed(0)} | ${g.map((x) => x.toFixed(0)).join(', ')} | ${median(l).toFixed(1)} | ${l.map((x) => x.toFixed(0)).join(', ')} |`);
+    console.log(
+      `| ${s.name} | ${median(g).toFixed(0)} | ${g.map((x) => x.toFixed(0)).join(', ')} | ${median(l).toFixed(1)} | ${l.map((x) => x.toFixed(0)).join(', ')} |`,
+    );
   }
   console.log('\n| pair, loaded at the same time | gets/s ratio, median | all rounds |\n|---|---:|---|');
-  for (const [key, rs] of ratios) console.log(`| ${key} | ${median(rs).toFixed(2)} | ${rs.map((x) => x.toFixed(2)).join(', ')} |`);
+  for (const [key, rs] of ratios)
+    console.log(`| ${key} | ${median(rs).toFixed(2)} | ${rs.map((x) => x.toFixed(2)).join(', ')} |`);
   const m = (name: string) => median(lists.get(name) ?? [NaN]);
   console.log('');
-  for (const kind of kinds) console.log(`${kind}: list time before ÷ after ${(m(`${kind} before`) / m(`${kind} after`)).toFixed(2)}×`);
+  for (const kind of kinds)
+    console.log(`${kind}: list time before ÷ after ${(m(`${kind} before`) / m(`${kind} after`)).toFixed(2)}×`);
   if (lists.has('etcd after') && lists.has('memory after')) {
-    for (const build of ['before', 'after']) console.log(`${build}: list time etcd ÷ memory ${(m(`etcd ${build}`) / m(`memory ${build}`)).toFixed(2)}×`);
+    for (const build of ['before', 'after'])
+      console.log(`${build}: list time etcd ÷ memory ${(m(`etcd ${build}`) / m(`memory ${build}`)).toFixed(2)}×`);
   }
 } finally {
   for (const s of servers) await s.stop().catch(() => undefined);

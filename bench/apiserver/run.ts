@@ -25,7 +25,20 @@ const CLI = process.env.BENCH_CLI ?? join(import.meta.dirname, '..', '..', 'dist
 
 async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Promise<ServerProcess> {
   await writeFile(join(dir, 'tokens'), `${WRK_TOKEN},bench,1,"system:masters"\n`);
-  const args = [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', kind, '--log-level', 'error', '--token-auth-file', join(dir, 'tokens')];
+  const args = [
+    CLI,
+    'apiserver',
+    '--data-dir',
+    dir,
+    '--port',
+    '0',
+    '--storage',
+    kind,
+    '--log-level',
+    'error',
+    '--token-auth-file',
+    join(dir, 'tokens'),
+  ];
   if (etcdUrl) args.push('--etcd-servers', etcdUrl);
   const nodeFlags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const proc = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -47,10 +60,11 @@ async function startServer(dir: string, kind: StorageKind, etcdUrl?: string): Pr
       cert: await readFile(join(pki, 'admin.crt'), 'utf8'),
       key: await readFile(join(pki, 'admin.key'), 'utf8'),
     },
-    stop: () => new Promise((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -58,7 +72,15 @@ const WRK_TOKEN = 'bench-token';
 
 /** Requests/s that wrk (a C load generator, 1 thread, 32 connections, 10 s) gets, when wrk is installed. */
 function wrk(url: string, script?: string): string {
-  const args = ['-t1', '-c32', '-d10s', '-H', `Authorization: Bearer ${WRK_TOKEN}`, ...(script ? ['-s', script] : []), url];
+  const args = [
+    '-t1',
+    '-c32',
+    '-d10s',
+    '-H',
+    `Authorization: Bearer ${WRK_TOKEN}`,
+    ...(script ? ['-s', script] : []),
+    url,
+  ];
   try {
     const out = execFileSync('wrk', args, { encoding: 'utf8' });
     if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
@@ -77,7 +99,12 @@ async function rssMiB(pid: number): Promise<string> {
 
 async function rawEtcdPuts(url: string): Promise<string> {
   const client = new Etcd3({ hosts: url });
-  const value = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { bench: 'yes' } }, data: { i: '0' } });
+  const value = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'x', labels: { bench: 'yes' } },
+    data: { i: '0' },
+  });
   const ms = await pool(N, (i) => client.put(`/bench/raw/${i}`).value(value).exec());
   client.close();
   return (N / (ms / 1000)).toFixed(0);
@@ -88,14 +115,28 @@ const CONCURRENCY = 32;
 const WATCHERS = 100;
 
 function client(server: ServerProcess) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: CONCURRENCY,
+    ca: server.credentials.ca,
+    cert: server.credentials.cert,
+    key: server.credentials.key,
+  });
   return (method: string, path: string, body?: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${server.url}${path}`, { method, agent, headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${server.url}${path}`,
+        {
+          method,
+          agent,
+          headers: { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -104,13 +145,16 @@ function client(server: ServerProcess) {
 async function pool(count: number, fn: (i: number) => Promise<unknown>): Promise<number> {
   const start = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < count) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
   return performance.now() - start;
 }
 
-const percentile = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const percentile = (xs: number[], p: number) =>
+  xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function bench(kind: StorageKind): Promise<Record<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-apiserver-'));
@@ -118,7 +162,13 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
   const server = await startServer(dir, kind, etcd?.url);
   const send = client(server);
   try {
-    const body = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { bench: 'yes' } }, data: { i: String(i) } });
+    const body = (i: number) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, labels: { bench: 'yes' } },
+        data: { i: String(i) },
+      });
     const createMs = await pool(N, async (i) => {
       const r = await send('POST', '/api/v1/namespaces/default/configmaps', body(i));
       if (r.status !== 201) throw new Error(`create ${r.status} ${r.body}`);
@@ -138,23 +188,28 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
     const latencies: number[] = [];
     const sentAt = new Map<string, number>();
     // Like informers: list (here one item, for the resourceVersion), then watch from that resourceVersion.
-    const listRv = JSON.parse((await send('GET', '/api/v1/namespaces/default/configmaps?limit=1')).body).metadata.resourceVersion;
+    const listRv = JSON.parse((await send('GET', '/api/v1/namespaces/default/configmaps?limit=1')).body).metadata
+      .resourceVersion;
     let established = 0;
     const watchers = Array.from({ length: WATCHERS }, () => {
-      const req = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${listRv}&fieldSelector=metadata.name%3Dcm-0`, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key }, (res) => {
-        established++;
-        let buf = '';
-        res.on('data', (d: Buffer) => {
-          buf += d.toString();
-          let nl: number;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const event = JSON.parse(buf.slice(0, nl));
-            buf = buf.slice(nl + 1);
-            const t = sentAt.get(event.object?.data?.i);
-            if (event.type === 'MODIFIED' && t !== undefined) latencies.push(performance.now() - t);
-          }
-        });
-      });
+      const req = request(
+        `${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${listRv}&fieldSelector=metadata.name%3Dcm-0`,
+        { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key },
+        (res) => {
+          established++;
+          let buf = '';
+          res.on('data', (d: Buffer) => {
+            buf += d.toString();
+            let nl: number;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const event = JSON.parse(buf.slice(0, nl));
+              buf = buf.slice(nl + 1);
+              const t = sentAt.get(event.object?.data?.i);
+              if (event.type === 'MODIFIED' && t !== undefined) latencies.push(performance.now() - t);
+            }
+          });
+        },
+      );
       req.end();
       return req;
     });
@@ -162,7 +217,9 @@ async function bench(kind: StorageKind): Promise<Record<string, string>> {
     for (let u = 0; u < 200; u++) {
       const value = `u${u}`;
       sentAt.set(value, performance.now());
-      await send('PATCH', '/api/v1/namespaces/default/configmaps/cm-0', JSON.stringify({ data: { i: value } })).catch(() => undefined);
+      await send('PATCH', '/api/v1/namespaces/default/configmaps/cm-0', JSON.stringify({ data: { i: value } })).catch(
+        () => undefined,
+      );
     }
     await new Promise((r) => setTimeout(r, 1000));
     watchers.forEach((w) => w.destroy());

@@ -27,7 +27,12 @@ async function createSecrets(client: ApiClient): Promise<void> {
     Array.from({ length: 32 }, async () => {
       while (next < OBJECTS) {
         const i = next++;
-        await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}`, namespace: 'default', labels: { bench: 'yes' } }, data: { payload } });
+        await client.create({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: `s-${i}`, namespace: 'default', labels: { bench: 'yes' } },
+          data: { payload },
+        });
       }
     }),
   );
@@ -86,7 +91,9 @@ try {
   console.log(`Node ${process.version}, ${OBJECTS} Secrets of 1 KiB`);
   console.log(`cache sync: ${cached} objects in ${syncMs.toFixed(0)} ms; heap for the cache: ${heap.toFixed(1)} MiB`);
   for (const [workers, r] of Object.entries(rates)) {
-    console.log(`no-op reconciles/s, ${workers} worker(s): initial ${r.initial.toFixed(0)}, re-enqueued ${r.requeued.toFixed(0)}`);
+    console.log(
+      `no-op reconciles/s, ${workers} worker(s): initial ${r.initial.toFixed(0)}, re-enqueued ${r.requeued.toFixed(0)}`,
+    );
   }
 } finally {
   await server.stop();

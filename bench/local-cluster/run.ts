@@ -113,9 +113,7 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 /** Memory of a process and everything below it: RSS sums count shared pages (the node binary) once per process. */
-async function treeMemory(
-  pid: number,
-): Promise<{
+async function treeMemory(pid: number): Promise<{
   supervisorRssKiB: number;
   supervisorPssKiB: number;
   children: number;

@@ -41,7 +41,16 @@ const client = (servers: string) =>
 const rows: [string, string][] = [];
 
 // Codec alone.
-const envelope = { metadata: { id: 'x', source: 'gardenlet', seed: 'seed-a', object: { kind: 'Shoot', namespace: 'garden-dev', name: 'alpha', uid: '6f1c' }, generation: 12 }, operationProgress: progress(1) };
+const envelope = {
+  metadata: {
+    id: 'x',
+    source: 'gardenlet',
+    seed: 'seed-a',
+    object: { kind: 'Shoot', namespace: 'garden-dev', name: 'alpha', uid: '6f1c' },
+    generation: 12,
+  },
+  operationProgress: progress(1),
+};
 const bytes = encodeEnvelope(envelope);
 let started = performance.now();
 for (let i = 0; i < COUNT; i++) encodeEnvelope(envelope);
@@ -57,7 +66,10 @@ const port = await freePort();
 let server: ChildProcess | undefined;
 const nats = {
   url: `nats://127.0.0.1:${port}`,
-  restart: () => void (server = spawn(process.env.NATS_SERVER ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' })),
+  restart: () =>
+    void (server = spawn(process.env.NATS_SERVER ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port)], {
+      stdio: 'ignore',
+    })),
   async halt() {
     const exited = once(server!, 'exit');
     server!.kill('SIGTERM');
@@ -96,12 +108,17 @@ try {
   // The whole outbox reaches the server (the server acknowledged everything up to the flush).
   await waitFor('the outbox to drain', () => sender.buffered === 0, { timeoutMs: 30_000, intervalMs: 5 });
   await sender.flush();
-  rows.push([`outbox of ${COUNT} delivered to the server after the restart, ms`, (performance.now() - started).toFixed(0)]);
+  rows.push([
+    `outbox of ${COUNT} delivered to the server after the restart, ms`,
+    (performance.now() - started).toFixed(0),
+  ]);
   await Promise.all([sender.close(), receiver.close()]);
 } finally {
   await nats.stop();
 }
 
-console.log(`${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}, ${COUNT} messages\n`);
+console.log(
+  `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}, ${COUNT} messages\n`,
+);
 console.log('| measure | value |\n|---|---|');
 for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);

@@ -8,16 +8,28 @@
 // requests by verb, resource and code; BENCH_LOG=<file> writes the app's log there.
 import { writeFile } from 'node:fs/promises';
 import { runKubectl, startProcess, waitFor } from '@gardener-ts/test-support';
-import { b64, condition, ConfigMapK, getOrUndefined, MR, startLandscape } from '../../apps/resource-manager/test/harness.js';
+import {
+  b64,
+  condition,
+  ConfigMapK,
+  getOrUndefined,
+  MR,
+  startLandscape,
+} from '../../apps/resource-manager/test/harness.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 1000);
 const KINDS = [
-  (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: bench\ndata:\n  key: value-${i}\n`,
-  (i: number) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s-${i}\n  namespace: bench\ntype: Opaque\nstringData:\n  key: value-${i}\n`,
+  (i: number) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: bench\ndata:\n  key: value-${i}\n`,
+  (i: number) =>
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s-${i}\n  namespace: bench\ntype: Opaque\nstringData:\n  key: value-${i}\n`,
   (i: number) => `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa-${i}\n  namespace: bench\n`,
-  (i: number) => `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r-${i}\n  namespace: bench\nrules:\n- apiGroups: [""]\n  resources: [configmaps]\n  verbs: [get]\n`,
-  (i: number) => `apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb-${i}\n  namespace: bench\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: r-${i}\nsubjects:\n- kind: ServiceAccount\n  name: sa-${i}\n  namespace: bench\n`,
-  (i: number) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\n  namespace: bench\nspec:\n  selector:\n    app: a${i}\n  ports:\n  - port: 80\n    targetPort: 8080\n`,
+  (i: number) =>
+    `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r-${i}\n  namespace: bench\nrules:\n- apiGroups: [""]\n  resources: [configmaps]\n  verbs: [get]\n`,
+  (i: number) =>
+    `apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb-${i}\n  namespace: bench\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: r-${i}\nsubjects:\n- kind: ServiceAccount\n  name: sa-${i}\n  namespace: bench\n`,
+  (i: number) =>
+    `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\n  namespace: bench\nspec:\n  selector:\n    app: a${i}\n  ports:\n  - port: 80\n    targetPort: 8080\n`,
 ];
 
 async function requestsByVerb(kubeconfig: string): Promise<Record<string, number>> {
@@ -36,9 +48,27 @@ async function requestsByVerb(kubeconfig: string): Promise<Record<string, number
   return out;
 }
 const diff = (a: Record<string, number>, b: Record<string, number>) =>
-  Object.fromEntries(Object.keys({ ...a, ...b }).map((k) => [k, (b[k] ?? 0) - (a[k] ?? 0)]).filter(([, v]) => v !== 0));
-const WRITE_VERBS = ['POST', 'PUT', 'PATCH', 'DELETE', 'create', 'update', 'patch', 'delete', 'deletecollection', 'apply'];
-const writes = (d: Record<string, number>) => Object.entries(d).filter(([k]) => WRITE_VERBS.includes(k)).reduce((s, [, v]) => s + v, 0);
+  Object.fromEntries(
+    Object.keys({ ...a, ...b })
+      .map((k) => [k, (b[k] ?? 0) - (a[k] ?? 0)])
+      .filter(([, v]) => v !== 0),
+  );
+const WRITE_VERBS = [
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'apply',
+];
+const writes = (d: Record<string, number>) =>
+  Object.entries(d)
+    .filter(([k]) => WRITE_VERBS.includes(k))
+    .reduce((s, [, v]) => s + v, 0);
 
 const land = await startLandscape((c) => {
   c.controllers.garbageCollector = { enabled: false };
@@ -49,12 +79,19 @@ const land = await startLandscape((c) => {
 try {
   await land.tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
   const docs = Array.from({ length: OBJECTS }, (_, i) => KINDS[i % KINDS.length](i)).join('---\n');
-  await land.src.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bench', namespace: 'default' }, data: { 'objects.yaml': b64(docs) } });
+  await land.src.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'bench', namespace: 'default' },
+    data: { 'objects.yaml': b64(docs) },
+  });
   if (process.env.BENCH_APP) {
     // Another build of the resource-manager (e.g. a copy of an older dist/apps/resource-manager/main.js), to compare
     // builds under the same machine load.
     land.app = startProcess(process.execPath, [process.env.BENCH_APP, '--config', land.configPath]);
-    await waitFor('resource-manager to start', () => land.app!.output().includes('Resource manager started'), { timeoutMs: 20_000 });
+    await waitFor('resource-manager to start', () => land.app!.output().includes('Resource manager started'), {
+      timeoutMs: 20_000,
+    });
   } else {
     await land.start();
   }
@@ -62,14 +99,20 @@ try {
   const tgt0 = await requestsByVerb(land.target.kubeconfigPath);
 
   const t0 = performance.now();
-  await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name: 'bench', namespace: 'default' }, spec: { secretRefs: [{ name: 'bench' }] } });
+  await land.src.create({
+    apiVersion: 'resources.gardener.cloud/v1alpha1',
+    kind: 'ManagedResource',
+    metadata: { name: 'bench', namespace: 'default' },
+    spec: { secretRefs: [{ name: 'bench' }] },
+  });
   let appliedMs = 0;
   let healthyMs = 0;
   while (!healthyMs) {
     const mr = await getOrUndefined(land.src, MR, 'default', 'bench');
     if (!appliedMs && condition(mr, 'ResourcesApplied')?.status === 'True') appliedMs = performance.now() - t0;
     if (appliedMs && condition(mr, 'ResourcesHealthy')?.status === 'True') healthyMs = performance.now() - t0;
-    if (performance.now() - t0 > 120_000) throw new Error(`not converged after 120 s: ${JSON.stringify(mr?.status?.conditions)}`);
+    if (performance.now() - t0 > 120_000)
+      throw new Error(`not converged after 120 s: ${JSON.stringify(mr?.status?.conditions)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
   const src1 = await requestsByVerb(land.source.kubeconfigPath);
@@ -95,7 +138,11 @@ try {
     writesDuringResync: writes(diff(src2, src3)) + writes(diff(tgt2, tgt3)),
   };
   console.log(JSON.stringify(result, null, 2));
-  if (process.env.BENCH_LOG) await writeFile(process.env.BENCH_LOG, `mrCreatedAt ${new Date(Date.now() - performance.now() + t0).toISOString()}\n${land.app?.output() ?? ''}`);
+  if (process.env.BENCH_LOG)
+    await writeFile(
+      process.env.BENCH_LOG,
+      `mrCreatedAt ${new Date(Date.now() - performance.now() + t0).toISOString()}\n${land.app?.output() ?? ''}`,
+    );
   if (result.writesDuringResync !== 0) process.exitCode = 1;
 } finally {
   await land.stop();

@@ -32,7 +32,10 @@ const SEEDS = Number(process.env.BENCH_SEEDS ?? 1000);
 const SHOOTS = Number(process.env.BENCH_SHOOTS ?? 1000);
 const PREVIEWS = Number(process.env.BENCH_PREVIEWS ?? 1000);
 const STRATEGIES = (process.env.BENCH_STRATEGIES ?? 'SameRegion,MinimalDistance').split(',');
-const REGIONS = Array.from({ length: 20 }, (_, i) => `region-${String.fromCharCode(97 + i)}-${i % 3 === 0 ? 'west' : i % 3 === 1 ? 'east' : 'central'}-1`);
+const REGIONS = Array.from(
+  { length: 20 },
+  (_, i) => `region-${String.fromCharCode(97 + i)}-${i % 3 === 0 ? 'west' : i % 3 === 1 ? 'east' : 'central'}-1`,
+);
 const ROOT = workspaceRoot();
 const SCHEDULER = join(ROOT, 'dist', 'apps', 'scheduler', 'main.js');
 
@@ -43,9 +46,11 @@ const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 /** Runs `fn` for 0..n-1 with `concurrency` in flight. */
 async function parallel(n: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 function seed(i: number) {
@@ -56,7 +61,12 @@ function seed(i: number) {
     spec: {
       provider: { type: 'local', region: REGIONS[i % REGIONS.length], zones: ['a', 'b', 'c'] },
       dns: { provider: { type: 'local' } },
-      networks: { nodes: '172.18.0.0/16', pods: '10.1.0.0/16', services: '10.2.0.0/16', shootDefaults: { pods: '10.3.0.0/16', services: '10.4.0.0/16' } },
+      networks: {
+        nodes: '172.18.0.0/16',
+        pods: '10.1.0.0/16',
+        services: '10.2.0.0/16',
+        shootDefaults: { pods: '10.3.0.0/16', services: '10.4.0.0/16' },
+      },
       settings: { scheduling: { visible: true } },
     },
   };
@@ -65,7 +75,16 @@ function seed(i: number) {
 const readyStatus = {
   status: {
     lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100, description: 'ok', lastUpdateTime: now },
-    conditions: [{ type: 'GardenletReady', status: 'True', reason: 'GardenletReady', message: '', lastTransitionTime: now, lastUpdateTime: now }],
+    conditions: [
+      {
+        type: 'GardenletReady',
+        status: 'True',
+        reason: 'GardenletReady',
+        message: '',
+        lastTransitionTime: now,
+        lastUpdateTime: now,
+      },
+    ],
     allocatable: { shoots: '250' },
   },
 };
@@ -82,7 +101,9 @@ function shootSpec(i: number) {
 
 async function startNats(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const proc: ChildProcess = spawn(process.env.NATS_SERVER ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(process.env.NATS_SERVER ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port)], {
+    stdio: 'ignore',
+  });
   return {
     url: `nats://127.0.0.1:${port}`,
     async stop() {
@@ -97,20 +118,43 @@ async function prepare(kubeconfig: string): Promise<ApiClient> {
   const client = await ApiClient.create(kubeconfig);
   const crds = generatedCRDs() as unknown as KubernetesObject[];
   for (const crd of crds) await client.create(crd);
-  await waitFor('the CRDs to be established', async () => {
-    const listed = await client.list(CustomResourceDefinitionKind);
-    return listed.items.filter((c) => (c.status?.conditions as { type: string; status: string }[] | undefined)?.some((x) => x.type === 'Established' && x.status === 'True')).length >= crds.length;
-  }, { timeoutMs: 60_000 });
-  for (const name of ['garden', 'garden-bench']) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  const profile = loadYaml<KubernetesObject>(await readFile(join(ROOT, '..', 'shared', 'gardener-examples', 'local', 'cloudprofile.yaml'), 'utf8'));
+  await waitFor(
+    'the CRDs to be established',
+    async () => {
+      const listed = await client.list(CustomResourceDefinitionKind);
+      return (
+        listed.items.filter((c) =>
+          (c.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+            (x) => x.type === 'Established' && x.status === 'True',
+          ),
+        ).length >= crds.length
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
+  for (const name of ['garden', 'garden-bench'])
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  const profile = loadYaml<KubernetesObject>(
+    await readFile(join(ROOT, '..', 'shared', 'gardener-examples', 'local', 'cloudprofile.yaml'), 'utf8'),
+  );
   await client.create(profile);
   await parallel(SEEDS, 32, async (i) => {
     const s = seed(i);
     await client.create(s);
-    await client.patch(SeedKind, { name: s.metadata.name }, { type: 'merge', patch: readyStatus }, { subresource: 'status' });
+    await client.patch(
+      SeedKind,
+      { name: s.metadata.name },
+      { type: 'merge', patch: readyStatus },
+      { subresource: 'status' },
+    );
   });
   await parallel(SHOOTS, 32, (i) =>
-    client.create({ apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Shoot', metadata: { name: `shoot-${i}`, namespace: 'garden-bench' }, spec: shootSpec(i) }),
+    client.create({
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'Shoot',
+      metadata: { name: `shoot-${i}`, namespace: 'garden-bench' },
+      spec: shootSpec(i),
+    }),
   );
   return client;
 }
@@ -138,7 +182,10 @@ async function runStrategy(strategy: string): Promise<Run> {
     // BENCH_SCHEDULER_THROTTLED=1 asks for the example's own limits.
     const throttled = process.env.BENCH_SCHEDULER_THROTTLED === '1';
     const limits = throttled ? fixture : fixture.replace(/qps: \d+/, 'qps: 5000').replace(/burst: \d+/, 'burst: 5000');
-    await writeFile(config, `${limits.replace('candidateDeterminationStrategy: MinimalDistance', `candidateDeterminationStrategy: ${strategy}`)}nats:\n  servers: ${nats.url}\n`);
+    await writeFile(
+      config,
+      `${limits.replace('candidateDeterminationStrategy: MinimalDistance', `candidateDeterminationStrategy: ${strategy}`)}nats:\n  servers: ${nats.url}\n`,
+    );
 
     // Watch the shoots from here: count those bound.
     const bound = new Set<string>();
@@ -146,22 +193,36 @@ async function runStrategy(strategy: string): Promise<Run> {
     const done = new Promise<void>((r) => (allBound = r));
     const watchAbort = new AbortController();
     const list = await client.list(ShootKind, { namespace: 'garden-bench' });
-    void client.watch(ShootKind, { namespace: 'garden-bench', resourceVersion: list.metadata.resourceVersion, signal: watchAbort.signal }, (event) => {
-      if (event.object.spec?.seedName) bound.add(event.object.metadata!.name!);
-      if (bound.size === SHOOTS) allBound();
-    }).catch(() => undefined);
+    void client
+      .watch(
+        ShootKind,
+        { namespace: 'garden-bench', resourceVersion: list.metadata.resourceVersion, signal: watchAbort.signal },
+        (event) => {
+          if (event.object.spec?.seedName) bound.add(event.object.metadata!.name!);
+          if (bound.size === SHOOTS) allBound();
+        },
+      )
+      .catch(() => undefined);
 
     const spawned = performance.now();
     let started = 0;
     const nodeFlags = (process.env.BENCH_SCHEDULER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    scheduler = spawn(process.execPath, [...nodeFlags, SCHEDULER, '--config', config], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KUBECONFIG: server.kubeconfig } });
+    scheduler = spawn(process.execPath, [...nodeFlags, SCHEDULER, '--config', config], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, KUBECONFIG: server.kubeconfig },
+    });
     let log = '';
     scheduler.stderr!.on('data', (d: Buffer) => {
       log += d.toString();
       if (!started && log.includes('Shoot scheduler started')) started = performance.now();
       if (log.length > 1 << 20) log = log.slice(-(1 << 16));
     });
-    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${bound.size} of ${SHOOTS} bound after 120 s`)), 120_000))]);
+    await Promise.race([
+      done,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`only ${bound.size} of ${SHOOTS} bound after 120 s`)), 120_000),
+      ),
+    ]);
     const finished = performance.now();
     watchAbort.abort();
 
@@ -177,13 +238,20 @@ async function runStrategy(strategy: string): Promise<Run> {
     };
 
     if (PREVIEWS > 0) {
-      const messaging = new MessagingClient({ servers: nats.url, name: 'bench', logger: createLogger({ name: 'bench', level: 'silent' }) }).start();
+      const messaging = new MessagingClient({
+        servers: nats.url,
+        name: 'bench',
+        logger: createLogger({ name: 'bench', level: 'silent' }),
+      }).start();
       await messaging.connection();
       const latencies: number[] = [];
-      for (let i = 0; i < 20; i++) await requestPreview(messaging, { shoot: { metadata: { namespace: 'garden-bench' }, spec: shootSpec(i) } }); // warm-up
+      for (let i = 0; i < 20; i++)
+        await requestPreview(messaging, { shoot: { metadata: { namespace: 'garden-bench' }, spec: shootSpec(i) } }); // warm-up
       for (let i = 0; i < PREVIEWS; i++) {
         const t = performance.now();
-        const answer = await requestPreview(messaging, { shoot: { metadata: { name: `preview-${i}`, namespace: 'garden-bench' }, spec: shootSpec(i) } });
+        const answer = await requestPreview(messaging, {
+          shoot: { metadata: { name: `preview-${i}`, namespace: 'garden-bench' }, spec: shootSpec(i) },
+        });
         latencies.push(performance.now() - t);
         if (!answer.seed) throw new Error(`preview found no seed: ${answer.error || answer.message}`);
       }
@@ -204,7 +272,9 @@ async function runStrategy(strategy: string): Promise<Run> {
   }
 }
 
-const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 console.log(`Node ${process.version}, ${cpus().length} cores, load average before: ${load}`);
 console.log(`${SEEDS} seeds in ${REGIONS.length} regions, ${SHOOTS} pending shoots, ${PREVIEWS} preview requests`);
 const runs: Run[] = [];
@@ -213,10 +283,18 @@ for (const strategy of STRATEGIES) {
   runs.push(run);
   console.log(JSON.stringify(run));
 }
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log('\n| strategy | all bound after caches synced, s | from process spawn, s | seeds used | max shoots on one seed | preview p50 ms | p90 ms | p99 ms | max ms |');
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+console.log(
+  '\n| strategy | all bound after caches synced, s | from process spawn, s | seeds used | max shoots on one seed | preview p50 ms | p90 ms | p99 ms | max ms |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of runs) {
   const p = r.preview;
-  console.log(`| ${r.strategy} | ${(r.fromStartedMs / 1000).toFixed(2)} | ${(r.fromSpawnMs / 1000).toFixed(2)} | ${r.seedsUsed} | ${r.maxPerSeed} | ${p ? p.p50.toFixed(1) : '–'} | ${p ? p.p90.toFixed(1) : '–'} | ${p ? p.p99.toFixed(1) : '–'} | ${p ? p.max.toFixed(1) : '–'} |`);
+  console.log(
+    `| ${r.strategy} | ${(r.fromStartedMs / 1000).toFixed(2)} | ${(r.fromSpawnMs / 1000).toFixed(2)} | ${r.seedsUsed} | ${r.maxPerSeed} | ${p ? p.p50.toFixed(1) : '–'} | ${p ? p.p90.toFixed(1) : '–'} | ${p ? p.p99.toFixed(1) : '–'} | ${p ? p.max.toFixed(1) : '–'} |`,
+  );
 }

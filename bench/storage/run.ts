@@ -16,7 +16,9 @@ import {
 } from '../../libs/local-apiserver/src/storage/index.js';
 import { startEtcd } from '../../libs/local-apiserver/test/storage/etcd-process.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, count: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, count: { type: 'string', default: '10000' } },
+});
 const RUNS = Number(values.runs);
 const COUNT = Number(values.count);
 const CONCURRENCY = 32;
@@ -28,10 +30,22 @@ type Metrics = Record<string, number>;
 const pod = (name: string, i: number): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, namespace: 'bench', labels: { app: 'bench', shard: String(i % 16) }, annotations: { note: 'x'.repeat(200) } },
+  metadata: {
+    name,
+    namespace: 'bench',
+    labels: { app: 'bench', shard: String(i % 16) },
+    annotations: { note: 'x'.repeat(200) },
+  },
   spec: {
     nodeName: `node-${i % 8}`,
-    containers: [{ name: 'main', image: 'registry.local/bench:1.0', args: ['--serve', `--id=${i}`], resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+    containers: [
+      {
+        name: 'main',
+        image: 'registry.local/bench:1.0',
+        args: ['--serve', `--id=${i}`],
+        resources: { requests: { cpu: '10m', memory: '16Mi' } },
+      },
+    ],
   },
   status: { phase: 'Running', podIP: `10.0.${(i >> 8) & 255}.${i & 255}` },
 });
@@ -120,7 +134,9 @@ async function benchRawEtcd(endpoint: string, run: number): Promise<Metrics> {
   try {
     return {
       seq: await rate(COUNT, 1, (i) => client.kv.put({ key: Buffer.from(`/raw-${run}/seq/p${i}`), value: value(i) })),
-      conc: await rate(COUNT, CONCURRENCY, (i) => client.kv.put({ key: Buffer.from(`/raw-${run}/conc/p${i}`), value: value(i) })),
+      conc: await rate(COUNT, CONCURRENCY, (i) =>
+        client.kv.put({ key: Buffer.from(`/raw-${run}/conc/p${i}`), value: value(i) }),
+      ),
     };
   } finally {
     client.close();
@@ -154,15 +170,31 @@ const med = (name: string, metric: string) => {
   const vals = results[name].map((m) => m[metric]).filter((v) => v !== undefined);
   return vals.length ? median(vals) : undefined;
 };
-const fmt = (v: number | undefined, digits = 0) => (v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (v: number | undefined, digits = 0) =>
+  v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const etcdVersion = execFileSync('etcd', ['--version']).toString().split('\n')[0];
-console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ${etcdVersion}; ${COUNT.toLocaleString('en-US')} objects; medians of ${RUNS} runs.\n`);
-console.log(`| backend | creates/s sequential | creates/s ${CONCURRENCY} concurrent | gets/s | list ${COUNT.toLocaleString('en-US')} (ms) | watch p50 (ms) | watch p99 (ms) |`);
+console.log(
+  `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ${etcdVersion}; ${COUNT.toLocaleString('en-US')} objects; medians of ${RUNS} runs.\n`,
+);
+console.log(
+  `| backend | creates/s sequential | creates/s ${CONCURRENCY} concurrent | gets/s | list ${COUNT.toLocaleString('en-US')} (ms) | watch p50 (ms) | watch p99 (ms) |`,
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const name of Object.keys(results)) {
-  const row = [fmt(med(name, 'seq')), fmt(med(name, 'conc')), fmt(med(name, 'gets')), fmt(med(name, 'list'), 1), fmt(med(name, 'p50'), 3), fmt(med(name, 'p99'), 3)];
+  const row = [
+    fmt(med(name, 'seq')),
+    fmt(med(name, 'conc')),
+    fmt(med(name, 'gets')),
+    fmt(med(name, 'list'), 1),
+    fmt(med(name, 'p50'), 3),
+    fmt(med(name, 'p99'), 3),
+  ];
   console.log(`| ${name} | ${row.join(' | ')} |`);
 }
 const ratio = (metric: string) => (med('raw etcd put', metric)! / med('etcd', metric)!).toFixed(2);
-console.log(`\netcd backend vs raw etcd puts (raw ÷ backend, target ≤ 1.5): sequential ${ratio('seq')}×, ${CONCURRENCY} concurrent ${ratio('conc')}×`);
-console.log(`watch latency over ${WATCHERS} watchers × ${WATCH_WRITES} writes, from the start of a write to each delivery.`);
+console.log(
+  `\netcd backend vs raw etcd puts (raw ÷ backend, target ≤ 1.5): sequential ${ratio('seq')}×, ${CONCURRENCY} concurrent ${ratio('conc')}×`,
+);
+console.log(
+  `watch latency over ${WATCHERS} watchers × ${WATCH_WRITES} writes, from the start of a write to each delivery.`,
+);

@@ -10,16 +10,22 @@ export interface ApiServerProcess {
 }
 
 export async function startApiServerProcess(dir: string): Promise<ApiServerProcess> {
-  const proc = spawn(process.execPath, [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', 'memory', '--log-level', 'error'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [CLI, 'apiserver', '--data-dir', dir, '--port', '0', '--storage', 'memory', '--log-level', 'error'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (/ready at \S+/.test(out)) resolve();
     });
-    proc.once('exit', (code) => reject(new Error(`apiserver exited with ${code} (build it: npx nx build gardener-local)`)));
+    proc.once('exit', (code) =>
+      reject(new Error(`apiserver exited with ${code} (build it: npx nx build gardener-local)`)),
+    );
   });
   return {
     kubeconfig: join(dir, 'kubeconfig'),

@@ -39,17 +39,79 @@ interface ChartCase {
 }
 
 const cases: ChartCase[] = [
-  { app: 'operator', spec: operatorConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'operator.config.gardener.cloud/v1alpha1', kind: 'OperatorConfiguration', healthPort: 2751, metricsPort: 2752 },
-  { app: 'controller-manager', spec: controllerManagerConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'controllermanager.config.gardener.cloud/v1alpha1', kind: 'ControllerManagerConfiguration', healthPort: 2718, metricsPort: 2719 },
-  { app: 'admission', spec: admissionControllerConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'admissioncontroller.config.gardener.cloud/v1alpha1', kind: 'AdmissionControllerConfiguration', healthPort: 2722, metricsPort: 2723, webhookPort: 2721 },
-  { app: 'scheduler', spec: schedulerConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'scheduler.config.gardener.cloud/v1alpha1', kind: 'SchedulerConfiguration', healthPort: 10251, metricsPort: 19251 },
-  { app: 'gardenlet', spec: gardenletConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'gardenlet.config.gardener.cloud/v1alpha1', kind: 'GardenletConfiguration', healthPort: 2728, metricsPort: 2729 },
-  { app: 'resource-manager', spec: resourceManagerConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1', kind: 'ResourceManagerConfiguration', healthPort: 8081, metricsPort: 8080, webhookPort: 9449 },
-  { app: 'node-agent', spec: nodeAgentConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'nodeagent.config.gardener.cloud/v1alpha1', kind: 'NodeAgentConfiguration', healthPort: 2751, metricsPort: 2752 },
-  { app: 'provider-local', spec: providerLocalConfigSpec as ComponentConfigSpec<unknown>, apiVersion: 'local.provider.extensions.config.gardener.cloud/v1alpha1', kind: 'ControllerConfiguration', healthPort: 8081, metricsPort: 8080 },
+  {
+    app: 'operator',
+    spec: operatorConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'operator.config.gardener.cloud/v1alpha1',
+    kind: 'OperatorConfiguration',
+    healthPort: 2751,
+    metricsPort: 2752,
+  },
+  {
+    app: 'controller-manager',
+    spec: controllerManagerConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'controllermanager.config.gardener.cloud/v1alpha1',
+    kind: 'ControllerManagerConfiguration',
+    healthPort: 2718,
+    metricsPort: 2719,
+  },
+  {
+    app: 'admission',
+    spec: admissionControllerConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'admissioncontroller.config.gardener.cloud/v1alpha1',
+    kind: 'AdmissionControllerConfiguration',
+    healthPort: 2722,
+    metricsPort: 2723,
+    webhookPort: 2721,
+  },
+  {
+    app: 'scheduler',
+    spec: schedulerConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'scheduler.config.gardener.cloud/v1alpha1',
+    kind: 'SchedulerConfiguration',
+    healthPort: 10251,
+    metricsPort: 19251,
+  },
+  {
+    app: 'gardenlet',
+    spec: gardenletConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'gardenlet.config.gardener.cloud/v1alpha1',
+    kind: 'GardenletConfiguration',
+    healthPort: 2728,
+    metricsPort: 2729,
+  },
+  {
+    app: 'resource-manager',
+    spec: resourceManagerConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1',
+    kind: 'ResourceManagerConfiguration',
+    healthPort: 8081,
+    metricsPort: 8080,
+    webhookPort: 9449,
+  },
+  {
+    app: 'node-agent',
+    spec: nodeAgentConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'nodeagent.config.gardener.cloud/v1alpha1',
+    kind: 'NodeAgentConfiguration',
+    healthPort: 2751,
+    metricsPort: 2752,
+  },
+  {
+    app: 'provider-local',
+    spec: providerLocalConfigSpec as ComponentConfigSpec<unknown>,
+    apiVersion: 'local.provider.extensions.config.gardener.cloud/v1alpha1',
+    kind: 'ControllerConfiguration',
+    healthPort: 8081,
+    metricsPort: 8080,
+  },
 ];
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> } } & Record<string, any>;
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+} & Record<string, any>;
 
 async function helm(args: string[]): Promise<string> {
   try {
@@ -90,7 +152,8 @@ function only(manifests: Manifest[], kind: string): Manifest {
 const rendered = new Map<string, Manifest[]>();
 
 beforeAll(async () => {
-  if (!existsSync(helmBinary)) await run(process.execPath, [join(root, 'tools', 'k8s-binaries', 'unpack.mjs')], { cwd: root });
+  if (!existsSync(helmBinary))
+    await run(process.execPath, [join(root, 'tools', 'k8s-binaries', 'unpack.mjs')], { cwd: root });
   // Dependency builds are offline (file:// dependency) and write only into each chart's own charts/ directory.
   await Promise.all(cases.map((c) => helm(['dependency', 'build', join('deploy', 'charts', c.app)])));
   await Promise.all(cases.map(async (c) => rendered.set(c.app, await render(c.app))));
@@ -103,8 +166,18 @@ describe.each(cases)('chart $app', (c) => {
 
   it('renders a ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Service and Deployment, all labelled', () => {
     // Webhook configurations are a chart's own business (admission: admission-chart.test.ts).
-    const kinds = manifests().map((m) => m.kind).filter((k) => !k.endsWith('WebhookConfiguration')).sort();
-    expect(kinds).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Service', 'ServiceAccount']);
+    const kinds = manifests()
+      .map((m) => m.kind)
+      .filter((k) => !k.endsWith('WebhookConfiguration'))
+      .sort();
+    expect(kinds).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ConfigMap',
+      'Deployment',
+      'Service',
+      'ServiceAccount',
+    ]);
     for (const m of manifests()) {
       expect(m.metadata.labels, `${m.kind} labels`).toMatchObject({
         'app.kubernetes.io/name': c.app,
@@ -119,7 +192,11 @@ describe.each(cases)('chart $app', (c) => {
     const role = only(manifests(), 'ClusterRole');
     const binding = only(manifests(), 'ClusterRoleBinding');
     expect(role.rules.length).toBeGreaterThan(0);
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name });
+    expect(binding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: role.metadata.name,
+    });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: 'default' }]);
     expect(only(manifests(), 'Deployment').spec.template.spec.serviceAccountName).toBe(sa.metadata.name);
   });
@@ -148,14 +225,23 @@ describe.each(cases)('chart $app', (c) => {
     expect(container.args).toEqual(['--config', '/etc/gardener-ts/config.yaml']);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
-    expect(container.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(container.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+    });
     expect(container.resources?.requests).toBeDefined();
 
     const configVolume = pod.volumes.find((v: any) => v.configMap?.name === configMap.metadata.name);
     expect(configVolume, 'a volume from the ConfigMap').toBeDefined();
-    expect(container.volumeMounts).toContainEqual(expect.objectContaining({ name: configVolume.name, mountPath: '/etc/gardener-ts' }));
+    expect(container.volumeMounts).toContainEqual(
+      expect.objectContaining({ name: configVolume.name, mountPath: '/etc/gardener-ts' }),
+    );
     expect(deployment.spec.template.metadata.annotations['checksum/config']).toMatch(/^[0-9a-f]{64}$/);
-    expect(deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': c.app, 'app.kubernetes.io/instance': 't' });
+    expect(deployment.spec.selector.matchLabels).toEqual({
+      'app.kubernetes.io/name': c.app,
+      'app.kubernetes.io/instance': 't',
+    });
   });
 
   it('probes /healthz and /readyz on the config’s healthProbes port', () => {
@@ -180,7 +266,9 @@ describe.each(cases)('chart $app', (c) => {
     if (c.webhookPort !== undefined) {
       expected.push(['webhooks', 443, 'webhooks']);
       const container = deployment.spec.template.spec.containers[0];
-      expect(container.ports).toContainEqual(expect.objectContaining({ name: 'webhooks', containerPort: c.webhookPort }));
+      expect(container.ports).toContainEqual(
+        expect.objectContaining({ name: 'webhooks', containerPort: c.webhookPort }),
+      );
     }
     expect(ports).toEqual(expected);
   });
@@ -204,31 +292,57 @@ describe('chart values', () => {
   it('rolls the pods when the config changes and honours image overrides', async () => {
     const before = only(rendered.get('scheduler')!, 'Deployment');
     const after = only(
-      await render('scheduler', ['--set', 'config.logLevel=debug', '--set', 'image.repository=registry.example/sched', '--set', 'image.tag=v1']),
+      await render('scheduler', [
+        '--set',
+        'config.logLevel=debug',
+        '--set',
+        'image.repository=registry.example/sched',
+        '--set',
+        'image.tag=v1',
+      ]),
       'Deployment',
     );
-    expect(after.spec.template.metadata.annotations['checksum/config']).not.toBe(before.spec.template.metadata.annotations['checksum/config']);
+    expect(after.spec.template.metadata.annotations['checksum/config']).not.toBe(
+      before.spec.template.metadata.annotations['checksum/config'],
+    );
     expect(after.spec.template.spec.containers[0].image).toBe('registry.example/sched:v1');
   });
 
   it('mounts the NATS credentials Secret where config.nats points, and the scheduler accepts that config', async () => {
     const manifests = await render('scheduler', [
-      '--set', 'natsCredentials.secretName=scheduler-nats',
-      '--set', 'config.nats.servers=nats://nats.garden.svc:4222',
-      '--set', 'config.nats.credsFile=/etc/gardener-ts/nats/scheduler.creds',
+      '--set',
+      'natsCredentials.secretName=scheduler-nats',
+      '--set',
+      'config.nats.servers=nats://nats.garden.svc:4222',
+      '--set',
+      'config.nats.credsFile=/etc/gardener-ts/nats/scheduler.creds',
     ]);
     const pod = only(manifests, 'Deployment').spec.template.spec;
-    expect(pod.volumes).toContainEqual({ name: 'nats-credentials', secret: { secretName: 'scheduler-nats', defaultMode: 0o400 } });
-    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'nats-credentials', mountPath: '/etc/gardener-ts/nats', readOnly: true });
+    expect(pod.volumes).toContainEqual({
+      name: 'nats-credentials',
+      secret: { secretName: 'scheduler-nats', defaultMode: 0o400 },
+    });
+    expect(pod.containers[0].volumeMounts).toContainEqual({
+      name: 'nats-credentials',
+      mountPath: '/etc/gardener-ts/nats',
+      readOnly: true,
+    });
     const text = only(manifests, 'ConfigMap').data['config.yaml'] as string;
     const { config, ignoredFields } = parseComponentConfig(schedulerConfigSpec, text, 'scheduler config.yaml');
     expect(ignoredFields).toEqual([]);
-    expect(config.nats).toEqual({ servers: 'nats://nats.garden.svc:4222', credsFile: '/etc/gardener-ts/nats/scheduler.creds' });
+    expect(config.nats).toEqual({
+      servers: 'nats://nats.garden.svc:4222',
+      credsFile: '/etc/gardener-ts/nats/scheduler.creds',
+    });
     // Without a Secret nothing is mounted.
-    expect(only(rendered.get('scheduler')!, 'Deployment').spec.template.spec.volumes.map((v: any) => v.name)).not.toContain('nats-credentials');
+    expect(
+      only(rendered.get('scheduler')!, 'Deployment').spec.template.spec.volumes.map((v: any) => v.name),
+    ).not.toContain('nats-credentials');
   });
 
   it('refuses a config without a healthProbes port', async () => {
-    await expect(render('scheduler', ['--set', 'config.server.healthProbes=null'])).rejects.toThrow(/config\.server\.healthProbes\.port must be set/);
+    await expect(render('scheduler', ['--set', 'config.server.healthProbes=null'])).rejects.toThrow(
+      /config\.server\.healthProbes\.port must be set/,
+    );
   });
 });

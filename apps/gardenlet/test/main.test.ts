@@ -6,5 +6,10 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, im
 describeComponentBinary({
   app: 'gardenlet',
   validConfig: fixture('config.yaml'),
-  brokenConfigs: [{ file: fixture('broken-jitter.yaml'), mentions: ['gardenClientConnection.kubeconfigValidity.autoRotationJitterPercentageMin'] }],
+  brokenConfigs: [
+    {
+      file: fixture('broken-jitter.yaml'),
+      mentions: ['gardenClientConnection.kubeconfigValidity.autoRotationJitterPercentageMin'],
+    },
+  ],
 });

@@ -6,5 +6,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, im
 describeComponentBinary({
   app: 'node-agent',
   validConfig: fixture('config.yaml'),
-  brokenConfigs: [{ file: fixture('broken-secret-name.yaml'), mentions: ['controllers.operatingSystemConfig.secretName'] }],
+  brokenConfigs: [
+    { file: fixture('broken-secret-name.yaml'), mentions: ['controllers.operatingSystemConfig.secretName'] },
+  ],
 });

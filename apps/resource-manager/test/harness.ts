@@ -6,9 +6,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { ApiClient, isNotFound, kind, type Kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import { appBundle, gardenerAsset, runKubectl, startProcess, startTestEnvironment, waitFor, type RunningProcess, type TestEnvironment } from '@gardener-ts/testing';
+import {
+  appBundle,
+  gardenerAsset,
+  runKubectl,
+  startProcess,
+  startTestEnvironment,
+  waitFor,
+  type RunningProcess,
+  type TestEnvironment,
+} from '@gardener-ts/testing';
 
-export const MR = kind<KubernetesObject & { spec?: any; status?: any }>('resources.gardener.cloud/v1alpha1', 'ManagedResource');
+export const MR = kind<KubernetesObject & { spec?: any; status?: any }>(
+  'resources.gardener.cloud/v1alpha1',
+  'ManagedResource',
+);
 export const ConfigMapK = kind<KubernetesObject & { data?: Record<string, string> }>('v1', 'ConfigMap');
 export const SecretK = kind<KubernetesObject & { data?: Record<string, string> }>('v1', 'Secret');
 export const DeploymentK = kind<KubernetesObject & { spec?: any; status?: any }>('apps/v1', 'Deployment');
@@ -51,7 +63,11 @@ export async function startLandscape(overrides: (config: any) => void = () => un
     configPath,
     async start() {
       land.app = startProcess(process.execPath, [appBundle('resource-manager'), '--config', configPath]);
-      await waitFor('resource-manager to start', () => land.app!.output().includes('Resource manager started') || land.app!.child.exitCode !== null, { timeoutMs: 20_000 });
+      await waitFor(
+        'resource-manager to start',
+        () => land.app!.output().includes('Resource manager started') || land.app!.child.exitCode !== null,
+        { timeoutMs: 20_000 },
+      );
       if (land.app.child.exitCode !== null) throw new Error(`resource-manager exited:\n${land.app.output()}`);
     },
     async stop() {
@@ -66,7 +82,12 @@ export async function startLandscape(overrides: (config: any) => void = () => un
 
 export const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-export async function getOrUndefined<T extends KubernetesObject>(c: ApiClient, k: Kind<T>, namespace: string | undefined, name: string): Promise<T | undefined> {
+export async function getOrUndefined<T extends KubernetesObject>(
+  c: ApiClient,
+  k: Kind<T>,
+  namespace: string | undefined,
+  name: string,
+): Promise<T | undefined> {
   try {
     return await c.get(k, { namespace, name });
   } catch (err) {
@@ -75,7 +96,10 @@ export async function getOrUndefined<T extends KubernetesObject>(c: ApiClient, k
   }
 }
 
-export function condition(mr: { status?: any } | undefined, type: string): { status: string; reason: string; message: string } | undefined {
+export function condition(
+  mr: { status?: any } | undefined,
+  type: string,
+): { status: string; reason: string; message: string } | undefined {
   return mr?.status?.conditions?.find((c: { type: string }) => c.type === type);
 }
 
@@ -88,7 +112,12 @@ export async function writeRequests(kubeconfig: string, exclude: string[] = ['le
     if (!line.startsWith('apiserver_request_total{')) continue;
     const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '';
     const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
-    if (!['POST', 'PUT', 'PATCH', 'DELETE', 'create', 'update', 'patch', 'delete', 'deletecollection', 'apply'].includes(verb)) continue;
+    if (
+      !['POST', 'PUT', 'PATCH', 'DELETE', 'create', 'update', 'patch', 'delete', 'deletecollection', 'apply'].includes(
+        verb,
+      )
+    )
+      continue;
     if (exclude.includes(resource)) continue;
     total += Number(line.split(' ').pop());
   }

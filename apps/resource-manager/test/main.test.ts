@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { describeComponentBinary, gardenerAsset, startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
+import {
+  describeComponentBinary,
+  gardenerAsset,
+  startTestEnvironment,
+  type TestEnvironment,
+} from '@gardener-ts/testing';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -9,7 +14,9 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, im
 let env: TestEnvironment | undefined;
 const previous = process.env.KUBECONFIG;
 beforeAll(async () => {
-  env = await startTestEnvironment({ crds: [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml')] });
+  env = await startTestEnvironment({
+    crds: [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml')],
+  });
   process.env.KUBECONFIG = env.kubeconfigPath;
 });
 afterAll(async () => {
@@ -21,5 +28,7 @@ afterAll(async () => {
 describeComponentBinary({
   app: 'resource-manager',
   validConfig: fixture('config.yaml'),
-  brokenConfigs: [{ file: fixture('broken-expiration.yaml'), mentions: ['webhooks.projectedTokenMount.expirationSeconds'] }],
+  brokenConfigs: [
+    { file: fixture('broken-expiration.yaml'), mentions: ['webhooks.projectedTokenMount.expirationSeconds'] },
+  ],
 });

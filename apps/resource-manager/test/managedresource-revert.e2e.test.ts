@@ -1,7 +1,17 @@
 // End to end: manual changes deep inside a managed object (which compare-before-writing alone cannot tell from server
 // defaults) are reverted, while converged ManagedResources still cause no write on resync.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeploymentK, MR, b64, condition, getOrUndefined, startLandscape, waitFor, writeRequests, type Landscape } from './harness.js';
+import {
+  DeploymentK,
+  MR,
+  b64,
+  condition,
+  getOrUndefined,
+  startLandscape,
+  waitFor,
+  writeRequests,
+  type Landscape,
+} from './harness.js';
 
 const ns = 'default';
 let land: Landscape;
@@ -30,19 +40,39 @@ const deployment = () => land.tgt.get(DeploymentK, { namespace: ns, name: 'web' 
 
 /** Fields inside spec that the desired object leaves to the server (absent, or its default 10). */
 async function editByHand() {
-  await land.tgt.patch(DeploymentK, { namespace: ns, name: 'web' }, {
-    type: 'merge',
-    patch: { spec: { minReadySeconds: 7, revisionHistoryLimit: 3, template: { spec: { containers: [{ name: 'web', image: 'nginx:1.25', env: [{ name: 'DEBUG', value: '1' }] }] } } } },
-  });
+  await land.tgt.patch(
+    DeploymentK,
+    { namespace: ns, name: 'web' },
+    {
+      type: 'merge',
+      patch: {
+        spec: {
+          minReadySeconds: 7,
+          revisionHistoryLimit: 3,
+          template: {
+            spec: { containers: [{ name: 'web', image: 'nginx:1.25', env: [{ name: 'DEBUG', value: '1' }] }] },
+          },
+        },
+      },
+    },
+  );
   const d = await deployment();
   expect(d.spec.minReadySeconds).toBe(7); // the edit itself took effect
 }
 
 async function waitForReverted() {
-  await waitFor('the manual change inside spec to be reverted', async () => {
-    const d = await deployment();
-    return !d.spec.minReadySeconds && d.spec.revisionHistoryLimit === 10 && d.spec.template.spec.containers[0].env === undefined;
-  }, { timeoutMs: 60_000 });
+  await waitFor(
+    'the manual change inside spec to be reverted',
+    async () => {
+      const d = await deployment();
+      return (
+        !d.spec.minReadySeconds &&
+        d.spec.revisionHistoryLimit === 10 &&
+        d.spec.template.spec.containers[0].env === undefined
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 
 async function writesDuring(ms: number): Promise<[number, number]> {
@@ -60,9 +90,24 @@ beforeAll(async () => {
     config.logLevel = 'debug';
   });
   await land.start();
-  await land.src.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'web', namespace: ns }, type: 'Opaque', data: { 'objects.yaml': b64(DEPLOYMENT) } });
-  await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name: 'web', namespace: ns }, spec: { secretRefs: [{ name: 'web' }] } });
-  await waitFor('web to be applied', async () => condition(await getOrUndefined(land.src, MR, ns, 'web'), 'ResourcesApplied')?.status === 'True', { timeoutMs: 60_000 });
+  await land.src.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'web', namespace: ns },
+    type: 'Opaque',
+    data: { 'objects.yaml': b64(DEPLOYMENT) },
+  });
+  await land.src.create({
+    apiVersion: 'resources.gardener.cloud/v1alpha1',
+    kind: 'ManagedResource',
+    metadata: { name: 'web', namespace: ns },
+    spec: { secretRefs: [{ name: 'web' }] },
+  });
+  await waitFor(
+    'web to be applied',
+    async () => condition(await getOrUndefined(land.src, MR, ns, 'web'), 'ResourcesApplied')?.status === 'True',
+    { timeoutMs: 60_000 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -98,8 +143,14 @@ describe('manual changes inside spec', () => {
     const unchanged = (await deployment()).metadata?.resourceVersion;
     await land.app!.stop();
     await land.start();
-    await waitFor('the dry run after the restart', () => land.app!.output().includes('A dry run changes nothing'), { timeoutMs: 30_000 });
-    await waitFor('the reconciliation after the restart', () => land.app!.output().includes('Finished to reconcile ManagedResource'), { timeoutMs: 30_000 });
+    await waitFor('the dry run after the restart', () => land.app!.output().includes('A dry run changes nothing'), {
+      timeoutMs: 30_000,
+    });
+    await waitFor(
+      'the reconciliation after the restart',
+      () => land.app!.output().includes('Finished to reconcile ManagedResource'),
+      { timeoutMs: 30_000 },
+    );
     expect((await deployment()).metadata?.resourceVersion).toBe(unchanged);
   }, 90_000);
 });

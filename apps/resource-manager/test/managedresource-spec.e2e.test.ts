@@ -21,28 +21,57 @@ function widgetCRD(group: string) {
       group,
       names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' },
       scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   };
 }
 
-const widget = (group: string, name: string) => `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  size: 1\n`;
+const widget = (group: string, name: string) =>
+  `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: ${name}\n  namespace: ${ns}\nspec:\n  size: 1\n`;
 
 async function putSecret(name: string, yaml: string) {
-  const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns }, type: 'Opaque', data: { 'objects.yaml': b64(yaml) } };
+  const body = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    type: 'Opaque',
+    data: { 'objects.yaml': b64(yaml) },
+  };
   const existing = await getOrUndefined(land.src, kind('v1', 'Secret'), ns, name);
-  if (existing) await land.src.update({ ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata?.resourceVersion } });
+  if (existing)
+    await land.src.update({
+      ...body,
+      metadata: { ...body.metadata, resourceVersion: existing.metadata?.resourceVersion },
+    });
   else await land.src.create(body);
 }
 async function createMR(name: string, spec: Record<string, unknown>) {
-  await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name, namespace: ns }, spec: { secretRefs: [{ name }], ...spec } });
+  await land.src.create({
+    apiVersion: 'resources.gardener.cloud/v1alpha1',
+    kind: 'ManagedResource',
+    metadata: { name, namespace: ns },
+    spec: { secretRefs: [{ name }], ...spec },
+  });
 }
 const mr = (name: string) => getOrUndefined(land.src, MR, ns, name);
 async function waitForApplied(name: string, apiVersion: string) {
-  await waitFor(`${name} applied with ${apiVersion}`, async () => {
-    const m = await mr(name);
-    return condition(m, 'ResourcesApplied')?.status === 'True' && m?.status?.resources?.[0]?.apiVersion === apiVersion;
-  }, { timeoutMs: 60_000 });
+  await waitFor(
+    `${name} applied with ${apiVersion}`,
+    async () => {
+      const m = await mr(name);
+      return (
+        condition(m, 'ResourcesApplied')?.status === 'True' && m?.status?.resources?.[0]?.apiVersion === apiVersion
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 async function deleteMR(name: string) {
   await land.src.delete(MR, { namespace: ns, name });
@@ -52,10 +81,14 @@ async function deleteMR(name: string) {
 beforeAll(async () => {
   land = await startLandscape();
   for (const group of ['one.example.com', 'two.example.com']) await land.tgt.create(widgetCRD(group));
-  await waitFor('Widget CRDs to be served', async () => {
-    for (const k of [WidgetOne, WidgetTwo]) await land.tgt.list(k, { namespace: ns });
-    return true;
-  }, { timeoutMs: 30_000 });
+  await waitFor(
+    'Widget CRDs to be served',
+    async () => {
+      for (const k of [WidgetOne, WidgetTwo]) await land.tgt.list(k, { namespace: ns });
+      return true;
+    },
+    { timeoutMs: 30_000 },
+  );
   await land.start();
 }, 90_000);
 
@@ -67,7 +100,14 @@ afterAll(async () => {
 describe('spec.equivalences', () => {
   it('does not delete an object that moved to an equivalent GroupKind', async () => {
     await putSecret('equivalent', widget('one.example.com', 'moved'));
-    await createMR('equivalent', { equivalences: [[{ group: 'one.example.com', kind: 'Widget' }, { group: 'two.example.com', kind: 'Widget' }]] });
+    await createMR('equivalent', {
+      equivalences: [
+        [
+          { group: 'one.example.com', kind: 'Widget' },
+          { group: 'two.example.com', kind: 'Widget' },
+        ],
+      ],
+    });
     await waitForApplied('equivalent', 'one.example.com/v1');
     const before = await land.tgt.get(WidgetOne, { namespace: ns, name: 'moved' });
 

@@ -1,7 +1,21 @@
 // End to end: the built resource-manager with Gardener's example configuration against two local API servers —
 // ManagedResources in the source, their objects in the target.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigMapK, DeploymentK, MR, NamespaceK, PodK, SecretK, b64, condition, getOrUndefined, startLandscape, waitFor, writeRequests, type Landscape } from './harness.js';
+import {
+  ConfigMapK,
+  DeploymentK,
+  MR,
+  NamespaceK,
+  PodK,
+  SecretK,
+  b64,
+  condition,
+  getOrUndefined,
+  startLandscape,
+  waitFor,
+  writeRequests,
+  type Landscape,
+} from './harness.js';
 
 // The Secrets of the seed document's two examples, verbatim.
 const EXAMPLE1_DATA =
@@ -16,14 +30,23 @@ async function createSecret(name: string, data: Record<string, string>) {
   await land.src.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns }, type: 'Opaque', data });
 }
 async function createMR(name: string, spec: Record<string, unknown>) {
-  await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name, namespace: ns }, spec });
+  await land.src.create({
+    apiVersion: 'resources.gardener.cloud/v1alpha1',
+    kind: 'ManagedResource',
+    metadata: { name, namespace: ns },
+    spec,
+  });
 }
 const mr = (name: string) => getOrUndefined(land.src, MR, ns, name);
 async function waitForCondition(name: string, type: string, status: string, reason?: string, timeoutMs = 15_000) {
-  return waitFor(`${name} ${type}=${status}${reason ? ` (${reason})` : ''}`, async () => {
-    const c = condition(await mr(name), type);
-    return c && c.status === status && (!reason || c.reason === reason) ? c : undefined;
-  }, { timeoutMs });
+  return waitFor(
+    `${name} ${type}=${status}${reason ? ` (${reason})` : ''}`,
+    async () => {
+      const c = condition(await mr(name), type);
+      return c && c.status === status && (!reason || c.reason === reason) ? c : undefined;
+    },
+    { timeoutMs },
+  );
 }
 
 beforeAll(async () => {
@@ -36,7 +59,11 @@ beforeAll(async () => {
   await land.tgt.create({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'example', namespace: ns, annotations: { 'reference.resources.gardener.cloud/configmap-82a3537f': 'test-5678' } },
+    metadata: {
+      name: 'example',
+      namespace: ns,
+      annotations: { 'reference.resources.gardener.cloud/configmap-82a3537f': 'test-5678' },
+    },
     spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2' }], terminationGracePeriodSeconds: 2 },
   });
   await land.start();
@@ -49,7 +76,10 @@ afterAll(async () => {
 
 describe('garbage collector', () => {
   it('deletes exactly ConfigMap test-1234 of the seed example', async () => {
-    await waitFor('test-1234 to be collected', async () => !(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-1234')));
+    await waitFor(
+      'test-1234 to be collected',
+      async () => !(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-1234')),
+    );
     expect(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-5678')).toBeDefined();
     expect(await getOrUndefined(land.tgt, PodK, ns, 'example')).toBeDefined();
     // Clean up for the ManagedResource examples, which use the same names.
@@ -64,8 +94,14 @@ describe('ManagedResource controller', () => {
     await createMR('example', { secretRefs: [{ name: 'managedresource-example1' }] });
     const applied = await waitForCondition('example', 'ResourcesApplied', 'True');
     expect(applied).toMatchObject({ reason: 'ApplySucceeded', message: 'All resources are applied.' });
-    expect(await waitForCondition('example', 'ResourcesHealthy', 'True')).toMatchObject({ reason: 'ResourcesHealthy', message: 'All resources are healthy.' });
-    expect(await waitForCondition('example', 'ResourcesProgressing', 'False')).toMatchObject({ reason: 'ResourcesRolledOut', message: 'All resources have been fully rolled out.' });
+    expect(await waitForCondition('example', 'ResourcesHealthy', 'True')).toMatchObject({
+      reason: 'ResourcesHealthy',
+      message: 'All resources are healthy.',
+    });
+    expect(await waitForCondition('example', 'ResourcesProgressing', 'False')).toMatchObject({
+      reason: 'ResourcesRolledOut',
+      message: 'All resources have been fully rolled out.',
+    });
     for (const name of ['test-1234', 'test-5678']) {
       const cm = await land.tgt.get(ConfigMapK, { namespace: ns, name });
       expect(cm.metadata?.annotations?.['resources.gardener.cloud/origin']).toBe('default/example');
@@ -79,10 +115,17 @@ describe('ManagedResource controller', () => {
   });
 
   it('reverts a manual change in the target cluster', async () => {
-    await land.tgt.patch(ConfigMapK, { namespace: ns, name: 'test-1234' }, {
-      type: 'merge',
-      patch: { metadata: { labels: { 'resources.gardener.cloud/managed-by': 'someone-else' } }, data: { foo: 'bar' } },
-    });
+    await land.tgt.patch(
+      ConfigMapK,
+      { namespace: ns, name: 'test-1234' },
+      {
+        type: 'merge',
+        patch: {
+          metadata: { labels: { 'resources.gardener.cloud/managed-by': 'someone-else' } },
+          data: { foo: 'bar' },
+        },
+      },
+    );
     await waitFor('manual change to be reverted', async () => {
       const cm = await land.tgt.get(ConfigMapK, { namespace: ns, name: 'test-1234' });
       return cm.metadata?.labels?.['resources.gardener.cloud/managed-by'] === 'gardener' && cm.data === undefined;
@@ -110,8 +153,22 @@ describe('ManagedResource controller', () => {
         readyReplicas: 2,
         availableReplicas: 2,
         conditions: [
-          { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok', lastUpdateTime: now, lastTransitionTime: now },
-          { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'ok', lastUpdateTime: now, lastTransitionTime: now },
+          {
+            type: 'Available',
+            status: 'True',
+            reason: 'MinimumReplicasAvailable',
+            message: 'ok',
+            lastUpdateTime: now,
+            lastTransitionTime: now,
+          },
+          {
+            type: 'Progressing',
+            status: 'True',
+            reason: 'NewReplicaSetAvailable',
+            message: 'ok',
+            lastUpdateTime: now,
+            lastTransitionTime: now,
+          },
         ],
       },
     });
@@ -131,41 +188,67 @@ describe('ManagedResource controller', () => {
   }, 30_000);
 
   it('deletes an object that is removed from the Secret', async () => {
-    await land.src.patch(SecretK, { namespace: ns, name: 'managedresource-example1' }, {
-      type: 'merge',
-      patch: { data: { 'objects.yaml': b64('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-5678\n  namespace: default\n') } },
-    });
-    await waitFor('test-1234 to be deleted', async () => !(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-1234')));
+    await land.src.patch(
+      SecretK,
+      { namespace: ns, name: 'managedresource-example1' },
+      {
+        type: 'merge',
+        patch: {
+          data: {
+            'objects.yaml': b64(
+              'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-5678\n  namespace: default\n',
+            ),
+          },
+        },
+      },
+    );
+    await waitFor(
+      'test-1234 to be deleted',
+      async () => !(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-1234')),
+    );
     expect(await getOrUndefined(land.tgt, ConfigMapK, ns, 'test-5678')).toBeDefined();
     await waitFor('status to list one object', async () => (await mr('example'))?.status?.resources?.length === 1);
   });
 
   it('reports unknown kinds and undecodable Secret data in ResourcesApplied=False', async () => {
-    await createSecret('unknown-kind', { 'a.yaml': b64('apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n') });
+    await createSecret('unknown-kind', {
+      'a.yaml': b64('apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n'),
+    });
     await createMR('unknown-kind', { secretRefs: [{ name: 'unknown-kind' }] });
     const c = await waitForCondition('unknown-kind', 'ResourcesApplied', 'False', 'ApplyFailed');
     expect(c.message).toContain('no matches for kind "Foo" in version "example.com/v1"');
 
-    await createSecret('bad-data', { 'a.yaml': b64('kind: [unclosed\n'), 'b.yaml': b64('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n') });
+    await createSecret('bad-data', {
+      'a.yaml': b64('kind: [unclosed\n'),
+      'b.yaml': b64('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n'),
+    });
     await createMR('bad-data', { secretRefs: [{ name: 'bad-data' }] });
     const d = await waitForCondition('bad-data', 'ResourcesApplied', 'False', 'DecodingFailed');
     expect(d.message).toContain("could not decode resource at index 0 in 'a.yaml' in secret 'default/bad-data'");
     expect(await getOrUndefined(land.tgt, ConfigMapK, ns, 'fine')).toBeDefined();
 
     await createMR('missing-secret', { secretRefs: [{ name: 'does-not-exist' }] });
-    expect((await waitForCondition('missing-secret', 'ResourcesApplied', 'False', 'CannotReadSecret')).message).toContain('does-not-exist');
+    expect(
+      (await waitForCondition('missing-secret', 'ResourcesApplied', 'False', 'CannotReadSecret')).message,
+    ).toContain('does-not-exist');
   });
 
   it('deletes every object (Namespace after its contents) when the ManagedResource is deleted', async () => {
     await createSecret('with-namespace', {
-      'ns.yaml': b64('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: managed\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: inside\n  namespace: managed\n'),
+      'ns.yaml': b64(
+        'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: managed\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: inside\n  namespace: managed\n',
+      ),
     });
     await createMR('with-namespace', { secretRefs: [{ name: 'with-namespace' }] });
     await waitForCondition('with-namespace', 'ResourcesApplied', 'True');
     expect(await getOrUndefined(land.tgt, ConfigMapK, 'managed', 'inside')).toBeDefined();
     await land.src.delete(MR, { namespace: ns, name: 'with-namespace' });
     await waitFor('ManagedResource to be gone', async () => !(await mr('with-namespace')), { timeoutMs: 30_000 });
-    await waitFor('namespace to be gone', async () => !(await getOrUndefined(land.tgt, NamespaceK, undefined, 'managed')), { timeoutMs: 30_000 });
+    await waitFor(
+      'namespace to be gone',
+      async () => !(await getOrUndefined(land.tgt, NamespaceK, undefined, 'managed')),
+      { timeoutMs: 30_000 },
+    );
 
     await land.src.delete(MR, { namespace: ns, name: 'example' });
     await waitFor('example to be gone', async () => !(await mr('example')), { timeoutMs: 30_000 });

@@ -34,19 +34,45 @@ describe('NATS condition transitions', () => {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: 'nats-objects', namespace: 'default' },
-      data: { 'cm.yaml': b64('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-nats-test\n  namespace: default\ndata:\n  a: b\n') },
+      data: {
+        'cm.yaml': b64(
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-nats-test\n  namespace: default\ndata:\n  a: b\n',
+        ),
+      },
     });
-    await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name: 'nats-mr', namespace: 'default' }, spec: { secretRefs: [{ name: 'nats-objects' }] } });
+    await land.src.create({
+      apiVersion: 'resources.gardener.cloud/v1alpha1',
+      kind: 'ManagedResource',
+      metadata: { name: 'nats-mr', namespace: 'default' },
+      spec: { secretRefs: [{ name: 'nats-objects' }] },
+    });
 
-    const applied = await waitFor('ConditionTransition ResourcesApplied → True', () =>
-      received.find((m) => m.envelope.payload === 'conditionTransition' && m.envelope.conditionTransition?.type === 'ResourcesApplied' && m.envelope.conditionTransition.newStatus === 'CONDITION_STATUS_TRUE'),
-    { timeoutMs: 20_000 });
+    const applied = await waitFor(
+      'ConditionTransition ResourcesApplied → True',
+      () =>
+        received.find(
+          (m) =>
+            m.envelope.payload === 'conditionTransition' &&
+            m.envelope.conditionTransition?.type === 'ResourcesApplied' &&
+            m.envelope.conditionTransition.newStatus === 'CONDITION_STATUS_TRUE',
+        ),
+      { timeoutMs: 20_000 },
+    );
 
     expect(applied.subject).toBe('gardener.v1.events.local.ManagedResource.default.nats-mr');
-    expect(applied.envelope.conditionTransition).toMatchObject({ reason: 'ApplySucceeded', message: 'All resources are applied.' });
-    expect(applied.envelope.metadata).toMatchObject({ source: 'gardener-resource-manager', seed: 'local', object: { kind: 'ManagedResource', namespace: 'default', name: 'nats-mr' } });
+    expect(applied.envelope.conditionTransition).toMatchObject({
+      reason: 'ApplySucceeded',
+      message: 'All resources are applied.',
+    });
+    expect(applied.envelope.metadata).toMatchObject({
+      source: 'gardener-resource-manager',
+      seed: 'local',
+      object: { kind: 'ManagedResource', namespace: 'default', name: 'nats-mr' },
+    });
     expect(applied.envelope.metadata?.id).not.toBe('');
     // The first status write of the condition counts as a transition from unspecified (or from Progressing).
-    expect(['CONDITION_STATUS_UNSPECIFIED', 'CONDITION_STATUS_PROGRESSING']).toContain(applied.envelope.conditionTransition?.oldStatus);
+    expect(['CONDITION_STATUS_UNSPECIFIED', 'CONDITION_STATUS_PROGRESSING']).toContain(
+      applied.envelope.conditionTransition?.oldStatus,
+    );
   });
 });

@@ -24,37 +24,51 @@ const ingressPolicies = networkPolicySeedExamples.ingressControllerPolicies as O
 
 let land: Landscape;
 const key = (o: Obj) => `${o.metadata?.namespace}/${o.metadata?.name}`;
-const OWNER = { 'networking.resources.gardener.cloud/service-name': 'gardener-resource-manager', 'networking.resources.gardener.cloud/service-namespace': 'a' };
+const OWNER = {
+  'networking.resources.gardener.cloud/service-name': 'gardener-resource-manager',
+  'networking.resources.gardener.cloud/service-namespace': 'a',
+};
 
 /** The generated policies of the seed Service, once exactly `expected` exist (by namespace/name). */
 async function policiesBecome(expected: Obj[]): Promise<Record<string, Obj>> {
   const want = expected.map(key).sort().join();
-  return waitFor(`policies ${want}`, async () => {
-    const items = (await land.tgt.list(NetworkPolicyK, { labelSelector: OWNER })).items;
-    return items.map(key).sort().join() === want ? Object.fromEntries(items.map((p) => [key(p), p])) : undefined;
-  }, { timeoutMs: 20_000 });
+  return waitFor(
+    `policies ${want}`,
+    async () => {
+      const items = (await land.tgt.list(NetworkPolicyK, { labelSelector: OWNER })).items;
+      return items.map(key).sort().join() === want ? Object.fromEntries(items.map((p) => [key(p), p])) : undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
 }
 
 /** Each expected policy as the cluster has it: the fields the document shows are equal, and the owner labels set. */
 function expectAsInSeed(actual: Record<string, Obj>, expected: Obj[]) {
   for (const want of expected) {
     const got = actual[key(want)];
-    expect({
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata: {
-        name: got.metadata?.name,
-        namespace: got.metadata?.namespace,
-        ...(want.metadata?.annotations ? { annotations: got.metadata?.annotations } : {}),
+    expect(
+      {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: {
+          name: got.metadata?.name,
+          namespace: got.metadata?.namespace,
+          ...(want.metadata?.annotations ? { annotations: got.metadata?.annotations } : {}),
+        },
+        spec: got.spec,
       },
-      spec: got.spec,
-    }, key(want)).toEqual(want);
+      key(want),
+    ).toEqual(want);
     expect(got.metadata?.labels, key(want)).toEqual(OWNER);
   }
 }
 
 async function annotateService(annotations: Record<string, string | null>) {
-  await land.tgt.patch(ServiceK, { namespace: 'a', name: 'gardener-resource-manager' }, { type: 'merge', patch: { metadata: { annotations } } });
+  await land.tgt.patch(
+    ServiceK,
+    { namespace: 'a', name: 'gardener-resource-manager' },
+    { type: 'merge', patch: { metadata: { annotations } } },
+  );
 }
 
 beforeAll(async () => {
@@ -90,11 +104,22 @@ describe('NetworkPolicy controller: the seed examples', () => {
 
   it('reverts a manual change and recreates a deleted policy', async () => {
     const name = { namespace: 'a', name: 'ingress-to-gardener-resource-manager-tcp-10250' };
-    await land.tgt.patch(NetworkPolicyK, name, { type: 'merge', patch: { spec: { podSelector: { matchLabels: { app: 'other' } } } } });
-    await waitFor('manual change reverted', async () => (await land.tgt.get(NetworkPolicyK, name)).spec?.podSelector?.matchLabels?.app === 'gardener-resource-manager' ? true : undefined);
-    expect((await land.tgt.get(NetworkPolicyK, name)).spec.podSelector).toEqual({ matchLabels: { app: 'gardener-resource-manager' } });
+    await land.tgt.patch(NetworkPolicyK, name, {
+      type: 'merge',
+      patch: { spec: { podSelector: { matchLabels: { app: 'other' } } } },
+    });
+    await waitFor('manual change reverted', async () =>
+      (await land.tgt.get(NetworkPolicyK, name)).spec?.podSelector?.matchLabels?.app === 'gardener-resource-manager'
+        ? true
+        : undefined,
+    );
+    expect((await land.tgt.get(NetworkPolicyK, name)).spec.podSelector).toEqual({
+      matchLabels: { app: 'gardener-resource-manager' },
+    });
     await land.tgt.delete(NetworkPolicyK, name);
-    await waitFor('deleted policy recreated', () => getOrUndefined(land.tgt, NetworkPolicyK, name.namespace, name.name));
+    await waitFor('deleted policy recreated', () =>
+      getOrUndefined(land.tgt, NetworkPolicyK, name.namespace, name.name),
+    );
   });
 
   it('removes the policies of an annotation, an Ingress and finally the Service when they go away', async () => {
@@ -126,14 +151,30 @@ describe('NetworkPolicy controller: aliases', () => {
       },
       spec: { selector: { app: 'bar0' }, ports: [{ port: 80, targetPort: 8080 }] },
     });
-    const egress = await waitFor('egress policy in a', () => getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'egress-to-b-bar0-tcp-8080-via-all-bars'));
+    const egress = await waitFor('egress policy in a', () =>
+      getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'egress-to-b-bar0-tcp-8080-via-all-bars'),
+    );
     expect(egress.spec).toEqual({
       podSelector: { matchLabels: { 'networking.resources.gardener.cloud/to-all-bs-all-bars': 'allowed' } },
-      egress: [{ to: [{ podSelector: { matchLabels: { app: 'bar0' } }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'b' } } }], ports: [{ port: 8080, protocol: 'TCP' }] }],
+      egress: [
+        {
+          to: [
+            {
+              podSelector: { matchLabels: { app: 'bar0' } },
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'b' } },
+            },
+          ],
+          ports: [{ port: 8080, protocol: 'TCP' }],
+        },
+      ],
       policyTypes: ['Egress'],
     });
-    const same = await waitFor('egress policy in b', () => getOrUndefined(land.tgt, NetworkPolicyK, 'b', 'egress-to-bar0-tcp-8080-via-all-bars'));
-    expect(same.spec.podSelector).toEqual({ matchLabels: { 'networking.resources.gardener.cloud/to-all-bars': 'allowed' } });
+    const same = await waitFor('egress policy in b', () =>
+      getOrUndefined(land.tgt, NetworkPolicyK, 'b', 'egress-to-bar0-tcp-8080-via-all-bars'),
+    );
+    expect(same.spec.podSelector).toEqual({
+      matchLabels: { 'networking.resources.gardener.cloud/to-all-bars': 'allowed' },
+    });
     expect(await getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'egress-to-b-bar0-tcp-8080')).toBeDefined();
   });
 
@@ -144,14 +185,21 @@ describe('NetworkPolicy controller: aliases', () => {
       metadata: { name: 'web', namespace: 'a', annotations: { [NS_SELECTORS]: '[{"matchLabels":{"team":"x"}}]' } },
       spec: { selector: { app: 'web' }, ports: [{ port: 8080 }] },
     });
-    await waitFor('same-namespace policy', () => getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'egress-to-web-tcp-8080'));
+    await waitFor('same-namespace policy', () =>
+      getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'egress-to-web-tcp-8080'),
+    );
     await land.tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'c' } });
     await land.tgt.patch(NamespaceK, { name: 'c' }, { type: 'merge', patch: { metadata: { labels: { team: 'x' } } } });
-    await waitFor('policy in the labelled namespace', () => getOrUndefined(land.tgt, NetworkPolicyK, 'c', 'egress-to-a-web-tcp-8080'));
+    await waitFor('policy in the labelled namespace', () =>
+      getOrUndefined(land.tgt, NetworkPolicyK, 'c', 'egress-to-a-web-tcp-8080'),
+    );
     expect(await getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'ingress-to-web-tcp-8080-from-c')).toBeDefined();
     await land.tgt.patch(NamespaceK, { name: 'c' }, { type: 'merge', patch: { metadata: { labels: { team: null } } } });
-    await waitFor('policies gone', async () =>
-      !(await getOrUndefined(land.tgt, NetworkPolicyK, 'c', 'egress-to-a-web-tcp-8080')) &&
-      !(await getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'ingress-to-web-tcp-8080-from-c')));
+    await waitFor(
+      'policies gone',
+      async () =>
+        !(await getOrUndefined(land.tgt, NetworkPolicyK, 'c', 'egress-to-a-web-tcp-8080')) &&
+        !(await getOrUndefined(land.tgt, NetworkPolicyK, 'a', 'ingress-to-web-tcp-8080-from-c')),
+    );
   });
 });

@@ -41,9 +41,14 @@ beforeAll(async () => {
   caPem = cert.caPem;
   [source, target] = await Promise.all([
     startTestEnvironment({
-      crds: [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'), gardenerAsset('crds', '10-crd-machine.sapcloud.io_machines.yaml')],
+      crds: [
+        gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
+        gardenerAsset('crds', '10-crd-machine.sapcloud.io_machines.yaml'),
+      ],
     }),
-    startTestCluster({ authorizationWebhook: { url: `https://127.0.0.1:${port}/webhooks/auth/nodeagent`, caPem, timeoutMs: 10_000 } }),
+    startTestCluster({
+      authorizationWebhook: { url: `https://127.0.0.1:${port}/webhooks/auth/nodeagent`, caPem, timeoutMs: 10_000 },
+    }),
   ]);
   src = await ApiClient.create(source.kubeconfigPath);
   tgt = await ApiClient.create(target.kubeconfigPath);
@@ -53,15 +58,26 @@ beforeAll(async () => {
     apiVersion: 'machine.sapcloud.io/v1alpha1',
     kind: 'Machine',
     metadata: { name, namespace: machineNamespace, labels },
-    spec: { nodeTemplate: { metadata: { labels: { 'worker.gardener.cloud/gardener-node-agent-secret-name': secret } } } },
+    spec: {
+      nodeTemplate: { metadata: { labels: { 'worker.gardener.cloud/gardener-node-agent-secret-name': secret } } },
+    },
   });
   await src.create(machine('machine-a', { node: 'node-a' }, 'osc-a'));
   await src.create(machine('machine-without-node', {}, 'osc-a'));
   await tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }).catch(() => undefined);
   for (const name of ['node-a', 'node-b']) await tgt.create({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
-  for (const name of ['osc-a', 'osc-b']) await tgt.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'kube-system' }, data: {} });
-  for (const [name, nodeName] of [['mine', 'node-a'], ['theirs', 'node-b']]) {
-    await tgt.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system' }, spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] } });
+  for (const name of ['osc-a', 'osc-b'])
+    await tgt.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'kube-system' }, data: {} });
+  for (const [name, nodeName] of [
+    ['mine', 'node-a'],
+    ['theirs', 'node-b'],
+  ]) {
+    await tgt.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'kube-system' },
+      spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
+    });
   }
 
   // Gardener's example configuration (authorizer on, machine namespace shoot--foo--bar) with the prepared certificate.
@@ -72,7 +88,11 @@ beforeAll(async () => {
   const configPath = join(tmpdir(), `rm-node-agent-${process.pid}-${Date.now()}.yaml`);
   await writeFile(configPath, YAML.stringify(config));
   app = startProcess(process.execPath, [appBundle('resource-manager'), '--config', configPath]);
-  await waitFor('resource-manager to start', () => app.output().includes('Resource manager started') || app.child.exitCode !== null, { timeoutMs: 30_000 });
+  await waitFor(
+    'resource-manager to start',
+    () => app.output().includes('Resource manager started') || app.child.exitCode !== null,
+    { timeoutMs: 30_000 },
+  );
   if (app.child.exitCode !== null) throw new Error(`resource-manager exited:\n${app.output()}`);
 }, 90_000);
 
@@ -87,20 +107,39 @@ afterAll(async () => {
 const asNodeAgent = (args: string[], groups = [nodeAgentsGroup], user = nodeAgent) =>
   runKubectl(target.kubeconfigPath, [...args, `--as=${user}`, ...groups.map((g) => `--as-group=${g}`)]);
 
-function post(path: string, body: unknown, contentType = 'application/json'): Promise<{ statusCode: number; body: any }> {
+function post(
+  path: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<{ statusCode: number; body: any }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', ca: caPem, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        ca: caPem,
+        headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-const review = (user: string, groups: string[], resourceAttributes: Record<string, unknown>, apiVersion = 'authorization.k8s.io/v1') => ({
+const review = (
+  user: string,
+  groups: string[],
+  resourceAttributes: Record<string, unknown>,
+  apiVersion = 'authorization.k8s.io/v1',
+) => ({
   apiVersion,
   kind: 'SubjectAccessReview',
   spec: { user, [apiVersion.endsWith('v1beta1') ? 'group' : 'groups']: groups, resourceAttributes },
@@ -121,15 +160,26 @@ describe('node-agent authorizer called by the API server', () => {
     expect((await asNodeAgent(['get', 'secret', 'osc-a', '-n', 'kube-system'])).code).toBe(0);
     const other = await asNodeAgent(['get', 'secret', 'osc-b', '-n', 'kube-system']);
     expect(other.code).not.toBe(0);
-    expect(other.stderr).toContain('gardener-node-agent can only access secrets [gardener-valitail osc-a] in "kube-system" namespace');
+    expect(other.stderr).toContain(
+      'gardener-node-agent can only access secrets [gardener-valitail osc-a] in "kube-system" namespace',
+    );
   });
 
   it('lets it read and delete pods of its own node only, create its Lease, and nothing else', async () => {
     expect((await asNodeAgent(['get', 'pod', 'mine', '-n', 'kube-system'])).code).toBe(0);
     const theirs = await asNodeAgent(['delete', 'pod', 'theirs', '-n', 'kube-system', '--wait=false']);
     expect(theirs.stderr).toContain('pod "kube-system/theirs" does not belong to node "node-a"');
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'gardener-node-agent-node-a', namespace: 'kube-system' }, spec: { holderIdentity: 'node-a' } };
-    const created = await runKubectl(target.kubeconfigPath, ['create', '-f', '-', `--as=${nodeAgent}`, `--as-group=${nodeAgentsGroup}`], { input: JSON.stringify(lease) });
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'gardener-node-agent-node-a', namespace: 'kube-system' },
+      spec: { holderIdentity: 'node-a' },
+    };
+    const created = await runKubectl(
+      target.kubeconfigPath,
+      ['create', '-f', '-', `--as=${nodeAgent}`, `--as-group=${nodeAgentsGroup}`],
+      { input: JSON.stringify(lease) },
+    );
     expect(created.stderr).toBe('');
     const configmaps = await asNodeAgent(['get', 'configmaps', '-n', 'kube-system']);
     expect(configmaps.code).not.toBe(0);
@@ -147,37 +197,108 @@ describe('node-agent authorizer answering SubjectAccessReviews', () => {
   const path = '/webhooks/auth/nodeagent';
 
   it('answers allowed, denied with a reason, or no opinion, always with HTTP 200', async () => {
-    const allowed = await post(path, review(nodeAgent, [nodeAgentsGroup], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }));
-    expect(allowed).toEqual({ statusCode: 200, body: expect.objectContaining({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed: true } }) });
-    const denied = await post(path, review(nodeAgent, [nodeAgentsGroup], { verb: 'delete', resource: 'nodes', version: 'v1', name: 'node-a' }));
-    expect(denied.body.status).toEqual({ allowed: false, denied: true, reason: 'only the following verbs are allowed for this resource type: [get list watch patch update]' });
-    const noOpinion = await post(path, review('system:node:node-a', ['system:nodes'], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }));
+    const allowed = await post(
+      path,
+      review(nodeAgent, [nodeAgentsGroup], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }),
+    );
+    expect(allowed).toEqual({
+      statusCode: 200,
+      body: expect.objectContaining({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        status: { allowed: true },
+      }),
+    });
+    const denied = await post(
+      path,
+      review(nodeAgent, [nodeAgentsGroup], { verb: 'delete', resource: 'nodes', version: 'v1', name: 'node-a' }),
+    );
+    expect(denied.body.status).toEqual({
+      allowed: false,
+      denied: true,
+      reason: 'only the following verbs are allowed for this resource type: [get list watch patch update]',
+    });
+    const noOpinion = await post(
+      path,
+      review('system:node:node-a', ['system:nodes'], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }),
+    );
     expect(noOpinion.body.status).toEqual({ allowed: false });
   });
 
   it('answers in the version asked (v1beta1 with `group`)', async () => {
-    const r = await post(path, review(nodeAgent, [nodeAgentsGroup], { verb: 'get', resource: 'secrets', version: 'v1', namespace: 'kube-system', name: 'osc-a' }, 'authorization.k8s.io/v1beta1'));
+    const r = await post(
+      path,
+      review(
+        nodeAgent,
+        [nodeAgentsGroup],
+        { verb: 'get', resource: 'secrets', version: 'v1', namespace: 'kube-system', name: 'osc-a' },
+        'authorization.k8s.io/v1beta1',
+      ),
+    );
     expect(r.body).toMatchObject({ apiVersion: 'authorization.k8s.io/v1beta1', status: { allowed: true } });
   });
 
   it('denies without a node, and reports an evaluation error for an unknown Machine or a bad request', async () => {
-    const noNode = await post(path, review('gardener.cloud:node-agent:machine:machine-without-node', [nodeAgentsGroup], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }));
-    expect(noNode.body.status).toEqual({ allowed: false, denied: true, reason: 'no node for "machine-without-node" found' });
-    const unknown = await post(path, review('gardener.cloud:node-agent:machine:ghost', [nodeAgentsGroup], { verb: 'get', resource: 'nodes', version: 'v1', name: 'node-a' }));
+    const noNode = await post(
+      path,
+      review('gardener.cloud:node-agent:machine:machine-without-node', [nodeAgentsGroup], {
+        verb: 'get',
+        resource: 'nodes',
+        version: 'v1',
+        name: 'node-a',
+      }),
+    );
+    expect(noNode.body.status).toEqual({
+      allowed: false,
+      denied: true,
+      reason: 'no node for "machine-without-node" found',
+    });
+    const unknown = await post(
+      path,
+      review('gardener.cloud:node-agent:machine:ghost', [nodeAgentsGroup], {
+        verb: 'get',
+        resource: 'nodes',
+        version: 'v1',
+        name: 'node-a',
+      }),
+    );
     expect(unknown.body.status.allowed).toBe(false);
     expect(unknown.body.status.denied).toBeUndefined();
     expect(unknown.body.status.evaluationError).toMatch(/^500 error getting machine "ghost": .*not found/);
-    const badType = await post(path, review(nodeAgent, [nodeAgentsGroup], { verb: 'get', resource: 'nodes' }), 'text/plain');
-    expect(badType).toMatchObject({ statusCode: 200, body: { status: { allowed: false, evaluationError: '400 contentType=text/plain, expected application/json' } } });
+    const badType = await post(
+      path,
+      review(nodeAgent, [nodeAgentsGroup], { verb: 'get', resource: 'nodes' }),
+      'text/plain',
+    );
+    expect(badType).toMatchObject({
+      statusCode: 200,
+      body: { status: { allowed: false, evaluationError: '400 contentType=text/plain, expected application/json' } },
+    });
   });
 
   it('leaves the admission webhooks on the same port working', async () => {
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    };
     const r = await post('/webhooks/kubernetes-service-host', {
       apiVersion: 'admission.k8s.io/v1',
       kind: 'AdmissionReview',
-      request: { uid: 'u1', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, namespace: 'default', operation: 'CREATE', userInfo: {}, object: pod },
+      request: {
+        uid: 'u1',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        resource: { group: '', version: 'v1', resource: 'pods' },
+        namespace: 'default',
+        operation: 'CREATE',
+        userInfo: {},
+        object: pod,
+      },
     });
-    expect(r.body).toMatchObject({ kind: 'AdmissionReview', response: { uid: 'u1', allowed: true, patchType: 'JSONPatch' } });
+    expect(r.body).toMatchObject({
+      kind: 'AdmissionReview',
+      response: { uid: 'u1', allowed: true, patchType: 'JSONPatch' },
+    });
   });
 });

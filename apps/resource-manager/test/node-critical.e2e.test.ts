@@ -15,7 +15,8 @@ let land: Landscape;
 async function createNode(name: string, taints: unknown[]) {
   await land.tgt.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: { taints } });
 }
-const taints = async (name: string) => ((await land.tgt.get(NodeK, { name })).spec?.taints ?? []) as Array<{ key: string }>;
+const taints = async (name: string) =>
+  ((await land.tgt.get(NodeK, { name })).spec?.taints ?? []) as Array<{ key: string }>;
 const hasTaint = async (name: string) => (await taints(name)).some((t) => t.key === TAINT.key);
 
 async function createDaemonSet(name: string) {
@@ -41,15 +42,24 @@ async function createDaemonPod(ds: { metadata?: any }, node: string) {
       name: `${ds.metadata.name}-${node}`,
       namespace: 'kube-system',
       labels: { app: ds.metadata.name, ...critical },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'DaemonSet', name: ds.metadata.name, uid: ds.metadata.uid, controller: true },
+      ],
     },
-    spec: { nodeName: node, tolerations: [{ operator: 'Exists' }], containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] },
+    spec: {
+      nodeName: node,
+      tolerations: [{ operator: 'Exists' }],
+      containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }],
+    },
   });
 }
 
 async function setReady(pod: { metadata?: any }, ready: boolean) {
   const current = await land.tgt.get(PodK, { namespace: 'kube-system', name: pod.metadata.name });
-  await land.tgt.updateStatus({ ...current, status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } } as any);
+  await land.tgt.updateStatus({
+    ...current,
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  } as any);
 }
 
 /** Stays true for `ms` (the controller had several backoff periods to act). */
@@ -68,7 +78,9 @@ beforeAll(async () => {
     config.controllers.nodeAgentReconciliationDelay = { enabled: false };
     config.controllers.nodeCriticalComponents = { enabled: true, concurrentSyncs: 5, backoff: '1s' };
   });
-  await land.tgt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }).catch(() => undefined);
+  await land.tgt
+    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } })
+    .catch(() => undefined);
   await land.start();
 }, 60_000);
 
@@ -95,12 +107,22 @@ describe('node critical components', () => {
     await waitFor('taint removed', async () => !(await hasTaint('node-a')), { timeoutMs: 10_000 });
     expect(await taints('node-a')).toEqual([OTHER_TAINT]);
 
-    const events = await waitFor('events on the node', async () => {
-      const list = await land.tgt.list(EventK, { namespace: 'default' });
-      const mine = list.items.filter((e) => e.involvedObject?.kind === 'Node' && e.involvedObject?.name === 'node-a');
-      return mine.some((e) => e.reason === 'NodeCriticalComponentsReady') ? mine : undefined;
-    }, { timeoutMs: 10_000 });
-    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['UnscheduledNodeCriticalDaemonSets', 'UnreadyNodeCriticalPods', 'NodeCriticalComponentsReady']));
+    const events = await waitFor(
+      'events on the node',
+      async () => {
+        const list = await land.tgt.list(EventK, { namespace: 'default' });
+        const mine = list.items.filter((e) => e.involvedObject?.kind === 'Node' && e.involvedObject?.name === 'node-a');
+        return mine.some((e) => e.reason === 'NodeCriticalComponentsReady') ? mine : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(events.map((e) => e.reason)).toEqual(
+      expect.arrayContaining([
+        'UnscheduledNodeCriticalDaemonSets',
+        'UnreadyNodeCriticalPods',
+        'NodeCriticalComponentsReady',
+      ]),
+    );
     expect(events.find((e) => e.reason === 'UnscheduledNodeCriticalDaemonSets')?.message).toBe(
       'Node-critical DaemonSets found that were not scheduled to Node yet: kube-system/kube-proxy',
     );
@@ -111,17 +133,30 @@ describe('node critical components', () => {
     const pod = await land.tgt.create({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'csi-driver-node-csi', namespace: 'kube-system', labels: critical, annotations: { 'node.gardener.cloud/wait-for-csi-node-example': 'csi.example.com' } },
+      metadata: {
+        name: 'csi-driver-node-csi',
+        namespace: 'kube-system',
+        labels: critical,
+        annotations: { 'node.gardener.cloud/wait-for-csi-node-example': 'csi.example.com' },
+      },
       spec: { nodeName: 'node-csi', containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] },
     });
     // Pods of the DaemonSets of the first test must exist on this node too.
     for (const ds of ['calico-node', 'kube-proxy']) {
-      const obj = await land.tgt.get(kind<{ metadata?: any }>('apps/v1', 'DaemonSet'), { namespace: 'kube-system', name: ds });
+      const obj = await land.tgt.get(kind<{ metadata?: any }>('apps/v1', 'DaemonSet'), {
+        namespace: 'kube-system',
+        name: ds,
+      });
       await setReady(await createDaemonPod(obj, 'node-csi'), true);
     }
     await setReady(pod, true);
     expect(await stillTainted('node-csi', 2500)).toBe(true);
-    await land.tgt.create({ apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'node-csi' }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-csi' }] } });
+    await land.tgt.create({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: { name: 'node-csi' },
+      spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-csi' }] },
+    });
     await waitFor('taint removed', async () => !(await hasTaint('node-csi')), { timeoutMs: 10_000 });
   });
 

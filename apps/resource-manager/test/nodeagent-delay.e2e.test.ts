@@ -30,10 +30,14 @@ afterAll(async () => {
 
 describe('node-agent reconciliation delay', () => {
   it('annotates existing nodes, sorted by name, from minDelay in steps of (max-min)/n', async () => {
-    const got = await waitFor('both nodes annotated', async () => {
-      const d = await delays();
-      return d['node-a'] && d['node-b'] ? d : undefined;
-    }, { timeoutMs: 15_000 });
+    const got = await waitFor(
+      'both nodes annotated',
+      async () => {
+        const d = await delays();
+        return d['node-a'] && d['node-b'] ? d : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(got).toEqual({ 'node-a': '10s', 'node-b': '40s' });
   });
 
@@ -41,19 +45,31 @@ describe('node-agent reconciliation delay', () => {
     await createNode('node-c');
     await createNode('node-0');
     const expected = { 'node-0': '10s', 'node-a': '25s', 'node-b': '40s', 'node-c': '55s' };
-    await waitFor('four nodes spread', async () => JSON.stringify(await delays()) === JSON.stringify(expected) || undefined, { timeoutMs: 15_000 }).catch(async (err) => {
+    await waitFor(
+      'four nodes spread',
+      async () => JSON.stringify(await delays()) === JSON.stringify(expected) || undefined,
+      { timeoutMs: 15_000 },
+    ).catch(async (err) => {
       throw new Error(`${(err as Error).message}: ${JSON.stringify(await delays())}`);
     });
 
     await land.tgt.delete(NodeK, { name: 'node-0' });
     const three = { 'node-a': '10s', 'node-b': '30s', 'node-c': '50s' };
-    await waitFor('three nodes spread', async () => JSON.stringify(await delays()) === JSON.stringify(three) || undefined, { timeoutMs: 15_000 }).catch(async (err) => {
+    await waitFor(
+      'three nodes spread',
+      async () => JSON.stringify(await delays()) === JSON.stringify(three) || undefined,
+      { timeoutMs: 15_000 },
+    ).catch(async (err) => {
       throw new Error(`${(err as Error).message}: ${JSON.stringify(await delays())}`);
     });
   });
 
   it('leaves the annotation alone on other node changes (only creations and deletions count)', async () => {
-    await land.tgt.patch(NodeK, { name: 'node-a' }, { type: 'merge', patch: { metadata: { annotations: { [DELAY]: '99s' }, labels: { touched: 'yes' } } } });
+    await land.tgt.patch(
+      NodeK,
+      { name: 'node-a' },
+      { type: 'merge', patch: { metadata: { annotations: { [DELAY]: '99s' }, labels: { touched: 'yes' } } } },
+    );
     await new Promise((r) => setTimeout(r, 2_000));
     expect((await delays())['node-a']).toBe('99s');
   });

@@ -5,9 +5,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageMap, startControllerManager, startKubelet, type ControllerManager, type Kubelet } from '@gardener-ts/local-cluster';
+import {
+  ImageMap,
+  startControllerManager,
+  startKubelet,
+  type ControllerManager,
+  type Kubelet,
+} from '@gardener-ts/local-cluster';
 import { createLogger } from '@gardener-ts/logging';
-import { DeploymentK, MR, SecretK, b64, condition, getOrUndefined, startLandscape, waitFor, type Landscape } from './harness.js';
+import {
+  DeploymentK,
+  MR,
+  SecretK,
+  b64,
+  condition,
+  getOrUndefined,
+  startLandscape,
+  waitFor,
+  type Landscape,
+} from './harness.js';
 
 const ns = 'default';
 const NODE = 'rollout-node';
@@ -46,11 +62,23 @@ async function putSecret(name: string, objects: string) {
   const data = { 'objects.json': b64(objects) };
   const existing = await getOrUndefined(land.src, SecretK, ns, name);
   if (existing) await land.src.update({ ...existing, data });
-  else await land.src.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns }, type: 'Opaque', data });
+  else
+    await land.src.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, namespace: ns },
+      type: 'Opaque',
+      data,
+    });
 }
 
 async function createMR(name: string, secret: string) {
-  await land.src.create({ apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', metadata: { name, namespace: ns }, spec: { secretRefs: [{ name: secret }] } });
+  await land.src.create({
+    apiVersion: 'resources.gardener.cloud/v1alpha1',
+    kind: 'ManagedResource',
+    metadata: { name, namespace: ns },
+    spec: { secretRefs: [{ name: secret }] },
+  });
 }
 
 type Observation = { healthy?: string; progressing?: string; progressingReason?: string };
@@ -83,10 +111,14 @@ function observe(name: string) {
 }
 
 async function waitForCondition(name: string, type: string, status: string, timeoutMs = 60_000) {
-  return waitFor(`${name} ${type}=${status}`, async () => {
-    const c = condition(await getOrUndefined(land.src, MR, ns, name), type);
-    return c && c.status === status ? c : undefined;
-  }, { timeoutMs });
+  return waitFor(
+    `${name} ${type}=${status}`,
+    async () => {
+      const c = condition(await getOrUndefined(land.src, MR, ns, name), type);
+      return c && c.status === status ? c : undefined;
+    },
+    { timeoutMs },
+  );
 }
 
 async function waitForHealthyRollout(name: string) {
@@ -100,7 +132,11 @@ beforeAll(async () => {
     config.controllers.garbageCollector = { enabled: false };
   });
   const logger = createLogger({ name: 'rollout-e2e', level: process.env.RM_E2E_DEBUG ? 'debug' : 'silent' });
-  manager = await startControllerManager({ kubeConfig: land.target.kubeconfigPath, controllers: ['deployment', 'replicaset', 'scheduler'], logger });
+  manager = await startControllerManager({
+    kubeConfig: land.target.kubeconfigPath,
+    controllers: ['deployment', 'replicaset', 'scheduler'],
+    logger,
+  });
   dataDir = await mkdtemp(join(tmpdir(), 'rm-rollout-kubelet-'));
   kubelet = await startKubelet({
     kubeconfig: land.target.kubeconfigPath,
@@ -132,8 +168,13 @@ describe('ResourcesHealthy / ResourcesProgressing with a real rollout', () => {
     const { healthy, progressing } = await waitForHealthyRollout('idle');
     const seen = await obs.stop();
     expect(healthy).toMatchObject({ reason: 'ResourcesHealthy', message: 'All resources are healthy.' });
-    expect(progressing).toMatchObject({ reason: 'ResourcesRolledOut', message: 'All resources have been fully rolled out.' });
-    expect(seen).toContainEqual(expect.objectContaining({ progressing: 'True', progressingReason: 'DeploymentProgressing' }));
+    expect(progressing).toMatchObject({
+      reason: 'ResourcesRolledOut',
+      message: 'All resources have been fully rolled out.',
+    });
+    expect(seen).toContainEqual(
+      expect.objectContaining({ progressing: 'True', progressingReason: 'DeploymentProgressing' }),
+    );
     // The rollout was real: a Pod of the Deployment runs on the kubelet's node and is ready.
     const d = await land.tgt.get(DeploymentK, { namespace: ns, name: 'idle' });
     expect(d.status).toMatchObject({ readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 });
@@ -142,28 +183,38 @@ describe('ResourcesHealthy / ResourcesProgressing with a real rollout', () => {
   it('is progressing again after the image changes in the Secret, then healthy on the new image', async () => {
     const obs = observe('idle');
     await putSecret('idle', deployment('idle', 'example.com/idle:v2'));
-    await waitFor('Deployment to carry the new image', async () => {
-      const d = await land.tgt.get(DeploymentK, { namespace: ns, name: 'idle' });
-      return d.spec.template.spec.containers[0].image === 'example.com/idle:v2';
-    }, { timeoutMs: 30_000 });
+    await waitFor(
+      'Deployment to carry the new image',
+      async () => {
+        const d = await land.tgt.get(DeploymentK, { namespace: ns, name: 'idle' });
+        return d.spec.template.spec.containers[0].image === 'example.com/idle:v2';
+      },
+      { timeoutMs: 30_000 },
+    );
     await waitForCondition('idle', 'ResourcesProgressing', 'True');
     const { healthy, progressing } = await waitForHealthyRollout('idle');
     const seen = await obs.stop();
     expect(healthy.reason).toBe('ResourcesHealthy');
     expect(progressing.reason).toBe('ResourcesRolledOut');
-    expect(seen).toContainEqual(expect.objectContaining({ progressing: 'True', progressingReason: 'DeploymentProgressing' }));
+    expect(seen).toContainEqual(
+      expect.objectContaining({ progressing: 'True', progressingReason: 'DeploymentProgressing' }),
+    );
     const d = await land.tgt.get(DeploymentK, { namespace: ns, name: 'idle' });
     expect(d.status).toMatchObject({ readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 });
     expect(d.status.replicas).toBe(1); // the old Pod is gone
   }, 90_000);
 
-  it('keeps a Deployment whose image has no local program unhealthy, with Gardener\'s message', async () => {
+  it("keeps a Deployment whose image has no local program unhealthy, with Gardener's message", async () => {
     await putSecret('broken', deployment('broken', 'example.com/unknown:v1'));
     await createMR('broken', 'broken');
-    const unhealthy = await waitFor('broken to be unhealthy because of minimum availability', async () => {
-      const c = condition(await getOrUndefined(land.src, MR, ns, 'broken'), 'ResourcesHealthy');
-      return c?.status === 'False' && c.message.includes('MinimumReplicasUnavailable') ? c : undefined;
-    }, { timeoutMs: 60_000 });
+    const unhealthy = await waitFor(
+      'broken to be unhealthy because of minimum availability',
+      async () => {
+        const c = condition(await getOrUndefined(land.src, MR, ns, 'broken'), 'ResourcesHealthy');
+        return c?.status === 'False' && c.message.includes('MinimumReplicasUnavailable') ? c : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(unhealthy).toMatchObject({
       reason: 'DeploymentUnhealthy',
       message:

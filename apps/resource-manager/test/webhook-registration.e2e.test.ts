@@ -7,7 +7,9 @@ import { kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { runKubectl } from '@gardener-ts/testing';
 import { PodK, getOrUndefined, startLandscape, waitFor, type Landscape } from './harness.js';
 
-type WebhookConfiguration = KubernetesObject & { webhooks?: { name: string; clientConfig: { url?: string; caBundle?: string } }[] };
+type WebhookConfiguration = KubernetesObject & {
+  webhooks?: { name: string; clientConfig: { url?: string; caBundle?: string } }[];
+};
 const Mutating = kind<WebhookConfiguration>('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration');
 const Validating = kind<WebhookConfiguration>('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration');
 const name = 'gardener-resource-manager';
@@ -38,7 +40,10 @@ beforeAll(async () => {
     ],
   });
   await land.start();
-  const line = land.app!.output().split('\n').find((l) => l.includes('resource-manager webhooks started'));
+  const line = land
+    .app!.output()
+    .split('\n')
+    .find((l) => l.includes('resource-manager webhooks started'));
   const logged = JSON.parse(line ?? '{}') as { port?: number; caBundleFile?: string };
   if (!logged.port || !logged.caBundleFile) throw new Error(`webhook server not reported:\n${land.app!.output()}`);
   port = logged.port;
@@ -54,7 +59,13 @@ describe('webhook self-registration', () => {
     const mutating = await land.tgt.get(Mutating, { name });
     const names = (mutating.webhooks ?? []).map((w) => w.name);
     expect(names).not.toContain('stale.resources.gardener.cloud');
-    expect(names).toEqual(expect.arrayContaining(['kubernetes-service-host.resources.gardener.cloud', 'projected-token-mount.resources.gardener.cloud', 'pod-scheduler-name.resources.gardener.cloud']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'kubernetes-service-host.resources.gardener.cloud',
+        'projected-token-mount.resources.gardener.cloud',
+        'pod-scheduler-name.resources.gardener.cloud',
+      ]),
+    );
     const hostHook = mutating.webhooks!.find((w) => w.name === 'kubernetes-service-host.resources.gardener.cloud')!;
     expect(hostHook.clientConfig.url).toBe(`https://127.0.0.1:${port}/webhooks/kubernetes-service-host`);
     expect(Buffer.from(hostHook.clientConfig.caBundle!, 'base64').toString()).toBe(caBundle);
@@ -62,22 +73,38 @@ describe('webhook self-registration', () => {
     expect(names).not.toContain('token-invalidator.resources.gardener.cloud');
 
     const validating = await getOrUndefined(land.tgt, Validating, undefined, name);
-    expect((validating?.webhooks ?? []).map((w) => w.name)).toContain('crd-deletion-protection.resources.gardener.cloud');
+    expect((validating?.webhooks ?? []).map((w) => w.name)).toContain(
+      'crd-deletion-protection.resources.gardener.cloud',
+    );
   });
 
   it('makes the target API server call the webhooks for a Pod created with kubectl', async () => {
-    const pod = (n: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: n, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
+    const pod = (n: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: n, namespace: 'default' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    });
     let probe = 0;
     // The API server picks the configuration up asynchronously.
-    await waitFor('the registered webhooks to be called', async () => {
-      const created = (await land.tgt.create(pod(`probe-${probe++}`))) as any;
-      return created.spec.containers[0].env?.some((e: { name: string }) => e.name === 'KUBERNETES_SERVICE_HOST');
-    }, { timeoutMs: 30_000 });
+    await waitFor(
+      'the registered webhooks to be called',
+      async () => {
+        const created = (await land.tgt.create(pod(`probe-${probe++}`))) as any;
+        return created.spec.containers[0].env?.some((e: { name: string }) => e.name === 'KUBERNETES_SERVICE_HOST');
+      },
+      { timeoutMs: 30_000 },
+    );
 
-    const r = await runKubectl(land.target.kubeconfigPath, ['create', '-f', '-'], { input: JSON.stringify(pod('web')) });
+    const r = await runKubectl(land.target.kubeconfigPath, ['create', '-f', '-'], {
+      input: JSON.stringify(pod('web')),
+    });
     expect(r.stderr).toBe('');
     const created = (await land.tgt.get(PodK, { namespace: 'default', name: 'web' })) as any;
-    expect(created.spec.containers[0].env).toContainEqual({ name: 'KUBERNETES_SERVICE_HOST', value: 'api.example.com' });
+    expect(created.spec.containers[0].env).toContainEqual({
+      name: 'KUBERNETES_SERVICE_HOST',
+      value: 'api.example.com',
+    });
     expect(created.spec.schedulerName).toBe('foo-scheduler'); // podSchedulerName of the example configuration
   });
 });

@@ -26,5 +26,7 @@ afterAll(async () => {
 describeComponentBinary({
   app: 'scheduler',
   validConfig: fixture('config.yaml'),
-  brokenConfigs: [{ file: fixture('broken-strategy.yaml'), mentions: ['schedulers.shoot.candidateDeterminationStrategy'] }],
+  brokenConfigs: [
+    { file: fixture('broken-strategy.yaml'), mentions: ['schedulers.shoot.candidateDeterminationStrategy'] },
+  ],
 });

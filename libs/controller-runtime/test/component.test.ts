@@ -36,7 +36,9 @@ it('runs a manager inside runComponent: ready after cache sync, metrics served, 
     {
       spec: controllerManagerConfigSpec,
       setup: async (ctx) => {
-        const mgr = await Manager.forComponent(ctx, { clusters: { garden: ctx.config.gardenClientConnection.kubeconfig } });
+        const mgr = await Manager.forComponent(ctx, {
+          clusters: { garden: ctx.config.gardenClientConnection.kubeconfig },
+        });
         controllerFor(mgr, 'echo')
           .for(ConfigMapKind)
           .complete(async ({ name }) => void seen.push(name));
@@ -52,7 +54,9 @@ it('runs a manager inside runComponent: ready after cache sync, metrics served, 
   expect(readyz).toContain('[+]cache-sync ok');
   await client.create(configMap('from-component'));
   await waitFor('the controller to reconcile', () => seen.includes('from-component'));
-  expect(await fetch(`${metrics}/metrics`).then((r) => r.text())).toContain('controller_runtime_reconcile_total{controller="echo",result="success"}');
+  expect(await fetch(`${metrics}/metrics`).then((r) => r.text())).toContain(
+    'controller_runtime_reconcile_total{controller="echo",result="success"}',
+  );
 
   process.emit('SIGTERM');
   await waitFor('the component to exit', () => exitCode !== undefined);

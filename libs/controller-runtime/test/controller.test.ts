@@ -15,7 +15,14 @@ import {
   type ConfigMap,
   type Request,
 } from '../src/index.js';
-import { WidgetKind, configMap, installWidgetCRD, startClusterWithClient, useTestCluster, type Widget } from './fixtures.js';
+import {
+  WidgetKind,
+  configMap,
+  installWidgetCRD,
+  startClusterWithClient,
+  useTestCluster,
+  type Widget,
+} from './fixtures.js';
 
 const env = useTestCluster();
 let cluster: TestCluster;
@@ -67,7 +74,13 @@ describe('controllers', () => {
           reconciles++;
           const cm = await mgr.cluster().client.get(ConfigMapKind, { namespace, name });
           if (cm.metadata?.annotations?.reconciled === cm.data?.v) return;
-          await mgr.cluster().client.patch(ConfigMapKind, { namespace, name }, { type: 'merge', patch: { metadata: { annotations: { reconciled: cm.data?.v ?? '' } } } });
+          await mgr
+            .cluster()
+            .client.patch(
+              ConfigMapKind,
+              { namespace, name },
+              { type: 'merge', patch: { metadata: { annotations: { reconciled: cm.data?.v ?? '' } } } },
+            );
         } finally {
           inFlight.delete(key);
         }
@@ -100,10 +113,14 @@ describe('controllers', () => {
       .complete(async ({ namespace, name }) => {
         reconciled.push(name);
         const c = mgr.cluster().client;
-        const widget = await c.get(WidgetKind, { namespace, name }).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const widget = await c
+          .get(WidgetKind, { namespace, name })
+          .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
         if (!widget) return;
         const want = String(widget.spec?.size ?? 0);
-        const existing = await c.get(ConfigMapKind, { namespace, name: `${name}-config` }).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        const existing = await c
+          .get(ConfigMapKind, { namespace, name: `${name}-config` })
+          .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
         if (!existing) {
           await c.create<ConfigMap>({
             apiVersion: 'v1',
@@ -111,7 +128,15 @@ describe('controllers', () => {
             metadata: {
               name: `${name}-config`,
               namespace,
-              ownerReferences: [{ apiVersion: 'example.gardener-ts.io/v1', kind: 'Widget', name, uid: widget.metadata!.uid!, controller: true }],
+              ownerReferences: [
+                {
+                  apiVersion: 'example.gardener-ts.io/v1',
+                  kind: 'Widget',
+                  name,
+                  uid: widget.metadata!.uid!,
+                  controller: true,
+                },
+              ],
             },
             data: { size: want },
           });
@@ -120,26 +145,48 @@ describe('controllers', () => {
         }
       });
     await mgr.start();
-    await client.create<Widget>({ apiVersion: 'example.gardener-ts.io/v1', kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size: 3 } });
+    await client.create<Widget>({
+      apiVersion: 'example.gardener-ts.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w1', namespace: ns },
+      spec: { size: 3 },
+    });
     const cmKey = { namespace: ns, name: 'w1-config' };
-    await waitFor('the owned ConfigMap', () => client.get(ConfigMapKind, cmKey).then((cm) => cm.data?.size === '3').catch(() => false));
+    await waitFor('the owned ConfigMap', () =>
+      client
+        .get(ConfigMapKind, cmKey)
+        .then((cm) => cm.data?.size === '3')
+        .catch(() => false),
+    );
 
     // Someone changes the owned object: the owner's reconcile puts it back.
     const before = reconciled.length;
     await client.patch(ConfigMapKind, cmKey, { type: 'merge', patch: { data: { size: 'tampered' } } });
-    await waitFor('the owner to repair its ConfigMap', () => client.get(ConfigMapKind, cmKey).then((cm) => cm.data?.size === '3'));
+    await waitFor('the owner to repair its ConfigMap', () =>
+      client.get(ConfigMapKind, cmKey).then((cm) => cm.data?.size === '3'),
+    );
     expect(reconciled.length).toBeGreaterThan(before);
 
     // Deleting it makes the owner recreate it.
     await client.delete(ConfigMapKind, cmKey);
-    await waitFor('the owner to recreate its ConfigMap', () => client.get(ConfigMapKind, cmKey).then((cm) => cm.data?.size === '3').catch(() => false));
+    await waitFor('the owner to recreate its ConfigMap', () =>
+      client
+        .get(ConfigMapKind, cmKey)
+        .then((cm) => cm.data?.size === '3')
+        .catch(() => false),
+    );
     expect(reconciled.every((n) => n === 'w1')).toBe(true);
   });
 
   it('drops events its predicates filter out', async () => {
     const ns = await createNamespace('predicates');
     for (const name of ['a', 'b']) {
-      await client.create<Widget>({ apiVersion: 'example.gardener-ts.io/v1', kind: 'Widget', metadata: { name, namespace: ns }, spec: { size: 1 } });
+      await client.create<Widget>({
+        apiVersion: 'example.gardener-ts.io/v1',
+        kind: 'Widget',
+        metadata: { name, namespace: ns },
+        spec: { size: 1 },
+      });
     }
     const mgr = await newManager();
     const seen: Request[] = [];
@@ -165,7 +212,11 @@ describe('controllers', () => {
     await client.create(configMap('periodic', {}, {}, ns));
     const registry = new Registry();
     const lines: Record<string, unknown>[] = [];
-    const log = createLogger({ name: 'test', level: 'error', destination: new Writable({ write: (chunk, _e, cb) => cb(void lines.push(JSON.parse(String(chunk)))) }) });
+    const log = createLogger({
+      name: 'test',
+      level: 'error',
+      destination: new Writable({ write: (chunk, _e, cb) => cb(void lines.push(JSON.parse(String(chunk)))) }),
+    });
     const mgr = await newManager({ metrics: registry, log });
     const attempts: Record<string, number[]> = { flaky: [], periodic: [] };
     controllerFor(mgr, 'retry')
@@ -174,18 +225,29 @@ describe('controllers', () => {
       .complete(async ({ namespace, name }) => {
         if (namespace !== ns || !(name in attempts)) return;
         attempts[name].push(performance.now());
-        if (name === 'flaky' && attempts.flaky.length <= 4) throw new Error(`transient failure ${attempts.flaky.length}`);
+        if (name === 'flaky' && attempts.flaky.length <= 4)
+          throw new Error(`transient failure ${attempts.flaky.length}`);
         if (name === 'periodic' && attempts.periodic.length < 3) return { requeueAfter: 300 };
       });
     await mgr.start();
-    await waitFor('flaky to succeed and periodic to run three times', () => attempts.flaky.length === 5 && attempts.periodic.length === 3, { timeoutMs: 20_000 });
+    await waitFor(
+      'flaky to succeed and periodic to run three times',
+      () => attempts.flaky.length === 5 && attempts.periodic.length === 3,
+      { timeoutMs: 20_000 },
+    );
 
     const gaps = (ts: number[]) => ts.slice(1).map((t, i) => t - ts[i]);
     // Back-off 5, 10, 20, 40 ms: each gap at least its delay (timers never fire early).
     gaps(attempts.flaky).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(5 * 2 ** i - 1));
     gaps(attempts.periodic).forEach((gap) => expect(gap).toBeGreaterThanOrEqual(299));
     expect(lines.filter((l) => l.msg === 'Reconciler error')).toHaveLength(4);
-    expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({ controller: 'retry', kind: 'ConfigMap', namespace: ns, name: 'flaky', err: { message: 'transient failure 1' } });
+    expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({
+      controller: 'retry',
+      kind: 'ConfigMap',
+      namespace: ns,
+      name: 'flaky',
+      err: { message: 'transient failure 1' },
+    });
     const metrics = await registry.metrics();
     expect(metrics).toContain('controller_runtime_reconcile_errors_total{controller="retry"} 4');
     expect(metrics).toContain('controller_runtime_reconcile_total{controller="retry",result="requeue_after"} 2');
@@ -231,8 +293,13 @@ describe('manager', () => {
     const mgr = await newManager({ leaderElection: () => elected });
     const leaderOnly: string[] = [];
     const always: string[] = [];
-    controllerFor(mgr, 'leader-only').for(ConfigMapKind).complete(async (r) => void leaderOnly.push(r.name));
-    controllerFor(mgr, 'always').for(ConfigMapKind).withOptions({ needLeaderElection: false }).complete(async (r) => void always.push(r.name));
+    controllerFor(mgr, 'leader-only')
+      .for(ConfigMapKind)
+      .complete(async (r) => void leaderOnly.push(r.name));
+    controllerFor(mgr, 'always')
+      .for(ConfigMapKind)
+      .withOptions({ needLeaderElection: false })
+      .complete(async (r) => void always.push(r.name));
     await mgr.start();
     await waitFor('the non-leader controller to reconcile', () => always.length > 0);
     expect(leaderOnly).toHaveLength(0);
@@ -243,13 +310,17 @@ describe('manager', () => {
   it('holds several named clusters and watches across them', async () => {
     const other = await startClusterWithClient();
     try {
-      const mgr = await newManager({ clusters: { garden: cluster.kubeconfigPath, seed: other.cluster.kubeconfigPath } });
+      const mgr = await newManager({
+        clusters: { garden: cluster.kubeconfigPath, seed: other.cluster.kubeconfigPath },
+      });
       expect(mgr.clusterNames).toEqual(['garden', 'seed']);
       expect(() => mgr.cluster('shoot')).toThrow(/no cluster named "shoot"/);
       const mapped: string[] = [];
       controllerFor(mgr, 'cross')
         .for(ConfigMapKind)
-        .watches(ConfigMapKind, (cm) => [{ namespace: 'default', name: `from-seed-${cm.metadata!.name}` }], { cluster: 'seed' })
+        .watches(ConfigMapKind, (cm) => [{ namespace: 'default', name: `from-seed-${cm.metadata!.name}` }], {
+          cluster: 'seed',
+        })
         .complete(async (r) => void mapped.push(r.name));
       await mgr.start();
       await other.client.create(configMap('only-in-seed'));

@@ -32,7 +32,9 @@ afterEach(async () => {
 });
 
 async function restrictedManager(): Promise<Manager> {
-  const mgr = await Manager.create({ clusters: { main: { kubeConfig: cluster.kubeconfigPath, cache: { defaultNamespaces: ['ns-a', 'ns-b'] } } } });
+  const mgr = await Manager.create({
+    clusters: { main: { kubeConfig: cluster.kubeconfigPath, cache: { defaultNamespaces: ['ns-a', 'ns-b'] } } },
+  });
   managers.push(mgr);
   return mgr;
 }
@@ -63,7 +65,9 @@ describe('cache defaultNamespaces', () => {
     );
     // Cluster-scoped: not restricted, so every Namespace is seen, including ns-c and one created now.
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns-late' } });
-    await waitFor('Namespaces reconciled', () => ['ns-a', 'ns-b', 'ns-c', 'default', 'kube-system', 'ns-late'].every((n) => namespaces.has(n)));
+    await waitFor('Namespaces reconciled', () =>
+      ['ns-a', 'ns-b', 'ns-c', 'default', 'kube-system', 'ns-late'].every((n) => namespaces.has(n)),
+    );
     await sleep(500);
     expect([...configMaps].filter((k) => !k.startsWith('ns-a/') && !k.startsWith('ns-b/'))).toEqual([]);
 
@@ -76,7 +80,7 @@ describe('cache defaultNamespaces', () => {
     await waitFor('ns-b/after gone from the cache', () => !informer.store.get('ns-b/after'));
   });
 
-  it('reads: merged lists, and controller-runtime\'s error for a namespace outside', async () => {
+  it("reads: merged lists, and controller-runtime's error for a namespace outside", async () => {
     const mgr = await restrictedManager();
     await mgr.start();
     const { cache, client: cached } = mgr.cluster();
@@ -84,19 +88,27 @@ describe('cache defaultNamespaces', () => {
     const all = await cached.list(ConfigMapKind);
     const namespacesListed = new Set(all.items.map((o) => o.metadata!.namespace));
     expect([...namespacesListed].sort()).toEqual(['ns-a', 'ns-b']);
-    expect((await cached.list(ConfigMapKind, { namespace: 'ns-a' })).items.every((o) => o.metadata!.namespace === 'ns-a')).toBe(true);
+    expect(
+      (await cached.list(ConfigMapKind, { namespace: 'ns-a' })).items.every((o) => o.metadata!.namespace === 'ns-a'),
+    ).toBe(true);
     expect((await cached.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).data).toEqual({ v: '1' });
 
     await expect(cached.get(ConfigMapKind, { namespace: 'ns-c', name: 'before' })).rejects.toThrow(
       'unable to get: ns-c/before because of unknown namespace for the cache',
     );
-    await expect(cache.list(ConfigMapKind, { namespace: 'ns-c' })).rejects.toThrow('unable to list: ns-c because of unknown namespace for the cache');
+    await expect(cache.list(ConfigMapKind, { namespace: 'ns-c' })).rejects.toThrow(
+      'unable to list: ns-c because of unknown namespace for the cache',
+    );
     // Not NotFound: the cache cannot know.
-    await cached.get(ConfigMapKind, { namespace: 'ns-c', name: 'before' }).catch((err: unknown) => expect((err as { code?: number }).code).toBeUndefined());
+    await cached
+      .get(ConfigMapKind, { namespace: 'ns-c', name: 'before' })
+      .catch((err: unknown) => expect((err as { code?: number }).code).toBeUndefined());
 
     // Cluster-scoped kinds read from the cluster-wide informer.
     expect((await cached.get(NamespaceKind, { name: 'ns-c' })).metadata!.name).toBe('ns-c');
-    expect((await cached.get(kind('rbac.authorization.k8s.io/v1', 'ClusterRole'), { name: 'cluster-admin' })).metadata!.name).toBe('cluster-admin');
+    expect(
+      (await cached.get(kind('rbac.authorization.k8s.io/v1', 'ClusterRole'), { name: 'cluster-admin' })).metadata!.name,
+    ).toBe('cluster-admin');
 
     // The live client is not restricted.
     expect((await cached.api.get(ConfigMapKind, { namespace: 'ns-c', name: 'before' })).metadata!.name).toBe('before');
@@ -110,10 +122,22 @@ describe('cache defaultNamespaces', () => {
     const abort = new AbortController();
     cache.start(abort.signal);
     try {
-      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ns-c' }, stringData: { k: 'v' } });
-      await waitFor('Secret in ns-c cached', async () => !!(await cache.get(kind('v1', 'Secret'), { namespace: 'ns-c', name: 's' }).catch(() => undefined)));
-      await expect(cache.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).rejects.toThrow(/unknown namespace for the cache/);
-      await expect(cache.get(kind('example.gardener-ts.io/v1', 'Nothing'), { namespace: 'ns-a', name: 'x' })).rejects.toThrow(
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's', namespace: 'ns-c' },
+        stringData: { k: 'v' },
+      });
+      await waitFor(
+        'Secret in ns-c cached',
+        async () => !!(await cache.get(kind('v1', 'Secret'), { namespace: 'ns-c', name: 's' }).catch(() => undefined)),
+      );
+      await expect(cache.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).rejects.toThrow(
+        /unknown namespace for the cache/,
+      );
+      await expect(
+        cache.get(kind('example.gardener-ts.io/v1', 'Nothing'), { namespace: 'ns-a', name: 'x' }),
+      ).rejects.toThrow(
         /cannot tell whether example\.gardener-ts\.io\/v1, Kind=Nothing is namespaced|cannot tell whether .*Nothing.* is namespaced/,
       );
     } finally {
@@ -125,8 +149,18 @@ describe('cache defaultNamespaces', () => {
   it('a kind scoped to its own namespaces (ByObject.Namespaces) is cached there only, with labels, overriding defaultNamespaces', async () => {
     const SecretKind = kind('v1', 'Secret');
     for (const ns of ['ns-a', 'ns-b', 'ns-c']) {
-      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'picked', namespace: ns, labels: { pick: 'yes' } }, stringData: { k: ns } });
-      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled', namespace: ns }, stringData: { k: ns } });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'picked', namespace: ns, labels: { pick: 'yes' } },
+        stringData: { k: ns },
+      });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'unlabelled', namespace: ns },
+        stringData: { k: ns },
+      });
     }
     const cache = new InformerCache(client, {
       defaultNamespaces: ['ns-a'],
@@ -136,12 +170,21 @@ describe('cache defaultNamespaces', () => {
     cache.start(abort.signal);
     try {
       const secrets = await cache.list(SecretKind);
-      expect(secrets.items.map((s) => `${s.metadata!.namespace}/${s.metadata!.name}`).sort()).toEqual(['ns-b/picked', 'ns-c/picked']);
+      expect(secrets.items.map((s) => `${s.metadata!.namespace}/${s.metadata!.name}`).sort()).toEqual([
+        'ns-b/picked',
+        'ns-c/picked',
+      ]);
       expect(cache.informerFor(SecretKind).watchedNamespaces?.sort()).toEqual(['ns-b', 'ns-c']);
-      await expect(cache.get(SecretKind, { namespace: 'ns-a', name: 'picked' })).rejects.toThrow('unable to get: ns-a/picked because of unknown namespace for the cache');
-      await expect(cache.list(SecretKind, { namespace: 'ns-a' })).rejects.toThrow('unable to list: ns-a because of unknown namespace for the cache');
+      await expect(cache.get(SecretKind, { namespace: 'ns-a', name: 'picked' })).rejects.toThrow(
+        'unable to get: ns-a/picked because of unknown namespace for the cache',
+      );
+      await expect(cache.list(SecretKind, { namespace: 'ns-a' })).rejects.toThrow(
+        'unable to list: ns-a because of unknown namespace for the cache',
+      );
       // Other kinds still follow defaultNamespaces.
-      await expect(cache.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).rejects.toThrow(/unknown namespace for the cache/);
+      await expect(cache.get(ConfigMapKind, { namespace: 'ns-b', name: 'before' })).rejects.toThrow(
+        /unknown namespace for the cache/,
+      );
     } finally {
       abort.abort();
       await cache.stop();

@@ -38,7 +38,13 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
       note: 'cannot reach the thing',
       reportingController: 'test-controller',
       reportingInstance: 'test-controller-test-host',
-      regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'v1-subject', uid: cm.metadata!.uid },
+      regarding: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: 'default',
+        name: 'v1-subject',
+        uid: cm.metadata!.uid,
+      },
       series: { count: 3 },
     });
     expect(event.metadata!.name).toMatch(/^v1-subject\.[0-9a-f]+$/);
@@ -46,7 +52,15 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
     expect(Date.parse(event.series!.lastObservedTime)).toBeGreaterThanOrEqual(Date.parse(event.eventTime));
 
     // kube prints Events without a NAME column; `-o wide` adds it last.
-    const table = await kubectl(env.cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', '-n', 'default', event.metadata!.name!, '-o', 'wide']);
+    const table = await kubectl(env.cluster.kubeconfigPath, [
+      'get',
+      'events.v1.events.k8s.io',
+      '-n',
+      'default',
+      event.metadata!.name!,
+      '-o',
+      'wide',
+    ]);
     expect(table).toContain('configmap/v1-subject');
     expect(table).toContain(event.metadata!.name!);
   });

@@ -10,7 +10,9 @@ export interface Widget extends KubernetesObject {
 
 export const WidgetKind = kind<Widget>('example.gardener-ts.io/v1', 'Widget');
 
-export async function startClusterWithClient(options: Parameters<typeof startTestCluster>[0] = {}): Promise<{ cluster: TestCluster; client: ApiClient }> {
+export async function startClusterWithClient(
+  options: Parameters<typeof startTestCluster>[0] = {},
+): Promise<{ cluster: TestCluster; client: ApiClient }> {
   const cluster = await startTestCluster(options);
   const client = await ApiClient.create(cluster.kubeconfigPath);
   return { cluster, client };
@@ -68,6 +70,11 @@ export async function installWidgetCRD(client: ApiClient): Promise<void> {
   });
 }
 
-export function configMap(name: string, data: Record<string, string> = {}, labels: Record<string, string> = {}, namespace = 'default'): ConfigMap {
+export function configMap(
+  name: string,
+  data: Record<string, string> = {},
+  labels: Record<string, string> = {},
+  namespace = 'default',
+): ConfigMap {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data };
 }

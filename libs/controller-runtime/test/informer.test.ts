@@ -72,14 +72,22 @@ describe('InformerCache', () => {
   it('gets and lists from memory by namespace, labels and indexed fields', async () => {
     const one = await cache.get(ConfigMapKind, { namespace: 'default', name: 'one' });
     expect(one.data).toEqual({ k: 'v' });
-    const names = async (opts: Parameters<InformerCache['list']>[1]) => (await cache.list(ConfigMapKind, opts)).items.map((o) => o.metadata?.name).filter((n) => n !== 'kube-root-ca.crt').sort();
+    const names = async (opts: Parameters<InformerCache['list']>[1]) =>
+      (await cache.list(ConfigMapKind, opts)).items
+        .map((o) => o.metadata?.name)
+        .filter((n) => n !== 'kube-root-ca.crt')
+        .sort();
     expect(await names({ namespace: 'team' })).toEqual(['three']);
     expect(await names({ labelSelector: 'app=web' })).toEqual(['one', 'three']);
     expect(await names({ labelSelector: { app: 'web' }, namespace: 'default' })).toEqual(['one']);
     expect(await names({ fieldSelector: { app: 'db' } })).toEqual(['two']);
     expect(await names({ fieldSelector: 'metadata.name=three' })).toEqual(['three']);
-    await expect(cache.list(ConfigMapKind, { fieldSelector: 'data.k=v' })).rejects.toThrow(/no index for field "data.k"/);
-    expect(isNotFound(await cache.get(ConfigMapKind, { namespace: 'default', name: 'missing' }).catch((e: unknown) => e))).toBe(true);
+    await expect(cache.list(ConfigMapKind, { fieldSelector: 'data.k=v' })).rejects.toThrow(
+      /no index for field "data.k"/,
+    );
+    expect(
+      isNotFound(await cache.get(ConfigMapKind, { namespace: 'default', name: 'missing' }).catch((e: unknown) => e)),
+    ).toBe(true);
   });
 
   it('hands out frozen objects: mutating one throws instead of corrupting the cache', async () => {
@@ -94,7 +102,11 @@ describe('InformerCache', () => {
 
   it('follows changes made after sync', async () => {
     await client.create(configMap('later', { n: '1' }));
-    await client.patch(ConfigMapKind, { namespace: 'default', name: 'one' }, { type: 'merge', patch: { data: { k: 'v2' } } });
+    await client.patch(
+      ConfigMapKind,
+      { namespace: 'default', name: 'one' },
+      { type: 'merge', patch: { data: { k: 'v2' } } },
+    );
     await client.delete(ConfigMapKind, { namespace: 'default', name: 'two' });
     await waitFor('the cache to see the changes', async () => {
       const later = await cache.get(ConfigMapKind, { namespace: 'default', name: 'later' }).catch(() => undefined);
@@ -106,9 +118,16 @@ describe('InformerCache', () => {
 
   it('reads uncached kinds live through the cached client, and writes through the API', async () => {
     const reader = new CachedClient(cache, client, [SecretKind]);
-    await reader.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'live', namespace: 'default' }, data: { a: Buffer.from('b').toString('base64') } });
+    await reader.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'live', namespace: 'default' },
+      data: { a: Buffer.from('b').toString('base64') },
+    });
     // No informer needed and no waiting: the read goes to the server.
-    expect((await reader.get(SecretKind, { namespace: 'default', name: 'live' })).data).toEqual({ a: Buffer.from('b').toString('base64') });
+    expect((await reader.get(SecretKind, { namespace: 'default', name: 'live' })).data).toEqual({
+      a: Buffer.from('b').toString('base64'),
+    });
     expect(Object.isFrozen(await reader.get(SecretKind, { namespace: 'default', name: 'live' }))).toBe(false);
     expect(Object.isFrozen(await reader.get(ConfigMapKind, { namespace: 'default', name: 'one' }))).toBe(true);
   });
@@ -173,12 +192,19 @@ describe('SharedInformer across dropped connections', () => {
   it('resumes the watch from its last resourceVersion and sees every change', async () => {
     const { direct, informer, events } = await setup();
     const written = new Map<string, string[]>();
-    const record = (o: KubernetesObject) => written.set(o.metadata!.name!, [...(written.get(o.metadata!.name!) ?? []), o.metadata!.resourceVersion!]);
+    const record = (o: KubernetesObject) =>
+      written.set(o.metadata!.name!, [...(written.get(o.metadata!.name!) ?? []), o.metadata!.resourceVersion!]);
     for (let round = 0; round < 10; round++) {
       for (let i = 0; i < 5; i++) {
         const name = `cm-${round}-${i}`;
         record(await direct.create(configMap(name, { v: '0' })));
-        record(await direct.patch(ConfigMapKind, { namespace: 'default', name }, { type: 'merge', patch: { data: { v: '1' } } }));
+        record(
+          await direct.patch(
+            ConfigMapKind,
+            { namespace: 'default', name },
+            { type: 'merge', patch: { data: { v: '1' } } },
+          ),
+        );
       }
       if (round % 3 === 2) {
         const name = `cm-${round - 1}-0`;
@@ -187,13 +213,23 @@ describe('SharedInformer across dropped connections', () => {
       }
       proxy!.cut();
     }
-    await waitFor('the informer to see every write', () =>
-      [...written].every(([name, rvs]) => rvs.every((rv) => (rv === 'deleted' ? events.deleted.has(name) : events.seen.get(name)?.has(rv)))),
-    { timeoutMs: 30_000 });
+    await waitFor(
+      'the informer to see every write',
+      () =>
+        [...written].every(([name, rvs]) =>
+          rvs.every((rv) => (rv === 'deleted' ? events.deleted.has(name) : events.seen.get(name)?.has(rv))),
+        ),
+      { timeoutMs: 30_000 },
+    );
     expect(proxy!.cuts).toBe(10);
     expect(informer.relists).toBe(0);
     const live = await direct.listAll(ConfigMapKind, { namespace: 'default' });
-    expect(informer.store.list().map((o) => o.metadata?.resourceVersion).sort()).toEqual(live.map((o) => o.metadata?.resourceVersion).sort());
+    expect(
+      informer.store
+        .list()
+        .map((o) => o.metadata?.resourceVersion)
+        .sort(),
+    ).toEqual(live.map((o) => o.metadata?.resourceVersion).sort());
   }, 60_000);
 
   it('relists on 410 Gone when the watch history is too short, and reports what changed in between', async () => {
@@ -203,13 +239,27 @@ describe('SharedInformer across dropped connections', () => {
     await waitFor('the informer to see both objects', () => informer.store.size >= 2 && events.seen.has('doomed'));
     proxy!.pause();
     for (let i = 0; i < 20; i++) await direct.create(configMap(`offline-${i}`));
-    const kept = await direct.patch(ConfigMapKind, { namespace: 'default', name: 'kept' }, { type: 'merge', patch: { data: { v: '1' } } });
+    const kept = await direct.patch(
+      ConfigMapKind,
+      { namespace: 'default', name: 'kept' },
+      { type: 'merge', patch: { data: { v: '1' } } },
+    );
     await direct.delete(ConfigMapKind, { namespace: 'default', name: 'doomed' });
     proxy!.resume();
-    await waitFor('the informer to relist and converge', () => informer.relists > 0 && informer.store.get('default/offline-19') !== undefined && events.deleted.has('doomed'), { timeoutMs: 30_000 });
+    await waitFor(
+      'the informer to relist and converge',
+      () =>
+        informer.relists > 0 && informer.store.get('default/offline-19') !== undefined && events.deleted.has('doomed'),
+      { timeoutMs: 30_000 },
+    );
     expect(events.seen.get('kept')?.has(kept.metadata!.resourceVersion!)).toBe(true);
     expect(events.seen.has('offline-19')).toBe(true);
     const live = await direct.listAll(ConfigMapKind, { namespace: 'default' });
-    expect(informer.store.list().map((o) => o.metadata?.name).sort()).toEqual(live.map((o) => o.metadata?.name).sort());
+    expect(
+      informer.store
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(live.map((o) => o.metadata?.name).sort());
   }, 60_000);
 });

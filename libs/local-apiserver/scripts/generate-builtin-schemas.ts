@@ -83,7 +83,8 @@ function definitionName(model: string): string {
   const [group, ...others] = groups;
   const name = builtinDefinitionName(model, group);
   for (const other of others) {
-    if (builtinDefinitionName(model, other) !== name) throw new Error(`${model} is used by kinds of ${[...groups].join(', ')}: name its group`);
+    if (builtinDefinitionName(model, other) !== name)
+      throw new Error(`${model} is used by kinds of ${[...groups].join(', ')}: name its group`);
   }
   return name;
 }
@@ -98,14 +99,17 @@ function namedRef(name: string): OpenAPISchema {
 function typeSchema(type: string, format: string, named?: string): OpenAPISchema {
   let m: RegExpExecArray | null;
   if ((m = /^Array<(.+)>$/.exec(type))) return { type: 'array', items: typeSchema(m[1], format, named) };
-  if ((m = /^\{ \[key: string\]: (.+); \}$/.exec(type))) return { type: 'object', additionalProperties: typeSchema(m[1], format, named) };
+  if ((m = /^\{ \[key: string\]: (.+); \}$/.exec(type)))
+    return { type: 'object', additionalProperties: typeSchema(m[1], format, named) };
   if (named) return namedRef(named);
   if (NAMED_BY_TYPE[type]) return namedRef(NAMED_BY_TYPE[type]);
   switch (type) {
     case 'string':
       return format === 'byte' ? { type: 'string', format: 'byte' } : { type: 'string' };
     case 'number':
-      return format === 'double' ? { type: 'number', format: 'double' } : { type: 'integer', format: format || 'int32' };
+      return format === 'double'
+        ? { type: 'number', format: 'double' }
+        : { type: 'integer', format: format || 'int32' };
     case 'boolean':
       return { type: 'boolean' };
     case 'any':
@@ -141,13 +145,15 @@ function define(model: string): void {
     if (meta) Object.assign(schema.properties![attr.baseName], meta);
   }
   const required = [...doc.required].filter((r) => r !== 'apiVersion' && r !== 'kind');
-  if (required.length > 0) schema.required = required.map((r) => cls.attributeTypeMap!.find((a) => a.name === r)?.baseName ?? r);
+  if (required.length > 0)
+    schema.required = required.map((r) => cls.attributeTypeMap!.find((a) => a.name === r)?.baseName ?? r);
 }
 
 for (const row of BUILTIN_ROWS) {
   define(row.model);
   const name = definitionName(row.model);
-  if (name !== builtinDefinitionName(row.model, row.group)) throw new Error(`${row.model} of ${row.group} is named ${name}`);
+  if (name !== builtinDefinitionName(row.model, row.group))
+    throw new Error(`${row.model} of ${row.group} is named ${name}`);
   const gvk = { group: row.group, version: row.version, kind: row.kind };
   const existing = definitions[name]['x-kubernetes-group-version-kind'] ?? [];
   definitions[name]['x-kubernetes-group-version-kind'] = [...existing, gvk];
@@ -158,7 +164,8 @@ for (const key of Object.keys(NAMED_BY_FIELD)) {
 }
 for (const key of Object.keys(PATCH_METADATA)) {
   const [model, field] = key.split('.');
-  if (!definitions[definitionName(model)]?.properties?.[field]) throw new Error(`patch metadata for unknown field ${key}`);
+  if (!definitions[definitionName(model)]?.properties?.[field])
+    throw new Error(`patch metadata for unknown field ${key}`);
 }
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'schema', 'builtin-definitions.json');

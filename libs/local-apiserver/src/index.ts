@@ -1,4 +1,9 @@
-export { LocalApiServer, KUBERNETES_VERSION, type LocalApiServerOptions, type StorageKind } from './server/apiserver.js';
+export {
+  LocalApiServer,
+  KUBERNETES_VERSION,
+  type LocalApiServerOptions,
+  type StorageKind,
+} from './server/apiserver.js';
 export { ObjectService } from './server/objects.js';
 export { Registry } from './registry/registry.js';
 export type { ResourceDefinition, PrinterColumn } from './registry/types.js';

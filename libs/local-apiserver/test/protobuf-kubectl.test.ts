@@ -46,8 +46,13 @@ interface Sent {
 /** Runs kubectl with `-v=10` (bodies logged in full) and collects the bodies it sent. */
 async function run(args: string[], input?: string): Promise<Sent> {
   const result = await runKubectl(cluster.kubeconfigPath, ['-v=10', ...args], { input });
-  if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${result.code}):\n${result.stderr.split('\n').slice(-5).join('\n')}`);
-  const protobuf = [...result.stderr.matchAll(/"Request Body" body=<\n([\s\S]*?)\n >/g)].map((m) => parseHexDump(m[1])).filter(isProtobufEnvelope);
+  if (result.code !== 0)
+    throw new Error(
+      `kubectl ${args.join(' ')} failed (${result.code}):\n${result.stderr.split('\n').slice(-5).join('\n')}`,
+    );
+  const protobuf = [...result.stderr.matchAll(/"Request Body" body=<\n([\s\S]*?)\n >/g)]
+    .map((m) => parseHexDump(m[1]))
+    .filter(isProtobufEnvelope);
   const contentTypes = [...result.stderr.matchAll(/-H "Content-Type: ([^"]+)"/g)].map((m) => m[1]);
   return { protobuf, contentTypes, stdout: result.stdout };
 }
@@ -58,7 +63,9 @@ async function run(args: string[], input?: string): Promise<Sent> {
  */
 async function create(args: string[]): Promise<any> {
   const dashes = args.includes('--') ? args.indexOf('--') : args.length;
-  const expected = JSON.parse(await k([...args.slice(0, dashes), '--dry-run=client', '-o', 'json', ...args.slice(dashes)]));
+  const expected = JSON.parse(
+    await k([...args.slice(0, dashes), '--dry-run=client', '-o', 'json', ...args.slice(dashes)]),
+  );
   const sent = await run(args);
   expect(sent.protobuf, `kubectl ${args.join(' ')} sends one protobuf body`).toHaveLength(1);
   const decoded = decodeProtobufObject(sent.protobuf[0]);
@@ -68,7 +75,15 @@ async function create(args: string[]): Promise<any> {
 
 /** A pod spec with (nearly) every PodSpec field, in canonical form so that kubectl's round trip keeps it as is. */
 const richPodSpec = {
-  initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'true'], resources: { requests: { cpu: '10m' } }, restartPolicy: 'Always' }],
+  initContainers: [
+    {
+      name: 'init',
+      image: 'busybox:1.36',
+      command: ['sh', '-c', 'true'],
+      resources: { requests: { cpu: '10m' } },
+      restartPolicy: 'Always',
+    },
+  ],
   containers: [
     {
       name: 'app',
@@ -84,11 +99,17 @@ const richPodSpec = {
       env: [
         { name: 'PLAIN', value: 'v' },
         { name: 'FIELD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
-        { name: 'RES', valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } } },
+        {
+          name: 'RES',
+          valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } },
+        },
         { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: false } } },
         { name: 'SEC', valueFrom: { secretKeyRef: { name: 'sec', key: 'password' } } },
       ],
-      resources: { limits: { cpu: '500m', memory: '128Mi', 'example.com/gpu': '1' }, requests: { cpu: '250m', memory: '64Mi' } },
+      resources: {
+        limits: { cpu: '500m', memory: '128Mi', 'example.com/gpu': '1' },
+        requests: { cpu: '250m', memory: '64Mi' },
+      },
       resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
       volumeMounts: [
         { name: 'data', mountPath: '/data', subPath: 'sub', readOnly: true, mountPropagation: 'None' },
@@ -131,7 +152,10 @@ const richPodSpec = {
     { name: 'data', persistentVolumeClaim: { claimName: 'pvc', readOnly: true } },
     { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
     { name: 'host', hostPath: { path: '/var/log', type: 'Directory' } },
-    { name: 'cfg', configMap: { name: 'cm', items: [{ key: 'k', path: 'k.txt', mode: 256 }], defaultMode: 420, optional: true } },
+    {
+      name: 'cfg',
+      configMap: { name: 'cm', items: [{ key: 'k', path: 'k.txt', mode: 256 }], defaultMode: 420, optional: true },
+    },
     { name: 'sec', secret: { secretName: 'sec', defaultMode: 384 } },
     {
       name: 'proj',
@@ -141,17 +165,30 @@ const richPodSpec = {
           { serviceAccountToken: { audience: 'vault', expirationSeconds: 3600, path: 'token' } },
           { configMap: { name: 'cm', items: [{ key: 'k', path: 'cm-k' }] } },
           { secret: { name: 'sec', optional: true } },
-          { downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] } },
+          {
+            downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] },
+          },
         ],
       },
     },
-    { name: 'down', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'app', resource: 'requests.cpu', divisor: '1m' } }], defaultMode: 292 } },
+    {
+      name: 'down',
+      downwardAPI: {
+        items: [{ path: 'cpu', resourceFieldRef: { containerName: 'app', resource: 'requests.cpu', divisor: '1m' } }],
+        defaultMode: 292,
+      },
+    },
     {
       name: 'block',
       ephemeral: {
         volumeClaimTemplate: {
           metadata: { labels: { a: 'b' } },
-          spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Block', storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            volumeMode: 'Block',
+            storageClassName: 'fast',
+            resources: { requests: { storage: '1Gi' } },
+          },
         },
       },
     },
@@ -186,13 +223,20 @@ const richPodSpec = {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
         nodeSelectorTerms: [
-          { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1'] }] },
+          {
+            matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }],
+            matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1'] }],
+          },
         ],
       },
-      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: 'ssd', operator: 'Exists' }] } }],
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 10, preference: { matchExpressions: [{ key: 'ssd', operator: 'Exists' }] } },
+      ],
     },
     podAffinity: {
-      requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, namespaces: ['db'], topologyKey: 'kubernetes.io/hostname' }],
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: { app: 'db' } }, namespaces: ['db'], topologyKey: 'kubernetes.io/hostname' },
+      ],
     },
     podAntiAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [
@@ -215,7 +259,11 @@ const richPodSpec = {
   ],
   hostAliases: [{ ip: '10.0.0.1', hostnames: ['foo.local', 'bar.local'] }],
   priorityClassName: 'high',
-  dnsConfig: { nameservers: ['1.1.1.1'], searches: ['svc.local'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] },
+  dnsConfig: {
+    nameservers: ['1.1.1.1'],
+    searches: ['svc.local'],
+    options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }],
+  },
   readinessGates: [{ conditionType: 'example.com/ready' }],
   runtimeClassName: 'gvisor',
   enableServiceLinks: false,
@@ -244,9 +292,17 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
     await create(['create', 'deployment', 'web', '-n', NS, '--image=nginx:1.27', '--replicas=3', '--port=8080']);
     const web = await get('deployment', 'web');
     expect(web.metadata.labels).toEqual({ app: 'web' });
-    expect(web.spec).toMatchObject({ replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } });
+    expect(web.spec).toMatchObject({
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } } },
+    });
     expect(web.spec.template.spec.containers).toHaveLength(1);
-    expect(web.spec.template.spec.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }] });
+    expect(web.spec.template.spec.containers[0]).toMatchObject({
+      name: 'nginx',
+      image: 'nginx:1.27',
+      ports: [{ containerPort: 8080 }],
+    });
     // A zero replica count is a pointer that is set: kept, not defaulted to 1.
     await create(['create', 'deployment', 'idle', '-n', NS, '--image=busybox', '--replicas=0', '--', 'sleep', '3600']);
     const idle = await get('deployment', 'idle');
@@ -268,9 +324,15 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
     await create(['create', 'service', 'clusterip', 'headless', '-n', NS, '--clusterip=None']);
     expect((await get('service', 'headless')).spec).toMatchObject({ type: 'ClusterIP', clusterIP: 'None' });
     await create(['create', 'service', 'nodeport', 'np', '-n', NS, '--tcp=80:8080', '--node-port=30080']);
-    expect((await get('service', 'np')).spec).toMatchObject({ type: 'NodePort', ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }] });
+    expect((await get('service', 'np')).spec).toMatchObject({
+      type: 'NodePort',
+      ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }],
+    });
     await create(['create', 'service', 'loadbalancer', 'lb', '-n', NS, '--tcp=443:8443']);
-    expect((await get('service', 'lb')).spec).toMatchObject({ type: 'LoadBalancer', ports: [{ port: 443, targetPort: 8443 }] });
+    expect((await get('service', 'lb')).spec).toMatchObject({
+      type: 'LoadBalancer',
+      ports: [{ port: 443, targetPort: 8443 }],
+    });
     await create(['create', 'service', 'externalname', 'ext', '-n', NS, '--external-name=example.com']);
     expect((await get('service', 'ext')).spec).toMatchObject({ type: 'ExternalName', externalName: 'example.com' });
   });
@@ -278,9 +340,24 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
   it('creates jobs and cronjobs', async () => {
     await create(['create', 'job', 'once', '-n', NS, '--image=busybox', '--', 'date']);
     const once = await get('job', 'once');
-    expect(once.spec.template.spec).toMatchObject({ restartPolicy: 'Never', containers: [{ name: 'once', image: 'busybox', command: ['date'] }] });
+    expect(once.spec.template.spec).toMatchObject({
+      restartPolicy: 'Never',
+      containers: [{ name: 'once', image: 'busybox', command: ['date'] }],
+    });
 
-    await create(['create', 'cronjob', 'nightly', '-n', NS, '--image=busybox', '--schedule=0 2 * * *', '--restart=OnFailure', '--', 'echo', 'hi']);
+    await create([
+      'create',
+      'cronjob',
+      'nightly',
+      '-n',
+      NS,
+      '--image=busybox',
+      '--schedule=0 2 * * *',
+      '--restart=OnFailure',
+      '--',
+      'echo',
+      'hi',
+    ]);
     const nightly = await get('cronjob', 'nightly');
     expect(nightly.spec.schedule).toBe('0 2 * * *');
     expect(nightly.spec.jobTemplate.spec.template.spec).toMatchObject({
@@ -337,26 +414,61 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
     const job = await create(['create', 'job', 'rich-now', '-n', NS, '--from=cronjob/rich']);
     // Nothing of the fixture was lost on kubectl's side either: the decoded body carries all of it.
     expect(job.spec.template.spec).toMatchObject(richPodSpec);
-    expect(job.spec).toMatchObject({ parallelism: 2, completions: 4, activeDeadlineSeconds: 60, backoffLimit: 0, ttlSecondsAfterFinished: 0, completionMode: 'Indexed' });
+    expect(job.spec).toMatchObject({
+      parallelism: 2,
+      completions: 4,
+      activeDeadlineSeconds: 60,
+      backoffLimit: 0,
+      ttlSecondsAfterFinished: 0,
+      completionMode: 'Indexed',
+    });
     expect(job.spec.podFailurePolicy).toEqual(cronJob.spec.jobTemplate.spec.podFailurePolicy);
     const run = await get('job', 'rich-now');
     expect(run.spec.template.spec).toEqual(stored.spec.jobTemplate.spec.template.spec);
   });
 
   it('creates roles, cluster roles and their bindings', async () => {
-    await create(['create', 'role', 'reader', '-n', NS, '--verb=get,list', '--resource=pods,deployments.apps', '--resource-name=a']);
+    await create([
+      'create',
+      'role',
+      'reader',
+      '-n',
+      NS,
+      '--verb=get,list',
+      '--resource=pods,deployments.apps',
+      '--resource-name=a',
+    ]);
     expect((await get('role', 'reader')).rules).toEqual([
       { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] },
       { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['a'] },
     ]);
-    await create(['create', 'clusterrole', 'pb-urls', '--verb=get', '--non-resource-url=/healthz', '--non-resource-url=/metrics']);
-    expect((await get('clusterrole', 'pb-urls', false)).rules).toEqual([{ verbs: ['get'], nonResourceURLs: ['/healthz', '/metrics'] }]);
+    await create([
+      'create',
+      'clusterrole',
+      'pb-urls',
+      '--verb=get',
+      '--non-resource-url=/healthz',
+      '--non-resource-url=/metrics',
+    ]);
+    expect((await get('clusterrole', 'pb-urls', false)).rules).toEqual([
+      { verbs: ['get'], nonResourceURLs: ['/healthz', '/metrics'] },
+    ]);
     await create(['create', 'clusterrole', 'pb-aggregate', '--aggregation-rule=rbac.example.com/aggregate-to-pb=true']);
     expect((await get('clusterrole', 'pb-aggregate', false)).aggregationRule).toEqual({
       clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate-to-pb': 'true' } }],
     });
 
-    await create(['create', 'rolebinding', 'readers', '-n', NS, '--role=reader', '--user=alice', '--group=devs', `--serviceaccount=${NS}:robot`]);
+    await create([
+      'create',
+      'rolebinding',
+      'readers',
+      '-n',
+      NS,
+      '--role=reader',
+      '--user=alice',
+      '--group=devs',
+      `--serviceaccount=${NS}:robot`,
+    ]);
     const binding = await get('rolebinding', 'readers');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' });
     expect(binding.subjects).toEqual([
@@ -366,18 +478,36 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
     ]);
     await create(['create', 'clusterrolebinding', 'pb-urls', '--clusterrole=pb-urls', '--group=devs']);
     const clusterBinding = await get('clusterrolebinding', 'pb-urls', false);
-    expect(clusterBinding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'pb-urls' });
+    expect(clusterBinding.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'pb-urls',
+    });
     expect(clusterBinding.subjects).toEqual([{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' }]);
   });
 
   it('creates pod disruption budgets, priority classes and quotas', async () => {
     await create(['create', 'poddisruptionbudget', 'min', '-n', NS, '--selector=app=web', '--min-available=1']);
-    expect((await get('poddisruptionbudget', 'min')).spec).toMatchObject({ minAvailable: 1, selector: { matchLabels: { app: 'web' } } });
+    expect((await get('poddisruptionbudget', 'min')).spec).toMatchObject({
+      minAvailable: 1,
+      selector: { matchLabels: { app: 'web' } },
+    });
     await create(['create', 'poddisruptionbudget', 'max', '-n', NS, '--selector=app=web', '--max-unavailable=50%']);
     expect((await get('poddisruptionbudget', 'max')).spec).toMatchObject({ maxUnavailable: '50%' });
 
-    await create(['create', 'priorityclass', 'pb-high', '--value=1000', '--description=important', '--preemption-policy=Never']);
-    expect(await get('priorityclass', 'pb-high', false)).toMatchObject({ value: 1000, description: 'important', preemptionPolicy: 'Never' });
+    await create([
+      'create',
+      'priorityclass',
+      'pb-high',
+      '--value=1000',
+      '--description=important',
+      '--preemption-policy=Never',
+    ]);
+    expect(await get('priorityclass', 'pb-high', false)).toMatchObject({
+      value: 1000,
+      description: 'important',
+      preemptionPolicy: 'Never',
+    });
     await create(['create', 'priorityclass', 'pb-zero', '--value=0']);
     expect((await get('priorityclass', 'pb-zero', false)).value).toBe(0);
 
@@ -407,8 +537,19 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
       defaultBackend: { service: { name: 'web', port: { name: 'http' } } },
       tls: [{ hosts: ['foo.com'], secretName: 'web-tls' }],
       rules: [
-        { host: 'foo.com', http: { paths: [{ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
-        { http: { paths: [{ path: '/exact', pathType: 'Exact', backend: { service: { name: 'web', port: { name: 'https' } } } }] } },
+        {
+          host: 'foo.com',
+          http: {
+            paths: [{ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }],
+          },
+        },
+        {
+          http: {
+            paths: [
+              { path: '/exact', pathType: 'Exact', backend: { service: { name: 'web', port: { name: 'https' } } } },
+            ],
+          },
+        },
       ],
     });
   });
@@ -416,20 +557,37 @@ describe('typed kubectl commands (protobuf bodies) against the local API server'
   it('autoscales with an autoscaling/v2 HorizontalPodAutoscaler', async () => {
     const sent = await run(['autoscale', 'deployment', 'web', '-n', NS, '--min=2', '--max=5', '--cpu-percent=60']);
     expect(sent.protobuf).toHaveLength(1);
-    expect(decodeProtobufObject(sent.protobuf[0])).toMatchObject({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' });
+    expect(decodeProtobufObject(sent.protobuf[0])).toMatchObject({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+    });
     const hpa = JSON.parse(await k(['get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-n', NS, '-o', 'json']));
     expect(hpa.spec).toEqual({
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       minReplicas: 2,
       maxReplicas: 5,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+      ],
     });
   });
 
   it('exposes, scales and runs with JSON bodies', async () => {
-    const expose = await run(['expose', 'deployment', 'web', '-n', NS, '--name=web-exposed', '--port=80', '--target-port=8080']);
+    const expose = await run([
+      'expose',
+      'deployment',
+      'web',
+      '-n',
+      NS,
+      '--name=web-exposed',
+      '--port=80',
+      '--target-port=8080',
+    ]);
     expect(expose.protobuf).toEqual([]);
-    expect((await get('service', 'web-exposed')).spec).toMatchObject({ selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    expect((await get('service', 'web-exposed')).spec).toMatchObject({
+      selector: { app: 'web' },
+      ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }],
+    });
 
     const scale = await run(['scale', 'deployment', 'web', '-n', NS, '--replicas=5']);
     expect(scale.protobuf).toEqual([]);

@@ -2,18 +2,56 @@
 // kubelet, service proxy and the supervisor that runs them with a local API server as one cluster.
 
 // Whole clusters: `gardener-local cluster up|down|list|run`.
-export { clusterLayout, clusterNodes, choosePodCIDR, readSettings, resolveNodeSettings, type ClusterLayout, type ClusterSettings, type NodeRequest, type NodeSpec } from './cluster/layout.js';
-export { runCluster, type RunClusterOptions, type ClusterContext, type Component, type ComponentStarter, type RunningCluster } from './cluster/supervisor.js';
-export { clusterUp, clusterDown, clusterList, type UpOptions, type UpResult, type DownResult, type ClusterInfo } from './cluster/lifecycle.js';
+export {
+  clusterLayout,
+  clusterNodes,
+  choosePodCIDR,
+  readSettings,
+  resolveNodeSettings,
+  type ClusterLayout,
+  type ClusterSettings,
+  type NodeRequest,
+  type NodeSpec,
+} from './cluster/layout.js';
+export {
+  runCluster,
+  type RunClusterOptions,
+  type ClusterContext,
+  type Component,
+  type ComponentStarter,
+  type RunningCluster,
+} from './cluster/supervisor.js';
+export {
+  clusterUp,
+  clusterDown,
+  clusterList,
+  type UpOptions,
+  type UpResult,
+  type DownResult,
+  type ClusterInfo,
+} from './cluster/lifecycle.js';
 export { defaultComponents, type DefaultComponentOptions } from './cluster/components.js';
 
 // The parts, each usable alone.
-export { startControllerManager, CONTROLLER_NAMES, type ControllerManager, type ControllerManagerOptions } from './controllers/controller-manager.js';
+export {
+  startControllerManager,
+  CONTROLLER_NAMES,
+  type ControllerManager,
+  type ControllerManagerOptions,
+} from './controllers/controller-manager.js';
 export { startKubelet, type Kubelet } from './kubelet/kubelet.js';
 export { KUBELET_DEFAULTS, type KubeletOptions } from './kubelet/options.js';
 export { parseKubeletFlags, KUBELET_USAGE } from './kubelet/cli-options.js';
 export { ImageMap, type ImageMapEntry, type ResolvedImage } from './images/image-map.js';
 export { builtinImageMap, type BuiltinImageMapOptions } from './images/builtin.js';
 export { ServiceProxy, type ServiceProxyOptions } from './proxy/service-proxy.js';
-export { MAX_NODES, inPodCIDR, nodePodCIDRs, podAddress, podAddressCount, podNetworkEnv, podNetworkPreload } from './network/pod-network.js';
+export {
+  MAX_NODES,
+  inPodCIDR,
+  nodePodCIDRs,
+  podAddress,
+  podAddressCount,
+  podNetworkEnv,
+  podNetworkPreload,
+} from './network/pod-network.js';
 export { serveRemoteCommand, REMOTE_COMMAND_PROTOCOLS, type RemoteCommandRequest } from './streaming/remote-command.js';

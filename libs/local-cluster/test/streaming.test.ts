@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate, kubeconfig, startTestCluster, type TestCluster } from '@gardener-ts/local-apiserver';
+import {
+  createCA,
+  issueCertificate,
+  kubeconfig,
+  startTestCluster,
+  type TestCluster,
+} from '@gardener-ts/local-apiserver';
 import { kubectl, runKubectl } from '@gardener-ts/test-support';
 import { serveRemoteCommand } from '../src/streaming/remote-command.js';
 
@@ -48,8 +54,21 @@ beforeAll(async () => {
   const port = (kubelet.address() as AddressInfo).port;
   const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } };
   await kubectl(cluster.kubeconfigPath, ['apply', '-f', '-'], { input: JSON.stringify(node) });
-  const status = { status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } } };
-  await kubectl(cluster.kubeconfigPath, ['patch', 'node', 'node-1', '--subresource=status', '--type=merge', '-p', JSON.stringify(status)]);
+  const status = {
+    status: {
+      addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: port } },
+    },
+  };
+  await kubectl(cluster.kubeconfigPath, [
+    'patch',
+    'node',
+    'node-1',
+    '--subresource=status',
+    '--type=merge',
+    '-p',
+    JSON.stringify(status),
+  ]);
   const pod = (name: string, containers: string[], nodeName?: string) => ({
     apiVersion: 'v1',
     kind: 'Pod',
@@ -69,12 +88,18 @@ afterAll(async () => {
 describe('kubectl logs through the API server', () => {
   it('returns the container log from the kubelet of the pod’s node', async () => {
     expect(await kubectl(cluster.kubeconfigPath, ['logs', 'web'])).toBe('log of default/web/app\n');
-    expect(await kubectl(cluster.kubeconfigPath, ['logs', 'web', '--previous'])).toBe('previous log of default/web/app\n');
+    expect(await kubectl(cluster.kubeconfigPath, ['logs', 'web', '--previous'])).toBe(
+      'previous log of default/web/app\n',
+    );
   });
 
   it('asks for a container when the pod has several, and refuses unknown ones', async () => {
     // kubectl itself defaults to the first container; the API asked directly wants a choice, as kube-apiserver does.
-    const several = await runKubectl(cluster.kubeconfigPath, ['get', '--raw', '/api/v1/namespaces/default/pods/duo/log']);
+    const several = await runKubectl(cluster.kubeconfigPath, [
+      'get',
+      '--raw',
+      '/api/v1/namespaces/default/pods/duo/log',
+    ]);
     expect(several.code).not.toBe(0);
     expect(several.stderr).toMatch(/a container name must be specified for pod duo, choose one of: \[a b\]/);
     expect(await kubectl(cluster.kubeconfigPath, ['logs', 'duo'])).toBe('log of default/duo/a\n');
@@ -92,7 +117,14 @@ describe('kubectl logs through the API server', () => {
 
 describe('kubectl exec through the API server', () => {
   it('runs a command and passes stdout, stderr and the exit code back', async () => {
-    const result = await runKubectl(cluster.kubeconfigPath, ['exec', 'web', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3']);
+    const result = await runKubectl(cluster.kubeconfigPath, [
+      'exec',
+      'web',
+      '--',
+      'sh',
+      '-c',
+      'echo out; echo err >&2; exit 3',
+    ]);
     expect(result.stdout).toBe('out\n');
     expect(result.stderr).toContain('err\n');
     expect(result.code).toBe(3);
@@ -100,7 +132,9 @@ describe('kubectl exec through the API server', () => {
   });
 
   it('streams stdin to the command and closes it', async () => {
-    const output = await kubectl(cluster.kubeconfigPath, ['exec', '-i', 'web', '--', 'wc', '-c'], { input: 'twelve bytes' });
+    const output = await kubectl(cluster.kubeconfigPath, ['exec', '-i', 'web', '--', 'wc', '-c'], {
+      input: 'twelve bytes',
+    });
     expect(output.trim()).toBe('12');
   });
 
@@ -119,7 +153,13 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: jane}]
 `;
     await kubectl(cluster.kubeconfigPath, ['apply', '-f', '-'], { input: rbac });
     const jane = join(cluster.dir, 'jane.kubeconfig');
-    await writeFile(jane, kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'jane', token: 'jane-token' }));
+    await writeFile(
+      jane,
+      kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, {
+        name: 'jane',
+        token: 'jane-token',
+      }),
+    );
     const result = await runKubectl(jane, ['exec', 'web', '--', 'true']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/cannot create resource "pods\/exec"/);

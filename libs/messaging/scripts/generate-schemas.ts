@@ -103,7 +103,8 @@ function renderTypes(root: protobuf.Root, protoDir: string): string {
   const types = allTypes(root);
   const names = new Set<string>();
   for (const t of types) {
-    if (names.has(t.name)) throw new Error(`two schema types are named ${t.name}; the generated types need unique names`);
+    if (names.has(t.name))
+      throw new Error(`two schema types are named ${t.name}; the generated types need unique names`);
     names.add(t.name);
   }
   const messages = types.filter((t): t is protobuf.Type => t instanceof protobuf.Type);

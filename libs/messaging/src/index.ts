@@ -52,5 +52,17 @@ export {
   type EnvelopeHandler,
   type SubscribeOptions,
 } from './subscribe/subscriber.js';
-export { ensureEventsStream, eventsStreamConfig, EVENTS_STREAM, type EventsStreamOptions, type EnsuredStream } from './jetstream/events-stream.js';
-export { replayEvents, type Replay, type ReplayInfo, type ReplayOptions, type ReplayedEvent } from './jetstream/replay.js';
+export {
+  ensureEventsStream,
+  eventsStreamConfig,
+  EVENTS_STREAM,
+  type EventsStreamOptions,
+  type EnsuredStream,
+} from './jetstream/events-stream.js';
+export {
+  replayEvents,
+  type Replay,
+  type ReplayInfo,
+  type ReplayOptions,
+  type ReplayedEvent,
+} from './jetstream/replay.js';

@@ -26,7 +26,11 @@ export function messagingMetrics(registry: Registry = globalRegistry): Messaging
         labelNames: ['reason'],
         registers,
       }),
-      published: new Counter({ name: 'gardener_messaging_published_total', help: 'Messages handed to NATS.', registers }),
+      published: new Counter({
+        name: 'gardener_messaging_published_total',
+        help: 'Messages handed to NATS.',
+        registers,
+      }),
       bufferedMessages: new Gauge({
         name: 'gardener_messaging_buffered_messages',
         help: 'Messages buffered while NATS is unreachable.',
@@ -37,7 +41,11 @@ export function messagingMetrics(registry: Registry = globalRegistry): Messaging
         help: 'Bytes of messages buffered while NATS is unreachable.',
         registers,
       }),
-      connected: new Gauge({ name: 'gardener_messaging_connected', help: 'Messaging clients connected to NATS.', registers }),
+      connected: new Gauge({
+        name: 'gardener_messaging_connected',
+        help: 'Messaging clients connected to NATS.',
+        registers,
+      }),
       receivedInvalid: new Counter({
         name: 'gardener_messaging_received_invalid_total',
         help: 'Received messages that could not be decoded.',

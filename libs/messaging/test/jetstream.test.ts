@@ -2,7 +2,14 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { startNatsServer, waitFor, type NatsServer } from '@gardener-ts/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_STREAM, Publisher, ensureEventsStream, replayEvents, type Replay, type ReplayedEvent } from '../src/index.js';
+import {
+  EVENTS_STREAM,
+  Publisher,
+  ensureEventsStream,
+  replayEvents,
+  type Replay,
+  type ReplayedEvent,
+} from '../src/index.js';
 import { closeTestClients, testClient } from './clients.js';
 
 const limits = { maxAgeMs: 60 * 60_000, maxBytes: 16 * 1024 * 1024, storage: 'memory' as const };
@@ -21,14 +28,26 @@ describe('events stream', () => {
     const name = 'IDEMPOTENT_EVENTS';
     const created = await ensureEventsStream(nc, { ...limits, name });
     expect(created.action).toBe('created');
-    expect(created.info.config).toMatchObject({ subjects: ['gardener.v1.events.>'], max_bytes: limits.maxBytes, discard: 'old', max_age: limits.maxAgeMs * 1_000_000 });
+    expect(created.info.config).toMatchObject({
+      subjects: ['gardener.v1.events.>'],
+      max_bytes: limits.maxBytes,
+      discard: 'old',
+      max_age: limits.maxAgeMs * 1_000_000,
+    });
     expect((await ensureEventsStream(nc, { ...limits, name })).action).toBe('unchanged');
-    const updated = await ensureEventsStream(nc, { ...limits, name, maxBytes: 1024 * 1024, subjects: ['gardener.v1.events.seed-a.>'] });
+    const updated = await ensureEventsStream(nc, {
+      ...limits,
+      name,
+      maxBytes: 1024 * 1024,
+      subjects: ['gardener.v1.events.seed-a.>'],
+    });
     expect(updated.action).toBe('updated');
     const info = await (await jetstreamManager(nc)).streams.info(name);
     expect(info.config).toMatchObject({ max_bytes: 1024 * 1024, subjects: ['gardener.v1.events.seed-a.>'] });
     await expect(ensureEventsStream(nc, { ...limits, name, storage: 'file' })).rejects.toThrow('storage cannot change');
-    await expect(ensureEventsStream(nc, { ...limits, name, maxAgeMs: 0 })).rejects.toThrow('maxAgeMs must be a positive integer');
+    await expect(ensureEventsStream(nc, { ...limits, name, maxAgeMs: 0 })).rejects.toThrow(
+      'maxAgeMs must be a positive integer',
+    );
     await (await jetstreamManager(nc)).streams.delete(name);
   });
 
@@ -38,7 +57,11 @@ describe('events stream', () => {
     const name = 'SMALL_EVENTS';
     await ensureEventsStream(nc, { ...limits, name, maxBytes: 4096, subjects: ['gardener.v1.events.seed-small.>'] });
     const publisher = new Publisher(client, { source: 'gardenlet', seed: 'seed-small' });
-    for (let i = 0; i < 200; i++) publisher.operationProgress({ kind: 'Shoot', namespace: 'ns', name: 'n' }, { progress: i % 100, description: 'x'.repeat(50) });
+    for (let i = 0; i < 200; i++)
+      publisher.operationProgress(
+        { kind: 'Shoot', namespace: 'ns', name: 'n' },
+        { progress: i % 100, description: 'x'.repeat(50) },
+      );
     await client.flush();
     const jsm = await jetstreamManager(nc);
     const state = await waitFor('the stream to hold the last message', async () => {
@@ -73,7 +96,11 @@ describe('events stream', () => {
     const replayed: { event: ReplayedEvent; sequence: number; storedAt: Date }[] = [];
     let replay: Replay | undefined;
     try {
-      replay = await replayEvents(await late.connection(), { since, filter: { name: 'alpha' } }, (event, info) => void replayed.push({ event, ...info }));
+      replay = await replayEvents(
+        await late.connection(),
+        { since, filter: { name: 'alpha' } },
+        (event, info) => void replayed.push({ event, ...info }),
+      );
       await waitFor('the two alpha events', () => replayed.length === 2);
       expect(replayed.map((r) => r.event.payload)).toEqual(['operationProgress', 'conditionTransition']);
       expect(replayed[0].event.metadata?.object?.name).toBe('alpha');
@@ -82,7 +109,10 @@ describe('events stream', () => {
 
       publisher.operationProgress(shoot('alpha'), { progress: 100, state: 'LAST_OPERATION_STATE_SUCCEEDED' });
       await waitFor('the live alpha event', () => replayed.length === 3);
-      expect(replayed[2].event.operationProgress).toMatchObject({ progress: 100, state: 'LAST_OPERATION_STATE_SUCCEEDED' });
+      expect(replayed[2].event.operationProgress).toMatchObject({
+        progress: 100,
+        state: 'LAST_OPERATION_STATE_SUCCEEDED',
+      });
     } finally {
       await replay?.stop();
     }

@@ -29,10 +29,15 @@ describe('when NATS is down', () => {
     const events: ReplayedEvent[] = [];
     const replay = await replayEvents(await client.connection(), { since: new Date(0) }, (e) => void events.push(e));
     try {
-      await waitFor(`${expected} stored events`, async () => {
-        const stored = (await (await jetstreamManager(await client.connection())).streams.info(EVENTS_STREAM)).state.messages;
-        return stored === expected && events.length === expected;
-      }, { timeoutMs: 20_000 });
+      await waitFor(
+        `${expected} stored events`,
+        async () => {
+          const stored = (await (await jetstreamManager(await client.connection())).streams.info(EVENTS_STREAM)).state
+            .messages;
+          return stored === expected && events.length === expected;
+        },
+        { timeoutMs: 20_000 },
+      );
     } finally {
       await replay.stop();
     }
@@ -66,7 +71,13 @@ describe('when NATS is down', () => {
     expect(await metricValue(registry, 'gardener_messaging_buffered_messages')).toBe(0);
     expect(await metricValue(registry, 'gardener_messaging_connected')).toBe(1);
     expect(await metricValue(registry, 'gardener_messaging_dropped_total', { reason: 'buffer-full' })).toBe(0);
-    expect(logged()).toEqual(expect.arrayContaining(['Connected to NATS', 'Disconnected from NATS; buffering messages until it returns', 'Reconnected to NATS']));
+    expect(logged()).toEqual(
+      expect.arrayContaining([
+        'Connected to NATS',
+        'Disconnected from NATS; buffering messages until it returns',
+        'Reconnected to NATS',
+      ]),
+    );
   });
 
   it('keeps only the newest messages beyond the bound, counting the dropped ones', async () => {

@@ -39,7 +39,9 @@ describe('outbox', () => {
   });
 
   it('refuses bounds below one', () => {
-    expect(() => new Outbox({ maxMessages: 0 }, messagingMetrics(new Registry()))).toThrow('outbox limits must be at least 1');
+    expect(() => new Outbox({ maxMessages: 0 }, messagingMetrics(new Registry()))).toThrow(
+      'outbox limits must be at least 1',
+    );
   });
 });
 

@@ -51,10 +51,23 @@ describe('publish and subscribe', () => {
         task: { id: 'Deploying namespace', phase: 'TASK_PHASE_STARTED' },
       }),
     ).toBe('sent');
-    publisher.conditionTransition(shoot, { type: 'APIServerAvailable', oldStatus: 'CONDITION_STATUS_UNKNOWN', newStatus: 'CONDITION_STATUS_TRUE', reason: 'HealthzOK' });
+    publisher.conditionTransition(shoot, {
+      type: 'APIServerAvailable',
+      oldStatus: 'CONDITION_STATUS_UNKNOWN',
+      newStatus: 'CONDITION_STATUS_TRUE',
+      reason: 'HealthzOK',
+    });
     publisher.schedulingDecision(shoot, { seed: 'seed-a', candidates: [{ seed: 'seed-a' }], reason: 'SameRegion' });
-    publisher.heartbeat({ component: 'gardenlet', identity: 'gardenlet-0', lease: { namespace: 'garden', name: 'gardenlet' }, leaseDurationSeconds: 40 });
-    publisher.wakeUp({ kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a' }, 'OperatingSystemConfigChanged');
+    publisher.heartbeat({
+      component: 'gardenlet',
+      identity: 'gardenlet-0',
+      lease: { namespace: 'garden', name: 'gardenlet' },
+      leaseDurationSeconds: 40,
+    });
+    publisher.wakeUp(
+      { kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a' },
+      'OperatingSystemConfigChanged',
+    );
 
     await waitFor('five messages', () => received.length === 5);
     expect(received.map((r) => r.subject)).toEqual([
@@ -64,16 +77,41 @@ describe('publish and subscribe', () => {
       'gardener.v1.heartbeats.seed-a.gardenlet.gardenlet-0',
       'gardener.v1.wakeups.seed-a.WorkerPool.shoot--dev--alpha.pool-a',
     ]);
-    expect(received.map((r) => r.envelope.payload)).toEqual(['operationProgress', 'conditionTransition', 'schedulingDecision', 'heartbeat', 'wakeUp']);
+    expect(received.map((r) => r.envelope.payload)).toEqual([
+      'operationProgress',
+      'conditionTransition',
+      'schedulingDecision',
+      'heartbeat',
+      'wakeUp',
+    ]);
     const [progress, condition, decision, heartbeat, wakeUp] = received.map((r) => r.envelope);
-    expect(progress.metadata).toMatchObject({ source: 'gardenlet', seed: 'seed-a', generation: 3, object: { kind: 'Shoot', namespace: 'garden-dev', name: 'alpha', uid: 'u-1' } });
+    expect(progress.metadata).toMatchObject({
+      source: 'gardenlet',
+      seed: 'seed-a',
+      generation: 3,
+      object: { kind: 'Shoot', namespace: 'garden-dev', name: 'alpha', uid: 'u-1' },
+    });
     expect(fromTimestamp(progress.metadata!.time!)).toEqual(now);
     expect(new Set(received.map((r) => r.envelope.metadata!.id)).size).toBe(5);
-    expect(progress.operationProgress).toMatchObject({ type: 'LAST_OPERATION_TYPE_CREATE', progress: 10, task: { id: 'Deploying namespace', phase: 'TASK_PHASE_STARTED' } });
-    expect(condition.conditionTransition).toMatchObject({ oldStatus: 'CONDITION_STATUS_UNKNOWN', newStatus: 'CONDITION_STATUS_TRUE' });
+    expect(progress.operationProgress).toMatchObject({
+      type: 'LAST_OPERATION_TYPE_CREATE',
+      progress: 10,
+      task: { id: 'Deploying namespace', phase: 'TASK_PHASE_STARTED' },
+    });
+    expect(condition.conditionTransition).toMatchObject({
+      oldStatus: 'CONDITION_STATUS_UNKNOWN',
+      newStatus: 'CONDITION_STATUS_TRUE',
+    });
     expect(decision.schedulingDecision).toMatchObject({ seed: 'seed-a', reason: 'SameRegion' });
-    expect(heartbeat.heartbeat).toMatchObject({ component: 'gardenlet', lease: { name: 'gardenlet' }, leaseDurationSeconds: 40 });
-    expect(wakeUp.wakeUp).toEqual({ target: { kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a', uid: '' }, reason: 'OperatingSystemConfigChanged' });
+    expect(heartbeat.heartbeat).toMatchObject({
+      component: 'gardenlet',
+      lease: { name: 'gardenlet' },
+      leaseDurationSeconds: 40,
+    });
+    expect(wakeUp.wakeUp).toEqual({
+      target: { kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a', uid: '' },
+      reason: 'OperatingSystemConfigChanged',
+    });
   });
 
   it('counts invalid messages as dropped instead of throwing into the caller', async () => {
@@ -93,8 +131,14 @@ describe('publish and subscribe', () => {
     await client.flush();
     const subject = 'gardener.v1.events.seed-x.Shoot.ns.n';
     client.publish(subject, new TextEncoder().encode('not protobuf at all'));
-    new Publisher(client, { source: 't', seed: 'seed-x' }).conditionTransition({ kind: 'Shoot', namespace: 'ns', name: 'n' }, {});
-    new Publisher(client, { source: 't', seed: 'seed-x' }).operationProgress({ kind: 'Shoot', namespace: 'ns', name: 'n' }, { progress: 1 });
+    new Publisher(client, { source: 't', seed: 'seed-x' }).conditionTransition(
+      { kind: 'Shoot', namespace: 'ns', name: 'n' },
+      {},
+    );
+    new Publisher(client, { source: 't', seed: 'seed-x' }).operationProgress(
+      { kind: 'Shoot', namespace: 'ns', name: 'n' },
+      { progress: 1 },
+    );
     await waitFor('the valid message', () => received.length === 1);
     expect(received[0].operationProgress?.progress).toBe(1);
     expect(await metricValue(registry, 'gardener_messaging_received_invalid_total')).toBe(2);
@@ -143,7 +187,9 @@ describe('credentials and permissions', () => {
     await observer.connection();
     await observer.flush();
 
-    const { client: gardenlet, registry } = testClient(nats.url, { credentials: { user: 'gardenlet-seed-a', password: 'pw-a' } });
+    const { client: gardenlet, registry } = testClient(nats.url, {
+      credentials: { user: 'gardenlet-seed-a', password: 'pw-a' },
+    });
     const events: ClientEvent[] = [];
     gardenlet.onEvent((e) => events.push(e));
     await gardenlet.connection();
@@ -152,14 +198,21 @@ describe('credentials and permissions', () => {
 
     expect(otherSeed.operationProgress(shoot, { progress: 5 })).toBe('sent'); // refused asynchronously by the server
     await waitFor('the permission error', () => events.some((e) => e.type === 'permission-denied'));
-    expect(events).toContainEqual({ type: 'permission-denied', operation: 'publish', subject: 'gardener.v1.events.seed-b.Shoot.garden-dev.alpha' });
+    expect(events).toContainEqual({
+      type: 'permission-denied',
+      operation: 'publish',
+      subject: 'gardener.v1.events.seed-b.Shoot.garden-dev.alpha',
+    });
     expect(await metricValue(registry, 'gardener_messaging_dropped_total', { reason: 'permission-denied' })).toBe(1);
 
     // The connection survives, and the gardenlet's own subjects still work; the refused message never arrived.
     expect(ownSeed.operationProgress(shoot, { progress: 6 })).toBe('sent');
     ownSeed.heartbeat({ component: 'gardenlet', identity: 'g-0' });
     await waitFor('own-seed messages', () => seen.length === 2);
-    expect(seen).toEqual(['gardener.v1.events.seed-a.Shoot.garden-dev.alpha', 'gardener.v1.heartbeats.seed-a.gardenlet.g-0']);
+    expect(seen).toEqual([
+      'gardener.v1.events.seed-a.Shoot.garden-dev.alpha',
+      'gardener.v1.heartbeats.seed-a.gardenlet.g-0',
+    ]);
     expect(gardenlet.connected).toBe(true);
   });
 
@@ -169,7 +222,11 @@ describe('credentials and permissions', () => {
     gardenlet.onEvent((e) => events.push(e));
     subscribeWakeUps(gardenlet, { seed: 'seed-b' }, () => {});
     await waitFor('the permission error', () => events.find((e) => e.type === 'permission-denied'));
-    expect(events).toContainEqual({ type: 'permission-denied', operation: 'subscription', subject: 'gardener.v1.wakeups.seed-b.*.*.*' });
+    expect(events).toContainEqual({
+      type: 'permission-denied',
+      operation: 'subscription',
+      subject: 'gardener.v1.wakeups.seed-b.*.*.*',
+    });
   });
 
   it('authenticates with an nkey seed file', async () => {

@@ -32,7 +32,13 @@ const payloads: MessageInput<Envelope>[] = [
       progress: 42,
       description: 'Deploying the control plane',
       flow: 'Shoot cluster reconciliation',
-      task: { id: 'Deploying Kubernetes API server', phase: 'TASK_PHASE_FAILED', error: 'timeout', errorCodes: ['ERR_INFRA_DEPENDENCIES'], durationMillis: 9_000_000_000 },
+      task: {
+        id: 'Deploying Kubernetes API server',
+        phase: 'TASK_PHASE_FAILED',
+        error: 'timeout',
+        errorCodes: ['ERR_INFRA_DEPENDENCIES'],
+        durationMillis: 9_000_000_000,
+      },
     },
   },
   {
@@ -48,7 +54,10 @@ const payloads: MessageInput<Envelope>[] = [
   {
     schedulingDecision: {
       seed: 'seed-a',
-      candidates: [{ seed: 'seed-a', region: 'eu-1' }, { seed: 'seed-b', region: 'us-1', rejectionReason: 'region too far' }],
+      candidates: [
+        { seed: 'seed-a', region: 'eu-1' },
+        { seed: 'seed-b', region: 'us-1', rejectionReason: 'region too far' },
+      ],
       reason: 'MinimalDistance',
     },
   },
@@ -62,7 +71,12 @@ const payloads: MessageInput<Envelope>[] = [
       version: '1.2.3',
     },
   },
-  { wakeUp: { target: { kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a' }, reason: 'OperatingSystemConfigChanged' } },
+  {
+    wakeUp: {
+      target: { kind: 'WorkerPool', namespace: 'shoot--dev--alpha', name: 'pool-a' },
+      reason: 'OperatingSystemConfigChanged',
+    },
+  },
 ];
 
 describe('envelope codec', () => {
@@ -92,7 +106,10 @@ describe('envelope codec', () => {
   });
 
   it.each([
-    [{ metadata: { generation: 'seven' } }, 'gardener.v1.Envelope.metadata.generation: expected an integer, got "seven"'],
+    [
+      { metadata: { generation: 'seven' } },
+      'gardener.v1.Envelope.metadata.generation: expected an integer, got "seven"',
+    ],
     [{ metadata: { id: 5 } }, 'gardener.v1.Envelope.metadata.id: expected a string, got number 5'],
     [{ operationProgress: { state: 'Processing' } }, '"Processing" is not a value of LastOperationState'],
     [{ operationProgress: { progress: 2 ** 40 } }, 'progress: 1099511627776 does not fit int32'],
@@ -107,7 +124,9 @@ describe('envelope codec', () => {
   });
 
   it('refuses garbage bytes with a clear error', () => {
-    expect(() => decodeEnvelope(new TextEncoder().encode('{"not":"protobuf"}'))).toThrow(/cannot decode gardener.v1.Envelope from 18 bytes: index out of range/);
+    expect(() => decodeEnvelope(new TextEncoder().encode('{"not":"protobuf"}'))).toThrow(
+      /cannot decode gardener.v1.Envelope from 18 bytes: index out of range/,
+    );
     expect(() => decodeEnvelope(new Uint8Array([0xff, 0xff, 0xff]))).toThrow(CodecError);
     // Valid protobuf, but not an envelope of ours.
     expect(() => decodeEnvelope(new Uint8Array())).toThrow('not a gardener.v1.Envelope: 0 bytes without metadata');
@@ -116,7 +135,10 @@ describe('envelope codec', () => {
 
   it('offers a codec for each message type by its protobuf name', () => {
     const codec = codecFor('gardener.v1.Heartbeat');
-    expect(codec.decode(codec.encode({ component: 'gardenlet', identity: 'a' }))).toMatchObject({ component: 'gardenlet', identity: 'a' });
+    expect(codec.decode(codec.encode({ component: 'gardenlet', identity: 'a' }))).toMatchObject({
+      component: 'gardenlet',
+      identity: 'a',
+    });
   });
 });
 

@@ -14,7 +14,8 @@ export class ClassFilter {
 
   constructor(resourceClass: string | undefined) {
     this.resourceClass = resourceClass || DefaultResourceClass;
-    this.finalizer = this.resourceClass === DefaultResourceClass ? FinalizerName : `${FinalizerName}-${this.resourceClass}`;
+    this.finalizer =
+      this.resourceClass === DefaultResourceClass ? FinalizerName : `${FinalizerName}-${this.resourceClass}`;
   }
 
   responsible(mr: MRLike): boolean {
@@ -29,6 +30,9 @@ export class ClassFilter {
 
   /** Ours, but another class still has its finalizer on it: wait until that class has cleaned up. */
   isWaitForCleanupRequired(mr: MRLike): boolean {
-    return this.responsible(mr) && (mr.metadata?.finalizers ?? []).some((f) => f.startsWith(FinalizerName) && f !== this.finalizer);
+    return (
+      this.responsible(mr) &&
+      (mr.metadata?.finalizers ?? []).some((f) => f.startsWith(FinalizerName) && f !== this.finalizer)
+    );
   }
 }

@@ -19,7 +19,12 @@ export { decodeSecrets, type DecodeResult, type DecodedObject } from './controll
 export { deletionWaves, deletionWave, applyPriority, sortForApply } from './controller/managedresource/order.js';
 export { originFor, parseOrigin } from './controller/managedresource/origin.js';
 export { HealthReconciler, type HealthReconcilerOptions } from './controller/health/reconciler.js';
-export { GarbageCollectorReconciler, collectGarbage, type GarbageCollectorOptions, type GarbageCollectionResult } from './controller/garbagecollector/reconciler.js';
+export {
+  GarbageCollectorReconciler,
+  collectGarbage,
+  type GarbageCollectorOptions,
+  type GarbageCollectionResult,
+} from './controller/garbagecollector/reconciler.js';
 export * from './health/checks.js';
 export * from './references/references.js';
 export { desiredPolicies, portsExposedByIngresses, type DesiredInput } from './controller/networkpolicy/desired.js';
@@ -28,7 +33,12 @@ export { addNetworkPolicyController, type NetworkPolicyControllerConfig } from '
 export { NetworkingAnnotation, NetworkingLabel } from './controller/networkpolicy/types.js';
 /** The resource-manager document's NetworkPolicy examples as data (Services in, policies out), for tests. */
 export * as networkPolicySeedExamples from './controller/networkpolicy/seed-examples.js';
-export { conditionTransitions, publishTransitions, type TransitionSink, type Transition } from './events/transitions.js';
+export {
+  conditionTransitions,
+  publishTransitions,
+  type TransitionSink,
+  type Transition,
+} from './events/transitions.js';
 export { TokenRequestor, withToken, type TokenRequestorOptions } from './controller/tokenrequestor/reconcile.js';
 export { setKubeconfigToken, kubeconfigToken, kubeconfigCA } from './controller/tokenrequestor/kubeconfig.js';
 export { renewAfterMs, expirationSeconds, isTokenRequestorSecret } from './controller/tokenrequestor/renewal.js';
@@ -41,7 +51,15 @@ export { decideKubeletServing, approvalCondition, type Decision } from './contro
 export { parseCertificateRequest, type CertificateRequestInfo } from './controller/csrapprover/certificate-request.js';
 export { NodeCriticalComponents } from './controller/nodecriticalcomponents/reconcile.js';
 export { NodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/reconcile.js';
-export { AnnotationNodeAgentReconciliationDelay, formatGoDuration, reconciliationDelays } from './controller/nodeagentreconciliationdelay/delay.js';
-export { criticalComponentsFindings, TaintCriticalComponentsNotReady, LabelCriticalComponent } from './controller/nodecriticalcomponents/rules.js';
+export {
+  AnnotationNodeAgentReconciliationDelay,
+  formatGoDuration,
+  reconciliationDelays,
+} from './controller/nodeagentreconciliationdelay/delay.js';
+export {
+  criticalComponentsFindings,
+  TaintCriticalComponentsNotReady,
+  LabelCriticalComponent,
+} from './controller/nodecriticalcomponents/rules.js';
 export { nodeShouldRunDaemonPod } from './controller/nodecriticalcomponents/daemon.js';
 export * from './webhook/index.js';

@@ -22,10 +22,21 @@ export class StatusWriter {
     const next: MRStatus = { ...mr.status, ...status };
     for (const key of Object.keys(next) as (keyof MRStatus)[]) if (next[key] === undefined) delete next[key];
     if (stable(next) === stable(mr.status)) return mr;
-    const updated = await this.client.updateStatus({ ...mr, apiVersion: 'resources.gardener.cloud/v1alpha1', kind: 'ManagedResource', status: next } as ManagedResource);
+    const updated = await this.client.updateStatus({
+      ...mr,
+      apiVersion: 'resources.gardener.cloud/v1alpha1',
+      kind: 'ManagedResource',
+      status: next,
+    } as ManagedResource);
     publishTransitions(
       this.sink,
-      { kind: 'ManagedResource', namespace: mr.metadata?.namespace, name: mr.metadata?.name ?? '', uid: mr.metadata?.uid, generation: mr.metadata?.generation },
+      {
+        kind: 'ManagedResource',
+        namespace: mr.metadata?.namespace,
+        name: mr.metadata?.name ?? '',
+        uid: mr.metadata?.uid,
+        generation: mr.metadata?.generation,
+      },
       mr.status?.conditions,
       next.conditions,
       this.log,

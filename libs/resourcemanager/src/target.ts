@@ -57,8 +57,12 @@ export class TargetObjects {
       });
       pending = (async () => {
         const timeout = AbortSignal.timeout(SYNC_TIMEOUT_MS);
-        if (!(await informer.waitForSync(timeout))) throw new Error(`cache of ${k.kind} (${k.group || 'core'}/${k.version}) in the target cluster did not sync`);
-        this.log.debug({ kind: k.kind, apiVersion: k.group ? `${k.group}/${k.version}` : k.version }, 'Watching kind in target cluster');
+        if (!(await informer.waitForSync(timeout)))
+          throw new Error(`cache of ${k.kind} (${k.group || 'core'}/${k.version}) in the target cluster did not sync`);
+        this.log.debug(
+          { kind: k.kind, apiVersion: k.group ? `${k.group}/${k.version}` : k.version },
+          'Watching kind in target cluster',
+        );
       })();
       this.watched.set(key, pending);
       pending.catch(() => this.watched.delete(key));

@@ -43,7 +43,10 @@ export function describeComponentBinary(c: ComponentBinaryCase): void {
       const started = await waitFor(
         'the Started log line',
         () => {
-          const line = proc.output().split('\n').find((l) => l.includes('"msg":"Started"'));
+          const line = proc
+            .output()
+            .split('\n')
+            .find((l) => l.includes('"msg":"Started"'));
           if (!line && proc.child.exitCode !== null) throw new Error(`exited early:\n${proc.output()}`);
           return line ? (JSON.parse(line) as StartedLine) : undefined;
         },

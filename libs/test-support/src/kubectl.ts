@@ -14,7 +14,11 @@ export function kubectlBinary(): string {
 }
 
 /** Runs kubectl with the given kubeconfig; resolves with exit code and output (never rejects on failure). */
-export function runKubectl(kubeconfig: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<KubectlResult> {
+export function runKubectl(
+  kubeconfig: string,
+  args: string[],
+  options: { input?: string; timeoutMs?: number } = {},
+): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(kubectlBinary(), ['--kubeconfig', kubeconfig, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -35,8 +39,13 @@ export function runKubectl(kubeconfig: string, args: string[], options: { input?
 }
 
 /** Like runKubectl, but throws with kubectl's stderr when it fails. */
-export async function kubectl(kubeconfig: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<string> {
+export async function kubectl(
+  kubeconfig: string,
+  args: string[],
+  options: { input?: string; timeoutMs?: number } = {},
+): Promise<string> {
   const result = await runKubectl(kubeconfig, args, options);
-  if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${result.code}):\n${result.stderr}${result.stdout}`);
+  if (result.code !== 0)
+    throw new Error(`kubectl ${args.join(' ')} failed (${result.code}):\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }

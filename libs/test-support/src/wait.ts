@@ -14,7 +14,9 @@ export async function waitFor<T>(
       lastError = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
@@ -22,8 +24,12 @@ export async function waitFor<T>(
 
 /** Waits until an HTTP GET answers with `status`. */
 export function waitForHttp(url: string, status = 200, options?: { timeoutMs?: number }): Promise<Response> {
-  return waitFor(`${url} to answer ${status}`, async () => {
-    const res = await fetch(url);
-    return res.status === status ? res : undefined;
-  }, options);
+  return waitFor(
+    `${url} to answer ${status}`,
+    async () => {
+      const res = await fetch(url);
+      return res.status === status ? res : undefined;
+    },
+    options,
+  );
 }

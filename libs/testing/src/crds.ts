@@ -2,7 +2,12 @@
 // recursively), created in the API server, and waited for until every one is Established, as envtest does.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiextensionsV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  loadYaml,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { waitFor } from '@gardener-ts/test-support';
 
 export type CrdSource = object | string;
@@ -55,7 +60,11 @@ function checkCrd(value: unknown, where: string): V1CustomResourceDefinition {
 }
 
 /** Creates the CRDs and resolves once the API server reports each of them Established. */
-export async function installCrds(kubeConfig: KubeConfig, crds: readonly V1CustomResourceDefinition[], timeoutMs = 30_000): Promise<void> {
+export async function installCrds(
+  kubeConfig: KubeConfig,
+  crds: readonly V1CustomResourceDefinition[],
+  timeoutMs = 30_000,
+): Promise<void> {
   if (crds.length === 0) return;
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
   await Promise.all(crds.map((body) => api.createCustomResourceDefinition({ body })));
@@ -65,7 +74,8 @@ export async function installCrds(kubeConfig: KubeConfig, crds: readonly V1Custo
     async () => {
       const list = await api.listCustomResourceDefinition();
       for (const crd of list.items) {
-        if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) wanted.delete(crd.metadata!.name!);
+        if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'))
+          wanted.delete(crd.metadata!.name!);
       }
       return wanted.size === 0;
     },

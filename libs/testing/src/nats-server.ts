@@ -38,7 +38,10 @@ export interface NatsServer {
 export function natsServerBinary(): string {
   const candidates = [
     process.env.NATS_SERVER,
-    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'nats-server')),
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, 'nats-server')),
     '/usr/sbin/nats-server',
   ].filter((c): c is string => Boolean(c));
   for (const candidate of candidates) {
@@ -49,7 +52,9 @@ export function natsServerBinary(): string {
       // not this one
     }
   }
-  throw new Error('nats-server not found: install it (npm run bootstrap installs the Debian package) or set NATS_SERVER');
+  throw new Error(
+    'nats-server not found: install it (npm run bootstrap installs the Debian package) or set NATS_SERVER',
+  );
 }
 
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
@@ -74,7 +79,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       'nats-server to accept client connections',
       () => {
         const out = current.output();
-        if (current.child.exitCode !== null) return { exited: `nats-server exited (${current.child.exitCode}):\n${out}` };
+        if (current.child.exitCode !== null)
+          return { exited: `nats-server exited (${current.child.exitCode}):\n${out}` };
         const match = /Listening for client connections on [^\s]*:(\d+)/.exec(out);
         return match && out.includes('Server is ready') ? { port: Number(match[1]) } : undefined;
       },

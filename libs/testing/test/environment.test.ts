@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gardenerAsset, kubectl, startNatsServer, startTestEnvironment, type NatsServer, type TestEnvironment } from '../src/index.js';
+import {
+  gardenerAsset,
+  kubectl,
+  startNatsServer,
+  startTestEnvironment,
+  type NatsServer,
+  type TestEnvironment,
+} from '../src/index.js';
 
 /** The INFO line nats-server greets every client with. */
 function natsInfo(url: string): Promise<{ server_id: string; jetstream?: boolean }> {
@@ -68,7 +75,9 @@ describe('startTestEnvironment', () => {
     expect(env.nats).toBeUndefined();
     const namespaces = await env.kubeConfig.makeApiClient(CoreV1Api).listNamespace();
     expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
-    expect(await kubectl(env.kubeconfigPath, ['get', 'namespace', 'kube-system', '-o', 'name'])).toBe('namespace/kube-system\n');
+    expect(await kubectl(env.kubeconfigPath, ['get', 'namespace', 'kube-system', '-o', 'name'])).toBe(
+      'namespace/kube-system\n',
+    );
   });
 
   it("installs Gardener's CRDs from deploy/gardener/crds and serves their resources", async () => {
@@ -77,7 +86,13 @@ describe('startTestEnvironment', () => {
     console.log(`test environment with Gardener's CRDs started in ${(performance.now() - started).toFixed(0)} ms`);
     const crds = await env.kubeConfig.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition();
     const names = crds.items.map((c) => c.metadata?.name);
-    expect(names).toEqual(expect.arrayContaining(['workers.extensions.gardener.cloud', 'managedresources.resources.gardener.cloud', 'gardens.operator.gardener.cloud']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'workers.extensions.gardener.cloud',
+        'managedresources.resources.gardener.cloud',
+        'gardens.operator.gardener.cloud',
+      ]),
+    );
     for (const crd of crds.items) {
       expect(crd.status?.conditions?.find((c) => c.type === 'Established')?.status, crd.metadata?.name).toBe('True');
     }
@@ -91,10 +106,18 @@ describe('startTestEnvironment', () => {
         apiVersion: 'extensions.gardener.cloud/v1alpha1',
         kind: 'Worker',
         metadata: { name: 'pool' },
-        spec: { type: 'local', region: 'local', secretRef: { name: 's', namespace: 'default' }, infrastructureProviderStatus: {}, pools: [] },
+        spec: {
+          type: 'local',
+          region: 'local',
+          secretRef: { name: 's', namespace: 'default' },
+          infrastructureProviderStatus: {},
+          pools: [],
+        },
       },
     });
-    expect(await kubectl(env.kubeconfigPath, ['get', 'workers.extensions.gardener.cloud', '-n', 'default', '-o', 'name'])).toBe('worker.extensions.gardener.cloud/pool\n');
+    expect(
+      await kubectl(env.kubeconfigPath, ['get', 'workers.extensions.gardener.cloud', '-n', 'default', '-o', 'name']),
+    ).toBe('worker.extensions.gardener.cloud/pool\n');
   });
 
   it('installs CRDs given as objects and as a YAML file with several documents', async () => {
@@ -105,20 +128,39 @@ describe('startTestEnvironment', () => {
     await writeFile(join(dir, 'gadgets.yaml'), `# gadgets\n---\n${JSON.stringify(gadget)}\n---\n`);
     env = await startTestEnvironment({ crds: [widgetCrd, join(dir, 'gadgets.yaml')] });
     const objects = env.kubeConfig.makeApiClient(CustomObjectsApi);
-    for (const [kind, plural] of [['Widget', 'widgets'], ['Gadget', 'gadgets']]) {
+    for (const [kind, plural] of [
+      ['Widget', 'widgets'],
+      ['Gadget', 'gadgets'],
+    ]) {
       const body = { apiVersion: 'example.gardener.cloud/v1', kind, metadata: { name: 'one' }, spec: { size: 3 } };
-      await objects.createNamespacedCustomObject({ group: 'example.gardener.cloud', version: 'v1', namespace: 'default', plural, body });
-      const read = (await objects.getNamespacedCustomObject({ group: 'example.gardener.cloud', version: 'v1', namespace: 'default', plural, name: 'one' })) as { spec: unknown };
+      await objects.createNamespacedCustomObject({
+        group: 'example.gardener.cloud',
+        version: 'v1',
+        namespace: 'default',
+        plural,
+        body,
+      });
+      const read = (await objects.getNamespacedCustomObject({
+        group: 'example.gardener.cloud',
+        version: 'v1',
+        namespace: 'default',
+        plural,
+        name: 'one',
+      })) as { spec: unknown };
       // The schema keeps unknown fields under spec: the x-kubernetes-* extension survived the client.
       expect(read.spec).toEqual({ size: 3 });
     }
   });
 
   it('refuses a missing path and a YAML file that is not a CRD, naming them', async () => {
-    await expect(startTestEnvironment({ crds: ['/nonexistent/crds'] })).rejects.toThrow('CRD path /nonexistent/crds: does not exist');
+    await expect(startTestEnvironment({ crds: ['/nonexistent/crds'] })).rejects.toThrow(
+      'CRD path /nonexistent/crds: does not exist',
+    );
     dir = await mkdtemp(join(tmpdir(), 'gardener-ts-crds-'));
     await writeFile(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
-    await expect(startTestEnvironment({ crds: [dir] })).rejects.toThrow(`${join(dir, 'cm.yaml')} (document 1) is not an apiextensions.k8s.io/v1 CustomResourceDefinition`);
+    await expect(startTestEnvironment({ crds: [dir] })).rejects.toThrow(
+      `${join(dir, 'cm.yaml')} (document 1) is not an apiextensions.k8s.io/v1 CustomResourceDefinition`,
+    );
   });
 
   it('starts nats-server with JetStream when asked and stops it with the environment', async () => {

@@ -7,7 +7,17 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { Checklist } from './landscape/checklist.js';
 import { setUpGarden, type Garden } from './landscape/garden.js';
-import { clusterDown, clusterLayout, clusterList, clusterUp, runCluster, defaultComponents, readSettings, resolveNodeSettings, type NodeRequest } from '@gardener-ts/local-cluster';
+import {
+  clusterDown,
+  clusterLayout,
+  clusterList,
+  clusterUp,
+  runCluster,
+  defaultComponents,
+  readSettings,
+  resolveNodeSettings,
+  type NodeRequest,
+} from '@gardener-ts/local-cluster';
 
 export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
                                          start cluster NAME in the background; returns when it is ready.
@@ -24,7 +34,12 @@ export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] 
 export async function clusterCommand(args: string[], usage: string): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { ...NODE_OPTIONS, 'data-dir': { type: 'string' }, 'image-map': { type: 'string' }, 'log-level': { type: 'string' } },
+    options: {
+      ...NODE_OPTIONS,
+      'data-dir': { type: 'string' },
+      'image-map': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -48,9 +63,20 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
       const result = await clusterUp({
         dataDir,
         name,
-        supervisorCommand: [process.execPath, process.argv[1], 'cluster', 'run', name, '--data-dir', dataDir, ...passThrough],
+        supervisorCommand: [
+          process.execPath,
+          process.argv[1],
+          'cluster',
+          'run',
+          name,
+          '--data-dir',
+          dataDir,
+          ...passThrough,
+        ],
       });
-      process.stdout.write(`cluster ${name} ${result.alreadyRunning ? 'is already running' : 'is ready'} (pid ${result.pid})\n  export KUBECONFIG=${result.layout.kubeconfig}\n`);
+      process.stdout.write(
+        `cluster ${name} ${result.alreadyRunning ? 'is already running' : 'is ready'} (pid ${result.pid})\n  export KUBECONFIG=${result.layout.kubeconfig}\n`,
+      );
       return 0;
     }
     case 'down': {
@@ -59,14 +85,35 @@ export async function clusterCommand(args: string[], usage: string): Promise<num
       return 0;
     }
     case 'list': {
-      const rows = clusterList(dataDir).map((c) => [c.name, c.ready ? 'Ready' : c.running ? 'Starting' : 'Stopped', c.server ?? '', c.kubeconfig]);
+      const rows = clusterList(dataDir).map((c) => [
+        c.name,
+        c.ready ? 'Ready' : c.running ? 'Starting' : 'Stopped',
+        c.server ?? '',
+        c.kubeconfig,
+      ]);
       const table = [['NAME', 'STATUS', 'SERVER', 'KUBECONFIG'], ...rows];
       const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-      process.stdout.write(table.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd()).join('\n') + '\n');
+      process.stdout.write(
+        table
+          .map((r) =>
+            r
+              .map((cell, i) => cell.padEnd(widths[i]))
+              .join('   ')
+              .trimEnd(),
+          )
+          .join('\n') + '\n',
+      );
       return 0;
     }
     default:
-      return runSupervisor(dataDir, name, values['image-map'], (values['log-level'] ?? 'info') as 'info', undefined, nodes);
+      return runSupervisor(
+        dataDir,
+        name,
+        values['image-map'],
+        (values['log-level'] ?? 'info') as 'info',
+        undefined,
+        nodes,
+      );
   }
 }
 
@@ -76,10 +123,15 @@ const NODE_OPTIONS = { nodes: { type: 'string' }, zones: { type: 'string' } } as
 function nodeRequest(values: { nodes?: string; zones?: string }): NodeRequest {
   const request: NodeRequest = {};
   if (values.nodes !== undefined) {
-    if (!/^\d+$/.test(values.nodes)) throw new Error(`--nodes must be a whole number; got ${JSON.stringify(values.nodes)}`);
+    if (!/^\d+$/.test(values.nodes))
+      throw new Error(`--nodes must be a whole number; got ${JSON.stringify(values.nodes)}`);
     request.nodes = Number(values.nodes);
   }
-  if (values.zones !== undefined) request.zones = values.zones.split(',').map((z) => z.trim()).filter(Boolean);
+  if (values.zones !== undefined)
+    request.zones = values.zones
+      .split(',')
+      .map((z) => z.trim())
+      .filter(Boolean);
   return request;
 }
 
@@ -110,28 +162,51 @@ export async function upCommand(args: string[], usage: string): Promise<number> 
   }
   const imageMap = values['image-map'] ? resolve(values['image-map']) : undefined;
   const level = (values['log-level'] ?? 'info') as 'info';
-  if (values['cluster-only']) return runSupervisor(dirname(root), basename(root), imageMap, level, port, nodeRequest(values));
+  if (values['cluster-only'])
+    return runSupervisor(dirname(root), basename(root), imageMap, level, port, nodeRequest(values));
   return runLandscape(root, imageMap, level, port, nodeRequest(values));
 }
 
-async function runSupervisor(dataDir: string, name: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number, nodes?: NodeRequest): Promise<number> {
+async function runSupervisor(
+  dataDir: string,
+  name: string,
+  imageMap: string | undefined,
+  level: 'debug' | 'info' | 'error',
+  port?: number,
+  nodes?: NodeRequest,
+): Promise<number> {
   const layout = clusterLayout(dataDir, name);
   const logger = createLogger({ name: `cluster-${name}`, level });
-  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port, nodes });
+  const cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, {
+    apiServerPort: port,
+    nodes,
+  });
   await writeFile(layout.pid, `${process.pid}\n`);
   logger.info({ kubeconfig: layout.kubeconfig, server: cluster.context.apiServer.url }, 'cluster ready');
-  process.stdout.write(`Local cluster ${name} ready at ${cluster.context.apiServer.url}\n  export KUBECONFIG=${layout.kubeconfig}\n`);
+  process.stdout.write(
+    `Local cluster ${name} ready at ${cluster.context.apiServer.url}\n  export KUBECONFIG=${layout.kubeconfig}\n`,
+  );
   await untilSignalled(() => cluster.stop());
   logger.info('cluster stopped');
   return 0;
 }
 
 /** The whole landscape: the runtime cluster, then the garden on it, as a checklist; JSON logs go to a file. */
-async function runLandscape(root: string, imageMap: string | undefined, level: 'debug' | 'info' | 'error', port?: number, nodes?: NodeRequest): Promise<number> {
+async function runLandscape(
+  root: string,
+  imageMap: string | undefined,
+  level: 'debug' | 'info' | 'error',
+  port?: number,
+  nodes?: NodeRequest,
+): Promise<number> {
   const layout = clusterLayout(dirname(root), basename(root));
   const logFile = join(root, 'logs', 'landscape.log');
   await mkdir(dirname(logFile), { recursive: true, mode: 0o700 });
-  const logger = createLogger({ name: 'landscape', level, destination: createWriteStream(logFile, { flags: 'a', mode: 0o600 }) });
+  const logger = createLogger({
+    name: 'landscape',
+    level,
+    destination: createWriteStream(logFile, { flags: 'a', mode: 0o600 }),
+  });
   const checklist = new Checklist(process.stdout);
   process.stdout.write(`Local Gardener landscape in ${root} (logs: ${logFile})\n`);
   let cluster: Awaited<ReturnType<typeof runCluster>> | undefined;
@@ -140,13 +215,23 @@ async function runLandscape(root: string, imageMap: string | undefined, level: '
     await checklist.step(
       'runtime cluster landscape (API server, controller manager, kubelet, service proxy)',
       async () => {
-        cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, { apiServerPort: port, nodes });
+        cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, {
+          apiServerPort: port,
+          nodes,
+        });
         await writeFile(layout.pid, `${process.pid}\n`);
         return cluster.context.apiServer.url;
       },
       logFile,
     );
-    garden = await setUpGarden({ workspace: process.cwd(), kubeconfig: layout.kubeconfig, stateDir: root, checklist, logFile, servicesFile: layout.services });
+    garden = await setUpGarden({
+      workspace: process.cwd(),
+      kubeconfig: layout.kubeconfig,
+      stateDir: root,
+      checklist,
+      logFile,
+      servicesFile: layout.services,
+    });
   } catch (err) {
     logger.error({ err }, 'landscape failed');
     await cluster?.stop();

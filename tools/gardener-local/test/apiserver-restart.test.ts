@@ -4,17 +4,36 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, kubectl, runKubectl, startProcess, stopAllProcesses, waitFor, workspaceRoot, type RunningProcess } from '@gardener-ts/testing';
+import {
+  freePort,
+  kubectl,
+  runKubectl,
+  startProcess,
+  stopAllProcesses,
+  waitFor,
+  workspaceRoot,
+  type RunningProcess,
+} from '@gardener-ts/testing';
 
 const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli.js');
 
 /** A ConfigMap manifest for `kubectl create -f -` (JSON bodies; typed `kubectl create configmap` sends protobuf). */
-const configMap = (name: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: default}\n${extra}`;
+const configMap = (name: string, extra = '') =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: default}\n${extra}`;
 let dir: string;
 let port: number;
 
 function startApiserver(): RunningProcess {
-  return startProcess(process.execPath, [cli, 'apiserver', '--data-dir', dir, '--port', String(port), '--storage', 'file']);
+  return startProcess(process.execPath, [
+    cli,
+    'apiserver',
+    '--data-dir',
+    dir,
+    '--port',
+    String(port),
+    '--storage',
+    'file',
+  ]);
 }
 
 beforeAll(async () => {
@@ -45,20 +64,35 @@ describe('gardener-local apiserver', () => {
       await kubectl(kubeconfig, ['create', '-f', '-'], { input: configMap(`durable-${i}`, `data: {i: "${i}"}\n`) });
       acknowledged.push(`durable-${i}`);
     }
-    const before = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).metadata.resourceVersion;
+    const before = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).metadata
+      .resourceVersion;
     proc.child.kill('SIGKILL');
     await proc.exited;
 
     proc = startApiserver();
-    await waitFor('readiness after restart', () => proc.output().includes('Local API server ready'), { timeoutMs: 20_000 });
-    const names = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).items.map((i: { metadata: { name: string } }) => i.metadata.name);
+    await waitFor('readiness after restart', () => proc.output().includes('Local API server ready'), {
+      timeoutMs: 20_000,
+    });
+    const names = JSON.parse(await kubectl(kubeconfig, ['get', 'cm', '-n', 'default', '-o', 'json'])).items.map(
+      (i: { metadata: { name: string } }) => i.metadata.name,
+    );
     expect(names).toEqual(expect.arrayContaining(acknowledged));
     // Revisions continue upwards: a new write gets a higher resourceVersion than anything before.
-    const next = JSON.parse(await kubectl(kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: configMap('after-restart') }));
+    const next = JSON.parse(
+      await kubectl(kubeconfig, ['create', '-f', '-', '-o', 'json'], { input: configMap('after-restart') }),
+    );
     expect(Number(next.metadata.resourceVersion)).toBeGreaterThan(Number(before));
     // A watch from before the restart either replays or is told to relist (410); never silently misses events.
-    const res = await runKubectl(kubeconfig, ['get', '--raw', `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${before}&timeoutSeconds=1`]);
-    const events = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const res = await runKubectl(kubeconfig, [
+      'get',
+      '--raw',
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${before}&timeoutSeconds=1`,
+    ]);
+    const events = res.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const sawNew = events.some((e) => e.type === 'ADDED' && e.object.metadata?.name === 'after-restart');
     const told410 = events.some((e) => e.type === 'ERROR' && e.object.code === 410);
     expect(sawNew || told410).toBe(true);

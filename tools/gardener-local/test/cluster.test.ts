@@ -13,13 +13,10 @@ let clusters: string;
 
 const gardenerLocal = (...args: string[]) => clusterCommand(clusters, ...args);
 const programPids = () => pidsOf(program);
-const serviceUrl = (cluster: string, service: string, namespace = 'default') => serviceUrlIn(clusters, cluster, service, namespace);
-
+const serviceUrl = (cluster: string, service: string, namespace = 'default') =>
+  serviceUrlIn(clusters, cluster, service, namespace);
 
 const kubeconfigOf = (name: string) => join(clusters, name, 'kubeconfig');
-
-
-
 
 const deployment = (name: string, image: string, extra = '') => `
 apiVersion: apps/v1
@@ -98,7 +95,9 @@ describe('gardener-local cluster', () => {
     await poller;
     expect(failures).toEqual([]);
     expect(await get(url)).toMatch(/^v2 /);
-    const replicaSets = JSON.parse(await kubectl(kc, ['get', 'rs', '-o', 'json'])).items as { spec: { replicas: number } }[];
+    const replicaSets = JSON.parse(await kubectl(kc, ['get', 'rs', '-o', 'json'])).items as {
+      spec: { replicas: number };
+    }[];
     expect(replicaSets.map((rs) => rs.spec.replicas).sort()).toEqual([0, 3]);
     await waitFor('old pods gone', async () => ((await programPids()).length === 3 ? true : undefined));
 
@@ -116,7 +115,9 @@ describe('gardener-local cluster', () => {
     expect(await kubectl(kc, ['logs', pod, '--previous'])).toContain('serving v2 on 8080');
 
     await kubectl(kc, ['delete', 'deployment', 'hello', '--wait=true']);
-    await waitFor('no pods', async () => ((await kubectl(kc, ['get', 'pods', '-o', 'name'])) === '' ? true : undefined));
+    await waitFor('no pods', async () =>
+      (await kubectl(kc, ['get', 'pods', '-o', 'name'])) === '' ? true : undefined,
+    );
     expect(await programPids()).toEqual([]);
   });
 
@@ -152,13 +153,17 @@ spec:
       restartPolicy: Never
       containers: [{ name: once, image: example.com/node:20, args: ["-e", "console.log('job done')"] }]
 `;
-    await kubectl(kc, ['apply', '-f', '-'], { input: manifests + '---\n' + deployment('unready', 'example.com/hello:v1', '9999') });
+    await kubectl(kc, ['apply', '-f', '-'], {
+      input: manifests + '---\n' + deployment('unready', 'example.com/hello:v1', '9999'),
+    });
     await kubectl(kc, ['rollout', 'status', 'statefulset/db', '--timeout=60s']);
     await kubectl(kc, ['rollout', 'status', 'daemonset/agent', '--timeout=60s']);
     await kubectl(kc, ['wait', '--for=condition=Complete', 'job/once', '--timeout=60s']);
     expect(await kubectl(kc, ['get', 'pods', 'db-0', 'db-1', '-o', 'name'])).toBe('pod/db-0\npod/db-1\n');
     expect(await kubectl(kc, ['logs', 'job/once'])).toBe('job done\n');
-    expect(await kubectl(kc, ['get', 'job', 'once'])).toMatch(/^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+Complete\s+1\/1\s+\d+s/);
+    expect(await kubectl(kc, ['get', 'job', 'once'])).toMatch(
+      /^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+Complete\s+1\/1\s+\d+s/,
+    );
 
     // The readiness probe asks a port nobody serves: Running, never Ready, and not an endpoint of its Service.
     const pod = await waitFor('unready pod running', async () => {
@@ -166,10 +171,18 @@ spec:
       return items[0]?.status?.phase === 'Running' ? items[0] : undefined;
     });
     await new Promise((r) => setTimeout(r, 2_500));
-    const slices = JSON.parse(await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready', '-o', 'json'])).items;
-    const endpoints = slices.flatMap((s: { endpoints?: { addresses: string[]; conditions: { ready: boolean } }[] }) => s.endpoints ?? []);
-    expect(endpoints).toEqual([expect.objectContaining({ addresses: [pod.status.podIP], conditions: expect.objectContaining({ ready: false }) })]);
-    expect(await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready'])).toMatch(/\sIPv4\s+8080\s+127\.\d+\.\d+\.\d+\s/);
+    const slices = JSON.parse(
+      await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready', '-o', 'json']),
+    ).items;
+    const endpoints = slices.flatMap(
+      (s: { endpoints?: { addresses: string[]; conditions: { ready: boolean } }[] }) => s.endpoints ?? [],
+    );
+    expect(endpoints).toEqual([
+      expect.objectContaining({ addresses: [pod.status.podIP], conditions: expect.objectContaining({ ready: false }) }),
+    ]);
+    expect(await kubectl(kc, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=unready'])).toMatch(
+      /\sIPv4\s+8080\s+127\.\d+\.\d+\.\d+\s/,
+    );
     const url = await serviceUrl('one', 'unready');
     await expect(get(url)).rejects.toThrow();
     await kubectl(kc, ['delete', 'statefulset/db', 'daemonset/agent', 'job/once', 'deployment/unready', '--wait=true']);
@@ -179,7 +192,8 @@ spec:
     expect(await gardenerLocal('up', 'two', '--image-map', join(dir, 'images.json'))).toContain('is ready');
     await kubectl(kubeconfigOf('one'), ['apply', '-f', '-'], { input: deployment('hello', 'example.com/hello:v1') });
     await kubectl(kubeconfigOf('two'), ['apply', '-f', '-'], { input: deployment('hello', 'example.com/hello:v2') });
-    for (const name of ['one', 'two']) await kubectl(kubeconfigOf(name), ['rollout', 'status', 'deployment/hello', '--timeout=60s']);
+    for (const name of ['one', 'two'])
+      await kubectl(kubeconfigOf(name), ['rollout', 'status', 'deployment/hello', '--timeout=60s']);
     const urlOne = await waitFor('service one', () => serviceUrl('one', 'hello').catch(() => undefined));
     const urlTwo = await waitFor('service two', () => serviceUrl('two', 'hello').catch(() => undefined));
     expect(await waitFor('one answers', () => get(urlOne).catch(() => undefined))).toMatch(/^v1 /);
@@ -194,7 +208,9 @@ spec:
     process.kill(supervisor, 'SIGKILL');
     expect(await gardenerLocal('up', 'two', '--image-map', join(dir, 'images.json'))).toContain('is ready');
     await kubectl(kubeconfigOf('two'), ['rollout', 'status', 'deployment/hello', '--timeout=60s']);
-    expect(await waitFor('two answers again', () => get(urlTwo).catch(() => undefined), { timeoutMs: 30_000 })).toMatch(/^v2 /);
+    expect(await waitFor('two answers again', () => get(urlTwo).catch(() => undefined), { timeoutMs: 30_000 })).toMatch(
+      /^v2 /,
+    );
     expect(await get(urlOne)).toMatch(/^v1 /);
     const after = await programPids();
     expect(after).toHaveLength(2);
@@ -211,13 +227,27 @@ spec:
   it('`up` runs the landscape cluster in the foreground on the given port and stops its Pods on SIGTERM', async () => {
     const port = await freePort();
     const root = join(dir, 'landscape');
-    const up = startProcess(process.execPath, [cli, 'up', '--cluster-only', '--data-dir', root, '--port', String(port), '--image-map', join(dir, 'images.json')]);
-    await waitFor('landscape ready', () => up.output().includes('Local cluster landscape ready'), { timeoutMs: 20_000 }).catch((err: Error) => {
+    const up = startProcess(process.execPath, [
+      cli,
+      'up',
+      '--cluster-only',
+      '--data-dir',
+      root,
+      '--port',
+      String(port),
+      '--image-map',
+      join(dir, 'images.json'),
+    ]);
+    await waitFor('landscape ready', () => up.output().includes('Local cluster landscape ready'), {
+      timeoutMs: 20_000,
+    }).catch((err: Error) => {
       throw new Error(`${err.message}\n${up.output().slice(-3000)}`);
     });
     const kc = join(root, 'kubeconfig');
     expect(await kubectl(kc, ['get', '--raw', '/version'])).toContain('gitVersion');
-    expect(await kubectl(kc, ['config', 'view', '-o', 'jsonpath={.clusters[0].cluster.server}'])).toBe(`https://127.0.0.1:${port}`);
+    expect(await kubectl(kc, ['config', 'view', '-o', 'jsonpath={.clusters[0].cluster.server}'])).toBe(
+      `https://127.0.0.1:${port}`,
+    );
     await kubectl(kc, ['apply', '-f', '-'], { input: deployment('hello', 'example.com/hello:v1') });
     await kubectl(kc, ['rollout', 'status', 'deployment/hello', '--timeout=60s']);
     expect(await programPids()).toHaveLength(1);

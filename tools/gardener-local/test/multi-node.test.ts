@@ -17,10 +17,6 @@ const gardenerLocal = (...args: string[]) => clusterCommand(clusters, ...args);
 const programPids = () => pidsOf(program);
 const serviceUrl = (service: string) => serviceUrlIn(clusters, 'ha', service);
 
-
-
-
-
 // Gardener's high-availability webhook spreads control planes like this: at most one replica more per zone.
 const spreadDeployment = `
 apiVersion: apps/v1
@@ -56,14 +52,22 @@ interface PodJson {
 }
 
 const kc = () => join(clusters, 'ha', 'kubeconfig');
-const webPods = async () => (JSON.parse(await kubectl(kc(), ['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as PodJson[]).sort((a, b) => (a.spec.nodeName ?? '~').localeCompare(b.spec.nodeName ?? '~'));
+const webPods = async () =>
+  (JSON.parse(await kubectl(kc(), ['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as PodJson[]).sort((a, b) =>
+    (a.spec.nodeName ?? '~').localeCompare(b.spec.nodeName ?? '~'),
+  );
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gardener-local-nodes-'));
   clusters = join(dir, 'clusters');
   program = join(dir, 'hello.mjs');
   await copyFile(join(import.meta.dirname, 'fixtures', 'hello.mjs'), program);
-  await writeFile(join(dir, 'images.json'), JSON.stringify({ images: [{ image: 'example.com/hello:v1', command: [process.execPath, program], env: { VERSION: 'v1' } }] }));
+  await writeFile(
+    join(dir, 'images.json'),
+    JSON.stringify({
+      images: [{ image: 'example.com/hello:v1', command: [process.execPath, program], env: { VERSION: 'v1' } }],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -73,7 +77,9 @@ afterAll(async () => {
 
 describe('gardener-local cluster with several nodes', () => {
   it('runs 3 zoned nodes, spreads a Deployment over them, serves from every node, recovers from a crash, keeps the spread and stops everything', async () => {
-    expect(await gardenerLocal('up', 'ha', '--nodes', '3', '--zones', 'a,b,c', '--image-map', join(dir, 'images.json'))).toContain('is ready');
+    expect(
+      await gardenerLocal('up', 'ha', '--nodes', '3', '--zones', 'a,b,c', '--image-map', join(dir, 'images.json')),
+    ).toContain('is ready');
 
     // Three Ready nodes, the first one named as a one-node cluster's, each with its zone, hostname and pod CIDR slice.
     const nodes = await waitFor('3 Ready nodes', async () => {
@@ -85,21 +91,47 @@ describe('gardener-local cluster with several nodes', () => {
       const ready = items.filter((n) => n.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
       return ready.length === 3 ? ready : undefined;
     });
-    expect(nodes.map((n) => [n.metadata.name, n.metadata.labels['topology.kubernetes.io/zone'], n.metadata.labels['kubernetes.io/hostname']])).toEqual([
+    expect(
+      nodes.map((n) => [
+        n.metadata.name,
+        n.metadata.labels['topology.kubernetes.io/zone'],
+        n.metadata.labels['kubernetes.io/hostname'],
+      ]),
+    ).toEqual([
       ['ha-node', 'a', 'ha-node'],
       ['ha-node-2', 'b', 'ha-node-2'],
       ['ha-node-3', 'c', 'ha-node-3'],
     ]);
     const cidrs = nodes.map((n) => n.spec.podCIDR);
-    expect(cidrs).toEqual([0, 16, 32].map((third) => expect.stringMatching(new RegExp(`^127\\.\\d+\\.${third}\\.0/20$`))));
+    expect(cidrs).toEqual(
+      [0, 16, 32].map((third) => expect.stringMatching(new RegExp(`^127\\.\\d+\\.${third}\\.0/20$`))),
+    );
     expect(new Set(cidrs.map((c) => c.split('.')[1])).size).toBe(1);
-    expect(await kubectl(kc(), ['get', 'nodes', '-L', 'topology.kubernetes.io/zone'])).toMatch(/^ha-node-3\s+Ready\s.*\sc\n?$/m);
+    expect(await kubectl(kc(), ['get', 'nodes', '-L', 'topology.kubernetes.io/zone'])).toMatch(
+      /^ha-node-3\s+Ready\s.*\sc\n?$/m,
+    );
 
     // The node count is fixed at the first up.
-    const refused = await run(process.execPath, [cli, 'cluster', 'up', 'ha', '--nodes', '2', '--data-dir', clusters]).catch((err: { code: number; stderr: string }) => err);
-    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('has 3 node(s); it cannot be changed to 2') });
+    const refused = await run(process.execPath, [
+      cli,
+      'cluster',
+      'up',
+      'ha',
+      '--nodes',
+      '2',
+      '--data-dir',
+      clusters,
+    ]).catch((err: { code: number; stderr: string }) => err);
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('has 3 node(s); it cannot be changed to 2'),
+    });
     expect(await gardenerLocal('up', 'ha')).toContain('is already running');
-    expect(JSON.parse(await readFile(join(clusters, 'ha', 'cluster.json'), 'utf8'))).toMatchObject({ nodeName: 'ha-node', nodes: 3, zones: ['a', 'b', 'c'] });
+    expect(JSON.parse(await readFile(join(clusters, 'ha', 'cluster.json'), 'utf8'))).toMatchObject({
+      nodeName: 'ha-node',
+      nodes: 3,
+      zones: ['a', 'b', 'c'],
+    });
 
     // The zone spread constraint puts one replica on each node; each Pod's address is in its node's slice.
     await kubectl(kc(), ['apply', '-f', '-'], { input: spreadDeployment });
@@ -130,15 +162,21 @@ describe('gardener-local cluster with several nodes', () => {
     });
     expect(after).toHaveLength(3);
     expect((await webPods()).map((p) => p.spec.nodeName)).toEqual(['ha-node', 'ha-node-2', 'ha-node-3']);
-    expect(await waitFor('service answers again', () => get(url).catch(() => undefined), { timeoutMs: 30_000 })).toMatch(/^v1 web-/);
+    expect(
+      await waitFor('service answers again', () => get(url).catch(() => undefined), { timeoutMs: 30_000 }),
+    ).toMatch(/^v1 web-/);
 
     // The constraint is enforced, not just a side effect of least-requested scoring: with zone c cordoned, six
     // replicas fit only as 2/2/1 and the sixth stays Pending.
     await kubectl(kc(), ['cordon', 'ha-node-3']);
     await kubectl(kc(), ['scale', 'deployment/web', '--replicas=6']);
     const message = await waitFor('a pod unschedulable', async () => {
-      const items = JSON.parse(await kubectl(kc(), ['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as { status: { conditions?: { type: string; status: string; message?: string }[] } }[];
-      const unschedulable = items.flatMap((p) => p.status.conditions?.filter((c) => c.type === 'PodScheduled' && c.status === 'False') ?? []);
+      const items = JSON.parse(await kubectl(kc(), ['get', 'pods', '-l', 'app=web', '-o', 'json'])).items as {
+        status: { conditions?: { type: string; status: string; message?: string }[] };
+      }[];
+      const unschedulable = items.flatMap(
+        (p) => p.status.conditions?.filter((c) => c.type === 'PodScheduled' && c.status === 'False') ?? [],
+      );
       return unschedulable.length === 1 ? unschedulable[0].message : undefined;
     });
     expect(message).toContain("2 node(s) didn't match pod topology spread constraints");

@@ -234,11 +234,19 @@ describe('gardener-local shoot', () => {
       lastErrors: [],
     });
     // stdout alone: what a script reads (warnings on stderr don't break it).
-    const { stdout } = await run(process.execPath, [cli, 'shoot', 'watch', 'local', '-n', NAMESPACE, '-o', 'json', '--kubeconfig', env.kubeconfigPath], {
-      cwd: workspaceRoot(),
-      timeout: 30_000,
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'shoot', 'watch', 'local', '-n', NAMESPACE, '-o', 'json', '--kubeconfig', env.kubeconfigPath],
+      {
+        cwd: workspaceRoot(),
+        timeout: 30_000,
+      },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({
+      kind: 'Shoot',
+      metadata: { name: 'local' },
+      status: { lastOperation: { state: 'Succeeded' } },
     });
-    expect(JSON.parse(stdout)).toMatchObject({ kind: 'Shoot', metadata: { name: 'local' }, status: { lastOperation: { state: 'Succeeded' } } });
     const del = shootCli('delete', 'local', '-n', NAMESPACE, '--timeout', '20s');
     expect(await exitCode(del)).toBe(0);
     expect(del.output()).toContain('shoot garden-local/local is gone');

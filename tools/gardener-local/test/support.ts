@@ -12,7 +12,9 @@ export const cli = join(workspaceRoot(), 'dist', 'tools', 'gardener-local', 'cli
 
 /** `gardener-local cluster <args> --data-dir <clusters>`; resolves to stdout. */
 export async function clusterCommand(clusters: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [cli, 'cluster', ...args, '--data-dir', clusters], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [cli, 'cluster', ...args, '--data-dir', clusters], {
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -26,7 +28,12 @@ export async function pidsOf(program: string): Promise<number[]> {
 }
 
 /** The URL of a Service's first port on this machine, from the cluster's services.json. */
-export async function serviceUrlIn(clusters: string, cluster: string, service: string, namespace = 'default'): Promise<string> {
+export async function serviceUrlIn(
+  clusters: string,
+  cluster: string,
+  service: string,
+  namespace = 'default',
+): Promise<string> {
   const state = JSON.parse(await readFile(join(clusters, cluster, 'services.json'), 'utf8')) as {
     services: { namespace: string; name: string; host: string; ports: { localPort: number }[] }[];
   };

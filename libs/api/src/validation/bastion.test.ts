@@ -19,7 +19,11 @@ function bastion(mutate: (b: Bastion) => void = () => {}): Bastion {
     apiVersion: 'operations.gardener.cloud/v1alpha1',
     kind: 'Bastion',
     metadata: { name: 'cli-abc', namespace: 'garden-dev', annotations: { 'gardener.cloud/created-by': 'jane' } },
-    spec: { shootRef: { name: 'local' }, sshPublicKey: key, ingress: [{ ipBlock: { cidr: '10.0.0.0/8' } }, { ipBlock: { cidr: '2001:db8::/64' } }] },
+    spec: {
+      shootRef: { name: 'local' },
+      sshPublicKey: key,
+      ingress: [{ ipBlock: { cidr: '10.0.0.0/8' } }, { ipBlock: { cidr: '2001:db8::/64' } }],
+    },
   };
   mutate(b);
   return b;
@@ -34,34 +38,95 @@ describe('validateBastion', () => {
   });
 
   const cases: [string, (b: Bastion) => void, string[]][] = [
-    ['name must be a DNS label', (b) => (b.metadata!.name = 'a.b'), ['metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')']],
-    ['shoot reference must not be empty', (b) => (b.spec.shootRef.name = ''), ['spec.shootRef.name: Invalid value: "": shoot reference must not be empty']],
-    ['sshPublicKey must not be empty', (b) => (b.spec.sshPublicKey = ''), ['spec.sshPublicKey: Invalid value: "": sshPublicKey must not be empty']],
-    ['sshPublicKey must parse', (b) => (b.spec.sshPublicKey = 'ssh-ed25519 bm90IGEga2V5'), ['spec.sshPublicKey: Invalid value: "ssh-ed25519 bm90IGEga2V5": invalid sshPublicKey']],
-    ['ingress must not be empty', (b) => (b.spec.ingress = []), ['spec.ingress: Invalid value: []: ingress must not be empty']],
-    ['CIDR must not be empty', (b) => (b.spec.ingress[0]!.ipBlock.cidr = ''), ['spec.ingress: Invalid value: "": CIDR must not be empty']],
-    ['CIDR must parse', (b) => (b.spec.ingress[1]!.ipBlock.cidr = '10.0.0.300/8'), ['spec.ingress: Invalid value: "10.0.0.300/8": invalid CIDR']],
+    [
+      'name must be a DNS label',
+      (b) => (b.metadata!.name = 'a.b'),
+      [
+        "metadata.name: Invalid value: \"a.b\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    ],
+    [
+      'shoot reference must not be empty',
+      (b) => (b.spec.shootRef.name = ''),
+      ['spec.shootRef.name: Invalid value: "": shoot reference must not be empty'],
+    ],
+    [
+      'sshPublicKey must not be empty',
+      (b) => (b.spec.sshPublicKey = ''),
+      ['spec.sshPublicKey: Invalid value: "": sshPublicKey must not be empty'],
+    ],
+    [
+      'sshPublicKey must parse',
+      (b) => (b.spec.sshPublicKey = 'ssh-ed25519 bm90IGEga2V5'),
+      ['spec.sshPublicKey: Invalid value: "ssh-ed25519 bm90IGEga2V5": invalid sshPublicKey'],
+    ],
+    [
+      'ingress must not be empty',
+      (b) => (b.spec.ingress = []),
+      ['spec.ingress: Invalid value: []: ingress must not be empty'],
+    ],
+    [
+      'CIDR must not be empty',
+      (b) => (b.spec.ingress[0]!.ipBlock.cidr = ''),
+      ['spec.ingress: Invalid value: "": CIDR must not be empty'],
+    ],
+    [
+      'CIDR must parse',
+      (b) => (b.spec.ingress[1]!.ipBlock.cidr = '10.0.0.300/8'),
+      ['spec.ingress: Invalid value: "10.0.0.300/8": invalid CIDR'],
+    ],
   ];
   for (const [rule, mutate, expected] of cases) {
     it(`rejects: ${rule}`, () => expect(messages(bastion(mutate))).toEqual(expected));
   }
 
   const updates: [string, (b: Bastion) => void, string[]][] = [
-    ['shootRef.name is immutable', (b) => (b.spec.shootRef.name = 'other'), ['spec.shootRef.name: Invalid value: "other": field is immutable']],
-    ['sshPublicKey is immutable', (b) => (b.spec.sshPublicKey = sshPublicKey()), [expect.stringMatching(/^spec\.sshPublicKey: Invalid value: "ssh-ed25519 .*": field is immutable$/) as unknown as string]],
-    ['the created-by annotation is immutable', (b) => (b.metadata!.annotations!['gardener.cloud/created-by'] = 'mallory'), ['metadata.annotations: Invalid value: "mallory": field is immutable']],
+    [
+      'shootRef.name is immutable',
+      (b) => (b.spec.shootRef.name = 'other'),
+      ['spec.shootRef.name: Invalid value: "other": field is immutable'],
+    ],
+    [
+      'sshPublicKey is immutable',
+      (b) => (b.spec.sshPublicKey = sshPublicKey()),
+      [
+        expect.stringMatching(
+          /^spec\.sshPublicKey: Invalid value: "ssh-ed25519 .*": field is immutable$/,
+        ) as unknown as string,
+      ],
+    ],
+    [
+      'the created-by annotation is immutable',
+      (b) => (b.metadata!.annotations!['gardener.cloud/created-by'] = 'mallory'),
+      ['metadata.annotations: Invalid value: "mallory": field is immutable'],
+    ],
   ];
   for (const [rule, mutate, expected] of updates) {
     it(`rejects on update: ${rule}; allows other changes`, () => {
       expect(messages(bastion(mutate), bastion())).toEqual(expected);
-      expect(messages(bastion((b) => b.spec.ingress.push({ ipBlock: { cidr: '192.168.0.0/16' } })), bastion())).toEqual([]);
+      expect(
+        messages(
+          bastion((b) => b.spec.ingress.push({ ipBlock: { cidr: '192.168.0.0/16' } })),
+          bastion(),
+        ),
+      ).toEqual([]);
     });
   }
 
   it('rejects a last heartbeat in the future on status updates', () => {
     const now = new Date('2026-01-01T00:00:00Z');
-    expect(validateBastionStatusUpdate(bastion((b) => (b.status = { lastHeartbeatTimestamp: '2025-12-31T23:59:00Z' })), now)).toEqual([]);
-    expect(validateBastionStatusUpdate(bastion((b) => (b.status = { lastHeartbeatTimestamp: '2026-01-01T00:01:00Z' })), now).map((e) => e.message)).toEqual([
+    expect(
+      validateBastionStatusUpdate(
+        bastion((b) => (b.status = { lastHeartbeatTimestamp: '2025-12-31T23:59:00Z' })),
+        now,
+      ),
+    ).toEqual([]);
+    expect(
+      validateBastionStatusUpdate(
+        bastion((b) => (b.status = { lastHeartbeatTimestamp: '2026-01-01T00:01:00Z' })),
+        now,
+      ).map((e) => e.message),
+    ).toEqual([
       'status.lastHeartbeatTimestamp: Invalid value: "2026-01-01T00:01:00Z": last heartbeat must not be in the future',
     ]);
   });

@@ -53,14 +53,19 @@ export function validateBastion(bastion: Bastion, old?: Bastion): FieldError[] {
     const now = bastion.metadata?.annotations?.[createdBy] ?? '';
     const before = old.metadata?.annotations?.[createdBy] ?? '';
     if (now !== before) errors.push(immutable(FieldPath.root('metadata', 'annotations'), now));
-    if ((bastion.spec?.shootRef?.name ?? '') !== (old.spec?.shootRef?.name ?? '')) errors.push(immutable(spec.child('shootRef', 'name'), bastion.spec?.shootRef?.name ?? ''));
-    if ((bastion.spec?.sshPublicKey ?? '') !== (old.spec?.sshPublicKey ?? '')) errors.push(immutable(spec.child('sshPublicKey'), bastion.spec?.sshPublicKey ?? ''));
+    if ((bastion.spec?.shootRef?.name ?? '') !== (old.spec?.shootRef?.name ?? ''))
+      errors.push(immutable(spec.child('shootRef', 'name'), bastion.spec?.shootRef?.name ?? ''));
+    if ((bastion.spec?.sshPublicKey ?? '') !== (old.spec?.sshPublicKey ?? ''))
+      errors.push(immutable(spec.child('sshPublicKey'), bastion.spec?.sshPublicKey ?? ''));
   }
   errors.push(...validateObjectMeta(bastion.metadata, { namespaced: true, name: validateDNS1123Label }));
   const s = bastion.spec ?? ({} as Partial<Bastion['spec']>);
-  if (!s.shootRef?.name) errors.push(invalid(spec.child('shootRef', 'name'), s.shootRef?.name ?? '', 'shoot reference must not be empty'));
-  if (!s.sshPublicKey) errors.push(invalid(spec.child('sshPublicKey'), s.sshPublicKey ?? '', 'sshPublicKey must not be empty'));
-  else if (!isAuthorizedKey(s.sshPublicKey)) errors.push(invalid(spec.child('sshPublicKey'), s.sshPublicKey, 'invalid sshPublicKey'));
+  if (!s.shootRef?.name)
+    errors.push(invalid(spec.child('shootRef', 'name'), s.shootRef?.name ?? '', 'shoot reference must not be empty'));
+  if (!s.sshPublicKey)
+    errors.push(invalid(spec.child('sshPublicKey'), s.sshPublicKey ?? '', 'sshPublicKey must not be empty'));
+  else if (!isAuthorizedKey(s.sshPublicKey))
+    errors.push(invalid(spec.child('sshPublicKey'), s.sshPublicKey, 'invalid sshPublicKey'));
   if (!s.ingress?.length) errors.push(invalid(spec.child('ingress'), s.ingress ?? null, 'ingress must not be empty'));
   for (const block of s.ingress ?? []) {
     const cidr = block.ipBlock?.cidr ?? '';
@@ -74,7 +79,13 @@ export function validateBastion(bastion: Bastion, old?: Bastion): FieldError[] {
 export function validateBastionStatusUpdate(bastion: Bastion, now: Date = new Date()): FieldError[] {
   const heartbeat = bastion.status?.lastHeartbeatTimestamp;
   if (heartbeat && Date.parse(heartbeat) > now.getTime()) {
-    return [invalid(FieldPath.root('status', 'lastHeartbeatTimestamp'), heartbeat, 'last heartbeat must not be in the future')];
+    return [
+      invalid(
+        FieldPath.root('status', 'lastHeartbeatTimestamp'),
+        heartbeat,
+        'last heartbeat must not be in the future',
+      ),
+    ];
   }
   return [];
 }

@@ -22,17 +22,34 @@ export function validateGardenlet(gardenlet: Gardenlet, old?: Gardenlet): FieldE
   if (old) {
     errors.push(...validateObjectMetaUpdate(gardenlet.metadata, old.metadata));
     errors.push(
-      ...validateOperationUpdate(gardenlet.metadata?.annotations?.[Annotations.GardenerOperation], old.metadata?.annotations?.[Annotations.GardenerOperation], operationPath),
+      ...validateOperationUpdate(
+        gardenlet.metadata?.annotations?.[Annotations.GardenerOperation],
+        old.metadata?.annotations?.[Annotations.GardenerOperation],
+        operationPath,
+      ),
     );
   }
   errors.push(...validateObjectMeta(gardenlet.metadata, { namespaced: true, name: validateDNS1123Label }));
-  if (gardenlet.metadata?.namespace !== GardenNamespace) errors.push(forbidden(FieldPath.root('metadata', 'namespace'), 'namespace must be garden'));
-  errors.push(...validateOperation(gardenlet.metadata?.annotations?.[Annotations.GardenerOperation], gardenletOperations, operationPath));
+  if (gardenlet.metadata?.namespace !== GardenNamespace)
+    errors.push(forbidden(FieldPath.root('metadata', 'namespace'), 'namespace must be garden'));
+  errors.push(
+    ...validateOperation(
+      gardenlet.metadata?.annotations?.[Annotations.GardenerOperation],
+      gardenletOperations,
+      operationPath,
+    ),
+  );
   const s = gardenlet.spec;
   if (s) {
     errors.push(...validateGardenletDeployment(s.deployment ?? {}, spec.child('deployment')));
-    errors.push(...validateOCIRepository(s.deployment?.helm?.ociRepository ?? {}, spec.child('deployment', 'helm', 'ociRepository')));
-    if (s.config != null) errors.push(...validateGardenletConfig(s.config, 'BootstrapToken', false, spec.child('config')));
+    errors.push(
+      ...validateOCIRepository(
+        s.deployment?.helm?.ociRepository ?? {},
+        spec.child('deployment', 'helm', 'ociRepository'),
+      ),
+    );
+    if (s.config != null)
+      errors.push(...validateGardenletConfig(s.config, 'BootstrapToken', false, spec.child('config')));
   }
   return errors;
 }

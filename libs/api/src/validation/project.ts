@@ -126,9 +126,11 @@ function validateCredentialsRef(ref: CredentialsBinding['credentialsRef'] | unde
   if (!ref?.apiVersion) errors.push(required(path.child('apiVersion'), 'must provide an apiVersion'));
   if (!ref?.kind) errors.push(required(path.child('kind'), 'must provide a kind'));
   if (!ref?.name) errors.push(required(path.child('name'), 'must provide a name'));
-  for (const msg of dns1123SubdomainErrors(ref?.name ?? '')) errors.push(invalid(path.child('name'), ref?.name ?? '', msg));
+  for (const msg of dns1123SubdomainErrors(ref?.name ?? ''))
+    errors.push(invalid(path.child('name'), ref?.name ?? '', msg));
   if (!ref?.namespace) errors.push(required(path.child('namespace'), 'must provide a namespace'));
-  for (const msg of dns1123SubdomainErrors(ref?.namespace ?? '')) errors.push(invalid(path.child('namespace'), ref?.namespace ?? '', msg));
+  for (const msg of dns1123SubdomainErrors(ref?.namespace ?? ''))
+    errors.push(invalid(path.child('namespace'), ref?.namespace ?? '', msg));
   // Go prints the kinds as "/v1, Kind=Secret"; this library names them apiVersion/kind.
   const gvk = `${ref?.apiVersion ?? ''}/${ref?.kind ?? ''}`;
   if (!credentialsKinds.includes(gvk)) errors.push(notSupported(path, gvk, credentialsKinds));
@@ -146,7 +148,8 @@ export function validateCredentialsBinding(binding: CredentialsBinding, old?: Cr
   errors.push(...validateObjectMeta(binding.metadata, { namespaced: true }));
   const type = binding.provider?.type ?? '';
   if (!type) errors.push(required(FieldPath.root('provider', 'type'), 'must specify a provider type'));
-  if (type.split(',').length > 1) errors.push(invalid(FieldPath.root('provider', 'type'), type, 'multiple providers specified'));
+  if (type.split(',').length > 1)
+    errors.push(invalid(FieldPath.root('provider', 'type'), type, 'multiple providers specified'));
   errors.push(...validateCredentialsRef(binding.credentialsRef, FieldPath.root('credentialsRef')));
   (binding.quotas ?? []).forEach((quota, i) => {
     if (!quota.name) errors.push(required(FieldPath.root('quotas').index(i).child('name'), 'must provide a name'));

@@ -11,12 +11,20 @@ export const operationPath = FieldPath.root('metadata', 'annotations').key(Annot
 export const managedSeedOperations = [Operations.OperationReconcile, Operations.OperationRenewKubeconfig].sort();
 export const gardenletOperations = [...managedSeedOperations, 'force-redeploy'].sort();
 
-export function validateOperation(operation: string | undefined, available: readonly string[], path: FieldPath): FieldError[] {
+export function validateOperation(
+  operation: string | undefined,
+  available: readonly string[],
+  path: FieldPath,
+): FieldError[] {
   if (!operation) return [];
   return available.includes(operation) ? [] : [notSupported(path, operation, available)];
 }
 
-export function validateOperationUpdate(operation: string | undefined, old: string | undefined, path: FieldPath): FieldError[] {
+export function validateOperationUpdate(
+  operation: string | undefined,
+  old: string | undefined,
+  path: FieldPath,
+): FieldError[] {
   if (!operation || !old || operation === old) return [];
   return [forbidden(path, `must not overwrite operation ${JSON.stringify(old)} with ${JSON.stringify(operation)}`)];
 }
@@ -37,14 +45,17 @@ export function validateGardenletDeployment(deployment: Deployment, path: FieldP
   errors.push(...validateNonNegative(deployment.replicaCount, path.child('replicaCount')));
   errors.push(...validateNonNegative(deployment.revisionHistoryLimit, path.child('revisionHistoryLimit')));
   if (deployment.serviceAccountName !== undefined) {
-    for (const msg of dns1123SubdomainErrors(deployment.serviceAccountName)) errors.push(invalid(path.child('serviceAccountName'), deployment.serviceAccountName, msg));
+    for (const msg of dns1123SubdomainErrors(deployment.serviceAccountName))
+      errors.push(invalid(path.child('serviceAccountName'), deployment.serviceAccountName, msg));
   }
   const image = deployment.image;
   if (image) {
     const p = path.child('image');
-    if (image.repository === '') errors.push(invalid(p.child('repository'), '', 'repository must not be empty if specified'));
+    if (image.repository === '')
+      errors.push(invalid(p.child('repository'), '', 'repository must not be empty if specified'));
     if (image.tag === '') errors.push(invalid(p.child('tag'), '', 'tag must not be empty if specified'));
-    if (image.pullPolicy !== undefined && !pullPolicies.includes(image.pullPolicy)) errors.push(notSupported(p.child('pullPolicy'), image.pullPolicy, pullPolicies));
+    if (image.pullPolicy !== undefined && !pullPolicies.includes(image.pullPolicy))
+      errors.push(notSupported(p.child('pullPolicy'), image.pullPolicy, pullPolicies));
   }
   errors.push(...validateLabels(deployment.podLabels, path.child('podLabels')));
   errors.push(...validateAnnotations(deployment.podAnnotations, path.child('podAnnotations')));
@@ -52,11 +63,16 @@ export function validateGardenletDeployment(deployment: Deployment, path: FieldP
 }
 
 /** Gardener's core ValidateOCIRepository. */
-export function validateOCIRepository(oci: { ref?: string; repository?: string; tag?: string; digest?: string } | undefined, path: FieldPath): FieldError[] {
+export function validateOCIRepository(
+  oci: { ref?: string; repository?: string; tag?: string; digest?: string } | undefined,
+  path: FieldPath,
+): FieldError[] {
   if (!oci) return [];
   if (!oci.ref && !oci.repository) return [required(path, 'must provide either ref or repository')];
   if (oci.ref !== undefined) {
-    return (['repository', 'tag', 'digest'] as const).filter((f) => oci[f]).map((f) => forbidden(path.child(f), `cannot provide ${f} when ref is set`));
+    return (['repository', 'tag', 'digest'] as const)
+      .filter((f) => oci[f])
+      .map((f) => forbidden(path.child(f), `cannot provide ${f} when ref is set`));
   }
   const errors: FieldError[] = [];
   if (!oci.repository) errors.push(required(path.child('repository')));
@@ -75,27 +91,50 @@ export interface GardenletConfiguration {
 export function asGardenletConfiguration(config: unknown, path: FieldPath): GardenletConfiguration | FieldError {
   const c = (config ?? {}) as GardenletConfiguration;
   if (c.apiVersion === 'gardenlet.config.gardener.cloud/v1alpha1' && c.kind === 'GardenletConfiguration') return c;
-  return invalid(path, `${c.apiVersion}/${c.kind}`, `expected *gardenletconfigv1alpha1.GardenletConfiguration but got ${c.apiVersion ?? ''}/${c.kind ?? ''}`);
+  return invalid(
+    path,
+    `${c.apiVersion}/${c.kind}`,
+    `expected *gardenletconfigv1alpha1.GardenletConfiguration but got ${c.apiVersion ?? ''}/${c.kind ?? ''}`,
+  );
 }
 
 export type BootstrapMode = 'BootstrapToken' | 'ServiceAccount' | 'None';
 
 /** Gardener's validateGardenletConfig: the seed name is set by the controller; the garden kubeconfig fits the bootstrap mode. */
-export function validateGardenletConfig(config: unknown, bootstrap: BootstrapMode, mergeWithParent: boolean, path: FieldPath): FieldError[] {
+export function validateGardenletConfig(
+  config: unknown,
+  bootstrap: BootstrapMode,
+  mergeWithParent: boolean,
+  path: FieldPath,
+): FieldError[] {
   const c = asGardenletConfiguration(config, path);
   if ('type' in c) return [c as FieldError];
   const errors: FieldError[] = [];
   const gc = c as GardenletConfiguration;
-  if (gc.seedConfig?.metadata?.name) errors.push(forbidden(path.child('seedConfig', 'metadata', 'name'), 'seed name is forbidden'));
+  if (gc.seedConfig?.metadata?.name)
+    errors.push(forbidden(path.child('seedConfig', 'metadata', 'name'), 'seed name is forbidden'));
   const gcc = gc.gardenClientConnection;
   if (gcc) {
     const p = path.child('gardenClientConnection');
     if (bootstrap === 'ServiceAccount' || bootstrap === 'BootstrapToken') {
-      if (gcc.kubeconfig) errors.push(forbidden(p.child('kubeconfig'), 'kubeconfig is forbidden if bootstrap is specified'));
+      if (gcc.kubeconfig)
+        errors.push(forbidden(p.child('kubeconfig'), 'kubeconfig is forbidden if bootstrap is specified'));
     } else {
-      if (!gcc.kubeconfig && !mergeWithParent) errors.push(required(p.child('kubeconfig'), 'kubeconfig is required if bootstrap is not specified and merging with parent is disabled'));
-      if (gcc.bootstrapKubeconfig != null) errors.push(forbidden(p.child('bootstrapKubeconfig'), 'bootstrap kubeconfig is forbidden if bootstrap is not specified'));
-      if (gcc.kubeconfigSecret != null) errors.push(forbidden(p.child('kubeconfigSecret'), 'kubeconfig secret is forbidden if bootstrap is not specified'));
+      if (!gcc.kubeconfig && !mergeWithParent)
+        errors.push(
+          required(
+            p.child('kubeconfig'),
+            'kubeconfig is required if bootstrap is not specified and merging with parent is disabled',
+          ),
+        );
+      if (gcc.bootstrapKubeconfig != null)
+        errors.push(
+          forbidden(p.child('bootstrapKubeconfig'), 'bootstrap kubeconfig is forbidden if bootstrap is not specified'),
+        );
+      if (gcc.kubeconfigSecret != null)
+        errors.push(
+          forbidden(p.child('kubeconfigSecret'), 'kubeconfig secret is forbidden if bootstrap is not specified'),
+        );
     }
   }
   return errors;
@@ -112,9 +151,11 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
   (selector?.matchExpressions ?? []).forEach((req, i) => {
     const p = path.child('matchExpressions').index(i);
     if (req.operator === 'In' || req.operator === 'NotIn') {
-      if (!req.values?.length) errors.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (!req.values?.length)
+        errors.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (req.operator === 'Exists' || req.operator === 'DoesNotExist') {
-      if (req.values?.length) errors.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      if (req.values?.length)
+        errors.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     } else {
       errors.push(invalid(p.child('operator'), req.operator, 'not a valid selector operator'));
     }
@@ -139,5 +180,9 @@ export function selectorMatches(selector: LabelSelector, labels: Record<string, 
 /** Errors of a nested validation, moved under `prefix` (`spec.x` → `spec.shootTemplate.spec.x`). */
 export function reroot(errors: readonly FieldError[], prefix: FieldPath): FieldError[] {
   const p = prefix.toString();
-  return errors.map((e) => ({ ...e, field: e.field ? `${p}.${e.field}` : p, message: e.field ? `${p}.${e.message}` : `${p}: ${e.message}` }));
+  return errors.map((e) => ({
+    ...e,
+    field: e.field ? `${p}.${e.field}` : p,
+    message: e.field ? `${p}.${e.message}` : `${p}: ${e.message}`,
+  }));
 }

@@ -62,7 +62,10 @@ export class InformerCache implements Reader {
         (m) => m.namespaced,
         (err: unknown) => {
           this.namespacedKinds.delete(key);
-          throw new Error(`cannot tell whether ${key} is namespaced for the cache's default namespaces: ${(err as Error).message}`, { cause: err });
+          throw new Error(
+            `cannot tell whether ${key} is namespaced for the cache's default namespaces: ${(err as Error).message}`,
+            { cause: err },
+          );
         },
       );
       this.namespacedKinds.set(key, known);
@@ -90,7 +93,11 @@ export class InformerCache implements Reader {
     if (!informer) {
       const own = this.ownScope(kind);
       const { namespaces, ...scope } = own ?? {};
-      const informerOptions: InformerOptions = { ...scope, resyncPeriodMs: this.options.resyncPeriodMs, log: this.options.log };
+      const informerOptions: InformerOptions = {
+        ...scope,
+        resyncPeriodMs: this.options.resyncPeriodMs,
+        log: this.options.log,
+      };
       if (namespaceList(namespaces)) informerOptions.namespaces = namespaceList(namespaces);
       if (!own && this.defaultNamespaces) informerOptions.namespaces = () => this.restrictedTo(kind);
       informer = new SharedInformer<T>(this.client, kind, informerOptions);
@@ -137,14 +144,18 @@ export class InformerCache implements Reader {
     const informer = await this.synced(kind);
     const obj = informer.store.get(key.namespace ? `${key.namespace}/${key.name}` : key.name);
     if (!obj) {
-      throw new ApiError(404, 'NotFound', `${kind.kind.toLowerCase()} ${JSON.stringify(key.name)} not found in cache`, { kind: kind.kind, name: key.name });
+      throw new ApiError(404, 'NotFound', `${kind.kind.toLowerCase()} ${JSON.stringify(key.name)} not found in cache`, {
+        kind: kind.kind,
+        name: key.name,
+      });
     }
     return obj;
   }
 
   /** Lists from the cache (frozen objects). `limit`/`continue` are not supported: the cache answers in one page. */
   async list<T extends KubernetesObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<ObjectList<T>> {
-    if (opts.limit || opts.continue) throw new Error('the cache lists everything at once; use the API client for paging');
+    if (opts.limit || opts.continue)
+      throw new Error('the cache lists everything at once; use the API client for paging');
     const restricted = await this.restrictedTo(kind);
     if (restricted && opts.namespace && !restricted.includes(opts.namespace)) {
       throw new Error(`unable to list: ${opts.namespace} because of unknown namespace for the cache`);
@@ -153,14 +164,21 @@ export class InformerCache implements Reader {
     const fields = fieldTerms(opts.fieldSelector);
     let items: T[];
     const indexed = Object.keys(fields).find((f) => informer.store.hasIndex(f));
-    if (opts.namespace !== undefined && opts.namespace !== '') items = informer.store.byIndex(NAMESPACE_INDEX, opts.namespace);
+    if (opts.namespace !== undefined && opts.namespace !== '')
+      items = informer.store.byIndex(NAMESPACE_INDEX, opts.namespace);
     else if (indexed) items = informer.store.byIndex(indexed, fields[indexed]);
     else items = informer.store.list();
 
-    const labels = opts.labelSelector === undefined ? undefined : parseLabelSelector(selectorString(opts.labelSelector)!);
+    const labels =
+      opts.labelSelector === undefined ? undefined : parseLabelSelector(selectorString(opts.labelSelector)!);
     const fieldFilters = Object.entries(fields).map(([field, value]) => fieldFilter(informer, field, value));
     items = items.filter((o) => (!labels || labels(o.metadata?.labels)) && fieldFilters.every((f) => f(o)));
-    return { apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version, kind: `${kind.kind}List`, metadata: { resourceVersion: informer.lastSyncResourceVersion }, items };
+    return {
+      apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
+      kind: `${kind.kind}List`,
+      metadata: { resourceVersion: informer.lastSyncResourceVersion },
+      items,
+    };
   }
 
   private async synced<T extends KubernetesObject>(kind: Kind<T>): Promise<SharedInformer<T>> {
@@ -192,11 +210,17 @@ function fieldTerms(selector: Selector | undefined): Record<string, string> {
   return terms;
 }
 
-function fieldFilter<T extends KubernetesObject>(informer: SharedInformer<T>, field: string, value: string): (obj: T) => boolean {
+function fieldFilter<T extends KubernetesObject>(
+  informer: SharedInformer<T>,
+  field: string,
+  value: string,
+): (obj: T) => boolean {
   if (field === 'metadata.name') return (obj) => obj.metadata?.name === value;
   if (field === 'metadata.namespace') return (obj) => (obj.metadata?.namespace ?? '') === value;
   if (!informer.store.hasIndex(field)) {
-    throw new Error(`no index for field ${JSON.stringify(field)} on ${gvkString(informer.kind)}: add one with cache.indexField(kind, ${JSON.stringify(field)}, fn)`);
+    throw new Error(
+      `no index for field ${JSON.stringify(field)} on ${gvkString(informer.kind)}: add one with cache.indexField(kind, ${JSON.stringify(field)}, fn)`,
+    );
   }
   const matching = new Set(informer.store.byIndex(field, value));
   return (obj) => matching.has(obj);

@@ -43,7 +43,10 @@ export class CachedClient implements Client {
     return this.api.patch(kind, key, patch, opts);
   }
 
-  apply<T extends KubernetesObject>(obj: T, opts: { fieldManager: string; force?: boolean; dryRun?: boolean }): Promise<T> {
+  apply<T extends KubernetesObject>(
+    obj: T,
+    opts: { fieldManager: string; force?: boolean; dryRun?: boolean },
+  ): Promise<T> {
     return this.api.apply(obj, opts);
   }
 

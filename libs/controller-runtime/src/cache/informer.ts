@@ -138,7 +138,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   /** One entry per list/watch (undefined: all namespaces); null if stopped first. Empty lists mean all namespaces. */
   private async resolveNamespaces(signal: AbortSignal): Promise<(string | undefined)[] | null> {
     const option = this.options.namespaces;
-    const distinct = (ns: string[] | undefined) => (ns === undefined || ns.length === 0 || ns.includes('') ? [undefined] : [...new Set(ns)]);
+    const distinct = (ns: string[] | undefined) =>
+      ns === undefined || ns.length === 0 || ns.includes('') ? [undefined] : [...new Set(ns)];
     if (option === undefined) return [this.options.namespace];
     if (Array.isArray(option)) return distinct(option);
     let backoff = MIN_BACKOFF_MS;
@@ -147,7 +148,10 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         return distinct(await option());
       } catch (err) {
         if (signal.aborted) break;
-        this.options.log?.error({ kind: gvkString(this.kind), err: String(err), retryInMs: backoff }, 'Cannot determine the namespaces to watch, retrying');
+        this.options.log?.error(
+          { kind: gvkString(this.kind), err: String(err), retryInMs: backoff },
+          'Cannot determine the namespaces to watch, retrying',
+        );
         await sleep(backoff, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
@@ -186,12 +190,18 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         if (signal.aborted) break;
         if (isGone(err)) {
           // Our resourceVersion is older than the server's history: list again and diff.
-          this.options.log?.debug({ kind: gvkString(this.kind), namespace: stream.namespace, resourceVersion: stream.resourceVersion }, 'Watch expired, relisting');
+          this.options.log?.debug(
+            { kind: gvkString(this.kind), namespace: stream.namespace, resourceVersion: stream.resourceVersion },
+            'Watch expired, relisting',
+          );
           stream.resourceVersion = '';
           continue;
         }
         if (events > 0 || Date.now() - started > 10_000) backoff = MIN_BACKOFF_MS;
-        this.options.log?.info({ kind: gvkString(this.kind), namespace: stream.namespace, err: String(err), retryInMs: backoff }, 'Watch failed, resuming');
+        this.options.log?.info(
+          { kind: gvkString(this.kind), namespace: stream.namespace, err: String(err), retryInMs: backoff },
+          'Watch failed, resuming',
+        );
         await sleep(backoff + Math.random() * backoff * 0.2, signal);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
@@ -219,7 +229,10 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
       this.notify(old, obj, initial);
     }
     // Only this stream's part of the store: other namespaces belong to their own list/watch.
-    const ours = this.streams.length > 1 && stream.namespace !== undefined ? this.store.byIndex(NAMESPACE_INDEX, stream.namespace).map(objectKey) : [...this.store.keys()];
+    const ours =
+      this.streams.length > 1 && stream.namespace !== undefined
+        ? this.store.byIndex(NAMESPACE_INDEX, stream.namespace).map(objectKey)
+        : [...this.store.keys()];
     for (const key of ours) {
       if (seen.has(key)) continue;
       const old = this.store.remove(key)!;

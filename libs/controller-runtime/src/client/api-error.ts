@@ -33,9 +33,20 @@ export class ApiError extends Error {
   /** Builds an error from a response body, which is a Status object when the server produced it. */
   static fromResponse(code: number, body: string, what: string): ApiError {
     try {
-      const status = JSON.parse(body) as { kind?: string; reason?: string; message?: string; details?: StatusDetails; code?: number };
+      const status = JSON.parse(body) as {
+        kind?: string;
+        reason?: string;
+        message?: string;
+        details?: StatusDetails;
+        code?: number;
+      };
       if (status.kind === 'Status') {
-        return new ApiError(status.code ?? code, status.reason || reasonForCode(code), status.message || `${what}: HTTP ${code}`, status.details);
+        return new ApiError(
+          status.code ?? code,
+          status.reason || reasonForCode(code),
+          status.message || `${what}: HTTP ${code}`,
+          status.details,
+        );
       }
     } catch {
       // Not JSON: fall through to a generic error carrying the body.
@@ -71,7 +82,8 @@ export const isNotFound = (err: unknown): boolean => hasReason(err, 'NotFound', 
 export const isConflict = (err: unknown): boolean => hasReason(err, 'Conflict', 409);
 export const isAlreadyExists = (err: unknown): boolean => hasReason(err, 'AlreadyExists', 409);
 /** The requested resourceVersion is older than the server's history (410 Gone / Expired). */
-export const isGone = (err: unknown): boolean => err instanceof ApiError && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone');
+export const isGone = (err: unknown): boolean =>
+  err instanceof ApiError && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone');
 export const isInvalid = (err: unknown): boolean => hasReason(err, 'Invalid', 422);
 export const isForbidden = (err: unknown): boolean => hasReason(err, 'Forbidden', 403);
 

@@ -120,21 +120,40 @@ export class ApiClient implements Client {
     return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts) });
   }
 
-  async patch<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+  async patch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    patch: Patch,
+    opts: PatchOptions = {},
+  ): Promise<T> {
     const path = await this.objectPath(kind, key.namespace, key.name, opts.subresource);
     const query = writeQuery(patch.type === 'apply' ? { ...opts, fieldManager: patch.fieldManager } : opts);
     if (patch.type === 'apply') {
       if (!patch.fieldManager) throw new Error('server-side apply needs a fieldManager');
       if (patch.force) query.set('force', 'true');
     }
-    return this.transport.request<T>({ method: 'PATCH', path, body: patch.patch, contentType: PATCH_CONTENT_TYPES[patch.type], query });
+    return this.transport.request<T>({
+      method: 'PATCH',
+      path,
+      body: patch.patch,
+      contentType: PATCH_CONTENT_TYPES[patch.type],
+      query,
+    });
   }
 
   /** Server-side apply of a whole (partial) object: `apiVersion`, `kind`, `metadata.name` and the fields this manager owns. */
-  apply<T extends KubernetesObject>(obj: T, opts: { fieldManager: string; force?: boolean; dryRun?: boolean }): Promise<T> {
+  apply<T extends KubernetesObject>(
+    obj: T,
+    opts: { fieldManager: string; force?: boolean; dryRun?: boolean },
+  ): Promise<T> {
     const kind = gvkOf(obj) as Kind<T>;
     const key = { namespace: obj.metadata?.namespace, name: nameForWrite(obj) };
-    return this.patch(kind, key, { type: 'apply', patch: obj as Record<string, unknown>, fieldManager: opts.fieldManager, force: opts.force }, { dryRun: opts.dryRun });
+    return this.patch(
+      kind,
+      key,
+      { type: 'apply', patch: obj as Record<string, unknown>, fieldManager: opts.fieldManager, force: opts.force },
+      { dryRun: opts.dryRun },
+    );
   }
 
   async delete(kind: Kind, key: ObjectKey, opts?: DeleteOptions): Promise<void> {
@@ -146,7 +165,14 @@ export class ApiClient implements Client {
     const mapping = await this.mapper.mapping(kind);
     if (mapping.namespaced && !opts.namespace) {
       // The API has no cross-namespace collection delete; one request per namespace that has matching objects.
-      const namespaces = new Set((await this.listAll(metadataOnly(kind), { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector })).map((o) => o.metadata?.namespace ?? ''));
+      const namespaces = new Set(
+        (
+          await this.listAll(metadataOnly(kind), {
+            labelSelector: opts.labelSelector,
+            fieldSelector: opts.fieldSelector,
+          })
+        ).map((o) => o.metadata?.namespace ?? ''),
+      );
       await Promise.all([...namespaces].map((namespace) => this.deleteAllOf(kind, { ...opts, namespace })));
       return;
     }
@@ -171,7 +197,12 @@ export class ApiClient implements Client {
     let cont: string | undefined;
     let resourceVersion = '';
     do {
-      const page = await this.list(kind, { ...opts, limit: opts.pageSize ?? 500, continue: cont, resourceVersion: cont ? undefined : opts.resourceVersion });
+      const page = await this.list(kind, {
+        ...opts,
+        limit: opts.pageSize ?? 500,
+        continue: cont,
+        resourceVersion: cont ? undefined : opts.resourceVersion,
+      });
       items.push(...page.items);
       resourceVersion = page.metadata.resourceVersion ?? resourceVersion;
       cont = page.metadata.continue || undefined;
@@ -180,14 +211,19 @@ export class ApiClient implements Client {
   }
 
   /** Watches a kind; `onEvent` gets each event. Resolves when the server closes the watch, rejects when it breaks. */
-  async watch<T extends KubernetesObject>(kind: Kind<T>, opts: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+  async watch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    opts: WatchOptions,
+    onEvent: (event: WatchEvent<T>) => void,
+  ): Promise<void> {
     const path = await this.collectionPath(kind, opts.namespace);
     const query = listQuery(opts);
     query.set('watch', 'true');
     if (opts.allowWatchBookmarks) query.set('allowWatchBookmarks', 'true');
     if (opts.timeoutSeconds) query.set('timeoutSeconds', String(opts.timeoutSeconds));
-    await this.transport.stream({ method: 'GET', path, query, accept: kind.metadataOnly ? PARTIAL_OBJECT : undefined, signal: opts.signal }, (item) =>
-      onEvent(item as WatchEvent<T>),
+    await this.transport.stream(
+      { method: 'GET', path, query, accept: kind.metadataOnly ? PARTIAL_OBJECT : undefined, signal: opts.signal },
+      (item) => onEvent(item as WatchEvent<T>),
     );
   }
 
@@ -197,15 +233,24 @@ export class ApiClient implements Client {
 
   private async collectionPath(kind: GroupVersionKind, namespace: string | undefined): Promise<string> {
     const m = await this.mapper.mapping(kind);
-    if (!m.namespaced && namespace) throw new Error(`${kind.kind} is cluster-scoped; do not pass namespace ${JSON.stringify(namespace)}`);
+    if (!m.namespaced && namespace)
+      throw new Error(`${kind.kind} is cluster-scoped; do not pass namespace ${JSON.stringify(namespace)}`);
     const root = kind.group ? `/apis/${kind.group}/${kind.version}` : `/api/${kind.version}`;
-    return m.namespaced && namespace ? `${root}/namespaces/${encodeURIComponent(namespace)}/${m.resource}` : `${root}/${m.resource}`;
+    return m.namespaced && namespace
+      ? `${root}/namespaces/${encodeURIComponent(namespace)}/${m.resource}`
+      : `${root}/${m.resource}`;
   }
 
-  private async objectPath(kind: GroupVersionKind, namespace: string | undefined, name: string, subresource?: string): Promise<string> {
+  private async objectPath(
+    kind: GroupVersionKind,
+    namespace: string | undefined,
+    name: string,
+    subresource?: string,
+  ): Promise<string> {
     if (!name) throw new Error(`${kind.kind}: a name is required`);
     const m = await this.mapper.mapping(kind);
-    if (m.namespaced && !namespace) throw new Error(`${kind.kind} ${JSON.stringify(name)} is namespaced: a namespace is required`);
+    if (m.namespaced && !namespace)
+      throw new Error(`${kind.kind} ${JSON.stringify(name)} is namespaced: a namespace is required`);
     const collection = await this.collectionPath(kind, namespace);
     return `${collection}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
   }

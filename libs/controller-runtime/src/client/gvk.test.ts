@@ -11,18 +11,29 @@ describe('kinds', () => {
   });
 
   it('reads the kind of an object and refuses objects without one', () => {
-    expect(gvkOf({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
+    expect(gvkOf({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+    });
     expect(() => gvkOf({ metadata: { name: 'x' } })).toThrow(/object x has no apiVersion\/kind/);
     expect(() => kind('v1', '')).toThrow(/kind name missing/);
   });
 
   it('derives kinds from definitions and metadata-only variants', () => {
-    const definition = { info: { group: 'core.gardener.cloud', version: 'v1beta1', kind: 'Shoot', plural: 'shoots', namespaced: true } };
+    const definition = {
+      info: { group: 'core.gardener.cloud', version: 'v1beta1', kind: 'Shoot', plural: 'shoots', namespaced: true },
+    };
     expect(kindFrom(definition)).toEqual({
       group: 'core.gardener.cloud',
       version: 'v1beta1',
       kind: 'Shoot',
     });
-    expect(metadataOnly(kind('v1', 'Secret'))).toEqual({ group: '', version: 'v1', kind: 'Secret', metadataOnly: true });
+    expect(metadataOnly(kind('v1', 'Secret'))).toEqual({
+      group: '',
+      version: 'v1',
+      kind: 'Secret',
+      metadataOnly: true,
+    });
   });
 });

@@ -26,7 +26,9 @@ export function kind<T extends KubernetesObject = KubernetesObject>(apiVersion: 
 }
 
 /** A Kind from a definition that names its group/version/kind under `info`, like @gardener-ts/api's kinds: `kindFrom<Shoot>(ShootKind)`. */
-export function kindFrom<T extends KubernetesObject = KubernetesObject>(definition: { info: GroupVersionKind }): Kind<T> {
+export function kindFrom<T extends KubernetesObject = KubernetesObject>(definition: {
+  info: GroupVersionKind;
+}): Kind<T> {
   const { group, version, kind: kindName } = definition.info;
   return { group, version, kind: kindName };
 }

@@ -65,7 +65,8 @@ export function listQuery(opts: ListOptions): URLSearchParams {
   if (labels) q.set('labelSelector', labels);
   if (fields) q.set('fieldSelector', fields);
   if (opts.limit !== undefined) {
-    if (!Number.isInteger(opts.limit) || opts.limit < 0) throw new Error(`list limit must be a non-negative integer, got ${opts.limit}`);
+    if (!Number.isInteger(opts.limit) || opts.limit < 0)
+      throw new Error(`list limit must be a non-negative integer, got ${opts.limit}`);
     q.set('limit', String(opts.limit));
   }
   if (opts.continue) q.set('continue', opts.continue);

@@ -25,7 +25,8 @@ export class TokenBucket {
     private readonly clock: Clock = realClock,
   ) {
     if (!(qps > 0) || !Number.isFinite(qps)) throw new Error(`a token bucket needs a positive qps, got ${qps}`);
-    if (!Number.isInteger(burst) || burst < 1) throw new Error(`a token bucket needs a burst of at least 1, got ${burst}`);
+    if (!Number.isInteger(burst) || burst < 1)
+      throw new Error(`a token bucket needs a burst of at least 1, got ${burst}`);
     this.tokens = burst;
     this.last = clock.now();
   }
@@ -66,9 +67,15 @@ export class TokenBucket {
  */
 export function clientRateLimiter(limit: ClientRateLimit | undefined, clock?: Clock): TokenBucket | undefined {
   if (!limit || limit.qps < 0) return undefined;
-  return new TokenBucket(limit.qps === 0 ? DEFAULT_QPS : limit.qps, limit.burst === 0 ? DEFAULT_BURST : limit.burst, clock);
+  return new TokenBucket(
+    limit.qps === 0 ? DEFAULT_QPS : limit.qps,
+    limit.burst === 0 ? DEFAULT_BURST : limit.burst,
+    clock,
+  );
 }
 
 function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('request aborted while waiting for the client-side rate limiter');
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new Error('request aborted while waiting for the client-side rate limiter');
 }

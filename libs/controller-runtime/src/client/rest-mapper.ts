@@ -83,9 +83,13 @@ export class RESTMapper {
     }
     for (const r of list.resources ?? []) {
       if (r.name.includes('/')) continue;
-      kinds.set(r.kind, { gvk: { group, version, kind: r.kind }, resource: r.name, namespaced: r.namespaced, subresources: subresources.get(r.name) ?? [] });
+      kinds.set(r.kind, {
+        gvk: { group, version, kind: r.kind },
+        resource: r.name,
+        namespaced: r.namespaced,
+        subresources: subresources.get(r.name) ?? [],
+      });
     }
     this.byGroupVersion.set(gv, kinds);
   }
 }
-

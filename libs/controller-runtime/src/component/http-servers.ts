@@ -13,16 +13,18 @@ export interface ServedEndpoints {
 }
 
 export function healthHandlers(health: Checks, ready: Checks): Record<string, Handler> {
-  const probe = (checks: Checks): Handler => async (req, res) => {
-    const { ok, results } = await checks.run();
-    res.writeHead(ok ? 200 : 500, { 'content-type': 'text/plain; charset=utf-8' });
-    if (new URL(req.url ?? '/', 'http://x').searchParams.has('verbose')) {
-      const lines = Object.entries(results).map(([n, r]) => `[${r ? '+' : '-'}]${n} ${r ? 'ok' : 'failed'}`);
-      res.end([...lines, ok ? 'healthz check passed' : 'healthz check failed'].join('\n') + '\n');
-    } else {
-      res.end(ok ? 'ok' : 'failed');
-    }
-  };
+  const probe =
+    (checks: Checks): Handler =>
+    async (req, res) => {
+      const { ok, results } = await checks.run();
+      res.writeHead(ok ? 200 : 500, { 'content-type': 'text/plain; charset=utf-8' });
+      if (new URL(req.url ?? '/', 'http://x').searchParams.has('verbose')) {
+        const lines = Object.entries(results).map(([n, r]) => `[${r ? '+' : '-'}]${n} ${r ? 'ok' : 'failed'}`);
+        res.end([...lines, ok ? 'healthz check passed' : 'healthz check failed'].join('\n') + '\n');
+      } else {
+        res.end(ok ? 'ok' : 'failed');
+      }
+    };
   return { '/healthz': probe(health), '/livez': probe(health), '/readyz': probe(ready) };
 }
 
@@ -41,7 +43,10 @@ export async function startServers(
   endpoints: ServedEndpoints,
   handlers: { healthProbes: Record<string, Handler>; metrics: Record<string, Handler> },
 ): Promise<{ servers: Server[]; addresses: ServedEndpoints }> {
-  const groups = new Map<string, { endpoint: Endpoint; routes: Record<string, Handler>; names: (keyof ServedEndpoints)[] }>();
+  const groups = new Map<
+    string,
+    { endpoint: Endpoint; routes: Record<string, Handler>; names: (keyof ServedEndpoints)[] }
+  >();
   for (const name of ['healthProbes', 'metrics'] as const) {
     const e = endpoints[name];
     const key = `${e.bindAddress}:${e.port}`;

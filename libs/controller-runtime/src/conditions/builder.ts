@@ -63,7 +63,8 @@ export class ConditionBuilder {
     const old = this.old;
     const status = this.status ?? old?.status ?? 'Unknown';
     const reason = this.reason === undefined ? old?.reason || REASON_INITIALIZED : this.reason || REASON_UNSPECIFIED;
-    const message = this.message === undefined ? old?.message || MESSAGE_INITIALIZED : this.message || MESSAGE_UNSPECIFIED;
+    const message =
+      this.message === undefined ? old?.message || MESSAGE_INITIALIZED : this.message || MESSAGE_UNSPECIFIED;
     const codes = this.codes && this.codes.length > 0 ? [...this.codes] : undefined;
 
     const statusChanged = status !== old?.status;
@@ -79,7 +80,11 @@ export class ConditionBuilder {
       message,
       ...(codes ? { codes } : {}),
     };
-    const updated = !old || changed || condition.lastTransitionTime !== old.lastTransitionTime || condition.lastUpdateTime !== old.lastUpdateTime;
+    const updated =
+      !old ||
+      changed ||
+      condition.lastTransitionTime !== old.lastTransitionTime ||
+      condition.lastUpdateTime !== old.lastUpdateTime;
     return { condition, updated };
   }
 }

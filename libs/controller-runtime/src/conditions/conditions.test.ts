@@ -45,11 +45,22 @@ describe('condition timestamps', () => {
     expect(newMessage.lastUpdateTime).toBe('2026-01-01T00:02:00Z');
 
     clock.advance(60_000);
-    const failed = updatedCondition(newMessage, 'False', 'Unhealthy', 'down', { clock, codes: ['ERR_INFRA_UNAUTHORIZED'] });
-    expect(failed).toMatchObject({ status: 'False', lastTransitionTime: '2026-01-01T00:03:00Z', lastUpdateTime: '2026-01-01T00:03:00Z', codes: ['ERR_INFRA_UNAUTHORIZED'] });
+    const failed = updatedCondition(newMessage, 'False', 'Unhealthy', 'down', {
+      clock,
+      codes: ['ERR_INFRA_UNAUTHORIZED'],
+    });
+    expect(failed).toMatchObject({
+      status: 'False',
+      lastTransitionTime: '2026-01-01T00:03:00Z',
+      lastUpdateTime: '2026-01-01T00:03:00Z',
+      codes: ['ERR_INFRA_UNAUTHORIZED'],
+    });
 
     clock.advance(60_000);
-    const statusOnly = updatedCondition(failed, 'Progressing', 'Unhealthy', 'down', { clock, codes: ['ERR_INFRA_UNAUTHORIZED'] });
+    const statusOnly = updatedCondition(failed, 'Progressing', 'Unhealthy', 'down', {
+      clock,
+      codes: ['ERR_INFRA_UNAUTHORIZED'],
+    });
     expect(statusOnly.lastTransitionTime).toBe('2026-01-01T00:04:00Z');
     expect(statusOnly.lastUpdateTime).toBe(failed.lastUpdateTime);
 
@@ -74,7 +85,11 @@ describe('condition timestamps', () => {
   it('reports a failed check as Unknown with ConditionCheckError', () => {
     const clock = manualClock();
     const c = initCondition('Ready', clock);
-    expect(updatedConditionUnknownError(c, new Error('cannot list pods'), { clock })).toMatchObject({ status: 'Unknown', reason: 'ConditionCheckError', message: 'cannot list pods' });
+    expect(updatedConditionUnknownError(c, new Error('cannot list pods'), { clock })).toMatchObject({
+      status: 'Unknown',
+      reason: 'ConditionCheckError',
+      message: 'cannot list pods',
+    });
     const ok = updatedCondition(c, 'True', 'Fine', 'fine', { clock });
     expect(newConditionOrError(c, ok, undefined, clock)).toBe(ok);
     expect(newConditionOrError(c, undefined, undefined, clock).message).toBe('unknown');
@@ -88,7 +103,11 @@ describe('condition lists', () => {
     const b = initCondition('B', clock);
     const a2 = updatedCondition(a, 'True', 'R', 'M', { clock });
     const c = initCondition('C', clock);
-    expect(mergeConditions([a, b], a2, c).map((x) => [x.type, x.status])).toEqual([['A', 'True'], ['B', 'Unknown'], ['C', 'Unknown']]);
+    expect(mergeConditions([a, b], a2, c).map((x) => [x.type, x.status])).toEqual([
+      ['A', 'True'],
+      ['B', 'Unknown'],
+      ['C', 'Unknown'],
+    ]);
     expect(buildConditions([a, b], [c], ['A']).map((x) => x.type)).toEqual(['B', 'C']);
     expect(conditionsNeedUpdate([a, b], [a, b])).toBe(false);
     expect(conditionsNeedUpdate([a, b], [a2, b])).toBe(true);
@@ -112,7 +131,9 @@ describe('failedCondition thresholds', () => {
     expect(p2.status).toBe('Progressing'); // exactly at the threshold: not longer than it
     expect(p2.lastTransitionTime).toBe(p1.lastTransitionTime);
     clock.advance(1000);
-    expect(failedCondition(p2, 'DeploymentUnhealthy', 'kube-apiserver down', { thresholds, clock }).status).toBe('False');
+    expect(failedCondition(p2, 'DeploymentUnhealthy', 'kube-apiserver down', { thresholds, clock }).status).toBe(
+      'False',
+    );
   });
 
   it('turns False at once without a threshold for the type', () => {
@@ -123,16 +144,29 @@ describe('failedCondition thresholds', () => {
 
   it('goes from False back to Progressing on a new reason or a recently succeeded operation', () => {
     const clock = manualClock();
-    const failed = updatedCondition(initCondition('ControlPlaneHealthy', clock), 'False', 'DeploymentUnhealthy', 'down', { clock });
+    const failed = updatedCondition(
+      initCondition('ControlPlaneHealthy', clock),
+      'False',
+      'DeploymentUnhealthy',
+      'down',
+      { clock },
+    );
     clock.advance(120_000);
     expect(failedCondition(failed, 'DeploymentUnhealthy', 'down', { thresholds, clock }).status).toBe('False');
     expect(failedCondition(failed, 'EtcdUnhealthy', 'etcd down', { thresholds, clock }).status).toBe('Progressing');
-    const lastOperation = { state: 'Succeeded', lastUpdateTime: new Date(clock.now().getTime() - 30_000).toISOString() };
-    expect(failedCondition(failed, 'DeploymentUnhealthy', 'down', { thresholds, clock, lastOperation }).status).toBe('Progressing');
+    const lastOperation = {
+      state: 'Succeeded',
+      lastUpdateTime: new Date(clock.now().getTime() - 30_000).toISOString(),
+    };
+    expect(failedCondition(failed, 'DeploymentUnhealthy', 'down', { thresholds, clock, lastOperation }).status).toBe(
+      'Progressing',
+    );
   });
 
   it('turns Unknown into False', () => {
     const clock = manualClock();
-    expect(failedCondition(initCondition('ControlPlaneHealthy', clock), 'X', 'y', { thresholds, clock }).status).toBe('False');
+    expect(failedCondition(initCondition('ControlPlaneHealthy', clock), 'X', 'y', { thresholds, clock }).status).toBe(
+      'False',
+    );
   });
 });

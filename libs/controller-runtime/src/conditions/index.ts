@@ -12,7 +12,12 @@ export {
   buildConditions,
   conditionsNeedUpdate,
 } from './helpers.js';
-export { failedCondition, type ConditionThresholds, type FailedConditionOptions, type LastOperationInfo } from './thresholds.js';
+export {
+  failedCondition,
+  type ConditionThresholds,
+  type FailedConditionOptions,
+  type LastOperationInfo,
+} from './thresholds.js';
 export {
   systemClock,
   timestamp,

@@ -23,11 +23,17 @@ export interface FailedConditionOptions {
 }
 
 /** The condition after a failed check: Progressing or False, by the rules above (`FailedCondition` in Gardener). */
-export function failedCondition(condition: Condition, reason: string, message: string, options: FailedConditionOptions): Condition {
+export function failedCondition(
+  condition: Condition,
+  reason: string,
+  message: string,
+  options: FailedConditionOptions,
+): Condition {
   const clock = options.clock ?? systemClock;
   const threshold = options.thresholds[condition.type];
   const now = clock.now().getTime();
-  const to = (status: 'Progressing' | 'False') => updatedCondition(condition, status, reason, message, { codes: options.codes, clock });
+  const to = (status: 'Progressing' | 'False') =>
+    updatedCondition(condition, status, reason, message, { codes: options.codes, clock });
   const recentlySucceeded =
     threshold !== undefined &&
     options.lastOperation?.state === 'Succeeded' &&
@@ -38,7 +44,9 @@ export function failedCondition(condition: Condition, reason: string, message: s
     case 'True':
       return to('Progressing');
     case 'Progressing':
-      return recentlySucceeded || now - Date.parse(condition.lastTransitionTime) <= threshold ? to('Progressing') : to('False');
+      return recentlySucceeded || now - Date.parse(condition.lastTransitionTime) <= threshold
+        ? to('Progressing')
+        : to('False');
     case 'False':
       // A new failure reason starts a new grace period.
       return recentlySucceeded || reason !== condition.reason ? to('Progressing') : to('False');

@@ -31,7 +31,8 @@ export function timestamp(date: Date): string {
 }
 
 export const REASON_INITIALIZED = 'ConditionInitialized';
-export const MESSAGE_INITIALIZED = 'The condition has been initialized but its semantic check has not been performed yet.';
+export const MESSAGE_INITIALIZED =
+  'The condition has been initialized but its semantic check has not been performed yet.';
 /** The reason of a condition whose check itself failed. */
 export const REASON_CHECK_ERROR = 'ConditionCheckError';
 export const REASON_UNSPECIFIED = 'Unspecified';

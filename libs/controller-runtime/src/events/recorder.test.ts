@@ -19,16 +19,29 @@ function fakeClient(opts: { patchNotFound?: boolean } = {}) {
       calls.push({ op: 'create', apiVersion: obj.apiVersion!, body: obj as Record<string, unknown> });
       return obj;
     },
-    patch: async (k: { group: string; version: string }, key: { namespace?: string; name: string }, p: { patch: unknown }) => {
+    patch: async (
+      k: { group: string; version: string },
+      key: { namespace?: string; name: string },
+      p: { patch: unknown },
+    ) => {
       if (opts.patchNotFound) throw new ApiError(404, 'NotFound', 'gone');
-      calls.push({ op: 'patch', apiVersion: k.group ? `${k.group}/${k.version}` : k.version, key, body: p.patch as Record<string, unknown> });
+      calls.push({
+        op: 'patch',
+        apiVersion: k.group ? `${k.group}/${k.version}` : k.version,
+        key,
+        body: p.patch as Record<string, unknown>,
+      });
       return {};
     },
   };
   return { client: client as unknown as ConstructorParameters<typeof EventRecorder>[0], calls };
 }
 
-const cm: KubernetesObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'subject', namespace: 'ns1', uid: 'u-1', resourceVersion: '7' } };
+const cm: KubernetesObject = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'subject', namespace: 'ns1', uid: 'u-1', resourceVersion: '7' },
+};
 const pod: KubernetesObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns1', uid: 'u-2' } };
 
 describe('microTime', () => {
@@ -75,7 +88,14 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
     expect(body).toMatchObject({
       apiVersion: 'events.k8s.io/v1',
       metadata: { namespace: 'ns1' },
-      regarding: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns1', name: 'subject', uid: 'u-1', resourceVersion: '7' },
+      regarding: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: 'ns1',
+        name: 'subject',
+        uid: 'u-1',
+        resourceVersion: '7',
+      },
       related: { kind: 'Pod', name: 'p', uid: 'u-2' },
       reason: 'Scheduled',
       action: 'Binding',
@@ -99,7 +119,11 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
     await r.flush();
     expect(calls.map((c) => c.op)).toEqual(['create', 'patch', 'patch']);
     const name = (calls[0].body.metadata as { name: string }).name;
-    expect(calls[1]).toMatchObject({ apiVersion: 'events.k8s.io/v1', key: { namespace: 'ns1', name }, body: { series: { count: 2 } } });
+    expect(calls[1]).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      key: { namespace: 'ns1', name },
+      body: { series: { count: 2 } },
+    });
     expect(calls[2]).toMatchObject({ key: { name }, body: { series: { count: 3 } } });
     expect((calls[2].body.series as { lastObservedTime: string }).lastObservedTime).toMatch(/\.\d{6}Z$/);
     expect(Object.keys(calls[2].body)).toEqual(['series']);
@@ -138,7 +162,13 @@ describe('EventRecorder with api events.k8s.io/v1', () => {
 
   it('shares the per-object throttling with core/v1', async () => {
     const { client, calls } = fakeClient();
-    const r = new EventRecorder(client, { component: 'ctrl', host: 'host', api: 'events.k8s.io/v1', clock: new FakeClock(), burst: 2 });
+    const r = new EventRecorder(client, {
+      component: 'ctrl',
+      host: 'host',
+      api: 'events.k8s.io/v1',
+      clock: new FakeClock(),
+      burst: 2,
+    });
     for (let i = 0; i < 10; i++) r.actionEvent(cm, undefined, 'Normal', 'Hot', `a${i}`, 'n');
     await r.flush();
     expect(calls).toHaveLength(2);
@@ -152,7 +182,16 @@ describe('EventRecorder default (core/v1)', () => {
     r.event(cm, 'Normal', 'R', 'm');
     r.event(cm, 'Normal', 'R', 'm');
     await r.flush();
-    expect(calls[0]).toMatchObject({ op: 'create', apiVersion: 'v1', body: { count: 1, involvedObject: { name: 'subject' }, source: { component: 'ctrl', host: 'host' }, reportingInstance: 'host' } });
+    expect(calls[0]).toMatchObject({
+      op: 'create',
+      apiVersion: 'v1',
+      body: {
+        count: 1,
+        involvedObject: { name: 'subject' },
+        source: { component: 'ctrl', host: 'host' },
+        reportingInstance: 'host',
+      },
+    });
     expect(calls[0].body).not.toHaveProperty('action');
     expect(calls[0].body).not.toHaveProperty('series');
     expect(calls[1]).toMatchObject({ op: 'patch', apiVersion: 'v1', body: { count: 2 } });

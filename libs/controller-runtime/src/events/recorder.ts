@@ -103,7 +103,13 @@ export class EventRecorder {
   }
 
   /** Like `event`, with annotations on the Event object. */
-  annotatedEvent(obj: KubernetesObject, annotations: Record<string, string>, type: EventType, reason: string, message: string): void {
+  annotatedEvent(
+    obj: KubernetesObject,
+    annotations: Record<string, string>,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): void {
     this.record(obj, { type, reason, message, annotations });
   }
 
@@ -111,8 +117,21 @@ export class EventRecorder {
    * client-go's `events.EventRecorder.Eventf`: an event about `regarding`, optionally naming a `related` object, with
    * the `action` taken or failed. Also works with core/v1 (its `action` and `related` fields).
    */
-  actionEvent(regarding: KubernetesObject, related: KubernetesObject | undefined, type: EventType, reason: string, action: string, note: string): void {
-    this.record(regarding, { type, reason, message: note, action, related: related ? referenceOf(related) : undefined });
+  actionEvent(
+    regarding: KubernetesObject,
+    related: KubernetesObject | undefined,
+    type: EventType,
+    reason: string,
+    action: string,
+    note: string,
+  ): void {
+    this.record(regarding, {
+      type,
+      reason,
+      message: note,
+      action,
+      related: related ? referenceOf(related) : undefined,
+    });
   }
 
   /** Resolves once every event recorded so far has been written (or given up on). */
@@ -180,16 +199,39 @@ export class EventRecorder {
     // client-go's tools/events aggregates on regarding, related, type, reason, action and reporter, not on the note;
     // core/v1 (tools/record) also on the message.
     const key = v1
-      ? ['events.k8s.io/v1', refKey(e.ref), e.related ? refKey(e.related) : '', e.type, e.reason, e.action || e.reason].join('\u0000')
-      : [refKey(e.ref), e.type, e.reason, e.message, ...(e.action !== undefined || e.related ? [e.action ?? '', e.related ? refKey(e.related) : ''] : [])].join('\u0000');
+      ? [
+          'events.k8s.io/v1',
+          refKey(e.ref),
+          e.related ? refKey(e.related) : '',
+          e.type,
+          e.reason,
+          e.action || e.reason,
+        ].join('\u0000')
+      : [
+          refKey(e.ref),
+          e.type,
+          e.reason,
+          e.message,
+          ...(e.action !== undefined || e.related ? [e.action ?? '', e.related ? refKey(e.related) : ''] : []),
+        ].join('\u0000');
     const now = this.clock.now();
     const seen = this.seen.get(key);
     const when = e.at.toISOString().replace(/\.\d+Z$/, 'Z');
     if (seen && now - seen.lastSeen <= this.windowMs) {
       try {
         const count = seen.count + 1;
-        if (v1) await this.client.patch(EventsV1EventKind, { namespace: seen.namespace, name: seen.name }, { type: 'merge', patch: { series: { count, lastObservedTime: microTime(e.at) } } });
-        else await this.client.patch(EventKind, { namespace: seen.namespace, name: seen.name }, { type: 'merge', patch: { count, lastTimestamp: when } });
+        if (v1)
+          await this.client.patch(
+            EventsV1EventKind,
+            { namespace: seen.namespace, name: seen.name },
+            { type: 'merge', patch: { series: { count, lastObservedTime: microTime(e.at) } } },
+          );
+        else
+          await this.client.patch(
+            EventKind,
+            { namespace: seen.namespace, name: seen.name },
+            { type: 'merge', patch: { count, lastTimestamp: when } },
+          );
         this.remember(key, { ...seen, count, lastSeen: now });
         return;
       } catch (err) {
@@ -200,7 +242,14 @@ export class EventRecorder {
     const namespace = e.ref.namespace || 'default';
     const name = `${e.ref.name}.${(BigInt(e.at.getTime()) * 1_000_000n + BigInt(this.sequence++ % 1_000_000)).toString(16)}`;
     if (v1) {
-      await this.client.create(eventsV1Body(e, { namespace, name, reportingController: this.options.component, reportingInstance: `${this.options.component}-${this.host}` }));
+      await this.client.create(
+        eventsV1Body(e, {
+          namespace,
+          name,
+          reportingController: this.options.component,
+          reportingInstance: `${this.options.component}-${this.host}`,
+        }),
+      );
       this.remember(key, { namespace, name, count: 1, lastSeen: now });
       return;
     }
@@ -239,7 +288,16 @@ export const microTime = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, '.$
  * `action` required, deprecated core/v1 fields left out).
  */
 export function eventsV1Body(
-  e: { ref: ObjectReference; type: EventType; reason: string; message: string; action?: string; related?: ObjectReference; annotations?: Record<string, string>; at: Date },
+  e: {
+    ref: ObjectReference;
+    type: EventType;
+    reason: string;
+    message: string;
+    action?: string;
+    related?: ObjectReference;
+    annotations?: Record<string, string>;
+    at: Date;
+  },
   meta: { namespace: string; name: string; reportingController: string; reportingInstance: string },
 ): EventsV1Event {
   return {
@@ -272,6 +330,8 @@ function referenceOf(obj: KubernetesObject): ObjectReference {
 
 /** No connection (a system error such as ECONNREFUSED), no answer, throttled, or a server-side failure: worth another try. */
 const isTransient = (err: unknown) =>
-  err instanceof ApiError ? err.code === 0 || err.code === 429 || err.code >= 500 : typeof (err as { code?: unknown } | undefined)?.code === 'string';
+  err instanceof ApiError
+    ? err.code === 0 || err.code === 429 || err.code >= 500
+    : typeof (err as { code?: unknown } | undefined)?.code === 'string';
 
 const refKey = (r: ObjectReference) => [r.apiVersion, r.kind, r.namespace ?? '', r.name, r.uid ?? ''].join('/');

@@ -16,7 +16,8 @@ export class SpamFilter {
     private readonly options: SpamFilterOptions,
     private readonly clock: Clock,
   ) {
-    if (!(options.burst >= 1) || !(options.refillMs > 0)) throw new Error(`event spam filter needs burst >= 1 and refillMs > 0, got ${JSON.stringify(options)}`);
+    if (!(options.burst >= 1) || !(options.refillMs > 0))
+      throw new Error(`event spam filter needs burst >= 1 and refillMs > 0, got ${JSON.stringify(options)}`);
   }
 
   /** Takes a token for `key`; false means the event must be dropped. */

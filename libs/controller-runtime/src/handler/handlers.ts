@@ -22,15 +22,23 @@ export function enqueueForOwner<T extends KubernetesObject>(
 ): EventHandler<T> {
   const ownersOf = (obj: KubernetesObject): Request[] =>
     (obj.metadata?.ownerReferences ?? [])
-      .filter((ref) => (!onlyController || ref.controller === true) && sameGroupKind({ group: parseApiVersion(ref.apiVersion).group, kind: ref.kind }, owner))
+      .filter(
+        (ref) =>
+          (!onlyController || ref.controller === true) &&
+          sameGroupKind({ group: parseApiVersion(ref.apiVersion).group, kind: ref.kind }, owner),
+      )
       // A namespaced owner lives in its dependent's namespace (the API allows no other).
       .map((ref) => ({ namespace: ownerNamespaced ? (obj.metadata?.namespace ?? '') : '', name: ref.name }));
-  return (event) => (event.type === 'update' ? dedupe([...ownersOf(event.oldObject), ...ownersOf(event.object)]) : ownersOf(event.object));
+  return (event) =>
+    event.type === 'update'
+      ? dedupe([...ownersOf(event.oldObject), ...ownersOf(event.object)])
+      : ownersOf(event.object);
 }
 
 /** Whatever `map` returns for the object (old and new on updates). */
 export function enqueueMapped<T extends KubernetesObject>(map: (obj: T) => Request[]): EventHandler<T> {
-  return (event) => (event.type === 'update' ? dedupe([...map(event.oldObject), ...map(event.object)]) : map(event.object));
+  return (event) =>
+    event.type === 'update' ? dedupe([...map(event.oldObject), ...map(event.object)]) : map(event.object);
 }
 
 function dedupe(requests: Request[]): Request[] {

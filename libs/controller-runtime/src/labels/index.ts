@@ -1,1 +1,9 @@
-export { parseLabelSelector, labelSelectorMatcher, SelectorError, type LabelSelector, type LabelSelectorRequirement, type LabelMatcher, type Labels } from './selector.js';
+export {
+  parseLabelSelector,
+  labelSelectorMatcher,
+  SelectorError,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type LabelMatcher,
+  type Labels,
+} from './selector.js';

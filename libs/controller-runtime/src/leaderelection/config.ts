@@ -16,9 +16,15 @@ export interface LeaderElectionConfiguration {
 type FromConfig = Omit<LeaderElectorOptions, 'lock' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>;
 
 /** The elector the configuration asks for, or undefined when `leaderElect` is false (the process leads at once). */
-export function leaderElectorFromConfig(config: LeaderElectionConfiguration, options: FromConfig): LeaderElector | undefined {
+export function leaderElectorFromConfig(
+  config: LeaderElectionConfiguration,
+  options: FromConfig,
+): LeaderElector | undefined {
   if (!config.leaderElect) return undefined;
-  if (config.resourceLock !== 'leases') throw new Error(`leaderElection.resourceLock ${JSON.stringify(config.resourceLock)} is not supported; use "leases"`);
+  if (config.resourceLock !== 'leases')
+    throw new Error(
+      `leaderElection.resourceLock ${JSON.stringify(config.resourceLock)} is not supported; use "leases"`,
+    );
   return new LeaderElector({
     ...options,
     lock: { namespace: config.resourceNamespace, name: config.resourceName },
@@ -30,6 +36,7 @@ export function leaderElectorFromConfig(config: LeaderElectionConfiguration, opt
 
 function durationMs(field: string, text: string): number {
   const ms = parseDuration(text);
-  if (ms === undefined) throw new Error(`leaderElection.${field}: ${JSON.stringify(text)} is not a duration such as "15s"`);
+  if (ms === undefined)
+    throw new Error(`leaderElection.${field}: ${JSON.stringify(text)} is not a duration such as "15s"`);
   return ms;
 }

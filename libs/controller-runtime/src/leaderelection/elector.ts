@@ -67,10 +67,14 @@ export class LeaderElector {
     this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
     validate(this.leaseDurationMs, this.renewDeadlineMs, this.retryPeriodMs);
-    if (!options.lock.name || !options.lock.namespace) throw new Error('leader election needs a lock name and namespace');
+    if (!options.lock.name || !options.lock.namespace)
+      throw new Error('leader election needs a lock name and namespace');
     if (!this.identity) throw new Error('leader election needs a non-empty identity');
     this.clock = options.clock ?? realClock;
-    this.log = (options.log ?? createLogger({ name: 'leader-election', level: 'silent' })).child({ lease: `${options.lock.namespace}/${options.lock.name}`, identity: this.identity });
+    this.log = (options.log ?? createLogger({ name: 'leader-election', level: 'silent' })).child({
+      lease: `${options.lock.namespace}/${options.lock.name}`,
+      identity: this.identity,
+    });
     this.gauge()?.set({ name: options.lock.name }, 0);
   }
 
@@ -117,7 +121,10 @@ export class LeaderElector {
       if (signal.aborted) break;
       if (!(await this.renewWithinDeadline(signal))) {
         if (signal.aborted) break;
-        this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'Failed to renew lease within the renew deadline, leadership lost');
+        this.log.error(
+          { renewDeadlineMs: this.renewDeadlineMs },
+          'Failed to renew lease within the renew deadline, leadership lost',
+        );
         this.stopLeading(true);
         hooks.onLost?.();
         return;
@@ -154,8 +161,23 @@ export class LeaderElector {
     }
     const durationSeconds = Math.ceil(this.leaseDurationMs / 1000);
     if (!lease) {
-      const spec: LeaseSpec = { holderIdentity: this.identity, leaseDurationSeconds: durationSeconds, acquireTime: wallNow, renewTime: wallNow, leaseTransitions: 0 };
-      return this.write(() => this.options.client.create<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...key }, spec }), now);
+      const spec: LeaseSpec = {
+        holderIdentity: this.identity,
+        leaseDurationSeconds: durationSeconds,
+        acquireTime: wallNow,
+        renewTime: wallNow,
+        leaseTransitions: 0,
+      };
+      return this.write(
+        () =>
+          this.options.client.create<Lease>({
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { ...key },
+            spec,
+          }),
+        now,
+      );
     }
 
     const spec = lease.spec ?? {};
@@ -206,7 +228,13 @@ export class LeaderElector {
   private async release(): Promise<void> {
     if (!this.leading || !this.observed || this.observed.spec.holderIdentity !== this.identity) return;
     const wallNow = microTime(new Date());
-    const spec: LeaseSpec = { ...this.observed.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: wallNow, renewTime: wallNow };
+    const spec: LeaseSpec = {
+      ...this.observed.spec,
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: wallNow,
+      renewTime: wallNow,
+    };
     try {
       await this.options.client.update<Lease>({
         apiVersion: 'coordination.k8s.io/v1',
@@ -239,7 +267,10 @@ export class LeaderElector {
 function validate(leaseDurationMs: number, renewDeadlineMs: number, retryPeriodMs: number): void {
   if (!(retryPeriodMs > 0)) throw new Error(`retryPeriod must be positive, got ${retryPeriodMs} ms`);
   if (!(renewDeadlineMs > JITTER_FACTOR * retryPeriodMs)) {
-    throw new Error(`renewDeadline (${renewDeadlineMs} ms) must be greater than ${JITTER_FACTOR} × retryPeriod (${retryPeriodMs} ms)`);
+    throw new Error(
+      `renewDeadline (${renewDeadlineMs} ms) must be greater than ${JITTER_FACTOR} × retryPeriod (${retryPeriodMs} ms)`,
+    );
   }
-  if (!(leaseDurationMs > renewDeadlineMs)) throw new Error(`leaseDuration (${leaseDurationMs} ms) must be greater than renewDeadline (${renewDeadlineMs} ms)`);
+  if (!(leaseDurationMs > renewDeadlineMs))
+    throw new Error(`leaseDuration (${leaseDurationMs} ms) must be greater than renewDeadline (${renewDeadlineMs} ms)`);
 }

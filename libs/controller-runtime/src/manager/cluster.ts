@@ -28,7 +28,10 @@ export class Cluster {
   ) {}
 
   static async create(name: string, options: ClusterOptions, log?: Logger): Promise<Cluster> {
-    const api = await ApiClient.create(options.kubeConfig, { rateLimit: options.rateLimit, log: log?.child({ cluster: name }) });
+    const api = await ApiClient.create(options.kubeConfig, {
+      rateLimit: options.rateLimit,
+      log: log?.child({ cluster: name }),
+    });
     const cache = new InformerCache(api, { ...options.cache, log: log?.child({ cluster: name }) });
     return new Cluster(name, api, cache, new CachedClient(cache, api, options.uncachedKinds));
   }

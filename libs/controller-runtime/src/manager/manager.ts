@@ -84,8 +84,16 @@ export class Manager {
     if (entries.length === 0) throw new Error('a manager needs at least one cluster');
     const clusters = new Map<string, Cluster>();
     for (const [name, c] of entries) {
-      const clusterOptions: ClusterOptions = typeof c === 'string' || !('kubeConfig' in c) ? { kubeConfig: c as ClusterOptions['kubeConfig'] } : c;
-      clusters.set(name, await Cluster.create(name, { ...clusterOptions, rateLimit: clusterOptions.rateLimit ?? options.rateLimit }, log));
+      const clusterOptions: ClusterOptions =
+        typeof c === 'string' || !('kubeConfig' in c) ? { kubeConfig: c as ClusterOptions['kubeConfig'] } : c;
+      clusters.set(
+        name,
+        await Cluster.create(
+          name,
+          { ...clusterOptions, rateLimit: clusterOptions.rateLimit ?? options.rateLimit },
+          log,
+        ),
+      );
     }
     return new Manager(clusters, options, log);
   }
@@ -95,7 +103,8 @@ export class Manager {
    * stops itself (leadership lost), the component fails: it shuts down and exits 1, as a controller-runtime process does.
    */
   static async forComponent(
-    ctx: Pick<ComponentContext<unknown>, 'log' | 'metrics' | 'ready' | 'signal'> & Partial<Pick<ComponentContext<unknown>, 'fail'>>,
+    ctx: Pick<ComponentContext<unknown>, 'log' | 'metrics' | 'ready' | 'signal'> &
+      Partial<Pick<ComponentContext<unknown>, 'fail'>>,
     options: Omit<ManagerOptions, 'log' | 'metrics' | 'ready'>,
   ): Promise<Manager> {
     const mgr = await Manager.create({ ...options, log: ctx.log, metrics: ctx.metrics, ready: ctx.ready });
@@ -109,7 +118,10 @@ export class Manager {
   /** A cluster by name; without a name, the default (first) cluster. */
   cluster(name?: string): Cluster {
     const cluster = name === undefined ? this.clusters.values().next().value : this.clusters.get(name);
-    if (!cluster) throw new Error(`no cluster named ${JSON.stringify(name)}; the manager has ${[...this.clusters.keys()].join(', ')}`);
+    if (!cluster)
+      throw new Error(
+        `no cluster named ${JSON.stringify(name)}; the manager has ${[...this.clusters.keys()].join(', ')}`,
+      );
     return cluster;
   }
 
@@ -126,7 +138,11 @@ export class Manager {
 
   /** True once started and every informer (including ones created since) has synced. */
   get hasSynced(): boolean {
-    return this.elected !== undefined && !this.abort.signal.aborted && [...this.clusters.values()].every((c) => c.cache.hasSynced);
+    return (
+      this.elected !== undefined &&
+      !this.abort.signal.aborted &&
+      [...this.clusters.values()].every((c) => c.cache.hasSynced)
+    );
   }
 
   /**
@@ -182,7 +198,9 @@ export class Manager {
   private shutdown(graceMs: number): Promise<void> {
     this.stopping ??= (async () => {
       this.abort.abort();
-      const runnables = Promise.all(this.runnables.map((r) => r.stop().catch((err: unknown) => this.log.error({ err }, 'Runnable failed to stop'))));
+      const runnables = Promise.all(
+        this.runnables.map((r) => r.stop().catch((err: unknown) => this.log.error({ err }, 'Runnable failed to stop'))),
+      );
       if (graceMs < 0) await runnables;
       else if (graceMs > 0 && !(await settlesWithin(runnables, graceMs))) {
         this.failure ??= new Error(`failed waiting for all runnables to end within grace period of ${graceMs / 1000}s`);

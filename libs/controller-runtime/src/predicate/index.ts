@@ -1,2 +1,12 @@
-export { generationChanged, resourceVersionChanged, labelChanged, annotationChanged, labelSelectorPredicate, and, or, not, type Predicate } from './predicates.js';
+export {
+  generationChanged,
+  resourceVersionChanged,
+  labelChanged,
+  annotationChanged,
+  labelSelectorPredicate,
+  and,
+  or,
+  not,
+  type Predicate,
+} from './predicates.js';
 export type { ObjectEvent } from './event.js';

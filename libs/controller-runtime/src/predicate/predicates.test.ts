@@ -1,15 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '../client/types.js';
 import type { ObjectEvent } from './event.js';
-import { and, annotationChanged, generationChanged, labelChanged, labelSelectorPredicate, not, or, resourceVersionChanged } from './predicates.js';
+import {
+  and,
+  annotationChanged,
+  generationChanged,
+  labelChanged,
+  labelSelectorPredicate,
+  not,
+  or,
+  resourceVersionChanged,
+} from './predicates.js';
 
-const obj = (meta: KubernetesObject['metadata']): KubernetesObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'd', ...meta } });
-const update = (a: KubernetesObject['metadata'], b: KubernetesObject['metadata']): ObjectEvent => ({ type: 'update', oldObject: obj(a), object: obj(b) });
+const obj = (meta: KubernetesObject['metadata']): KubernetesObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', namespace: 'd', ...meta },
+});
+const update = (a: KubernetesObject['metadata'], b: KubernetesObject['metadata']): ObjectEvent => ({
+  type: 'update',
+  oldObject: obj(a),
+  object: obj(b),
+});
 
 describe('predicates', () => {
   it('GenerationChanged passes spec changes only, and every non-update', () => {
-    expect(generationChanged(update({ generation: 1, resourceVersion: '1' }, { generation: 2, resourceVersion: '2' }))).toBe(true);
-    expect(generationChanged(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' }))).toBe(false);
+    expect(
+      generationChanged(update({ generation: 1, resourceVersion: '1' }, { generation: 2, resourceVersion: '2' })),
+    ).toBe(true);
+    expect(
+      generationChanged(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' })),
+    ).toBe(false);
     expect(generationChanged({ type: 'create', object: obj({}) })).toBe(true);
     expect(generationChanged({ type: 'delete', object: obj({}) })).toBe(true);
   });
@@ -32,7 +53,9 @@ describe('predicates', () => {
     const p = labelSelectorPredicate({ matchLabels: { team: 'a' } });
     expect(p({ type: 'create', object: obj({ labels: { team: 'a' } }) })).toBe(true);
     expect(p(update({ labels: { team: 'a' } }, { labels: { team: 'b' } }))).toBe(false);
-    expect(labelSelectorPredicate('team in (a,b)')({ type: 'delete', object: obj({ labels: { team: 'b' } }) })).toBe(true);
+    expect(labelSelectorPredicate('team in (a,b)')({ type: 'delete', object: obj({ labels: { team: 'b' } }) })).toBe(
+      true,
+    );
   });
 
   it('combines with and, or, not', () => {

@@ -15,11 +15,15 @@ function onUpdate(changed: (oldObject: KubernetesObject, object: KubernetesObjec
 export const generationChanged: Predicate<any> = onUpdate((a, b) => a.metadata?.generation !== b.metadata?.generation);
 
 /** Updates that changed anything at all; filters out the identical updates of periodic resyncs. */
-export const resourceVersionChanged: Predicate<any> = onUpdate((a, b) => a.metadata?.resourceVersion !== b.metadata?.resourceVersion);
+export const resourceVersionChanged: Predicate<any> = onUpdate(
+  (a, b) => a.metadata?.resourceVersion !== b.metadata?.resourceVersion,
+);
 
 export const labelChanged: Predicate<any> = onUpdate((a, b) => !sameMap(a.metadata?.labels, b.metadata?.labels));
 
-export const annotationChanged: Predicate<any> = onUpdate((a, b) => !sameMap(a.metadata?.annotations, b.metadata?.annotations));
+export const annotationChanged: Predicate<any> = onUpdate(
+  (a, b) => !sameMap(a.metadata?.annotations, b.metadata?.annotations),
+);
 
 /** Events of objects whose labels match; an update passes if the new object matches. */
 export function labelSelectorPredicate(selector: LabelSelector | string): Predicate<any> {

@@ -30,7 +30,12 @@ export const queueMetricFamilies = perRegistry<QueueMetricFamilies>((registry: R
   return {
     sources,
     depth: new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: LABELS, registers }),
-    adds: new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: LABELS, registers }),
+    adds: new Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total number of adds handled by workqueue',
+      labelNames: LABELS,
+      registers,
+    }),
     queueDuration: new Histogram({
       name: 'workqueue_queue_duration_seconds',
       help: 'How long in seconds an item stays in workqueue before being requested',
@@ -45,10 +50,15 @@ export const queueMetricFamilies = perRegistry<QueueMetricFamilies>((registry: R
       buckets: BUCKETS,
       registers,
     }),
-    retries: new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: LABELS, registers }),
+    retries: new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total number of retries handled by workqueue',
+      labelNames: LABELS,
+      registers,
+    }),
     unfinished: new Gauge({
       name: 'workqueue_unfinished_work_seconds',
-      help: 'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. Large values indicate stuck threads.',
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads.",
       labelNames: LABELS,
       registers,
       collect() {

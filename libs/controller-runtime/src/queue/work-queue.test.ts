@@ -111,8 +111,12 @@ describe('WorkQueue', () => {
     expect(text).toContain('workqueue_unfinished_work_seconds{controller="widgets",name="widgets"} 2');
     expect(text).toContain('workqueue_longest_running_processor_seconds{controller="widgets",name="widgets"} 2');
     q.done(key!);
-    expect(await registry.metrics()).toContain('workqueue_work_duration_seconds_count{controller="widgets",name="widgets"} 1');
-    expect(await registry.metrics()).toContain('workqueue_queue_duration_seconds_count{controller="widgets",name="widgets"} 1');
+    expect(await registry.metrics()).toContain(
+      'workqueue_work_duration_seconds_count{controller="widgets",name="widgets"} 1',
+    );
+    expect(await registry.metrics()).toContain(
+      'workqueue_queue_duration_seconds_count{controller="widgets",name="widgets"} 1',
+    );
     // A second queue on the same registry shares the metric families.
     expect(() => new WorkQueue({ name: 'other', metrics: registry })).not.toThrow();
   });

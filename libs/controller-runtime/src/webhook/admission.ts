@@ -4,7 +4,12 @@ import type { Logger } from '@gardener-ts/logging';
 import type { AdmissionRequest } from './review.js';
 
 export type AdmissionResult =
-  | { allowed: true; message?: string; warnings?: string[]; /** Mutating webhooks: the object as it should be stored. */ patched?: KubernetesObject }
+  | {
+      allowed: true;
+      message?: string;
+      warnings?: string[];
+      /** Mutating webhooks: the object as it should be stored. */ patched?: KubernetesObject;
+    }
   | { allowed: false; code: number; reason?: string; message: string; warnings?: string[] };
 
 export interface HandlerContext {
@@ -28,11 +33,25 @@ export function patched(object: KubernetesObject, warnings?: string[]): Admissio
 }
 
 /** Denies the request; the message reaches the user (kubectl prints it). Default code 403 Forbidden. */
-export function denied(message: string, options: { code?: number; reason?: string; warnings?: string[] } = {}): AdmissionResult {
-  return { allowed: false, code: options.code ?? 403, reason: options.reason ?? 'Forbidden', message, ...(options.warnings?.length ? { warnings: options.warnings } : {}) };
+export function denied(
+  message: string,
+  options: { code?: number; reason?: string; warnings?: string[] } = {},
+): AdmissionResult {
+  return {
+    allowed: false,
+    code: options.code ?? 403,
+    reason: options.reason ?? 'Forbidden',
+    message,
+    ...(options.warnings?.length ? { warnings: options.warnings } : {}),
+  };
 }
 
 /** Denies the request because the webhook could not decide (code 500 unless given). */
 export function errored(err: unknown, code = 500): AdmissionResult {
-  return { allowed: false, code, reason: code === 400 ? 'BadRequest' : 'InternalError', message: err instanceof Error ? err.message : String(err) };
+  return {
+    allowed: false,
+    code,
+    reason: code === 400 ? 'BadRequest' : 'InternalError',
+    message: err instanceof Error ? err.message : String(err),
+  };
 }

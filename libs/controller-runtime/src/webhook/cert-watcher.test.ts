@@ -30,7 +30,9 @@ describe('CertWatcher', () => {
     const [a, b] = [await issue(), await issue()];
     await writeFile(files.certFile, a.certPem);
     await writeFile(files.keyFile, b.keyPem);
-    await expect(CertWatcher.start(files)).rejects.toThrow(/tls\.crt and .*tls\.key are not a usable certificate and key/);
+    await expect(CertWatcher.start(files)).rejects.toThrow(
+      /tls\.crt and .*tls\.key are not a usable certificate and key/,
+    );
   });
 
   it('keeps the current pair while a rotation is half written, then switches to the complete new pair', async () => {
@@ -49,7 +51,10 @@ describe('CertWatcher', () => {
     expect(fingerprint(watcher.current.cert)).toBe(fingerprint(Buffer.from(first.certPem)));
 
     await writeFile(files.keyFile, second.keyPem);
-    await waitFor('the watcher to pick up the new pair', () => fingerprint(watcher.current.cert) === fingerprint(Buffer.from(second.certPem)));
+    await waitFor(
+      'the watcher to pick up the new pair',
+      () => fingerprint(watcher.current.cert) === fingerprint(Buffer.from(second.certPem)),
+    );
     expect(seen).toEqual([fingerprint(Buffer.from(second.certPem))]);
   });
 });

@@ -77,7 +77,9 @@ export class CertWatcher {
     for (const dir of new Set([dirname(this.options.certFile), dirname(this.options.keyFile)])) {
       try {
         const w = watch(dir, () => void this.reload());
-        w.on('error', (err) => this.options.log?.warn({ err, dir }, 'Certificate directory watch failed; relying on polling'));
+        w.on('error', (err) =>
+          this.options.log?.warn({ err, dir }, 'Certificate directory watch failed; relying on polling'),
+        );
         this.watchers.push(w);
       } catch (err) {
         this.options.log?.warn({ err, dir }, 'Cannot watch the certificate directory; relying on polling');

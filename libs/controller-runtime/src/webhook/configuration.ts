@@ -46,13 +46,20 @@ export interface WebhookConfigurationSpec {
 }
 
 /** A rule for `operations` on `resources` of one API group and version: `rule(['CREATE'], '', 'v1', 'configmaps')`. */
-export function rule(operations: RuleWithOperations['operations'], apiGroup: string, apiVersion: string, ...resources: string[]): RuleWithOperations {
+export function rule(
+  operations: RuleWithOperations['operations'],
+  apiGroup: string,
+  apiVersion: string,
+  ...resources: string[]
+): RuleWithOperations {
   if (resources.length === 0) throw new Error('a webhook rule needs at least one resource');
   return { operations, apiGroups: [apiGroup], apiVersions: [apiVersion], resources };
 }
 
 /** The MutatingWebhookConfiguration or ValidatingWebhookConfiguration for `spec`, ready to apply. */
-export function webhookConfiguration(spec: WebhookConfigurationSpec): KubernetesObject & { webhooks: Record<string, unknown>[] } {
+export function webhookConfiguration(
+  spec: WebhookConfigurationSpec,
+): KubernetesObject & { webhooks: Record<string, unknown>[] } {
   if (spec.webhooks.length === 0) throw new Error(`webhook configuration ${spec.name} has no webhooks`);
   const caBundle = Buffer.from(spec.caBundle).toString('base64');
   return {
@@ -64,14 +71,27 @@ export function webhookConfiguration(spec: WebhookConfigurationSpec): Kubernetes
 }
 
 function webhookEntry(spec: WebhookConfigurationSpec, w: WebhookSpec, caBundle: string): Record<string, unknown> {
-  if (w.name.split('.').length < 3) throw new Error(`webhook name ${JSON.stringify(w.name)} must be fully qualified (e.g. "validate.widgets.example.com")`);
+  if (w.name.split('.').length < 3)
+    throw new Error(
+      `webhook name ${JSON.stringify(w.name)} must be fully qualified (e.g. "validate.widgets.example.com")`,
+    );
   if (!w.path.startsWith('/')) throw new Error(`webhook ${w.name}: path ${JSON.stringify(w.path)} must start with "/"`);
   if (w.rules.length === 0) throw new Error(`webhook ${w.name} has no rules`);
-  if (w.timeoutSeconds !== undefined && !(w.timeoutSeconds >= 1 && w.timeoutSeconds <= 30)) throw new Error(`webhook ${w.name}: timeoutSeconds must be between 1 and 30`);
-  if (w.reinvocationPolicy && spec.type !== 'mutating') throw new Error(`webhook ${w.name}: reinvocationPolicy is for mutating webhooks only`);
+  if (w.timeoutSeconds !== undefined && !(w.timeoutSeconds >= 1 && w.timeoutSeconds <= 30))
+    throw new Error(`webhook ${w.name}: timeoutSeconds must be between 1 and 30`);
+  if (w.reinvocationPolicy && spec.type !== 'mutating')
+    throw new Error(`webhook ${w.name}: reinvocationPolicy is for mutating webhooks only`);
   const clientConfig =
     'service' in spec.target
-      ? { service: { namespace: spec.target.service.namespace, name: spec.target.service.name, path: w.path, port: spec.target.service.port ?? 443 }, caBundle }
+      ? {
+          service: {
+            namespace: spec.target.service.namespace,
+            name: spec.target.service.name,
+            path: w.path,
+            port: spec.target.service.port ?? 443,
+          },
+          caBundle,
+        }
       : { url: `${spec.target.url.replace(/\/+$/, '')}${w.path}`, caBundle };
   return {
     name: w.name,

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCA, issueCertificate } from '@gardener-ts/local-apiserver';
-import { convertReview, decodeConversionReview, MalformedConversionReviewError, type ConvertFunction } from './conversion.js';
+import {
+  convertReview,
+  decodeConversionReview,
+  MalformedConversionReviewError,
+  type ConvertFunction,
+} from './conversion.js';
 import { WebhookServer } from './server.js';
 
 const toV2: ConvertFunction = (o, desired) => {
@@ -19,11 +24,19 @@ const review = (objects: unknown[], apiVersion = 'apiextensions.k8s.io/v1') => (
   kind: 'ConversionReview',
   request: { uid: 'u-1', desiredAPIVersion: 'example.com/v2', objects },
 });
-const widget = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 2 } });
+const widget = (name: string) => ({
+  apiVersion: 'example.com/v1',
+  kind: 'Widget',
+  metadata: { name },
+  spec: { size: 2 },
+});
 
 describe('convertReview', () => {
   it('answers Success with every object converted, in the review version', async () => {
-    const answer = await convertReview(decodeConversionReview(JSON.stringify(review([widget('a'), widget('b')]))), toV2);
+    const answer = await convertReview(
+      decodeConversionReview(JSON.stringify(review([widget('a'), widget('b')]))),
+      toV2,
+    );
     expect(answer).toEqual({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'ConversionReview',
@@ -36,18 +49,34 @@ describe('convertReview', () => {
         ],
       },
     });
-    const beta = await convertReview(decodeConversionReview(JSON.stringify(review([], 'apiextensions.k8s.io/v1beta1'))), toV2);
+    const beta = await convertReview(
+      decodeConversionReview(JSON.stringify(review([], 'apiextensions.k8s.io/v1beta1'))),
+      toV2,
+    );
     expect(beta.apiVersion).toBe('apiextensions.k8s.io/v1beta1');
   });
   it('answers Failure with the message when one object fails', async () => {
-    const answer = await convertReview(decodeConversionReview(JSON.stringify(review([widget('a'), widget('bad')]))), toV2);
-    expect(answer.response).toEqual({ uid: 'u-1', convertedObjects: [], result: { status: 'Failure', message: 'cannot convert bad' } });
+    const answer = await convertReview(
+      decodeConversionReview(JSON.stringify(review([widget('a'), widget('bad')]))),
+      toV2,
+    );
+    expect(answer.response).toEqual({
+      uid: 'u-1',
+      convertedObjects: [],
+      result: { status: 'Failure', message: 'cannot convert bad' },
+    });
   });
   it('refuses what is not a ConversionReview request', () => {
     expect(() => decodeConversionReview('{')).toThrow(MalformedConversionReviewError);
-    expect(() => decodeConversionReview(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }))).toThrow('expected apiextensions.k8s.io/v1 ConversionReview');
-    expect(() => decodeConversionReview(JSON.stringify({ ...review([]), request: undefined }))).toThrow('conversion request is empty');
-    expect(() => decodeConversionReview(JSON.stringify({ ...review([]), request: { uid: 'u', desiredAPIVersion: 'x/v1' } }))).toThrow('request.objects must be a list');
+    expect(() =>
+      decodeConversionReview(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' })),
+    ).toThrow('expected apiextensions.k8s.io/v1 ConversionReview');
+    expect(() => decodeConversionReview(JSON.stringify({ ...review([]), request: undefined }))).toThrow(
+      'conversion request is empty',
+    );
+    expect(() =>
+      decodeConversionReview(JSON.stringify({ ...review([]), request: { uid: 'u', desiredAPIVersion: 'x/v1' } })),
+    ).toThrow('request.objects must be a list');
   });
 });
 
@@ -58,7 +87,11 @@ describe('WebhookServer.conversion', () => {
 
   beforeAll(async () => {
     const authority = await createCA('ca');
-    const pair = await issueCertificate(authority, { commonName: 'server', usage: 'server', ipAddresses: ['127.0.0.1'] });
+    const pair = await issueCertificate(authority, {
+      commonName: 'server',
+      usage: 'server',
+      ipAddresses: ['127.0.0.1'],
+    });
     ca = authority.certPem;
     dir = await mkdtemp(join(tmpdir(), 'conversion-'));
     await writeFile(join(dir, 'tls.crt'), pair.certPem);
@@ -74,11 +107,15 @@ describe('WebhookServer.conversion', () => {
 
   const post = (body: string, method = 'POST', contentType = 'application/json') =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = request(`https://127.0.0.1:${server.port}/convert`, { method, ca, headers: { 'content-type': contentType } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      });
+      const req = request(
+        `https://127.0.0.1:${server.port}/convert`,
+        { method, ca, headers: { 'content-type': contentType } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -86,7 +123,11 @@ describe('WebhookServer.conversion', () => {
   it('serves conversions at its path', async () => {
     const ok = await post(JSON.stringify(review([widget('a')])));
     expect(ok.status).toBe(200);
-    expect(ok.body.response).toMatchObject({ uid: 'u-1', result: { status: 'Success' }, convertedObjects: [{ apiVersion: 'example.com/v2', spec: { replicas: 2 } }] });
+    expect(ok.body.response).toMatchObject({
+      uid: 'u-1',
+      result: { status: 'Success' },
+      convertedObjects: [{ apiVersion: 'example.com/v2', spec: { replicas: 2 } }],
+    });
     const failed = await post(JSON.stringify(review([widget('bad')])));
     expect(failed.status).toBe(200);
     expect(failed.body.response.result).toEqual({ status: 'Failure', message: 'cannot convert bad' });

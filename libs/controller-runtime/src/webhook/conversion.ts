@@ -10,7 +10,10 @@ import type { KubernetesObject } from '../client/types.js';
 export type ConvertibleObject = KubernetesObject & { [field: string]: any };
 
 /** Converts one object to `desiredAPIVersion` (e.g. `example.com/v2`); throwing fails the whole review. */
-export type ConvertFunction = (object: ConvertibleObject, desiredAPIVersion: string) => ConvertibleObject | Promise<ConvertibleObject>;
+export type ConvertFunction = (
+  object: ConvertibleObject,
+  desiredAPIVersion: string,
+) => ConvertibleObject | Promise<ConvertibleObject>;
 
 export interface ConversionRequest {
   uid: string;
@@ -43,32 +46,49 @@ export function decodeConversionReview(body: string): ConversionReview & { reque
   } catch (err) {
     throw new MalformedConversionReviewError(`the body is not JSON: ${(err as Error).message}`);
   }
-  if (typeof review !== 'object' || review === null || Array.isArray(review)) throw new MalformedConversionReviewError('the body is not an object');
+  if (typeof review !== 'object' || review === null || Array.isArray(review))
+    throw new MalformedConversionReviewError('the body is not an object');
   if (review.kind !== 'ConversionReview' || !REVIEW_VERSIONS.includes(review.apiVersion)) {
-    throw new MalformedConversionReviewError(`expected apiextensions.k8s.io/v1 ConversionReview, got ${review.apiVersion ?? ''}, Kind=${review.kind ?? ''}`);
+    throw new MalformedConversionReviewError(
+      `expected apiextensions.k8s.io/v1 ConversionReview, got ${review.apiVersion ?? ''}, Kind=${review.kind ?? ''}`,
+    );
   }
   const request = review.request;
-  if (typeof request !== 'object' || request === null) throw new MalformedConversionReviewError('conversion request is empty');
-  if (typeof request.uid !== 'string' || request.uid === '') throw new MalformedConversionReviewError('request.uid is required');
-  if (typeof request.desiredAPIVersion !== 'string' || request.desiredAPIVersion === '') throw new MalformedConversionReviewError('request.desiredAPIVersion is required');
+  if (typeof request !== 'object' || request === null)
+    throw new MalformedConversionReviewError('conversion request is empty');
+  if (typeof request.uid !== 'string' || request.uid === '')
+    throw new MalformedConversionReviewError('request.uid is required');
+  if (typeof request.desiredAPIVersion !== 'string' || request.desiredAPIVersion === '')
+    throw new MalformedConversionReviewError('request.desiredAPIVersion is required');
   if (!Array.isArray(request.objects)) throw new MalformedConversionReviewError('request.objects must be a list');
   return review;
 }
 
 /** Answers one review: every object converted (Success), or none with the first error's message (Failure). */
-export async function convertReview(review: ConversionReview & { request: ConversionRequest }, convert: ConvertFunction): Promise<ConversionReview> {
+export async function convertReview(
+  review: ConversionReview & { request: ConversionRequest },
+  convert: ConvertFunction,
+): Promise<ConversionReview> {
   const { uid, desiredAPIVersion, objects } = review.request;
-  const answer = (response: Omit<ConversionResponse, 'uid'>): ConversionReview => ({ apiVersion: review.apiVersion, kind: 'ConversionReview', response: { uid, ...response } });
+  const answer = (response: Omit<ConversionResponse, 'uid'>): ConversionReview => ({
+    apiVersion: review.apiVersion,
+    kind: 'ConversionReview',
+    response: { uid, ...response },
+  });
   try {
     const converted: ConvertibleObject[] = [];
     for (const object of objects) {
       const out = await convert(structuredClone(object), desiredAPIVersion);
-      if (typeof out !== 'object' || out === null) throw new Error(`converting ${object.metadata?.name ?? ''} returned no object`);
+      if (typeof out !== 'object' || out === null)
+        throw new Error(`converting ${object.metadata?.name ?? ''} returned no object`);
       converted.push({ ...out, apiVersion: out.apiVersion ?? desiredAPIVersion, kind: out.kind ?? object.kind });
     }
     return answer({ convertedObjects: converted, result: { status: 'Success' } });
   } catch (err) {
-    return answer({ convertedObjects: [], result: { status: 'Failure', message: (err as Error)?.message ?? String(err) } });
+    return answer({
+      convertedObjects: [],
+      result: { status: 'Failure', message: (err as Error)?.message ?? String(err) },
+    });
   }
 }
 
@@ -81,9 +101,11 @@ export function conversionHandler(convert: ConvertFunction, options: { maxBodyBy
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     };
-    if (req.method !== 'POST') return reply(405, { error: `method ${req.method} not allowed: conversion webhooks accept POST` });
+    if (req.method !== 'POST')
+      return reply(405, { error: `method ${req.method} not allowed: conversion webhooks accept POST` });
     const contentType = req.headers['content-type'] ?? '';
-    if (!contentType.startsWith('application/json')) return reply(400, { error: `contentType=${contentType}, expected application/json` });
+    if (!contentType.startsWith('application/json'))
+      return reply(400, { error: `contentType=${contentType}, expected application/json` });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -99,7 +121,15 @@ export function conversionHandler(convert: ConvertFunction, options: { maxBodyBy
       return reply(400, { error: `malformed ConversionReview: ${(err as Error).message}` });
     }
     const answer = await convertReview(review, convert);
-    options.log?.debug({ uid: review.request.uid, desiredAPIVersion: review.request.desiredAPIVersion, objects: review.request.objects.length, result: answer.response?.result.status }, 'Conversion request handled');
+    options.log?.debug(
+      {
+        uid: review.request.uid,
+        desiredAPIVersion: review.request.desiredAPIVersion,
+        objects: review.request.objects.length,
+        result: answer.response?.result.status,
+      },
+      'Conversion request handled',
+    );
     reply(200, answer);
   };
 }

@@ -11,7 +11,10 @@ function applyPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {
       root = structuredClone(op.value);
       continue;
     }
-    const tokens = op.path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens = op.path
+      .slice(1)
+      .split('/')
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = tokens.pop()!;
     let parent = root as Record<string, unknown> | unknown[];
     for (const t of tokens) parent = (parent as Record<string, unknown>)[t] as Record<string, unknown>;
@@ -35,9 +38,9 @@ describe('createJsonPatch', () => {
   it('is empty for equal documents and minimal for a label added', () => {
     const cm = { metadata: { name: 'x', labels: { a: '1' } }, data: { k: 'v' } };
     expect(createJsonPatch(cm, structuredClone(cm))).toEqual([]);
-    expect(createJsonPatch(cm, { ...cm, metadata: { ...cm.metadata, labels: { a: '1', 'example.com/b': '2' } } })).toEqual([
-      { op: 'add', path: '/metadata/labels/example.com~1b', value: '2' },
-    ]);
+    expect(
+      createJsonPatch(cm, { ...cm, metadata: { ...cm.metadata, labels: { a: '1', 'example.com/b': '2' } } }),
+    ).toEqual([{ op: 'add', path: '/metadata/labels/example.com~1b', value: '2' }]);
   });
 
   it('drops undefined properties as JSON would', () => {

@@ -56,16 +56,24 @@ export function decodeReview(body: string): AdmissionRequest {
   } catch (err) {
     throw new MalformedReviewError(`the request body is not JSON: ${(err as Error).message}`);
   }
-  if (typeof review !== 'object' || review === null || Array.isArray(review)) throw new MalformedReviewError('the request body is not a JSON object');
+  if (typeof review !== 'object' || review === null || Array.isArray(review))
+    throw new MalformedReviewError('the request body is not a JSON object');
   const { apiVersion, kind, request } = review as Record<string, unknown>;
-  if (kind !== 'AdmissionReview') throw new MalformedReviewError(`expected kind AdmissionReview, got ${JSON.stringify(kind)}`);
+  if (kind !== 'AdmissionReview')
+    throw new MalformedReviewError(`expected kind AdmissionReview, got ${JSON.stringify(kind)}`);
   if (apiVersion !== 'admission.k8s.io/v1') {
-    throw new MalformedReviewError(`expected apiVersion admission.k8s.io/v1, got ${JSON.stringify(apiVersion)} (set admissionReviewVersions: ["v1"])`);
+    throw new MalformedReviewError(
+      `expected apiVersion admission.k8s.io/v1, got ${JSON.stringify(apiVersion)} (set admissionReviewVersions: ["v1"])`,
+    );
   }
-  if (typeof request !== 'object' || request === null) throw new MalformedReviewError('the AdmissionReview has no request');
+  if (typeof request !== 'object' || request === null)
+    throw new MalformedReviewError('the AdmissionReview has no request');
   const r = request as Record<string, unknown>;
   if (typeof r.uid !== 'string' || r.uid === '') throw new MalformedReviewError('request.uid is missing');
-  if (typeof r.operation !== 'string' || !OPERATIONS.includes(r.operation)) throw new MalformedReviewError(`request.operation ${JSON.stringify(r.operation)} is not one of ${OPERATIONS.join(', ')}`);
+  if (typeof r.operation !== 'string' || !OPERATIONS.includes(r.operation))
+    throw new MalformedReviewError(
+      `request.operation ${JSON.stringify(r.operation)} is not one of ${OPERATIONS.join(', ')}`,
+    );
   if (typeof r.kind !== 'object' || r.kind === null) throw new MalformedReviewError('request.kind is missing');
   return request as AdmissionRequest;
 }

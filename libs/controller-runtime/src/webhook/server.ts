@@ -12,7 +12,14 @@ import { CertWatcher } from './cert-watcher.js';
 import { conversionHandler, type ConvertFunction } from './conversion.js';
 import { createJsonPatch } from './json-patch.js';
 import { webhookMetrics } from './metrics.js';
-import { MalformedReviewError, decodeReview, encodePatch, encodeReview, type AdmissionRequest, type AdmissionResponse } from './review.js';
+import {
+  MalformedReviewError,
+  decodeReview,
+  encodePatch,
+  encodeReview,
+  type AdmissionRequest,
+  type AdmissionResponse,
+} from './review.js';
 
 export type WebhookType = 'mutating' | 'validating';
 
@@ -63,7 +70,8 @@ export class WebhookServer {
 
   constructor(private readonly options: WebhookServerOptions = {}) {
     this.log = options.log ?? createLogger({ name: 'webhook', level: 'silent' });
-    if (!options.certDir && !(options.certFile && options.keyFile)) throw new Error('the webhook server needs certDir, or certFile and keyFile');
+    if (!options.certDir && !(options.certFile && options.keyFile))
+      throw new Error('the webhook server needs certDir, or certFile and keyFile');
   }
 
   mutating(path: string, handler: AdmissionHandler): this {
@@ -97,7 +105,10 @@ export class WebhookServer {
    * with its message (see `conversion.ts`).
    */
   conversion(path: string, convert: ConvertFunction): this {
-    return this.handle(path, conversionHandler(convert, { maxBodyBytes: this.options.maxBodyBytes, log: this.log.child({ webhook: path }) }));
+    return this.handle(
+      path,
+      conversionHandler(convert, { maxBodyBytes: this.options.maxBodyBytes, log: this.log.child({ webhook: path }) }),
+    );
   }
 
   private claim(path: string): void {
@@ -118,7 +129,10 @@ export class WebhookServer {
       pollIntervalMs: this.options.certPollIntervalMs,
       log: this.log,
     });
-    const server = createServer({ ...this.certs.current, minVersion: 'TLSv1.2' }, (req, res) => void this.serve(req, res));
+    const server = createServer(
+      { ...this.certs.current, minVersion: 'TLSv1.2' },
+      (req, res) => void this.serve(req, res),
+    );
     // New connections get the new certificate; connections already open keep theirs.
     this.certs.onChange((pair) => server.setSecureContext({ ...pair, minVersion: 'TLSv1.2' }));
     this.server = server;
@@ -167,13 +181,15 @@ export class WebhookServer {
       if (!hook) throw new HttpError(404, `no webhook is registered at ${path}`);
       if (req.method !== 'POST') throw new HttpError(405, `method ${req.method} not allowed: webhooks accept POST`);
       const contentType = req.headers['content-type'] ?? '';
-      if (!contentType.startsWith('application/json')) throw new HttpError(400, `contentType=${contentType}, expected application/json`);
+      if (!contentType.startsWith('application/json'))
+        throw new HttpError(400, `contentType=${contentType}, expected application/json`);
       const request = decodeReview(await readBody(req, this.options.maxBodyBytes ?? 7 * 1024 * 1024));
       const response = await this.admit(path, hook, request);
       respond(res, 200, encodeReview(response));
     } catch (err) {
       status = err instanceof HttpError ? err.status : err instanceof MalformedReviewError ? 400 : 500;
-      const message = err instanceof MalformedReviewError ? `malformed AdmissionReview: ${err.message}` : (err as Error).message;
+      const message =
+        err instanceof MalformedReviewError ? `malformed AdmissionReview: ${err.message}` : (err as Error).message;
       this.log.info({ webhook: path, code: status, err: message }, 'Rejected webhook request');
       respond(res, status, encodeReview({ uid: '', allowed: false, status: { code: status, message } }));
     } finally {
@@ -183,7 +199,12 @@ export class WebhookServer {
     }
   }
 
-  private async servePlain(path: string, handler: HttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async servePlain(
+    path: string,
+    handler: HttpHandler,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const metrics = this.options.metrics && webhookMetrics(this.options.metrics);
     const stopTimer = metrics?.latency.startTimer({ webhook: path });
     metrics?.inFlight.inc({ webhook: path });
@@ -210,7 +231,10 @@ export class WebhookServer {
     });
     const result = await this.invoke(hook, request, log);
     const response = toResponse(hook.type, request, result);
-    log.debug({ allowed: response.allowed, code: response.status?.code, patched: Boolean(response.patch) }, 'Admission request handled');
+    log.debug(
+      { allowed: response.allowed, code: response.status?.code, patched: Boolean(response.patch) },
+      'Admission request handled',
+    );
     return response;
   }
 
@@ -241,7 +265,12 @@ export class WebhookServer {
 function toResponse(type: WebhookType, request: AdmissionRequest, result: AdmissionResult): AdmissionResponse {
   const warnings = result.warnings?.length ? { warnings: result.warnings } : {};
   if (!result.allowed) {
-    return { uid: request.uid, allowed: false, status: { code: result.code, message: result.message, ...(result.reason ? { reason: result.reason } : {}) }, ...warnings };
+    return {
+      uid: request.uid,
+      allowed: false,
+      status: { code: result.code, message: result.message, ...(result.reason ? { reason: result.reason } : {}) },
+      ...warnings,
+    };
   }
   const status = { code: 200, ...(result.message ? { message: result.message } : {}) };
   if (!result.patched) return { uid: request.uid, allowed: true, status, ...warnings };
@@ -249,7 +278,13 @@ function toResponse(type: WebhookType, request: AdmissionRequest, result: Admiss
   // Nothing to patch for DELETE (no object) — the change is dropped, as the API server would drop it.
   if (!request.object) return { uid: request.uid, allowed: true, status, ...warnings };
   const ops = createJsonPatch(request.object, result.patched);
-  return { uid: request.uid, allowed: true, status, ...(ops.length > 0 ? { patch: encodePatch(ops), patchType: 'JSONPatch' as const } : {}), ...warnings };
+  return {
+    uid: request.uid,
+    allowed: true,
+    status,
+    ...(ops.length > 0 ? { patch: encodePatch(ops), patchType: 'JSONPatch' as const } : {}),
+    ...warnings,
+  };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {

@@ -8,7 +8,13 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCA, issueCertificate, startTestCluster, type LocalApiServer, type TestCluster } from '@gardener-ts/local-apiserver';
+import {
+  createCA,
+  issueCertificate,
+  startTestCluster,
+  type LocalApiServer,
+  type TestCluster,
+} from '@gardener-ts/local-apiserver';
 import { kubectl, waitFor } from '@gardener-ts/testing';
 import { WebhookServer, type ConvertibleObject } from '../../src/webhook/index.js';
 
@@ -17,11 +23,21 @@ function rawClient(server: LocalApiServer) {
   const { ca, admin } = server.credentials;
   const send = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; body: string; json(): any }>((resolve, reject) => {
-      const req = request(`${server.url}${path}`, { method, ca: ca.certPem, cert: admin.certPem, key: admin.keyPem, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) }));
-      });
+      const req = request(
+        `${server.url}${path}`,
+        {
+          method,
+          ca: ca.certPem,
+          cert: admin.certPem,
+          key: admin.keyPem,
+          headers: { 'content-type': 'application/json', ...headers },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -70,7 +86,10 @@ function convert(object: ConvertibleObject, desiredAPIVersion: string): Converti
 }
 
 const specSchema = (field: string) => ({
-  openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'integer' } } } } },
+  openAPIV3Schema: {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { [field]: { type: 'integer' } } } },
+  },
 });
 
 function crd(name: string, plural: string, kind: string, conversion: Record<string, unknown>) {
@@ -92,11 +111,21 @@ function crd(name: string, plural: string, kind: string, conversion: Record<stri
 }
 
 const widget = (version: string, name: string, spec: Record<string, unknown>, labels?: Record<string, string>) =>
-  JSON.stringify({ apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name, ...(labels ? { labels } : {}) }, spec });
+  JSON.stringify({
+    apiVersion: `example.com/${version}`,
+    kind: 'Widget',
+    metadata: { name, ...(labels ? { labels } : {}) },
+    spec,
+  });
 
 beforeAll(async () => {
   const ca = await createCA('conversion-webhook-ca');
-  const serving = await issueCertificate(ca, { commonName: 'converter', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'] });
+  const serving = await issueCertificate(ca, {
+    commonName: 'converter',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    dnsNames: ['localhost'],
+  });
   caBundle = Buffer.from(ca.certPem).toString('base64');
   certDir = await mkdtemp(join(tmpdir(), 'conversion-webhook-'));
   await writeFile(join(certDir, 'tls.crt'), serving.certPem);
@@ -112,12 +141,22 @@ beforeAll(async () => {
     '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
     crd('widgets.example.com', 'widgets', 'Widget', {
       strategy: 'Webhook',
-      webhook: { clientConfig: { url: `https://127.0.0.1:${webhook.port}/convert`, caBundle }, conversionReviewVersions: ['v1'] },
+      webhook: {
+        clientConfig: { url: `https://127.0.0.1:${webhook.port}/convert`, caBundle },
+        conversionReviewVersions: ['v1'],
+      },
     }),
   );
   expect(created.status, created.body).toBe(201);
-  await waitFor('widgets to be served', async () => (await api.send('GET', '/apis/example.com/v2/namespaces/default/widgets')).status === 200);
-  const ns = await api.send('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'broken' } }));
+  await waitFor(
+    'widgets to be served',
+    async () => (await api.send('GET', '/apis/example.com/v2/namespaces/default/widgets')).status === 200,
+  );
+  const ns = await api.send(
+    'POST',
+    '/api/v1/namespaces',
+    JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'broken' } }),
+  );
   expect(ns.status, ns.body).toBe(201);
 });
 
@@ -130,7 +169,11 @@ afterAll(async () => {
 describe('CRD conversion webhook', () => {
   it('converts a v2 create to the v1 storage version and every read to the version asked for', async () => {
     const before = reviews.length;
-    const created = await api.send('POST', '/apis/example.com/v2/namespaces/default/widgets', widget('v2', 'w1', { replicas: 3 }));
+    const created = await api.send(
+      'POST',
+      '/apis/example.com/v2/namespaces/default/widgets',
+      widget('v2', 'w1', { replicas: 3 }),
+    );
     expect(created.status, created.body).toBe(201);
     expect(created.json()).toMatchObject({ apiVersion: 'example.com/v2', spec: { replicas: 3 } });
     expect(created.json().spec.size).toBeUndefined();
@@ -149,7 +192,10 @@ describe('CRD conversion webhook', () => {
   });
 
   it('lists in the requested version, converting all items in one review', async () => {
-    expect((await api.send('POST', '/apis/example.com/v1/namespaces/default/widgets', widget('v1', 'w2', { size: 5 }))).status).toBe(201);
+    expect(
+      (await api.send('POST', '/apis/example.com/v1/namespaces/default/widgets', widget('v1', 'w2', { size: 5 })))
+        .status,
+    ).toBe(201);
     const before = reviews.length;
     const list = await api.send('GET', '/apis/example.com/v2/namespaces/default/widgets');
     expect(list.status, list.body).toBe(200);
@@ -170,15 +216,24 @@ describe('CRD conversion webhook', () => {
         ['example.com/v2', 'w1', { replicas: 3 }],
         ['example.com/v2', 'w2', { replicas: 5 }],
       ]);
-      const patched = await api.send('PATCH', '/apis/example.com/v2/namespaces/default/widgets/w1', JSON.stringify({ spec: { replicas: 4 } }), {
-        'content-type': 'application/merge-patch+json',
-      });
+      const patched = await api.send(
+        'PATCH',
+        '/apis/example.com/v2/namespaces/default/widgets/w1',
+        JSON.stringify({ spec: { replicas: 4 } }),
+        {
+          'content-type': 'application/merge-patch+json',
+        },
+      );
       expect(patched.status, patched.body).toBe(200);
       expect(patched.json()).toMatchObject({ apiVersion: 'example.com/v2', spec: { replicas: 4 } });
       expect(patched.json().metadata.generation).toBe(2);
       await waitFor('the MODIFIED event', () => watch.events.some((e) => e.type === 'MODIFIED'));
       const modified = watch.events.find((e) => e.type === 'MODIFIED')!;
-      expect(modified.object).toMatchObject({ apiVersion: 'example.com/v2', metadata: { name: 'w1' }, spec: { replicas: 4 } });
+      expect(modified.object).toMatchObject({
+        apiVersion: 'example.com/v2',
+        metadata: { name: 'w1' },
+        spec: { replicas: 4 },
+      });
       expect(modified.object.spec.size).toBeUndefined();
     } finally {
       watch.stop();
@@ -188,18 +243,38 @@ describe('CRD conversion webhook', () => {
   });
 
   it('shows v2 to the real kubectl', async () => {
-    const yaml = await kubectl(cluster.kubeconfigPath, ['get', 'widgets.v2.example.com', 'w1', '-n', 'default', '-o', 'yaml']);
+    const yaml = await kubectl(cluster.kubeconfigPath, [
+      'get',
+      'widgets.v2.example.com',
+      'w1',
+      '-n',
+      'default',
+      '-o',
+      'yaml',
+    ]);
     expect(yaml).toContain('apiVersion: example.com/v2');
     expect(yaml).toMatch(/replicas: 4/);
     expect(yaml).not.toMatch(/size:/);
-    const v1 = await kubectl(cluster.kubeconfigPath, ['get', 'widgets.v1.example.com', 'w1', '-n', 'default', '-o', 'yaml']);
+    const v1 = await kubectl(cluster.kubeconfigPath, [
+      'get',
+      'widgets.v1.example.com',
+      'w1',
+      '-n',
+      'default',
+      '-o',
+      'yaml',
+    ]);
     expect(v1).toContain('apiVersion: example.com/v1');
     expect(v1).toMatch(/size: 4/);
   });
 
   it('fails a read with kube message when the webhook answers Failure', async () => {
     // Created in the storage version: no conversion needed, so the create succeeds.
-    const created = await api.send('POST', '/apis/example.com/v1/namespaces/broken/widgets', widget('v1', 'bad', { size: 1 }, { conversion: 'refuse' }));
+    const created = await api.send(
+      'POST',
+      '/apis/example.com/v1/namespaces/broken/widgets',
+      widget('v1', 'bad', { size: 1 }, { conversion: 'refuse' }),
+    );
     expect(created.status, created.body).toBe(201);
     const read = await api.send('GET', '/apis/example.com/v2/namespaces/broken/widgets/bad');
     expect(read.status).toBe(500);
@@ -212,38 +287,66 @@ describe('CRD conversion webhook', () => {
     });
     const list = await api.send('GET', '/apis/example.com/v2/namespaces/broken/widgets');
     expect(list.status).toBe(500);
-    expect(list.json().message).toBe('conversion webhook for example.com/v1, Kind=Widget failed: refusing to convert bad');
+    expect(list.json().message).toBe(
+      'conversion webhook for example.com/v1, Kind=Widget failed: refusing to convert bad',
+    );
     // A write through v2 fails the same way (the object is converted to v1 before it is stored).
-    const write = await api.send('POST', '/apis/example.com/v2/namespaces/broken/widgets', widget('v2', 'bad2', { replicas: 1 }, { conversion: 'refuse' }));
+    const write = await api.send(
+      'POST',
+      '/apis/example.com/v2/namespaces/broken/widgets',
+      widget('v2', 'bad2', { replicas: 1 }, { conversion: 'refuse' }),
+    );
     expect(write.status).toBe(500);
-    expect(write.json().message).toBe('conversion webhook for example.com/v2, Kind=Widget failed: refusing to convert bad2');
+    expect(write.json().message).toBe(
+      'conversion webhook for example.com/v2, Kind=Widget failed: refusing to convert bad2',
+    );
     expect((await api.send('GET', '/apis/example.com/v1/namespaces/broken/widgets/bad2')).status).toBe(404);
     // The storage version itself never needs the webhook.
-    expect((await api.send('GET', '/apis/example.com/v1/namespaces/broken/widgets/bad')).json().spec).toEqual({ size: 1 });
+    expect((await api.send('GET', '/apis/example.com/v1/namespaces/broken/widgets/bad')).json().spec).toEqual({
+      size: 1,
+    });
   });
 
   it('refuses a CRD with strategy Webhook but no webhook, and one without a supported review version', async () => {
-    const missing = await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('gadgets.example.com', 'gadgets', 'Gadget', { strategy: 'Webhook' }));
+    const missing = await api.send(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      crd('gadgets.example.com', 'gadgets', 'Gadget', { strategy: 'Webhook' }),
+    );
     expect(missing.status, missing.body).toBe(422);
     expect(missing.json().details.causes).toEqual(
       expect.arrayContaining([
-        { reason: 'FieldValueRequired', field: 'spec.conversion.webhookClientConfig', message: 'Required value: required when strategy is set to Webhook' },
+        {
+          reason: 'FieldValueRequired',
+          field: 'spec.conversion.webhookClientConfig',
+          message: 'Required value: required when strategy is set to Webhook',
+        },
         { reason: 'FieldValueRequired', field: 'spec.conversion.conversionReviewVersions', message: 'Required value' },
       ]),
     );
     const unsupported = await api.send(
       'POST',
       '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-      crd('gadgets.example.com', 'gadgets', 'Gadget', { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v9'] } }),
+      crd('gadgets.example.com', 'gadgets', 'Gadget', {
+        strategy: 'Webhook',
+        webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v9'] },
+      }),
     );
     expect(unsupported.status, unsupported.body).toBe(422);
-    expect(unsupported.json().message).toContain('spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1');
+    expect(unsupported.json().message).toContain(
+      'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
+    );
     const stray = await api.send(
       'POST',
       '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-      crd('gadgets.example.com', 'gadgets', 'Gadget', { strategy: 'None', webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v1'] } }),
+      crd('gadgets.example.com', 'gadgets', 'Gadget', {
+        strategy: 'None',
+        webhook: { clientConfig: { url: 'https://127.0.0.1:1/convert' }, conversionReviewVersions: ['v1'] },
+      }),
     );
     expect(stray.status, stray.body).toBe(422);
-    expect(stray.json().message).toContain('spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook');
+    expect(stray.json().message).toContain(
+      'spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook',
+    );
   });
 });

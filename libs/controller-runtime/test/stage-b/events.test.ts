@@ -43,7 +43,13 @@ describe('EventRecorder', () => {
       message: 'all good',
       count: 1,
       source: { component: 'test-controller', host: 'test-host' },
-      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'subject', uid: cm.metadata!.uid },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: 'default',
+        name: 'subject',
+        uid: cm.metadata!.uid,
+      },
     });
     expect(event.metadata!.name).toMatch(/^subject\.[0-9a-f]+$/);
     expect(Date.parse(event.firstTimestamp)).toBeGreaterThan(0);

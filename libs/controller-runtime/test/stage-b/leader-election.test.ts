@@ -4,7 +4,12 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@gardener-ts/testing';
 import { ApiClient, Manager, type Runnable } from '../../src/index.js';
-import { LeaderElector, LeaseKind, leaderElectorFromConfig, type LeaderElectorOptions } from '../../src/leaderelection/index.js';
+import {
+  LeaderElector,
+  LeaseKind,
+  leaderElectorFromConfig,
+  type LeaderElectorOptions,
+} from '../../src/leaderelection/index.js';
 import { useTestCluster } from '../fixtures.js';
 import { proxiedClient } from './proxied-client.js';
 
@@ -29,7 +34,11 @@ interface Candidate {
   started: Promise<void>;
 }
 
-async function candidate(lease: string, identity: string, options: Partial<LeaderElectorOptions> = {}): Promise<Candidate> {
+async function candidate(
+  lease: string,
+  identity: string,
+  options: Partial<LeaderElectorOptions> = {},
+): Promise<Candidate> {
   const client = await ApiClient.create(env.cluster.kubeconfigPath);
   const abort = new AbortController();
   const stopped: { lost: boolean }[] = [];
@@ -52,7 +61,8 @@ async function candidate(lease: string, identity: string, options: Partial<Leade
 }
 
 const holderOf = async (lease: string) => (await env.client.get(LeaseKind, { namespace: 'garden', name: lease })).spec;
-const masterStatus = async (c: Candidate) => (await c.metrics.getSingleMetric('leader_election_master_status')!.get()).values[0]?.value;
+const masterStatus = async (c: Candidate) =>
+  (await c.metrics.getSingleMetric('leader_election_master_status')!.get()).values[0]?.value;
 
 describe('leader election', () => {
   it('elects exactly one of two candidates and records it in the Lease', async () => {
@@ -66,7 +76,11 @@ describe('leader election', () => {
     expect(follower.elector.isLeader).toBe(false);
     expect(follower.elector.leader).toBe(leader.elector.identity);
     const spec = await holderOf('one-leader');
-    expect(spec).toMatchObject({ holderIdentity: leader.elector.identity, leaseDurationSeconds: 3, leaseTransitions: 0 });
+    expect(spec).toMatchObject({
+      holderIdentity: leader.elector.identity,
+      leaseDurationSeconds: 3,
+      leaseTransitions: 0,
+    });
     expect(spec!.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(await masterStatus(leader)).toBe(1);
     expect(await masterStatus(follower)).toBe(0);
@@ -94,7 +108,13 @@ describe('leader election', () => {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { namespace: 'garden', name: 'skewed' },
-      spec: { holderIdentity: 'ghost', leaseDurationSeconds: 3, acquireTime: longAgo, renewTime: longAgo, leaseTransitions: 4 },
+      spec: {
+        holderIdentity: 'ghost',
+        leaseDurationSeconds: 3,
+        acquireTime: longAgo,
+        renewTime: longAgo,
+        leaseTransitions: 4,
+      },
     });
     const startedAt = performance.now();
     const b = await candidate('skewed', 'b');
@@ -124,8 +144,13 @@ describe('leader election', () => {
     const a = await candidate('stolen', 'a');
     await a.started;
     const lease = await env.client.get(LeaseKind, { namespace: 'garden', name: 'stolen' });
-    await env.client.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
-    await waitFor('a to give up leadership', () => a.stopped.length > 0, { timeoutMs: timing.renewDeadlineMs + 3 * maxRetryWait + 5000 });
+    await env.client.update({
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+    });
+    await waitFor('a to give up leadership', () => a.stopped.length > 0, {
+      timeoutMs: timing.renewDeadlineMs + 3 * maxRetryWait + 5000,
+    });
     expect(a.stopped).toEqual([{ lost: true }]);
     expect(a.elector.isLeader).toBe(false);
     expect(await masterStatus(a)).toBe(0);
@@ -139,7 +164,10 @@ describe('leader election', () => {
       await proxy.close();
     });
     let lostAt = 0;
-    const a = await candidate('partitioned', 'a', { client, onStoppedLeading: ({ lost }) => void (lost && (lostAt = performance.now())) });
+    const a = await candidate('partitioned', 'a', {
+      client,
+      onStoppedLeading: ({ lost }) => void (lost && (lostAt = performance.now())),
+    });
     await a.started;
     const b = await candidate('partitioned', 'b');
     await waitFor('b to observe a as leader', () => b.elector.leader === 'a');
@@ -153,11 +181,24 @@ describe('leader election', () => {
 
   it('plugs into the manager: leader-only runnables start once elected and stop when leadership is lost', async () => {
     const events: string[] = [];
-    const runnable: Runnable = { needLeaderElection: true, start: () => void events.push('started'), stop: async () => void events.push('stopped') };
+    const runnable: Runnable = {
+      needLeaderElection: true,
+      start: () => void events.push('started'),
+      stop: async () => void events.push('stopped'),
+    };
     const client = await ApiClient.create(env.cluster.kubeconfigPath);
     // The elector runs only once the manager starts, so it may refer to the manager declared before it.
-    const mgr = await Manager.create({ clusters: { main: env.cluster.kubeconfigPath }, leaderElection: (signal) => elector.run(signal) });
-    const elector = new LeaderElector({ client, lock: { namespace: 'garden', name: 'manager' }, identity: 'mgr', ...timing, onStoppedLeading: () => void mgr.stop() });
+    const mgr = await Manager.create({
+      clusters: { main: env.cluster.kubeconfigPath },
+      leaderElection: (signal) => elector.run(signal),
+    });
+    const elector = new LeaderElector({
+      client,
+      lock: { namespace: 'garden', name: 'manager' },
+      identity: 'mgr',
+      ...timing,
+      onStoppedLeading: () => void mgr.stop(),
+    });
     cleanup.push(async () => {
       await mgr.stop();
       await elector.done();
@@ -185,7 +226,11 @@ describe('leaderElectorFromConfig', () => {
     resourceName: 'gardenlet-leader-election',
     resourceNamespace: 'garden',
   };
-  const client = { get: async () => Promise.reject(new Error('unused')), create: async () => Promise.reject(new Error('unused')), update: async () => Promise.reject(new Error('unused')) };
+  const client = {
+    get: async () => Promise.reject(new Error('unused')),
+    create: async () => Promise.reject(new Error('unused')),
+    update: async () => Promise.reject(new Error('unused')),
+  };
 
   it('builds an elector from the configuration, or none when leaderElect is false', () => {
     expect(leaderElectorFromConfig(config, { client, identity: 'x' })).toBeInstanceOf(LeaderElector);
@@ -193,9 +238,17 @@ describe('leaderElectorFromConfig', () => {
   });
 
   it('rejects timings client-go would reject and unknown locks, naming the field', () => {
-    expect(() => leaderElectorFromConfig({ ...config, renewDeadline: '20s' }, { client })).toThrow(/leaseDuration .* must be greater than renewDeadline/);
-    expect(() => leaderElectorFromConfig({ ...config, retryPeriod: '9s' }, { client })).toThrow(/renewDeadline .* must be greater than 1.2 × retryPeriod/);
-    expect(() => leaderElectorFromConfig({ ...config, resourceLock: 'configmaps' }, { client })).toThrow(/resourceLock/);
-    expect(() => leaderElectorFromConfig({ ...config, leaseDuration: 'soon' }, { client })).toThrow(/leaderElection.leaseDuration/);
+    expect(() => leaderElectorFromConfig({ ...config, renewDeadline: '20s' }, { client })).toThrow(
+      /leaseDuration .* must be greater than renewDeadline/,
+    );
+    expect(() => leaderElectorFromConfig({ ...config, retryPeriod: '9s' }, { client })).toThrow(
+      /renewDeadline .* must be greater than 1.2 × retryPeriod/,
+    );
+    expect(() => leaderElectorFromConfig({ ...config, resourceLock: 'configmaps' }, { client })).toThrow(
+      /resourceLock/,
+    );
+    expect(() => leaderElectorFromConfig({ ...config, leaseDuration: 'soon' }, { client })).toThrow(
+      /leaderElection.leaseDuration/,
+    );
   });
 });

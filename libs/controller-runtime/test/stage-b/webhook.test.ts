@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCA, issueCertificate, type CertificateAuthority } from '@gardener-ts/local-apiserver';
 import { runKubectl, waitFor } from '@gardener-ts/testing';
 import { ApiError, ConfigMapKind, type ApiClient, type ConfigMap } from '../../src/index.js';
-import { WebhookServer, allowed, denied, patched, rule, webhookConfiguration, type AdmissionHandler } from '../../src/webhook/index.js';
+import {
+  WebhookServer,
+  allowed,
+  denied,
+  patched,
+  rule,
+  webhookConfiguration,
+  type AdmissionHandler,
+} from '../../src/webhook/index.js';
 import { configMap, useTestCluster } from '../fixtures.js';
 
 const env = useTestCluster();
@@ -23,7 +31,12 @@ let server: WebhookServer;
 const metrics = new Registry();
 
 async function writeServingCert(): Promise<string> {
-  const pair = await issueCertificate(ca, { commonName: 'webhook', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: 'server' });
+  const pair = await issueCertificate(ca, {
+    commonName: 'webhook',
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    usage: 'server',
+  });
   // Write beside, then rename: the watcher never sees a half-written pair.
   await writeFile(join(certDir, 'tls.key.new'), pair.keyPem);
   await writeFile(join(certDir, 'tls.crt.new'), pair.certPem);
@@ -51,10 +64,20 @@ beforeAll(async () => {
   ca = await createCA('webhook-ca');
   certDir = await mkdtemp(join(tmpdir(), 'webhook-certs-'));
   await writeServingCert();
-  server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir, metrics, timeoutMs: 1500, certPollIntervalMs: 500 });
+  server = new WebhookServer({
+    host: '127.0.0.1',
+    port: 0,
+    certDir,
+    metrics,
+    timeoutMs: 1500,
+    certPollIntervalMs: 500,
+  });
   server.mutating('/mutate-configmap', addMarkers as AdmissionHandler);
   server.validating('/validate-configmap', rejectForbidden as AdmissionHandler);
-  server.validating('/slow', (_req, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(allowed()))));
+  server.validating(
+    '/slow',
+    (_req, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(allowed()))),
+  );
   server.handle('/plain', (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ method: req.method, path: req.url }));
@@ -64,15 +87,33 @@ beforeAll(async () => {
   });
   await server.start();
 
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'webhook-test': 'on' } } });
+  await client.create({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: NS, labels: { 'webhook-test': 'on' } },
+  });
   const common = {
     target: { url: `https://127.0.0.1:${server.port}` },
     caBundle: ca.certPem,
   };
   const selector = { namespaceSelector: { matchLabels: { 'webhook-test': 'on' } } };
   const rules = [rule(['CREATE', 'UPDATE'], '', 'v1', 'configmaps')];
-  await client.create(webhookConfiguration({ ...common, type: 'mutating', name: 'test-mutating', webhooks: [{ name: 'mutate.configmaps.test.io', path: '/mutate-configmap', rules, ...selector }] }));
-  await client.create(webhookConfiguration({ ...common, type: 'validating', name: 'test-validating', webhooks: [{ name: 'validate.configmaps.test.io', path: '/validate-configmap', rules, ...selector }] }));
+  await client.create(
+    webhookConfiguration({
+      ...common,
+      type: 'mutating',
+      name: 'test-mutating',
+      webhooks: [{ name: 'mutate.configmaps.test.io', path: '/mutate-configmap', rules, ...selector }],
+    }),
+  );
+  await client.create(
+    webhookConfiguration({
+      ...common,
+      type: 'validating',
+      name: 'test-validating',
+      webhooks: [{ name: 'validate.configmaps.test.io', path: '/validate-configmap', rules, ...selector }],
+    }),
+  );
   // The API server picks configurations up asynchronously: wait until a create goes through the webhook.
   let probe = 0;
   await waitFor('the webhooks to be active', async () => {
@@ -90,7 +131,15 @@ afterAll(async () => {
 function post(path: string, body: string, contentType = 'application/json'): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: 'POST', ca: ca.certPem, servername: 'localhost', headers: { 'content-type': contentType } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method: 'POST',
+        ca: ca.certPem,
+        servername: 'localhost',
+        headers: { 'content-type': contentType },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -106,7 +155,14 @@ const review = (object: unknown, uid = 'uid-1') =>
   JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid, kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { group: '', version: 'v1', resource: 'configmaps' }, operation: 'CREATE', userInfo: {}, object },
+    request: {
+      uid,
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      resource: { group: '', version: 'v1', resource: 'configmaps' },
+      operation: 'CREATE',
+      userInfo: {},
+      object,
+    },
   });
 
 async function requestsTotal(webhook: string, code: string): Promise<number> {
@@ -126,14 +182,30 @@ describe('webhook server behind the API server', () => {
   });
 
   it('returns a validating denial to kubectl and stores nothing', async () => {
-    const result = await runKubectl(env.cluster.kubeconfigPath, ['create', 'configmap', 'denied', '-n', NS, '--from-literal=forbidden=1']);
+    const result = await runKubectl(env.cluster.kubeconfigPath, [
+      'create',
+      'configmap',
+      'denied',
+      '-n',
+      NS,
+      '--from-literal=forbidden=1',
+    ]);
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('admission webhook "validate.configmaps.test.io" denied the request: the key "forbidden" is not allowed');
+    expect(result.stderr).toContain(
+      'admission webhook "validate.configmaps.test.io" denied the request: the key "forbidden" is not allowed',
+    );
     await expect(client.get(ConfigMapKind, { namespace: NS, name: 'denied' })).rejects.toMatchObject({ code: 404 });
   });
 
   it('passes warnings through to kubectl', async () => {
-    const result = await runKubectl(env.cluster.kubeconfigPath, ['create', 'configmap', 'warned', '-n', NS, '--from-literal=deprecated=1']);
+    const result = await runKubectl(env.cluster.kubeconfigPath, [
+      'create',
+      'configmap',
+      'warned',
+      '-n',
+      NS,
+      '--from-literal=deprecated=1',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Warning: the key "deprecated" will be removed');
   });
@@ -150,7 +222,10 @@ describe('webhook server behind the API server', () => {
 describe('webhook server requests', () => {
   it('answers a direct review with a JSON patch and counts it', async () => {
     const before = await requestsTotal('/mutate-configmap', '200');
-    const res = await post('/mutate-configmap', review({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, 'abc'));
+    const res = await post(
+      '/mutate-configmap',
+      review({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, 'abc'),
+    );
     expect(res.status).toBe(200);
     expect(res.body.response).toMatchObject({ uid: 'abc', allowed: true, patchType: 'JSONPatch' });
     expect(JSON.parse(Buffer.from(res.body.response.patch, 'base64').toString())).toEqual([
@@ -164,10 +239,16 @@ describe('webhook server requests', () => {
     const notJson = await post('/validate-configmap', '{not json');
     expect(notJson.status).toBe(400);
     expect(notJson.body.response.status.message).toMatch(/^malformed AdmissionReview: the request body is not JSON/);
-    const v1beta1 = await post('/validate-configmap', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: {} }));
+    const v1beta1 = await post(
+      '/validate-configmap',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: {} }),
+    );
     expect(v1beta1.status).toBe(400);
     expect(v1beta1.body.response.status.message).toContain('expected apiVersion admission.k8s.io/v1');
-    const noUid = await post('/validate-configmap', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE' } }));
+    const noUid = await post(
+      '/validate-configmap',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE' } }),
+    );
     expect(noUid.body.response.status.message).toContain('request.uid is missing');
     expect((await post('/validate-configmap', review({}), 'text/plain')).status).toBe(400);
     expect((await post('/nowhere', review({}))).status).toBe(404);
@@ -198,10 +279,13 @@ describe('certificate rotation', () => {
   it('serves the rotated certificate on the next handshake, without a restart', async () => {
     const handshake = () =>
       new Promise<string>((resolve, reject) => {
-        const socket = connect({ host: '127.0.0.1', port: server.port, ca: ca.certPem, servername: 'localhost' }, () => {
-          resolve(socket.getPeerX509Certificate()!.fingerprint256);
-          socket.end();
-        });
+        const socket = connect(
+          { host: '127.0.0.1', port: server.port, ca: ca.certPem, servername: 'localhost' },
+          () => {
+            resolve(socket.getPeerX509Certificate()!.fingerprint256);
+            socket.end();
+          },
+        );
         socket.on('error', reject);
       });
     const before = await handshake();

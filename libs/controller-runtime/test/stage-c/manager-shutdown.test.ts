@@ -31,18 +31,40 @@ interface Member {
   reconciled: string[];
 }
 
-async function member(lease: string, identity: string, reconcile: (name: string) => Promise<void> = async () => undefined, extra: { gracefulShutdownTimeoutMs?: number; fail?: (err: unknown) => void } = {}): Promise<Member> {
+async function member(
+  lease: string,
+  identity: string,
+  reconcile: (name: string) => Promise<void> = async () => undefined,
+  extra: { gracefulShutdownTimeoutMs?: number; fail?: (err: unknown) => void } = {},
+): Promise<Member> {
   const electorClient = await ApiClient.create(env.cluster.kubeconfigPath);
   const stoppedLeading: { lost: boolean }[] = [];
   const reconciled: string[] = [];
-  const elector = new LeaderElector({ client: electorClient, lock: { namespace: 'garden', name: lease }, identity, ...timing, onStoppedLeading: (why) => stoppedLeading.push(why) });
+  const elector = new LeaderElector({
+    client: electorClient,
+    lock: { namespace: 'garden', name: lease },
+    identity,
+    ...timing,
+    onStoppedLeading: (why) => stoppedLeading.push(why),
+  });
   const { fail, ...managerOptions } = extra;
   const options = { clusters: { main: env.cluster.kubeconfigPath }, leaderElection: elector.run, ...managerOptions };
   const mgr = fail
-    ? await Manager.forComponent({ log: createLogger({ name: 'test', level: 'silent' }), metrics: new Registry(), ready: new Checks(), signal: new AbortController().signal, fail }, options)
+    ? await Manager.forComponent(
+        {
+          log: createLogger({ name: 'test', level: 'silent' }),
+          metrics: new Registry(),
+          ready: new Checks(),
+          signal: new AbortController().signal,
+          fail,
+        },
+        options,
+      )
     : await Manager.create(options);
   controllerFor(mgr, `cm-${identity}`)
-    .for(ConfigMapKind, { predicates: [(e) => e.object.metadata?.namespace === 'work' && e.object.metadata.name!.startsWith(lease)] })
+    .for(ConfigMapKind, {
+      predicates: [(e) => e.object.metadata?.namespace === 'work' && e.object.metadata.name!.startsWith(lease)],
+    })
     .complete(async ({ name }) => {
       reconciled.push(name);
       await reconcile(name);
@@ -117,7 +139,11 @@ describe('losing leadership', () => {
     const a = await member('stolen', 'mgr-1');
     const b = await member('stolen', 'mgr-2');
     const events: string[] = [];
-    const runnable: Runnable = { needLeaderElection: true, start: () => void events.push('started'), stop: async () => void events.push('stopped') };
+    const runnable: Runnable = {
+      needLeaderElection: true,
+      start: () => void events.push('started'),
+      stop: async () => void events.push('stopped'),
+    };
     a.mgr.add(runnable);
     await a.mgr.start();
     await waitFor('a to lead', () => a.elector.isLeader, { timeoutMs: 15_000 });
@@ -151,7 +177,10 @@ describe('losing leadership', () => {
     await a.mgr.start();
     await waitFor('a to lead', () => a.elector.isLeader, { timeoutMs: 15_000 });
     const lease = await env.client.get(LeaseKind, { namespace: 'garden', name: 'expired' });
-    await env.client.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'someone-else', leaseDurationSeconds: 60 } });
+    await env.client.update({
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'someone-else', leaseDurationSeconds: 60 },
+    });
     await expect(a.mgr.done()).rejects.toThrow('leader election lost');
     expect(a.stoppedLeading).toEqual([{ lost: true }]);
     await waitFor('the component to be failed', () => failures.length > 0);

@@ -25,7 +25,11 @@ describe('client-side rate limiting', () => {
 
   it('reports a long wait as client-go does: info above 1 s, naming the request, nothing for unthrottled requests', async () => {
     const lines: { level: string; msg: string; waitedMs: number }[] = [];
-    const log = createLogger({ name: 'test', level: 'debug', destination: new Writable({ write: (chunk, _e, cb) => cb(void lines.push(JSON.parse(String(chunk)))) }) });
+    const log = createLogger({
+      name: 'test',
+      level: 'debug',
+      destination: new Writable({ write: (chunk, _e, cb) => cb(void lines.push(JSON.parse(String(chunk)))) }),
+    });
     const client = await ApiClient.create(env.cluster.kubeconfigPath, { rateLimit: { qps: 0.5, burst: 1 }, log });
     try {
       await client.get(NamespaceKind, { name: 'default' }); // discovery takes the only token, the get waits
@@ -33,7 +37,9 @@ describe('client-side rate limiting', () => {
       // The first request found a token and says nothing; the second waited.
       expect(waited).toHaveLength(1);
       const last = waited[0];
-      expect(last.msg).toMatch(/^Waited for \d+\.\d{3}s due to client-side throttling, not priority and fairness, request: GET:https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default$/);
+      expect(last.msg).toMatch(
+        /^Waited for \d+\.\d{3}s due to client-side throttling, not priority and fairness, request: GET:https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/default$/,
+      );
       expect(last.waitedMs).toBeGreaterThanOrEqual(1000);
       expect(last.level).toBe('info');
     } finally {
@@ -46,12 +52,21 @@ describe('client-side rate limiting', () => {
     expect(unlimited.transport.rateLimiter).toBeUndefined();
     unlimited.close();
     const mgr = await Manager.create({
-      clusters: { garden: env.cluster.kubeconfigPath, seed: { kubeConfig: env.cluster.kubeconfigPath, rateLimit: { qps: 20, burst: 30 } } },
+      clusters: {
+        garden: env.cluster.kubeconfigPath,
+        seed: { kubeConfig: env.cluster.kubeconfigPath, rateLimit: { qps: 20, burst: 30 } },
+      },
       rateLimit: { qps: 50, burst: 100 },
     });
     try {
-      expect([mgr.cluster('garden').api.transport.rateLimiter?.qps, mgr.cluster('garden').api.transport.rateLimiter?.burst]).toEqual([50, 100]);
-      expect([mgr.cluster('seed').api.transport.rateLimiter?.qps, mgr.cluster('seed').api.transport.rateLimiter?.burst]).toEqual([20, 30]);
+      expect([
+        mgr.cluster('garden').api.transport.rateLimiter?.qps,
+        mgr.cluster('garden').api.transport.rateLimiter?.burst,
+      ]).toEqual([50, 100]);
+      expect([
+        mgr.cluster('seed').api.transport.rateLimiter?.qps,
+        mgr.cluster('seed').api.transport.rateLimiter?.burst,
+      ]).toEqual([20, 30]);
     } finally {
       await mgr.stop();
     }

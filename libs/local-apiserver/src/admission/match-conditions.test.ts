@@ -6,7 +6,7 @@ describe('match condition compilation', () => {
     for (const expression of [
       "isURL('https://example.com/x')",
       "quantity('1Gi').isGreaterThan(quantity('512Mi'))",
-      "[1, 2, 3].isSorted()",
+      '[1, 2, 3].isSorted()',
       "object.metadata.name.find('[0-9]+') != ''",
     ]) {
       expect(compileCondition(expression), expression).toEqual({ program: expect.any(Function) });
@@ -14,7 +14,9 @@ describe('match condition compilation', () => {
   });
 
   it('refuses expressions that do not compile or do not return bool, in kube words', () => {
-    expect(compileCondition('object.metadata.name ==')).toEqual({ error: expect.stringMatching(/^compilation failed: ERROR: <input>: /) });
+    expect(compileCondition('object.metadata.name ==')).toEqual({
+      error: expect.stringMatching(/^compilation failed: ERROR: <input>: /),
+    });
     expect(compileCondition("'a' + 'b'")).toEqual({ error: 'must evaluate to bool' });
   });
 });

@@ -21,12 +21,21 @@ export function rulesMatch(webhook: KubeObject, r: WriteRequest): boolean {
     const scope = rule.scope ?? '*';
     if (scope === 'Cluster' && d.namespaced) return false;
     if (scope === 'Namespaced' && !d.namespaced) return false;
-    return any(rule.operations, r.operation) && any(rule.apiGroups, d.group) && any(rule.apiVersions, d.version) && resourceMatches(rule.resources, d.resource, r.subresource);
+    return (
+      any(rule.operations, r.operation) &&
+      any(rule.apiGroups, d.group) &&
+      any(rule.apiVersions, d.version) &&
+      resourceMatches(rule.resources, d.resource, r.subresource)
+    );
   });
 }
 
 /** namespaceSelector: namespaced objects by their namespace's labels, Namespaces by their own; others always match. */
-export function namespaceMatches(webhook: KubeObject, r: WriteRequest, namespaceLabels: Record<string, string> | undefined): boolean {
+export function namespaceMatches(
+  webhook: KubeObject,
+  r: WriteRequest,
+  namespaceLabels: Record<string, string> | undefined,
+): boolean {
   const selector = webhook.namespaceSelector ?? {};
   if (r.definition.group === '' && r.definition.resource === 'namespaces') {
     return matchesLabelSelector(selector, (r.object ?? r.oldObject)?.metadata?.labels ?? {});

@@ -23,7 +23,11 @@ function tokenVolume(name: string): KubeObject {
       sources: [
         { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
         { configMap: { name: ROOT_CA_CONFIGMAP, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
     },
   };
@@ -61,10 +65,13 @@ function serviceAccountPlugin(storage: Storage): WriteStep {
     }
     const automount = spec.automountServiceAccountToken ?? sa.object.automountServiceAccountToken ?? true;
     const containers: KubeObject[] = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
-    const alreadyMounted = containers.some((c) => (c.volumeMounts ?? []).some((m: KubeObject) => m.mountPath === MOUNT_PATH));
+    const alreadyMounted = containers.some((c) =>
+      (c.volumeMounts ?? []).some((m: KubeObject) => m.mountPath === MOUNT_PATH),
+    );
     if (!automount || alreadyMounted) return;
     const volume = tokenVolume(`kube-api-access-${suffix()}`);
     spec.volumes = [...(spec.volumes ?? []), volume];
-    for (const c of containers) c.volumeMounts = [...(c.volumeMounts ?? []), { name: volume.name, readOnly: true, mountPath: MOUNT_PATH }];
+    for (const c of containers)
+      c.volumeMounts = [...(c.volumeMounts ?? []), { name: volume.name, readOnly: true, mountPath: MOUNT_PATH }];
   };
 }

@@ -74,11 +74,16 @@ export const errors = {
       kind: resource,
     }),
   conflict: (resource: string, group: string, name: string, why: string) =>
-    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource, group)} "${name}": ${why}`, {
-      name,
-      group,
-      kind: resource,
-    }),
+    new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualifiedResource(resource, group)} "${name}": ${why}`,
+      {
+        name,
+        group,
+        kind: resource,
+      },
+    ),
   modified: (resource: string, group: string, name: string) =>
     errors.conflict(
       resource,
@@ -90,7 +95,11 @@ export const errors = {
   forbidden: (message: string) => new ApiError(403, 'Forbidden', message),
   methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
   unsupportedMediaType: (type: string) =>
-    new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml; got ${type}`),
+    new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml; got ${type}`,
+    ),
   tooLarge: () => new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'),
   internal: (message: string) => new ApiError(500, 'InternalError', `Internal error occurred: ${message}`),
   /** 422 with one cause per field problem, worded like kube: `Kind.group "name" is invalid: [a, b]`. */

@@ -39,14 +39,23 @@ export class Auditor {
     this.enabled = options.policy !== undefined && this.sinks.length > 0;
     const registers = options.metrics ? [options.metrics] : [];
     if (this.enabled && options.metrics) {
-      this.eventCounter = new Counter({ name: 'apiserver_audit_event_total', help: 'Counter of audit events generated and sent to the audit backend.', registers });
+      this.eventCounter = new Counter({
+        name: 'apiserver_audit_event_total',
+        help: 'Counter of audit events generated and sent to the audit backend.',
+        registers,
+      });
       this.errorCounter = new Counter({
         name: 'apiserver_audit_error_total',
         help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.',
         labelNames: ['plugin'],
         registers,
       });
-      this.levelCounter = new Counter({ name: 'apiserver_audit_level_total', help: 'Counter of policy levels for audit events (1 per request).', labelNames: ['level'], registers });
+      this.levelCounter = new Counter({
+        name: 'apiserver_audit_level_total',
+        help: 'Counter of policy levels for audit events (1 per request).',
+        labelNames: ['level'],
+        registers,
+      });
     }
   }
 

@@ -10,8 +10,15 @@ import type { AuditAttributes, AuditSink } from './types.js';
 
 const admin = { username: 'admin', uid: 'u1', groups: ['system:masters', 'system:authenticated'] };
 
-function fakeRequest(url = '/api/v1/namespaces/default/configmaps', headers: Record<string, string> = {}): IncomingMessage {
-  return Object.assign(new EventEmitter(), { url, headers: { 'user-agent': 'kubectl/v1.35.0', ...headers }, socket: { remoteAddress: '127.0.0.1' } }) as unknown as IncomingMessage;
+function fakeRequest(
+  url = '/api/v1/namespaces/default/configmaps',
+  headers: Record<string, string> = {},
+): IncomingMessage {
+  return Object.assign(new EventEmitter(), {
+    url,
+    headers: { 'user-agent': 'kubectl/v1.35.0', ...headers },
+    socket: { remoteAddress: '127.0.0.1' },
+  }) as unknown as IncomingMessage;
 }
 
 function fakeResponse(): ServerResponse & { headers: Record<string, string> } {
@@ -33,18 +40,32 @@ function fakeResponse(): ServerResponse & { headers: Record<string, string> } {
 }
 
 function createAttributes(verb = 'create', resource = 'configmaps', subresource = ''): AuditAttributes {
-  return { user: admin, kind: 'resource', resource: { verb, namespace: 'default', group: '', version: 'v1', resource, subresource, name: '' } };
+  return {
+    user: admin,
+    kind: 'resource',
+    resource: { verb, namespace: 'default', group: '', version: 'v1', resource, subresource, name: '' },
+  };
 }
 
 function auditorWith(rules: unknown[], extra: Record<string, unknown> = {}) {
   const lines: any[] = [];
-  const sink: AuditSink = { name: 'memory', process: (json) => void lines.push(JSON.parse(json)), stop: async () => {} };
-  const auditor = new Auditor({ policy: new PolicyEvaluator(parsePolicy({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules, ...extra })), sinks: [sink] });
+  const sink: AuditSink = {
+    name: 'memory',
+    process: (json) => void lines.push(JSON.parse(json)),
+    stop: async () => {},
+  };
+  const auditor = new Auditor({
+    policy: new PolicyEvaluator(parsePolicy({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules, ...extra })),
+    sinks: [sink],
+  });
   return { auditor, lines };
 }
 
 /** One request through the audit: received, authorized, a body in, a body out, closed. */
-function runRequest(auditor: Auditor, opts: { attributes?: AuditAttributes; body?: unknown; response?: unknown; code?: number; url?: string } = {}) {
+function runRequest(
+  auditor: Auditor,
+  opts: { attributes?: AuditAttributes; body?: unknown; response?: unknown; code?: number; url?: string } = {},
+) {
   const req = fakeRequest(opts.url);
   const res = fakeResponse();
   const audit = auditor.begin(req, res);
@@ -57,7 +78,12 @@ function runRequest(auditor: Auditor, opts: { attributes?: AuditAttributes; body
   return { audit, res };
 }
 
-const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', managedFields: [{ manager: 'kubectl' }] }, data: { k: 'v' } };
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'cfg', managedFields: [{ manager: 'kubectl' }] },
+  data: { k: 'v' },
+};
 
 describe('audit events', () => {
   it('prints RFC 3339 micro timestamps', () => {
@@ -66,12 +92,23 @@ describe('audit events', () => {
   });
 
   it('takes the source IPs from X-Forwarded-For, X-Real-Ip and the connection', () => {
-    expect(sourceIPs(fakeRequest('/', { 'x-forwarded-for': '10.0.0.1, 10.0.0.2', 'x-real-ip': '10.0.0.3' }))).toEqual(['10.0.0.1', '10.0.0.2', '10.0.0.3', '127.0.0.1']);
+    expect(sourceIPs(fakeRequest('/', { 'x-forwarded-for': '10.0.0.1, 10.0.0.2', 'x-real-ip': '10.0.0.3' }))).toEqual([
+      '10.0.0.1',
+      '10.0.0.2',
+      '10.0.0.3',
+      '127.0.0.1',
+    ]);
     expect(sourceIPs(fakeRequest('/'))).toEqual(['127.0.0.1']);
   });
 
   it('builds the RequestReceived event and prints it in kube’s field order without empty fields', () => {
-    const ev = newEvent({ auditID: 'id-1', level: 'Metadata', attributes: createAttributes('list', 'pods'), req: fakeRequest('/api/v1/namespaces/default/pods?limit=500'), receivedMicros: 1_700_000_000_000_000 });
+    const ev = newEvent({
+      auditID: 'id-1',
+      level: 'Metadata',
+      attributes: createAttributes('list', 'pods'),
+      req: fakeRequest('/api/v1/namespaces/default/pods?limit=500'),
+      receivedMicros: 1_700_000_000_000_000,
+    });
     const json = serializeEvent(ev);
     expect(JSON.parse(json)).toEqual({
       kind: 'Event',
@@ -88,18 +125,45 @@ describe('audit events', () => {
       requestReceivedTimestamp: '2023-11-14T22:13:20.000000Z',
       stageTimestamp: '2023-11-14T22:13:20.000000Z',
     });
-    expect(Object.keys(JSON.parse(json))).toEqual(['kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'sourceIPs', 'userAgent', 'objectRef', 'requestReceivedTimestamp', 'stageTimestamp']);
+    expect(Object.keys(JSON.parse(json))).toEqual([
+      'kind',
+      'apiVersion',
+      'level',
+      'auditID',
+      'stage',
+      'requestURI',
+      'verb',
+      'user',
+      'sourceIPs',
+      'userAgent',
+      'objectRef',
+      'requestReceivedTimestamp',
+      'stageTimestamp',
+    ]);
   });
 
   it('keeps the bounded fields of a Status response, else only the code', () => {
     expect(responseStatus(200, { kind: 'ConfigMap' })).toEqual({ metadata: {}, code: 200 });
-    expect(responseStatus(403, new ApiError(403, 'Forbidden', 'no', { kind: 'pods' }).toStatus())).toEqual({ metadata: {}, status: 'Failure', message: 'no', reason: 'Forbidden', details: { kind: 'pods' }, code: 403 });
+    expect(responseStatus(403, new ApiError(403, 'Forbidden', 'no', { kind: 'pods' }).toStatus())).toEqual({
+      metadata: {},
+      status: 'Failure',
+      message: 'no',
+      reason: 'Forbidden',
+      details: { kind: 'pods' },
+      code: 403,
+    });
   });
 
   it('drops managedFields from objects, list items and table rows', () => {
     expect(withoutManagedFields(configMap)).toEqual({ ...configMap, metadata: { name: 'cfg' } });
-    expect(withoutManagedFields({ kind: 'ConfigMapList', items: [configMap] })).toEqual({ kind: 'ConfigMapList', items: [{ ...configMap, metadata: { name: 'cfg' } }] });
-    expect(withoutManagedFields({ kind: 'Table', rows: [{ cells: [], object: configMap }] })).toEqual({ kind: 'Table', rows: [{ cells: [], object: { ...configMap, metadata: { name: 'cfg' } } }] });
+    expect(withoutManagedFields({ kind: 'ConfigMapList', items: [configMap] })).toEqual({
+      kind: 'ConfigMapList',
+      items: [{ ...configMap, metadata: { name: 'cfg' } }],
+    });
+    expect(withoutManagedFields({ kind: 'Table', rows: [{ cells: [], object: configMap }] })).toEqual({
+      kind: 'Table',
+      rows: [{ cells: [], object: { ...configMap, metadata: { name: 'cfg' } } }],
+    });
     expect(configMap.metadata.managedFields).toHaveLength(1);
   });
 });
@@ -124,7 +188,10 @@ describe('request audits', () => {
     expect(done.responseObject).toBeUndefined();
     expect(done.objectRef).toEqual({ resource: 'configmaps', namespace: 'default', name: 'cfg', apiVersion: 'v1' });
     expect(done.responseStatus).toEqual({ metadata: {}, code: 201 });
-    expect(done.annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': 'RBAC: allowed' });
+    expect(done.annotations).toEqual({
+      'authorization.k8s.io/decision': 'allow',
+      'authorization.k8s.io/reason': 'RBAC: allowed',
+    });
     expect(lines[0].objectRef.name).toBeUndefined();
   });
 
@@ -189,7 +256,11 @@ describe('request audits', () => {
     res.writeHead(401);
     res.emit('close');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ stage: 'ResponseStarted', user: {}, responseStatus: { message: 'Authentication failed, attempted: bearer', code: 401 } });
+    expect(lines[0]).toMatchObject({
+      stage: 'ResponseStarted',
+      user: {},
+      responseStatus: { message: 'Authentication failed, attempted: bearer', code: 401 },
+    });
   });
 
   it('completes open requests on stop', async () => {
@@ -197,6 +268,11 @@ describe('request audits', () => {
     auditor.begin(fakeRequest(), fakeResponse()).received(createAttributes());
     await auditor.stop();
     expect(lines.map((l) => l.stage)).toEqual(['RequestReceived', 'ResponseComplete']);
-    expect(lines[1].responseStatus).toEqual({ metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 });
+    expect(lines[1].responseStatus).toEqual({
+      metadata: {},
+      status: 'Success',
+      message: 'Connection closed early',
+      code: 200,
+    });
   });
 });

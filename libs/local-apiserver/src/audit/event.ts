@@ -51,7 +51,14 @@ export function eventUser(user: UserInfo | undefined): EventUser {
 export function objectReference(a: AuditAttributes): ObjectReference | undefined {
   if (a.kind !== 'resource') return undefined;
   const r = a.resource;
-  return { resource: r.resource, namespace: r.namespace, name: r.name, apiGroup: r.group, apiVersion: r.version, subresource: r.subresource };
+  return {
+    resource: r.resource,
+    namespace: r.namespace,
+    name: r.name,
+    apiGroup: r.group,
+    apiVersion: r.version,
+    subresource: r.subresource,
+  };
 }
 
 /** The event's responseStatus: the bounded fields of a Status response, else only the code. */
@@ -122,12 +129,26 @@ export function withoutManagedFields(object: unknown): unknown {
   let out = stripManagedFields(object) as Record<string, unknown>;
   if (Array.isArray(out.items)) out = { ...out, items: out.items.map(stripManagedFields) };
   if ((out as { kind?: unknown }).kind === 'Table' && Array.isArray(out.rows)) {
-    out = { ...out, rows: (out.rows as Record<string, unknown>[]).map((row) => (row && typeof row === 'object' && row.object ? { ...row, object: stripManagedFields(row.object) } : row)) };
+    out = {
+      ...out,
+      rows: (out.rows as Record<string, unknown>[]).map((row) =>
+        row && typeof row === 'object' && row.object ? { ...row, object: stripManagedFields(row.object) } : row,
+      ),
+    };
   }
   return out;
 }
 
-const REF_FIELDS = ['resource', 'namespace', 'name', 'uid', 'apiGroup', 'apiVersion', 'resourceVersion', 'subresource'] as const;
+const REF_FIELDS = [
+  'resource',
+  'namespace',
+  'name',
+  'uid',
+  'apiGroup',
+  'apiVersion',
+  'resourceVersion',
+  'subresource',
+] as const;
 
 /** The reference in kube's field order without its empty fields. */
 function compactRef(ref: ObjectReference | undefined): ObjectReference | undefined {

@@ -26,9 +26,16 @@ export interface AuditOptions {
 }
 
 /** The server's auditor; throws at startup for an invalid policy or a backend that cannot be opened. */
-export async function createAuditor(options: AuditOptions | undefined, context: { metrics?: MetricsRegistry; log?: Logger }): Promise<Auditor> {
+export async function createAuditor(
+  options: AuditOptions | undefined,
+  context: { metrics?: MetricsRegistry; log?: Logger },
+): Promise<Auditor> {
   if (!options) return new Auditor();
-  const policy = options.policyFile ? await loadPolicyFile(options.policyFile) : options.policy !== undefined ? parsePolicy(options.policy) : undefined;
+  const policy = options.policyFile
+    ? await loadPolicyFile(options.policyFile)
+    : options.policy !== undefined
+      ? parsePolicy(options.policy)
+      : undefined;
   const sinks: AuditSink[] = [];
   // The backends report drops to the auditor, which needs the backends first.
   const owner: { auditor?: Auditor } = {};
@@ -36,6 +43,11 @@ export async function createAuditor(options: AuditOptions | undefined, context: 
   const webhook = options.webhookConfigFile ? await loadWebhookConfig(options.webhookConfigFile) : undefined;
   if (options.logPath) sinks.push(await openLogBackend(options.logPath, dropped));
   if (webhook) sinks.push(webhookBackend(webhook, dropped, options.webhookBatch));
-  owner.auditor = new Auditor({ policy: policy && new PolicyEvaluator(policy), sinks, metrics: context.metrics, log: context.log });
+  owner.auditor = new Auditor({
+    policy: policy && new PolicyEvaluator(policy),
+    sinks,
+    metrics: context.metrics,
+    log: context.log,
+  });
   return owner.auditor;
 }

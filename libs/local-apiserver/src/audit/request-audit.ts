@@ -22,7 +22,10 @@ const PROTOBUF_MAGIC = Buffer.from('k8s\0');
 
 /** kube-apiserver's long-running check (BasicLongRunningRequestCheck). */
 export function isLongRunning(a: AuditAttributes): boolean {
-  return a.kind === 'resource' && (LONG_RUNNING_VERBS.has(a.resource.verb) || LONG_RUNNING_SUBRESOURCES.has(a.resource.subresource));
+  return (
+    a.kind === 'resource' &&
+    (LONG_RUNNING_VERBS.has(a.resource.verb) || LONG_RUNNING_SUBRESOURCES.has(a.resource.subresource))
+  );
 }
 
 /** A request body as an object: kube protobuf, JSON or YAML; undefined when it is none of them. */
@@ -129,7 +132,13 @@ export class RequestAudit {
     this.auditor.untrack(this);
     unregisterAudit(this.req, this.res);
     if (this.panicMessage !== undefined) {
-      ev.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${this.panicMessage}`, reason: 'InternalError', code: 500 };
+      ev.responseStatus = {
+        metadata: {},
+        status: 'Failure',
+        message: `APIServer panic'd: ${this.panicMessage}`,
+        reason: 'InternalError',
+        code: 500,
+      };
       return this.emit('Panic');
     }
     const code = this.upgradeCode ?? (this.res?.headersSent ? this.res.statusCode : undefined);
@@ -153,7 +162,13 @@ export class RequestAudit {
     const decision = this.auditor.decide(attributes);
     if (!decision || decision.level === 'None') return false;
     this.decision = decision;
-    this.event = newEvent({ auditID: this.id, level: decision.level, attributes, req: this.req, receivedMicros: this.receivedMicros });
+    this.event = newEvent({
+      auditID: this.id,
+      level: decision.level,
+      attributes,
+      req: this.req,
+      receivedMicros: this.receivedMicros,
+    });
     this.auditor.track(this);
     registerAudit(this, this.req, this.res);
     this.res?.once('close', () => this.complete());
@@ -172,7 +187,8 @@ export class RequestAudit {
         object = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options };
       }
       completeObjectRef(ev.objectRef, object);
-      if (object !== undefined && levelAtLeast(ev.level, 'Request')) ev.requestObject = omit ? withoutManagedFields(object) : object;
+      if (object !== undefined && levelAtLeast(ev.level, 'Request'))
+        ev.requestObject = omit ? withoutManagedFields(object) : object;
     }
     if (this.responseBody && levelAtLeast(ev.level, 'RequestResponse') && !this.longRunning) {
       ev.responseObject = omit ? withoutManagedFields(this.responseBody.value) : this.responseBody.value;
@@ -211,5 +227,7 @@ function authenticationFailure(req: IncomingMessage): string {
   if (/[?&]access_token=[^&]/.test(req.url ?? '')) methods.push('access_token');
   const socket = req.socket as { getPeerCertificate?: () => { raw?: Buffer } };
   if (typeof socket.getPeerCertificate === 'function' && socket.getPeerCertificate()?.raw) methods.push('x509');
-  return methods.length > 0 ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
+  return methods.length > 0
+    ? `Authentication failed, attempted: ${methods.join(', ')}`
+    : 'Authentication failed, no credentials provided';
 }

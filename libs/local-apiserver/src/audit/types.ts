@@ -46,7 +46,9 @@ export interface Policy {
  * What a request asks, as the policy sees it (kube's authorizer.Attributes at the audit filter): the authenticated user
  * (before impersonation; none when authentication failed), the verb and the resource or the path.
  */
-export type AuditAttributes = { user?: UserInfo } & ({ kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string });
+export type AuditAttributes = { user?: UserInfo } & (
+  { kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string }
+);
 
 /** audit.k8s.io/v1 ObjectReference. */
 export interface ObjectReference {

@@ -15,7 +15,9 @@ export interface ResourceAttributes {
   fieldSelector?: string;
 }
 
-export type Attributes = { user: UserInfo } & ({ kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string });
+export type Attributes = { user: UserInfo } & (
+  { kind: 'resource'; resource: ResourceAttributes } | { kind: 'path'; verb: string; path: string }
+);
 
 /**
  * An authorizer's decision. `allowed: false` without `denied` is no opinion with a reason (kube's DecisionNoOpinion
@@ -80,7 +82,8 @@ export function pathVerb(method: string): string {
 export function forbidden(a: Attributes, reason: string): ApiError {
   const who = `User "${a.user.username}"`;
   const why = reason ? `: ${reason}` : '';
-  if (a.kind === 'path') return new ApiError(403, 'Forbidden', `forbidden: ${who} cannot ${a.verb} path "${a.path}"${why}`);
+  if (a.kind === 'path')
+    return new ApiError(403, 'Forbidden', `forbidden: ${who} cannot ${a.verb} path "${a.path}"${why}`);
   const r = a.resource;
   const resource = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   const subject = r.group ? `${resource}.${r.group}` : resource;

@@ -47,6 +47,10 @@ export const superuserAuthorizer: Authorizer = {
   authorize: (a) => (a.user.groups.includes(SUPERUSER) ? { allowed: true, reason: '' } : undefined),
   rulesFor: (user) =>
     user.groups.includes(SUPERUSER)
-      ? { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }
+      ? {
+          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+          nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+          incomplete: false,
+        }
       : { resourceRules: [], nonResourceRules: [], incomplete: false },
 };

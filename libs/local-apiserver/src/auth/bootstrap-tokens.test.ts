@@ -22,7 +22,12 @@ beforeEach(async () => {
 });
 
 describe('bootstrap tokens', () => {
-  const valid = { 'token-id': 'abcdef', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', 'auth-extra-groups': 'system:bootstrappers:gardener' };
+  const valid = {
+    'token-id': 'abcdef',
+    'token-secret': '0123456789abcdef',
+    'usage-bootstrap-authentication': 'true',
+    'auth-extra-groups': 'system:bootstrappers:gardener',
+  };
 
   it('authenticate as system:bootstrap:<id> with the extra groups', async () => {
     await secret(valid);

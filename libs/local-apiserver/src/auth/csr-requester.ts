@@ -4,7 +4,8 @@ import type { WriteStep } from '../server/pipeline.js';
 
 export const recordCSRRequester: WriteStep = (r) => {
   const d = r.definition;
-  if (d.group !== 'certificates.k8s.io' || d.resource !== 'certificatesigningrequests' || r.operation !== 'CREATE') return;
+  if (d.group !== 'certificates.k8s.io' || d.resource !== 'certificatesigningrequests' || r.operation !== 'CREATE')
+    return;
   const spec = (r.object.spec ??= {});
   const user = r.ctx.user;
   spec.username = user.username;

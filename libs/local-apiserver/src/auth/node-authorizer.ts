@@ -19,7 +19,11 @@ const READ = ['get', 'list', 'watch'];
 /** kube's bootstrappolicy NodeRules() (Kubernetes 1.35, default feature gates). */
 export const NODE_RULES: { verbs: string[]; apiGroups: string[]; resources: string[] }[] = [
   { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] },
-  { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews', 'localsubjectaccessreviews'] },
+  {
+    verbs: ['create'],
+    apiGroups: ['authorization.k8s.io'],
+    resources: ['subjectaccessreviews', 'localsubjectaccessreviews'],
+  },
   { verbs: READ, apiGroups: [''], resources: ['services'] },
   { verbs: ['create', 'get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
   { verbs: ['update', 'patch'], apiGroups: [''], resources: ['nodes/status'] },
@@ -32,7 +36,11 @@ export const NODE_RULES: { verbs: string[]; apiGroups: string[]; resources: stri
   { verbs: READ, apiGroups: [''], resources: ['secrets', 'configmaps'] },
   { verbs: ['get'], apiGroups: [''], resources: ['persistentvolumeclaims', 'persistentvolumes'] },
   { verbs: ['get'], apiGroups: [''], resources: ['endpoints'] },
-  { verbs: ['create', 'get', 'list', 'watch'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'] },
+  {
+    verbs: ['create', 'get', 'list', 'watch'],
+    apiGroups: ['certificates.k8s.io'],
+    resources: ['certificatesigningrequests'],
+  },
   { verbs: ['get', 'create', 'update', 'patch', 'delete'], apiGroups: ['coordination.k8s.io'], resources: ['leases'] },
   { verbs: ['get'], apiGroups: ['storage.k8s.io'], resources: ['volumeattachments'] },
   { verbs: ['create'], apiGroups: [''], resources: ['serviceaccounts/token'] },
@@ -41,7 +49,11 @@ export const NODE_RULES: { verbs: string[]; apiGroups: string[]; resources: stri
   { verbs: ['get', 'create', 'update', 'patch', 'delete'], apiGroups: ['storage.k8s.io'], resources: ['csinodes'] },
   { verbs: READ, apiGroups: ['node.k8s.io'], resources: ['runtimeclasses'] },
   { verbs: ['get'], apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'] },
-  { verbs: [...READ, 'create', 'update', 'patch', 'delete', 'deletecollection'], apiGroups: ['resource.k8s.io'], resources: ['resourceslices'] },
+  {
+    verbs: [...READ, 'create', 'update', 'patch', 'delete', 'deletecollection'],
+    apiGroups: ['resource.k8s.io'],
+    resources: ['resourceslices'],
+  },
 ];
 
 /** kube's NodeIdentity: the node name of a user system:node:<name> in group system:nodes ('' when the name is empty). */
@@ -77,7 +89,9 @@ export class NodeAuthorizer implements Authorizer {
         case 'configmaps.':
           return this.readNamespaced(nodeName, 'configmap', r);
         case 'persistentvolumeclaims.':
-          return r.subresource === 'status' ? this.statusUpdate(nodeName, 'persistentvolumeclaim', r) : this.get(nodeName, 'persistentvolumeclaim', r);
+          return r.subresource === 'status'
+            ? this.statusUpdate(nodeName, 'persistentvolumeclaim', r)
+            : this.get(nodeName, 'persistentvolumeclaim', r);
         case 'persistentvolumes.':
           return this.get(nodeName, 'persistentvolume', r);
         case 'resourceclaims.resource.k8s.io':
@@ -102,7 +116,12 @@ export class NodeAuthorizer implements Authorizer {
   /** As kube's: a node's permissions are not enumerable (its rules review is incomplete, with kube's error). */
   rulesFor(user: UserInfo): RuleSet {
     if (nodeIdentity(user) === undefined) return { resourceRules: [], nonResourceRules: [], incomplete: false };
-    return { resourceRules: [], nonResourceRules: [], incomplete: true, error: 'node authorizer does not support user rule resolution' };
+    return {
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      error: 'node authorizer does not support user rule resolution',
+    };
   }
 
   private rules(a: Attributes): Decision | undefined {
@@ -120,7 +139,11 @@ export class NodeAuthorizer implements Authorizer {
     if (r.subresource) return noOpinion('cannot read subresource');
     if (!r.namespace) return noOpinion('can only read namespaced object of this type');
     // A list or watch of one object names it by field selector (kube's request info takes metadata.name from it).
-    const named = r.name || (r.verb !== 'get' ? fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value ?? '' : '');
+    const named =
+      r.name ||
+      (r.verb !== 'get'
+        ? (fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value ?? '')
+        : '');
     return this.related(nodeName, type, { ...r, name: named });
   }
 
@@ -147,7 +170,10 @@ export class NodeAuthorizer implements Authorizer {
     if (r.subresource) return undefined;
     if (['create', 'update', 'patch'].includes(r.verb)) return ALLOW;
     if (!READ.includes(r.verb)) return undefined;
-    const name = r.name || fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value || '';
+    const name =
+      r.name ||
+      fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value ||
+      '';
     if (name === nodeName) return ALLOW;
     if (!name) return noOpinion(`node '${nodeName}' cannot read all nodes, only its own Node object`);
     return noOpinion(`node '${nodeName}' cannot read '${name}', only its own Node object`);
@@ -158,7 +184,12 @@ export class NodeAuthorizer implements Authorizer {
     if (r.subresource) return undefined;
     if (r.verb === 'get') return this.get(nodeName, 'pod', r);
     if (r.verb === 'list' || r.verb === 'watch') {
-      if (fieldRequirements(r.fieldSelector).some((q) => q.field === 'spec.nodeName' && q.op === '=' && q.value === nodeName)) return ALLOW;
+      if (
+        fieldRequirements(r.fieldSelector).some(
+          (q) => q.field === 'spec.nodeName' && q.op === '=' && q.value === nodeName,
+        )
+      )
+        return ALLOW;
       return noOpinion('can only list/watch pods with spec.nodeName field selector');
     }
     return undefined;
@@ -166,16 +197,21 @@ export class NodeAuthorizer implements Authorizer {
 }
 
 function lease(nodeName: string, r: ResourceAttributes): Decision {
-  if (!['get', 'create', 'update', 'patch', 'delete'].includes(r.verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
-  if (r.namespace !== NODE_LEASE_NAMESPACE) return noOpinion(`can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
+  if (!['get', 'create', 'update', 'patch', 'delete'].includes(r.verb))
+    return noOpinion('can only get, create, update, patch, or delete a node lease');
+  if (r.namespace !== NODE_LEASE_NAMESPACE)
+    return noOpinion(`can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
   // The name of a create is not known here; NodeRestriction checks it.
-  if (r.verb !== 'create' && r.name !== nodeName) return noOpinion('can only access node lease with the same name as the requesting node');
+  if (r.verb !== 'create' && r.name !== nodeName)
+    return noOpinion('can only access node lease with the same name as the requesting node');
   return ALLOW;
 }
 
 function csiNode(nodeName: string, r: ResourceAttributes): Decision {
-  if (!['get', 'create', 'update', 'patch', 'delete'].includes(r.verb)) return noOpinion('can only get, create, update, patch, or delete a CSINode');
+  if (!['get', 'create', 'update', 'patch', 'delete'].includes(r.verb))
+    return noOpinion('can only get, create, update, patch, or delete a CSINode');
   if (r.subresource) return noOpinion('cannot authorize CSINode subresources');
-  if (r.verb !== 'create' && r.name !== nodeName) return noOpinion('can only access CSINode with the same name as the requesting node');
+  if (r.verb !== 'create' && r.name !== nodeName)
+    return noOpinion('can only access CSINode with the same name as the requesting node');
   return ALLOW;
 }

@@ -8,7 +8,15 @@ import type { Logger } from '@gardener-ts/logging';
 import type { KubeObject, Storage } from '../storage/types.js';
 import { StorageSnapshot } from '../storage/snapshot.js';
 
-export type VertexType = 'secret' | 'configmap' | 'persistentvolumeclaim' | 'persistentvolume' | 'serviceaccount' | 'pod' | 'volumeattachment' | 'resourceclaim';
+export type VertexType =
+  | 'secret'
+  | 'configmap'
+  | 'persistentvolumeclaim'
+  | 'persistentvolume'
+  | 'serviceaccount'
+  | 'pod'
+  | 'volumeattachment'
+  | 'resourceclaim';
 
 const PODS = '/registry/core/pods/';
 const PVCS = '/registry/core/persistentvolumeclaims/';
@@ -21,7 +29,12 @@ export interface GraphSource {
 }
 
 /** The names of the secrets, configmaps and PVCs a pod references (kube's VisitPodSecretNames / ConfigMapNames, volumes). */
-export function podReferences(pod: KubeObject): { secrets: Set<string>; configmaps: Set<string>; pvcs: Set<string>; resourceclaims: Set<string> } {
+export function podReferences(pod: KubeObject): {
+  secrets: Set<string>;
+  configmaps: Set<string>;
+  pvcs: Set<string>;
+  resourceclaims: Set<string>;
+} {
   const secrets = new Set<string>();
   const configmaps = new Set<string>();
   const pvcs = new Set<string>();
@@ -67,7 +80,13 @@ function pvSecrets(pv: KubeObject): { namespace: string; name: string }[] {
   const source: KubeObject = pv.spec ?? {};
   for (const value of Object.values(source)) {
     if (!value || typeof value !== 'object') continue;
-    for (const field of ['secretRef', 'nodePublishSecretRef', 'nodeStageSecretRef', 'controllerPublishSecretRef', 'nodeExpandSecretRef'] as const) {
+    for (const field of [
+      'secretRef',
+      'nodePublishSecretRef',
+      'nodeStageSecretRef',
+      'controllerPublishSecretRef',
+      'nodeExpandSecretRef',
+    ] as const) {
       const ref = (value as KubeObject)[field];
       if (ref?.name) out.push({ namespace: ref.namespace ?? '', name: ref.name });
     }
@@ -81,12 +100,20 @@ async function podsOn(source: GraphSource, nodeName: string, namespace?: string)
 }
 
 /** Whether the object of `type` `namespace/name` is related to node `nodeName` (kube's graph hasPathFrom). */
-export async function hasPathFrom(source: GraphSource, nodeName: string, type: VertexType, namespace: string, name: string): Promise<boolean> {
+export async function hasPathFrom(
+  source: GraphSource,
+  nodeName: string,
+  type: VertexType,
+  namespace: string,
+  name: string,
+): Promise<boolean> {
   switch (type) {
     case 'pod':
       return (await podsOn(source, nodeName, namespace)).some((p) => p.metadata?.name === name);
     case 'serviceaccount':
-      return (await podsOn(source, nodeName, namespace)).some((p) => (p.spec?.serviceAccountName || 'default') === name);
+      return (await podsOn(source, nodeName, namespace)).some(
+        (p) => (p.spec?.serviceAccountName || 'default') === name,
+      );
     case 'configmap':
       return (await podsOn(source, nodeName, namespace)).some((p) => podReferences(p).configmaps.has(name));
     case 'persistentvolumeclaim':
@@ -94,7 +121,9 @@ export async function hasPathFrom(source: GraphSource, nodeName: string, type: V
     case 'resourceclaim':
       return (await podsOn(source, nodeName, namespace)).some((p) => podReferences(p).resourceclaims.has(name));
     case 'volumeattachment':
-      return (await source.list(VOLUME_ATTACHMENTS)).some((va) => va.metadata?.name === name && va.spec?.nodeName === nodeName);
+      return (await source.list(VOLUME_ATTACHMENTS)).some(
+        (va) => va.metadata?.name === name && va.spec?.nodeName === nodeName,
+      );
     case 'persistentvolume':
       return pvOnNode(source, nodeName, name);
     case 'secret': {
@@ -114,7 +143,8 @@ async function pvOnNode(source: GraphSource, nodeName: string, pvName: string): 
   const claims = (await source.list(PVCS)).filter((c) => c.spec?.volumeName === pvName);
   for (const claim of claims) {
     const namespace = claim.metadata?.namespace ?? '';
-    if ((await podsOn(source, nodeName, namespace)).some((p) => podReferences(p).pvcs.has(claim.metadata?.name))) return true;
+    if ((await podsOn(source, nodeName, namespace)).some((p) => podReferences(p).pvcs.has(claim.metadata?.name)))
+      return true;
   }
   return false;
 }
@@ -140,7 +170,10 @@ export class NodeGraph {
   }
 
   async hasPathFrom(nodeName: string, type: VertexType, namespace: string, name: string): Promise<boolean> {
-    return (await hasPathFrom(this.snapshotSource, nodeName, type, namespace, name)) || hasPathFrom(this.storageSource, nodeName, type, namespace, name);
+    return (
+      (await hasPathFrom(this.snapshotSource, nodeName, type, namespace, name)) ||
+      hasPathFrom(this.storageSource, nodeName, type, namespace, name)
+    );
   }
 }
 

@@ -3,24 +3,61 @@ import type { Attributes } from './attributes.js';
 import { ruleAllows } from './rbac.js';
 
 const user = { username: 'u', groups: [] };
-const request = (verb: string, resource: string, extra: Partial<{ subresource: string; name: string; group: string }> = {}): Attributes => ({
+const request = (
+  verb: string,
+  resource: string,
+  extra: Partial<{ subresource: string; name: string; group: string }> = {},
+): Attributes => ({
   user,
   kind: 'resource',
-  resource: { verb, namespace: 'ns', group: extra.group ?? '', version: 'v1', resource, subresource: extra.subresource ?? '', name: extra.name ?? '' },
+  resource: {
+    verb,
+    namespace: 'ns',
+    group: extra.group ?? '',
+    version: 'v1',
+    resource,
+    subresource: extra.subresource ?? '',
+    name: extra.name ?? '',
+  },
 });
 
 describe('RBAC rule matching', () => {
   it('matches verbs, groups and resources, with wildcards', () => {
     expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, request('get', 'pods'))).toBe(true);
     expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, request('list', 'pods'))).toBe(false);
-    expect(ruleAllows({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, request('delete', 'deployments', { group: 'apps' }))).toBe(true);
-    expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, request('get', 'deployments', { group: 'apps' }))).toBe(false);
+    expect(
+      ruleAllows(
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        request('delete', 'deployments', { group: 'apps' }),
+      ),
+    ).toBe(true);
+    expect(
+      ruleAllows(
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+        request('get', 'deployments', { group: 'apps' }),
+      ),
+    ).toBe(false);
   });
 
   it('needs the subresource named, or */subresource', () => {
-    expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, request('get', 'pods', { subresource: 'log' }))).toBe(false);
-    expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['pods/log'] }, request('get', 'pods', { subresource: 'log' }))).toBe(true);
-    expect(ruleAllows({ verbs: ['update'], apiGroups: ['*'], resources: ['*/scale'] }, request('update', 'deployments', { subresource: 'scale', group: 'apps' }))).toBe(true);
+    expect(
+      ruleAllows(
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+        request('get', 'pods', { subresource: 'log' }),
+      ),
+    ).toBe(false);
+    expect(
+      ruleAllows(
+        { verbs: ['get'], apiGroups: [''], resources: ['pods/log'] },
+        request('get', 'pods', { subresource: 'log' }),
+      ),
+    ).toBe(true);
+    expect(
+      ruleAllows(
+        { verbs: ['update'], apiGroups: ['*'], resources: ['*/scale'] },
+        request('update', 'deployments', { subresource: 'scale', group: 'apps' }),
+      ),
+    ).toBe(true);
   });
 
   it('limits resourceNames to named requests', () => {

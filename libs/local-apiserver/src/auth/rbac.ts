@@ -24,13 +24,19 @@ export function ruleAllows(rule: PolicyRule, a: Attributes): boolean {
   const has = (list: string[] | undefined, value: string) => (list ?? []).some((v) => v === '*' || v === value);
   if (a.kind === 'path') {
     if (!has(rule.verbs, a.verb)) return false;
-    return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === a.path || (u.endsWith('*') && a.path.startsWith(u.slice(0, -1))));
+    return (rule.nonResourceURLs ?? []).some(
+      (u) => u === '*' || u === a.path || (u.endsWith('*') && a.path.startsWith(u.slice(0, -1))),
+    );
   }
   const r = a.resource;
   if (!has(rule.verbs, r.verb) || !has(rule.apiGroups, r.group)) return false;
   const combined = r.subresource ? `${r.resource}/${r.subresource}` : r.resource;
   const resourceMatch = (rule.resources ?? []).some(
-    (res) => res === '*' || res === combined || (r.subresource && res === `*/${r.subresource}`) || (!r.subresource && res === r.resource),
+    (res) =>
+      res === '*' ||
+      res === combined ||
+      (r.subresource && res === `*/${r.subresource}`) ||
+      (!r.subresource && res === r.resource),
   );
   if (!resourceMatch) return false;
   if (!rule.resourceNames || rule.resourceNames.length === 0) return true;
@@ -108,17 +114,21 @@ export class RbacAuthorizer implements Authorizer {
           ...(some(r.resourceNames) ? { resourceNames: r.resourceNames } : {}),
         });
       }
-      if (r.nonResourceURLs?.length) set.nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
+      if (r.nonResourceURLs?.length)
+        set.nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
     }
     return set;
   }
 
   private check(binding: KubeObject, bindingNamespace: string, a: Attributes): Decision | undefined {
-    if (!(binding.subjects ?? []).some((s: KubeObject) => subjectMatches(s, a.user, bindingNamespace))) return undefined;
+    if (!(binding.subjects ?? []).some((s: KubeObject) => subjectMatches(s, a.user, bindingNamespace)))
+      return undefined;
     const rules = this.roleRules(binding.roleRef, bindingNamespace);
     if (!rules.some((rule) => ruleAllows(rule, a))) return undefined;
     const kind = bindingNamespace ? 'RoleBinding' : 'ClusterRoleBinding';
-    const where = bindingNamespace ? `"${binding.metadata.name}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to ` : `"${binding.metadata.name}" of ClusterRole "${binding.roleRef.name}" to `;
+    const where = bindingNamespace
+      ? `"${binding.metadata.name}" of ${binding.roleRef.kind} "${binding.roleRef.name}" to `
+      : `"${binding.metadata.name}" of ClusterRole "${binding.roleRef.name}" to `;
     return { allowed: true, reason: `RBAC: allowed by ${kind} ${where}the user` };
   }
 

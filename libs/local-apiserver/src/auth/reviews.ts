@@ -25,17 +25,40 @@ function attributesOf(spec: KubeObject, user: UserInfo): Attributes {
     return {
       user,
       kind: 'resource',
-      resource: { verb: r.verb ?? '', namespace: r.namespace ?? '', group: r.group ?? '', version: r.version ?? '', resource: r.resource ?? '', subresource: r.subresource ?? '', name: r.name ?? '', ...fieldSelector(r) },
+      resource: {
+        verb: r.verb ?? '',
+        namespace: r.namespace ?? '',
+        group: r.group ?? '',
+        version: r.version ?? '',
+        resource: r.resource ?? '',
+        subresource: r.subresource ?? '',
+        name: r.name ?? '',
+        ...fieldSelector(r),
+      },
     };
   }
-  if (spec.nonResourceAttributes) return { user, kind: 'path', verb: spec.nonResourceAttributes.verb ?? '', path: spec.nonResourceAttributes.path ?? '' };
+  if (spec.nonResourceAttributes)
+    return {
+      user,
+      kind: 'path',
+      verb: spec.nonResourceAttributes.verb ?? '',
+      path: spec.nonResourceAttributes.path ?? '',
+    };
   throw errors.invalid('SubjectAccessReview', 'authorization.k8s.io', '', [
-    { field: 'spec.resourceAttributes', reason: 'FieldValueRequired', message: 'Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified' },
+    {
+      field: 'spec.resourceAttributes',
+      reason: 'FieldValueRequired',
+      message: 'Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+    },
   ]);
 }
 
 function status(decision: Decision): KubeObject {
-  return { allowed: decision.allowed, ...(decision.reason ? { reason: decision.reason } : {}), ...(!decision.allowed && decision.denied ? { denied: true } : {}) };
+  return {
+    allowed: decision.allowed,
+    ...(decision.reason ? { reason: decision.reason } : {}),
+    ...(!decision.allowed && decision.denied ? { denied: true } : {}),
+  };
 }
 
 function answer(body: KubeObject, result: KubeObject): KubeObject {
@@ -43,14 +66,21 @@ function answer(body: KubeObject, result: KubeObject): KubeObject {
 }
 
 /** TokenReview: who a bearer token belongs to, for the requested audiences (default: the API server's). */
-async function reviewToken(spec: KubeObject, authenticators: Authenticator[], tokens: ServiceAccountTokens): Promise<KubeObject> {
+async function reviewToken(
+  spec: KubeObject,
+  authenticators: Authenticator[],
+  tokens: ServiceAccountTokens,
+): Promise<KubeObject> {
   const token = String(spec.token ?? '');
   const audiences: string[] | undefined = spec.audiences?.length ? spec.audiences : undefined;
   const sa = await tokens.verify(token, audiences);
   if (sa) return { authenticated: true, user: sa.user, audiences: sa.audiences };
   if (!audiences) {
     // Static tokens: run the bearer authenticators on the token as if it came in a request's header.
-    const user = await authenticate(authenticators, { headers: { authorization: `Bearer ${token}` }, socket: {} } as IncomingMessage);
+    const user = await authenticate(authenticators, {
+      headers: { authorization: `Bearer ${token}` },
+      socket: {},
+    } as IncomingMessage);
     if (user) return { authenticated: true, user };
   }
   return { authenticated: false, error: 'token not valid' };
@@ -67,25 +97,47 @@ function reviewSelf(body: KubeObject, requester: UserInfo): KubeObject {
     kind: body.kind,
     metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
     status: {
-      userInfo: { username: requester.username, ...(requester.uid ? { uid: requester.uid } : {}), groups: requester.groups, ...extra },
+      userInfo: {
+        username: requester.username,
+        ...(requester.uid ? { uid: requester.uid } : {}),
+        groups: requester.groups,
+        ...extra,
+      },
     },
   };
 }
 
 /** `_rbac` is unused: rules reviews ask the whole chain (kept for the caller's signature). */
-export function reviewHandlers(authorizer: AuthorizerChain, _rbac: RbacAuthorizer, authenticators: Authenticator[], tokens: ServiceAccountTokens): Map<string, ReviewHandler> {
+export function reviewHandlers(
+  authorizer: AuthorizerChain,
+  _rbac: RbacAuthorizer,
+  authenticators: Authenticator[],
+  tokens: ServiceAccountTokens,
+): Map<string, ReviewHandler> {
   return new Map<string, ReviewHandler>([
-    ['authentication.k8s.io/tokenreviews', async (body) => answer(body, await reviewToken(body.spec ?? {}, authenticators, tokens))],
+    [
+      'authentication.k8s.io/tokenreviews',
+      async (body) => answer(body, await reviewToken(body.spec ?? {}, authenticators, tokens)),
+    ],
     ['authentication.k8s.io/selfsubjectreviews', async (body, requester) => reviewSelf(body, requester)],
     [
       'authorization.k8s.io/subjectaccessreviews',
       async (body) => {
         const spec = body.spec ?? {};
-        const user: UserInfo = { username: spec.user ?? '', uid: spec.uid, groups: spec.groups ?? [], extra: spec.extra };
+        const user: UserInfo = {
+          username: spec.user ?? '',
+          uid: spec.uid,
+          groups: spec.groups ?? [],
+          extra: spec.extra,
+        };
         return answer(body, status(await authorizer.authorize(attributesOf(spec, user))));
       },
     ],
-    ['authorization.k8s.io/selfsubjectaccessreviews', async (body, requester) => answer(body, status(await authorizer.authorize(attributesOf(body.spec ?? {}, requester))))],
+    [
+      'authorization.k8s.io/selfsubjectaccessreviews',
+      async (body, requester) =>
+        answer(body, status(await authorizer.authorize(attributesOf(body.spec ?? {}, requester)))),
+    ],
     [
       'authorization.k8s.io/selfsubjectrulesreviews',
       async (body, requester) => {

@@ -4,12 +4,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '../storage/index.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 
-const key = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const key = () =>
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 async function setup() {
   const storage = new MemoryStorage();
   await storage.open();
-  await storage.create('/registry/core/serviceaccounts/ns/robot', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot', namespace: 'ns', uid: 'uid-1' } });
+  await storage.create('/registry/core/serviceaccounts/ns/robot', {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'robot', namespace: 'ns', uid: 'uid-1' },
+  });
   return { storage, tokens: new ServiceAccountTokens(key(), storage) };
 }
 
@@ -32,10 +37,16 @@ describe('ServiceAccount tokens', () => {
     const [h, p, s] = token.split('.');
     const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
     payload.sub = 'system:serviceaccount:ns:admin';
-    expect(await tokens.verify(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`)).toBeUndefined();
+    expect(
+      await tokens.verify(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`),
+    ).toBeUndefined();
     const current = await storage.get('/registry/core/serviceaccounts/ns/robot');
     await storage.delete('/registry/core/serviceaccounts/ns/robot', current!.revision);
-    await storage.create('/registry/core/serviceaccounts/ns/robot', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot', namespace: 'ns', uid: 'uid-2' } });
+    await storage.create('/registry/core/serviceaccounts/ns/robot', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'robot', namespace: 'ns', uid: 'uid-2' },
+    });
     expect(await tokens.verify(token)).toBeUndefined();
   });
 
@@ -43,11 +54,15 @@ describe('ServiceAccount tokens', () => {
     const { tokens } = await setup();
     const segment = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64url'));
     const jwtShaped = fc.tuple(segment, segment, segment).map((parts) => parts.join('.'));
-    await fc.assert(fc.asyncProperty(fc.oneof(fc.string(), jwtShaped), async (token) => (await tokens.verify(token)) === undefined), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), jwtShaped), async (token) => (await tokens.verify(token)) === undefined),
+      { numRuns: 300 },
+    );
   });
 
   it('never throw on garbage', async () => {
     const { tokens } = await setup();
-    for (const junk of ['', 'a.b.c', 'x'.repeat(5000), '..', 'eyJhbGciOiJub25lIn0.e30.']) expect(await tokens.verify(junk)).toBeUndefined();
+    for (const junk of ['', 'a.b.c', 'x'.repeat(5000), '..', 'eyJhbGciOiJub25lIn0.e30.'])
+      expect(await tokens.verify(junk)).toBeUndefined();
   });
 });

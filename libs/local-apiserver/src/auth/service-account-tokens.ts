@@ -46,9 +46,17 @@ export class ServiceAccountTokens {
     if (!sa) throw errors.notFound('serviceaccounts', '', name);
     const spec = body.spec ?? {};
     const expirationSeconds = Number(spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS);
-    if (!Number.isInteger(expirationSeconds) || expirationSeconds < MIN_EXPIRATION_SECONDS || expirationSeconds > 2 ** 32) {
+    if (
+      !Number.isInteger(expirationSeconds) ||
+      expirationSeconds < MIN_EXPIRATION_SECONDS ||
+      expirationSeconds > 2 ** 32
+    ) {
       throw errors.invalid('TokenRequest', 'authentication.k8s.io', name, [
-        { field: 'spec.expirationSeconds', reason: 'FieldValueInvalid', message: `Invalid value: ${spec.expirationSeconds}: may not specify a duration less than 10 minutes` },
+        {
+          field: 'spec.expirationSeconds',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${spec.expirationSeconds}: may not specify a duration less than 10 minutes`,
+        },
       ]);
     }
     const audiences: string[] = spec.audiences?.length ? spec.audiences : API_AUDIENCES;
@@ -58,14 +66,21 @@ export class ServiceAccountTokens {
       const key = BOUND_KINDS[bound.kind];
       if (!key) {
         throw errors.invalid('TokenRequest', 'authentication.k8s.io', name, [
-          { field: 'spec.boundObjectRef.kind', reason: 'FieldValueNotSupported', message: `Unsupported value: "${bound.kind}": supported values: "Node", "Pod", "Secret"` },
+          {
+            field: 'spec.boundObjectRef.kind',
+            reason: 'FieldValueNotSupported',
+            message: `Unsupported value: "${bound.kind}": supported values: "Node", "Pod", "Secret"`,
+          },
         ]);
       }
       const target = await this.storage.get(key(namespace, bound.name));
       if (!target || (bound.uid && bound.uid !== target.object.metadata.uid)) {
         throw errors.notFound(`${String(bound.kind).toLowerCase()}s`, '', bound.name);
       }
-      claims[bound.kind.toLowerCase() as 'pod' | 'secret' | 'node'] = { name: bound.name, uid: target.object.metadata.uid };
+      claims[bound.kind.toLowerCase() as 'pod' | 'secret' | 'node'] = {
+        name: bound.name,
+        uid: target.object.metadata.uid,
+      };
     }
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ 'kubernetes.io': claims } as unknown as JWTPayload)
@@ -83,28 +98,42 @@ export class ServiceAccountTokens {
       kind: 'TokenRequest',
       metadata: { name, namespace, creationTimestamp: null },
       spec: { audiences, expirationSeconds, boundObjectRef: bound ?? null },
-      status: { token, expirationTimestamp: new Date((now + expirationSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+      status: {
+        token,
+        expirationTimestamp: new Date((now + expirationSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      },
     };
   }
 
   /** The user of a valid token for one of `audiences`, or undefined (never an error that helps an attacker). */
-  async verify(token: string, audiences: string[] = API_AUDIENCES): Promise<{ user: UserInfo; audiences: string[] } | undefined> {
+  async verify(
+    token: string,
+    audiences: string[] = API_AUDIENCES,
+  ): Promise<{ user: UserInfo; audiences: string[] } | undefined> {
     if (token.split('.').length !== 3) return undefined;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: ISSUER, audience: audiences, algorithms: ['ES256'] }));
+      ({ payload } = await jwtVerify(token, this.publicKey, {
+        issuer: ISSUER,
+        audience: audiences,
+        algorithms: ['ES256'],
+      }));
     } catch {
       return undefined;
     }
     const claims = payload['kubernetes.io'] as KubernetesClaims | undefined;
     if (!claims?.serviceaccount) return undefined;
-    const sa = await this.storage.get(`/registry/core/serviceaccounts/${claims.namespace}/${claims.serviceaccount.name}`);
-    if (!sa || sa.object.metadata.uid !== claims.serviceaccount.uid || sa.object.metadata.deletionTimestamp) return undefined;
+    const sa = await this.storage.get(
+      `/registry/core/serviceaccounts/${claims.namespace}/${claims.serviceaccount.name}`,
+    );
+    if (!sa || sa.object.metadata.uid !== claims.serviceaccount.uid || sa.object.metadata.deletionTimestamp)
+      return undefined;
     for (const kind of ['Pod', 'Secret', 'Node'] as const) {
       const ref = claims[kind.toLowerCase() as 'pod' | 'secret' | 'node'];
       if (!ref) continue;
       const target = await this.storage.get(BOUND_KINDS[kind](claims.namespace, ref.name));
-      if (!target || target.object.metadata.uid !== ref.uid || target.object.metadata.deletionTimestamp) return undefined;
+      if (!target || target.object.metadata.uid !== ref.uid || target.object.metadata.deletionTimestamp)
+        return undefined;
     }
     const extra: Record<string, string[]> = { 'authentication.kubernetes.io/credential-id': [`JTI=${payload.jti}`] };
     if (claims.pod) {

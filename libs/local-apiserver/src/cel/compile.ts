@@ -17,7 +17,10 @@ export const firstLine = (message: string) => message.split('\n')[0].trim();
 export function compile(env: Environment, expression: string): CompileResult {
   try {
     const checked = env.check(expression) as { valid: boolean; type?: unknown; error?: { message?: string } };
-    if (!checked.valid) return { error: `compilation failed: ERROR: <input>: ${firstLine(checked.error?.message ?? 'invalid expression')}` };
+    if (!checked.valid)
+      return {
+        error: `compilation failed: ERROR: <input>: ${firstLine(checked.error?.message ?? 'invalid expression')}`,
+      };
     return { program: env.parse(expression) as unknown as Program, type: String(checked.type) };
   } catch (err) {
     return { error: `compilation failed: ERROR: <input>: ${firstLine((err as Error).message)}` };

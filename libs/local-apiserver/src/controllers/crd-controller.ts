@@ -28,7 +28,10 @@ export class CRDController {
     private readonly objects: ObjectService,
     private readonly log: Logger,
   ) {
-    this.queue = new KeyedQueue((name) => this.reconcile(name), (name, err) => this.log.warn({ err, crd: name }, 'CRD reconcile failed'));
+    this.queue = new KeyedQueue(
+      (name) => this.reconcile(name),
+      (name, err) => this.log.warn({ err, crd: name }, 'CRD reconcile failed'),
+    );
   }
 
   async start(): Promise<void> {
@@ -106,7 +109,9 @@ export class CRDController {
     const remaining = await this.storage.list({ prefix: collectionPrefix(def) });
     for (const item of remaining.items) {
       if (item.object.metadata.deletionTimestamp) continue;
-      await this.objects.delete(def, item.object.metadata.namespace ?? '', item.object.metadata.name, {}, ctx).catch(() => undefined);
+      await this.objects
+        .delete(def, item.object.metadata.namespace ?? '', item.object.metadata.name, {}, ctx)
+        .catch(() => undefined);
     }
     const after = await this.storage.list({ prefix: collectionPrefix(def), limit: 1 });
     if (after.items.length > 0) {

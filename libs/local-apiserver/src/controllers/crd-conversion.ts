@@ -19,24 +19,42 @@ export function validateCRDConversion(crd: KubeObject): FieldProblem[] {
   if (strategy === undefined || strategy === '') {
     problems.push({ field: `${PATH}.strategy`, reason: 'FieldValueRequired', message: 'Required value' });
   } else if (strategy !== 'None' && strategy !== 'Webhook') {
-    problems.push({ field: `${PATH}.strategy`, reason: 'FieldValueNotSupported', message: `Unsupported value: ${goString(strategy)}: supported values: "None", "Webhook"` });
+    problems.push({
+      field: `${PATH}.strategy`,
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${goString(strategy)}: supported values: "None", "Webhook"`,
+    });
   }
   const webhook = conversion.webhook;
   const clientConfig = webhook?.clientConfig;
-  const reviewVersions: unknown[] = Array.isArray(webhook?.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
+  const reviewVersions: unknown[] = Array.isArray(webhook?.conversionReviewVersions)
+    ? webhook.conversionReviewVersions
+    : [];
   const clientPath = `${PATH}.webhookClientConfig`;
   const versionsPath = `${PATH}.conversionReviewVersions`;
   if (strategy === 'Webhook') {
     if (crd.spec?.preserveUnknownFields === true) {
-      problems.push({ field: `${PATH}.strategy`, reason: 'FieldValueInvalid', message: `Invalid value: "Webhook": must be None if spec.preserveUnknownFields is true` });
+      problems.push({
+        field: `${PATH}.strategy`,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "Webhook": must be None if spec.preserveUnknownFields is true`,
+      });
     }
     if (!clientConfig) {
-      problems.push({ field: clientPath, reason: 'FieldValueRequired', message: 'Required value: required when strategy is set to Webhook' });
+      problems.push({
+        field: clientPath,
+        reason: 'FieldValueRequired',
+        message: 'Required value: required when strategy is set to Webhook',
+      });
     } else {
       const hasUrl = clientConfig.url !== undefined && clientConfig.url !== null;
       const hasService = clientConfig.service !== undefined && clientConfig.service !== null;
       if (hasUrl === hasService) {
-        problems.push({ field: clientPath, reason: 'FieldValueRequired', message: 'Required value: exactly one of url or service is required' });
+        problems.push({
+          field: clientPath,
+          reason: 'FieldValueRequired',
+          message: 'Required value: exactly one of url or service is required',
+        });
       } else if (hasUrl) {
         problems.push(...validateUrl(String(clientConfig.url), `${clientPath}.url`));
       } else {
@@ -45,8 +63,18 @@ export function validateCRDConversion(crd: KubeObject): FieldProblem[] {
     }
     problems.push(...validateReviewVersions(reviewVersions, versionsPath));
   } else {
-    if (clientConfig) problems.push({ field: clientPath, reason: 'FieldValueForbidden', message: 'Forbidden: should not be set when strategy is not set to Webhook' });
-    if (reviewVersions.length > 0) problems.push({ field: versionsPath, reason: 'FieldValueForbidden', message: 'Forbidden: should not be set when strategy is not set to Webhook' });
+    if (clientConfig)
+      problems.push({
+        field: clientPath,
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: should not be set when strategy is not set to Webhook',
+      });
+    if (reviewVersions.length > 0)
+      problems.push({
+        field: versionsPath,
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: should not be set when strategy is not set to Webhook',
+      });
   }
   return problems;
 }
@@ -54,14 +82,28 @@ export function validateCRDConversion(crd: KubeObject): FieldProblem[] {
 function validateReviewVersions(versions: unknown[], path: string): FieldProblem[] {
   if (versions.length === 0) return [{ field: path, reason: 'FieldValueRequired', message: 'Required value' }];
   const problems: FieldProblem[] = [];
-  if (versions.length > 10) problems.push({ field: path, reason: 'FieldValueTooMany', message: `Too many: ${versions.length}: must have at most 10 items` });
+  if (versions.length > 10)
+    problems.push({
+      field: path,
+      reason: 'FieldValueTooMany',
+      message: `Too many: ${versions.length}: must have at most 10 items`,
+    });
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     const s = String(v);
-    if (seen.has(s)) problems.push({ field: `${path}[${i}]`, reason: 'FieldValueDuplicate', message: `Duplicate value: ${goString(s)}` });
+    if (seen.has(s))
+      problems.push({
+        field: `${path}[${i}]`,
+        reason: 'FieldValueDuplicate',
+        message: `Duplicate value: ${goString(s)}`,
+      });
     seen.add(s);
     for (const message of dns1035LabelErrors(s))
-      problems.push({ field: `${path}[${i}]`, reason: 'FieldValueInvalid', message: `Invalid value: ${goString(s)}: ${message}` });
+      problems.push({
+        field: `${path}[${i}]`,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${goString(s)}: ${message}`,
+      });
   });
   if (!versions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(String(v)))) {
     problems.push({
@@ -75,7 +117,9 @@ function validateReviewVersions(versions: unknown[], path: string): FieldProblem
 
 /** kube's ValidateWebhookURL (forceHttps): an absolute https URL without user info, query or fragment. */
 function validateUrl(raw: string, path: string): FieldProblem[] {
-  const invalid = (why: string): FieldProblem[] => [{ field: path, reason: 'FieldValueInvalid', message: `Invalid value: ${goString(raw)}: ${why}` }];
+  const invalid = (why: string): FieldProblem[] => [
+    { field: path, reason: 'FieldValueInvalid', message: `Invalid value: ${goString(raw)}: ${why}` },
+  ];
   let url: URL;
   try {
     url = new URL(raw);
@@ -93,15 +137,33 @@ function validateUrl(raw: string, path: string): FieldProblem[] {
 /** kube's ValidateWebhookService: name and namespace required, a valid path and port. */
 function validateService(service: KubeObject, path: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (!service?.name) problems.push({ field: `${path}.name`, reason: 'FieldValueRequired', message: 'Required value: service name is required' });
-  if (!service?.namespace) problems.push({ field: `${path}.namespace`, reason: 'FieldValueRequired', message: 'Required value: service namespace is required' });
+  if (!service?.name)
+    problems.push({
+      field: `${path}.name`,
+      reason: 'FieldValueRequired',
+      message: 'Required value: service name is required',
+    });
+  if (!service?.namespace)
+    problems.push({
+      field: `${path}.namespace`,
+      reason: 'FieldValueRequired',
+      message: 'Required value: service namespace is required',
+    });
   const port = service?.port;
   if (port !== undefined && port !== null && !(Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    problems.push({ field: `${path}.port`, reason: 'FieldValueInvalid', message: `Invalid value: ${port}: port is not valid: must be between 1 and 65535, inclusive` });
+    problems.push({
+      field: `${path}.port`,
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${port}: port is not valid: must be between 1 and 65535, inclusive`,
+    });
   }
   const p = service?.path;
   if (p !== undefined && p !== null && p !== '' && !String(p).startsWith('/')) {
-    problems.push({ field: `${path}.path`, reason: 'FieldValueInvalid', message: `Invalid value: ${goString(p)}: must start with a '/'` });
+    problems.push({
+      field: `${path}.path`,
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${goString(p)}: must start with a '/'`,
+    });
   }
   return problems;
 }

@@ -33,16 +33,14 @@ export function definitionsFromCRD(crd: KubeObject): ResourceDefinition[] {
     served: v.served !== false,
     storageVersion: storage,
     schema: v.schema?.openAPIV3Schema,
-    printerColumns: (v.additionalPrinterColumns as KubeObject[] | undefined)?.map(
-      (c): PrinterColumn => ({
-        name: c.name,
-        type: c.type,
-        format: c.format,
-        description: c.description,
-        priority: c.priority,
-        jsonPath: c.jsonPath,
-      }),
-    ),
+    printerColumns: (v.additionalPrinterColumns as KubeObject[] | undefined)?.map((c): PrinterColumn => ({
+      name: c.name,
+      type: c.type,
+      format: c.format,
+      description: c.description,
+      priority: c.priority,
+      jsonPath: c.jsonPath,
+    })),
     fieldLabels: selectableFields(v),
     custom: true,
     tracksGeneration: true,
@@ -51,7 +49,9 @@ export function definitionsFromCRD(crd: KubeObject): ResourceDefinition[] {
 
 /** A version's `selectableFields` (jsonPath `.spec.color`) as field labels (`spec.color`), as kube serves them. */
 function selectableFields(version: KubeObject): Record<string, string> | undefined {
-  const fields = (version.selectableFields as { jsonPath?: string }[] | undefined)?.map((f) => String(f.jsonPath ?? '').replace(/^\./, '')).filter(Boolean);
+  const fields = (version.selectableFields as { jsonPath?: string }[] | undefined)
+    ?.map((f) => String(f.jsonPath ?? '').replace(/^\./, ''))
+    .filter(Boolean);
   return fields?.length ? Object.fromEntries(fields.map((f) => [f, f])) : undefined;
 }
 
@@ -81,7 +81,9 @@ export function establishedStatus(crd: KubeObject, now: string, conflict?: strin
         condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted'),
       ];
   if (crd.metadata?.deletionTimestamp) {
-    conditions.push(condition('Terminating', 'True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress'));
+    conditions.push(
+      condition('Terminating', 'True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress'),
+    );
   }
   return {
     conditions,

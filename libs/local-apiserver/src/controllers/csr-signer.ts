@@ -22,7 +22,8 @@ const SIGNERS: Record<string, 'client' | 'server'> = {
   'kubernetes.io/kubelet-serving': 'server',
 };
 
-const hasCondition = (csr: KubeObject, type: string) => (csr.status?.conditions ?? []).some((c: KubeObject) => c.type === type && c.status !== 'False');
+const hasCondition = (csr: KubeObject, type: string) =>
+  (csr.status?.conditions ?? []).some((c: KubeObject) => c.type === type && c.status !== 'False');
 
 export class CSRSigner {
   private watch?: Watch;
@@ -35,7 +36,10 @@ export class CSRSigner {
     private readonly ca: CertificateAuthority,
     private readonly log: Logger,
   ) {
-    this.queue = new KeyedQueue((name) => this.reconcile(name), (name, err) => this.log.info({ err, csr: name }, 'CSR signing failed'));
+    this.queue = new KeyedQueue(
+      (name) => this.reconcile(name),
+      (name, err) => this.log.info({ err, csr: name }, 'CSR signing failed'),
+    );
   }
 
   async start(): Promise<void> {
@@ -50,7 +54,8 @@ export class CSRSigner {
   private observe(event: StorageEvent): void {
     const csr = event.object;
     if (event.type === 'DELETED' || csr.status?.certificate || !SIGNERS[csr.spec?.signerName]) return;
-    if (hasCondition(csr, 'Approved') && !hasCondition(csr, 'Denied') && !hasCondition(csr, 'Failed')) this.queue.add(csr.metadata.name);
+    if (hasCondition(csr, 'Approved') && !hasCondition(csr, 'Denied') && !hasCondition(csr, 'Failed'))
+      this.queue.add(csr.metadata.name);
   }
 
   private async reconcile(name: string): Promise<void> {
@@ -62,11 +67,32 @@ export class CSRSigner {
       certificate = await this.sign(csr);
     } catch (err) {
       const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const failed = { type: 'Failed', status: 'True', reason: 'SigningError', message: (err as Error).message, lastUpdateTime: now, lastTransitionTime: now };
-      await this.objects.update(def, '', name, { ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] } }, ctx, 'status');
+      const failed = {
+        type: 'Failed',
+        status: 'True',
+        reason: 'SigningError',
+        message: (err as Error).message,
+        lastUpdateTime: now,
+        lastTransitionTime: now,
+      };
+      await this.objects.update(
+        def,
+        '',
+        name,
+        { ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] } },
+        ctx,
+        'status',
+      );
       return;
     }
-    await this.objects.update(def, '', name, { ...csr, status: { ...csr.status, certificate: Buffer.from(certificate).toString('base64') } }, ctx, 'status');
+    await this.objects.update(
+      def,
+      '',
+      name,
+      { ...csr, status: { ...csr.status, certificate: Buffer.from(certificate).toString('base64') } },
+      ctx,
+      'status',
+    );
   }
 
   private async sign(csr: KubeObject): Promise<string> {
@@ -77,7 +103,9 @@ export class CSRSigner {
     const commonName = values('CN')[0];
     if (!commonName) throw new Error('the request has no common name');
     const seconds = Math.min(Number(csr.spec.expirationSeconds ?? MAX_SECONDS), MAX_SECONDS);
-    const san = request.extensions.find((e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension);
+    const san = request.extensions.find(
+      (e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension,
+    );
     const names: x509.JsonGeneralName[] = san?.names.toJSON() ?? [];
     const issued = await issueCertificate(this.ca, {
       commonName,

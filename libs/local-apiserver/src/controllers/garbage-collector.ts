@@ -35,7 +35,10 @@ export class GarbageCollector {
     private readonly objects: ObjectService,
     private readonly log: Logger,
   ) {
-    this.queue = new KeyedQueue((uid) => this.process(uid), (uid, err) => this.log.debug({ err, uid }, 'GC attempt failed, retrying'));
+    this.queue = new KeyedQueue(
+      (uid) => this.process(uid),
+      (uid, err) => this.log.debug({ err, uid }, 'GC attempt failed, retrying'),
+    );
   }
 
   async start(): Promise<void> {
@@ -68,7 +71,10 @@ export class GarbageCollector {
       uid: meta.uid,
       namespace: meta.namespace ?? '',
       name: meta.name,
-      owners: (meta.ownerReferences ?? []).map((o: KubeObject) => ({ uid: o.uid, blockOwnerDeletion: o.blockOwnerDeletion })),
+      owners: (meta.ownerReferences ?? []).map((o: KubeObject) => ({
+        uid: o.uid,
+        blockOwnerDeletion: o.blockOwnerDeletion,
+      })),
       deleting: !!meta.deletionTimestamp,
       finalizers: meta.finalizers ?? [],
     };
@@ -80,7 +86,8 @@ export class GarbageCollector {
       this.dependents.set(o.uid, set);
     }
     if (!this.ready) return;
-    if (node.deleting && (node.finalizers.includes('orphan') || node.finalizers.includes('foregroundDeletion'))) this.queue.add(node.uid);
+    if (node.deleting && (node.finalizers.includes('orphan') || node.finalizers.includes('foregroundDeletion')))
+      this.queue.add(node.uid);
     if (node.owners.length > 0) this.queue.add(node.uid);
     // A dependent that went away may unblock its foreground-deleting owner.
     for (const o of previous?.owners ?? []) if (this.byUid.get(o.uid)?.deleting) this.queue.add(o.uid);
@@ -112,9 +119,17 @@ export class GarbageCollector {
     if (node.owners.length > 0 && !node.deleting) {
       const live = node.owners.filter((o) => this.byUid.has(o.uid));
       if (live.length === 0) {
-        await this.objects.delete(def, node.namespace, node.name, { propagationPolicy: 'Background', preconditions: { uid } }, ctx).catch(ignoreGone);
-      } else if (live.every((o) => this.byUid.get(o.uid)!.deleting && this.byUid.get(o.uid)!.finalizers.includes('foregroundDeletion'))) {
-        await this.objects.delete(def, node.namespace, node.name, { propagationPolicy: 'Foreground', preconditions: { uid } }, ctx).catch(ignoreGone);
+        await this.objects
+          .delete(def, node.namespace, node.name, { propagationPolicy: 'Background', preconditions: { uid } }, ctx)
+          .catch(ignoreGone);
+      } else if (
+        live.every(
+          (o) => this.byUid.get(o.uid)!.deleting && this.byUid.get(o.uid)!.finalizers.includes('foregroundDeletion'),
+        )
+      ) {
+        await this.objects
+          .delete(def, node.namespace, node.name, { propagationPolicy: 'Foreground', preconditions: { uid } }, ctx)
+          .catch(ignoreGone);
       }
     }
   }
@@ -128,7 +143,13 @@ export class GarbageCollector {
       const current = await this.objects.get(depDef, dep.namespace, dep.name).catch(() => undefined);
       if (!current) continue;
       const refs = (current.metadata.ownerReferences ?? []).filter((r: KubeObject) => r.uid !== node.uid);
-      await this.objects.update(depDef, dep.namespace, dep.name, { ...current, metadata: { ...current.metadata, ownerReferences: refs.length ? refs : undefined } }, ctx);
+      await this.objects.update(
+        depDef,
+        dep.namespace,
+        dep.name,
+        { ...current, metadata: { ...current.metadata, ownerReferences: refs.length ? refs : undefined } },
+        ctx,
+      );
     }
     await this.removeFinalizer(node, def, 'orphan');
   }
@@ -139,7 +160,15 @@ export class GarbageCollector {
     for (const dep of deps) {
       const depDef = this.definitionOf(dep.key);
       if (depDef && !dep.deleting) {
-        await this.objects.delete(depDef, dep.namespace, dep.name, { propagationPolicy: 'Foreground', preconditions: { uid: dep.uid } }, ctx).catch(ignoreGone);
+        await this.objects
+          .delete(
+            depDef,
+            dep.namespace,
+            dep.name,
+            { propagationPolicy: 'Foreground', preconditions: { uid: dep.uid } },
+            ctx,
+          )
+          .catch(ignoreGone);
       }
     }
     const blocking = deps.filter((d) => d.owners.some((o) => o.uid === node.uid && o.blockOwnerDeletion));
@@ -150,7 +179,13 @@ export class GarbageCollector {
     const current = await this.objects.get(def, node.namespace, node.name).catch(() => undefined);
     if (!current || current.metadata.uid !== node.uid) return;
     const finalizers = (current.metadata.finalizers ?? []).filter((f: string) => f !== finalizer);
-    await this.objects.update(def, node.namespace, node.name, { ...current, metadata: { ...current.metadata, finalizers } }, ctx);
+    await this.objects.update(
+      def,
+      node.namespace,
+      node.name,
+      { ...current, metadata: { ...current.metadata, finalizers } },
+      ctx,
+    );
   }
 
   /** `/registry/<group|core>/<resource>/...` → the storage-version definition. */

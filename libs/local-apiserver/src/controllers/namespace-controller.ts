@@ -22,7 +22,10 @@ export class NamespaceController {
     private readonly objects: ObjectService,
     private readonly log: Logger,
   ) {
-    this.queue = new KeyedQueue((name) => this.reconcile(name), (name, err) => this.log.debug({ err, namespace: name }, 'Namespace cleanup pending'));
+    this.queue = new KeyedQueue(
+      (name) => this.reconcile(name),
+      (name, err) => this.log.debug({ err, namespace: name }, 'Namespace cleanup pending'),
+    );
   }
 
   async start(): Promise<void> {
@@ -54,7 +57,9 @@ export class NamespaceController {
       remaining += items.length;
       for (const item of items) {
         if (item.object.metadata.deletionTimestamp) continue;
-        await this.objects.delete(def, name, item.object.metadata.name, { propagationPolicy: 'Background' }, ctx).catch(() => undefined);
+        await this.objects
+          .delete(def, name, item.object.metadata.name, { propagationPolicy: 'Background' }, ctx)
+          .catch(() => undefined);
       }
     }
     if (remaining > 0) {
@@ -73,13 +78,22 @@ export class NamespaceController {
       {
         type: 'NamespaceContentRemaining',
         status: 'True',
-        lastTransitionTime: ns.status?.conditions?.find((c: KubeObject) => c.type === 'NamespaceContentRemaining')?.lastTransitionTime ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        lastTransitionTime:
+          ns.status?.conditions?.find((c: KubeObject) => c.type === 'NamespaceContentRemaining')?.lastTransitionTime ??
+          new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
         reason: 'SomeResourcesRemain',
         message: `Some resources are remaining: ${remaining} objects`,
       },
     ];
     await this.objects
-      .update(nsDef, '', ns.metadata.name, { ...ns, status: { ...ns.status, phase: 'Terminating', conditions } }, ctx, 'status')
+      .update(
+        nsDef,
+        '',
+        ns.metadata.name,
+        { ...ns, status: { ...ns.status, phase: 'Terminating', conditions } },
+        ctx,
+        'status',
+      )
       .catch(() => undefined);
   }
 }

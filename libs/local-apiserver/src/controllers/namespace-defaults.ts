@@ -23,13 +23,18 @@ export class NamespaceDefaultsController {
     private readonly caPem: string,
     private readonly log: Logger,
   ) {
-    this.queue = new KeyedQueue((ns) => this.reconcile(ns), (ns, err) => this.log.debug({ err, namespace: ns }, 'Namespace defaults pending'));
+    this.queue = new KeyedQueue(
+      (ns) => this.reconcile(ns),
+      (ns, err) => this.log.debug({ err, namespace: ns }, 'Namespace defaults pending'),
+    );
   }
 
   async start(): Promise<void> {
-    const namespaceOf = (e: StorageEvent) => (e.key.startsWith('/registry/core/namespaces/') ? e.object.metadata.name : e.object.metadata.namespace);
+    const namespaceOf = (e: StorageEvent) =>
+      e.key.startsWith('/registry/core/namespaces/') ? e.object.metadata.name : e.object.metadata.namespace;
     const requeue = (e: StorageEvent) => {
-      if (e.key.startsWith('/registry/core/namespaces/') ? e.type !== 'DELETED' : e.type === 'DELETED') this.queue.add(namespaceOf(e));
+      if (e.key.startsWith('/registry/core/namespaces/') ? e.type !== 'DELETED' : e.type === 'DELETED')
+        this.queue.add(namespaceOf(e));
     };
     this.watches.push(await watchPrefix(this.storage, '/registry/core/namespaces/', requeue, this.log));
     this.watches.push(await watchPrefix(this.storage, '/registry/core/serviceaccounts/', requeue, this.log));
@@ -44,11 +49,21 @@ export class NamespaceDefaultsController {
   private async reconcile(namespace: string): Promise<void> {
     const ns = await this.storage.get(`/registry/core/namespaces/${namespace}`);
     if (!ns || ns.object.metadata.deletionTimestamp) return;
-    await this.ensure('serviceaccounts', namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+    await this.ensure('serviceaccounts', namespace, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'default' },
+    });
     await this.ensure('configmaps', namespace, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: ROOT_CA_CONFIGMAP, annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' } },
+      metadata: {
+        name: ROOT_CA_CONFIGMAP,
+        annotations: {
+          'kubernetes.io/description':
+            'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.',
+        },
+      },
       data: { 'ca.crt': this.caPem },
     });
   }

@@ -62,7 +62,12 @@ export function resourceList(registry: Registry, groupName: string, version: str
       verbs: s.verbs,
     })),
   ]);
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupName ? `${groupName}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupName ? `${groupName}/${version}` : version,
+    resources,
+  };
 }
 
 /** The aggregated document for /api (legacy: true) or /apis. */
@@ -131,13 +136,25 @@ function subresources(d: ResourceDefinition): Subresource[] {
   const list: Subresource[] = [];
   for (const name of d.subresources.others ?? []) {
     const known = OTHER_SUBRESOURCES[name];
-    if (known) list.push({ name, ...known, kind: known.kind === 'Pod' || known.kind === 'Namespace' || known.kind === 'CertificateSigningRequest' ? d.kind : known.kind });
+    if (known)
+      list.push({
+        name,
+        ...known,
+        kind:
+          known.kind === 'Pod' || known.kind === 'Namespace' || known.kind === 'CertificateSigningRequest'
+            ? d.kind
+            : known.kind,
+      });
   }
-  if (d.subresources.scale) list.push({ name: 'scale', kind: 'Scale', verbs: SUBRESOURCE_VERBS, group: 'autoscaling', version: 'v1' });
+  if (d.subresources.scale)
+    list.push({ name: 'scale', kind: 'Scale', verbs: SUBRESOURCE_VERBS, group: 'autoscaling', version: 'v1' });
   if (d.subresources.status) list.push({ name: 'status', kind: d.kind, verbs: SUBRESOURCE_VERBS });
   return list.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function storageVersionHash(d: ResourceDefinition): string {
-  return createHash('sha256').update(`${d.storage?.group ?? d.group}/${d.storageVersion}/${d.kind}`).digest('base64').slice(0, 11);
+  return createHash('sha256')
+    .update(`${d.storage?.group ?? d.group}/${d.storageVersion}/${d.kind}`)
+    .digest('base64')
+    .slice(0, 11);
 }

@@ -9,7 +9,15 @@ import { ANONYMOUS, authenticate, type Authenticator } from './authn.js';
 import { forbidden, pathVerb, requestVerb, type Attributes } from '../auth/attributes.js';
 import type { AuthorizerChain } from '../auth/authorizer.js';
 import { impersonate } from '../auth/impersonation.js';
-import { AGGREGATED_DISCOVERY_V2, aggregated, group, groupList, legacyVersions, resourceList, wantsAggregated } from './discovery.js';
+import {
+  AGGREGATED_DISCOVERY_V2,
+  aggregated,
+  group,
+  groupList,
+  legacyVersions,
+  resourceList,
+  wantsAggregated,
+} from './discovery.js';
 import { sendError, sendJson, sendText } from './io.js';
 import { handleResource, type ResourceHandlerDeps } from './resource-handler.js';
 import { parseRoute, type Route } from './route.js';
@@ -136,7 +144,10 @@ export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const route = parseRoute(url.pathname);
     const audit = (deps.audit ?? NO_AUDIT).begin(req);
     upgrade(deps, route, url, req, socket, head, audit).catch((err) => {
-      const apiError = err instanceof ApiError ? err : new ApiError(500, 'InternalError', err instanceof Error ? err.message : String(err));
+      const apiError =
+        err instanceof ApiError
+          ? err
+          : new ApiError(500, 'InternalError', err instanceof Error ? err.message : String(err));
       audit.failed(err);
       audit.upgradeFailed(apiError);
       const body = JSON.stringify(apiError.toStatus());
@@ -149,8 +160,17 @@ export function createUpgradeHandler(deps: HandlerDeps): (req: IncomingMessage, 
   };
 }
 
-async function upgrade(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, socket: Duplex, head: Buffer, audit: RequestAudit): Promise<void> {
-  const handler = route.type === 'resource' ? deps.upgradeHandlers?.get(`${route.resource}/${route.subresource}`) : undefined;
+async function upgrade(
+  deps: HandlerDeps,
+  route: Route,
+  url: RequestUrl,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  audit: RequestAudit,
+): Promise<void> {
+  const handler =
+    route.type === 'resource' ? deps.upgradeHandlers?.get(`${route.resource}/${route.subresource}`) : undefined;
   if (route.type !== 'resource' || route.group !== '' || !route.name || !handler) {
     throw new ApiError(400, 'BadRequest', 'this resource does not support connection upgrades');
   }
@@ -169,10 +189,25 @@ async function upgrade(deps: HandlerDeps, route: Route, url: RequestUrl, req: In
   audit.authorized(decision);
   if (!decision.allowed) throw forbidden(attributes, decision.reason);
   audit.upgraded(socket);
-  await handler({ req, socket, head, namespace: route.namespace, name: route.name, subresource: route.subresource, query: url.searchParams });
+  await handler({
+    req,
+    socket,
+    head,
+    namespace: route.namespace,
+    name: route.name,
+    subresource: route.subresource,
+    query: url.searchParams,
+  });
 }
 
-async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: IncomingMessage, res: ServerResponse, audit: RequestAudit): Promise<void> {
+async function serve(
+  deps: HandlerDeps,
+  route: Route,
+  url: RequestUrl,
+  req: IncomingMessage,
+  res: ServerResponse,
+  audit: RequestAudit,
+): Promise<void> {
   const slash = url.pathname.indexOf('/', 1);
   const firstSegment = url.pathname.slice(1, slash < 0 ? undefined : slash);
   let user: UserInfo | undefined = await authenticate(deps.authenticators, req);
@@ -215,7 +250,20 @@ async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: Inco
     case 'metrics':
       return sendText(res, 200, await deps.metrics.metrics(), deps.metrics.contentType);
     case 'root':
-      return sendJson(res, 200, { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/metrics', '/openapi/v2', '/openapi/v3', '/readyz', '/version'] });
+      return sendJson(res, 200, {
+        paths: [
+          '/api',
+          '/api/v1',
+          '/apis',
+          '/healthz',
+          '/livez',
+          '/metrics',
+          '/openapi/v2',
+          '/openapi/v3',
+          '/readyz',
+          '/version',
+        ],
+      });
     case 'openapi': {
       if (route.version === 'v2') return sendOpenAPIV2(req, res, deps.openapi);
       if (route.path === '') return sendJson(res, 200, deps.openapi.v3Index());
@@ -224,10 +272,12 @@ async function serve(deps: HandlerDeps, route: Route, url: RequestUrl, req: Inco
       return sendJson(res, 200, doc);
     }
     case 'legacy-versions':
-      if (wantsAggregated(req.headers.accept)) return sendJson(res, 200, aggregated(deps.registry, true), [], AGGREGATED_DISCOVERY_V2);
+      if (wantsAggregated(req.headers.accept))
+        return sendJson(res, 200, aggregated(deps.registry, true), [], AGGREGATED_DISCOVERY_V2);
       return sendJson(res, 200, legacyVersions(deps.serverAddress()));
     case 'groups':
-      if (wantsAggregated(req.headers.accept)) return sendJson(res, 200, aggregated(deps.registry, false), [], AGGREGATED_DISCOVERY_V2);
+      if (wantsAggregated(req.headers.accept))
+        return sendJson(res, 200, aggregated(deps.registry, false), [], AGGREGATED_DISCOVERY_V2);
       return sendJson(res, 200, groupList(deps.registry));
     case 'group': {
       const g = group(deps.registry, route.group);
@@ -287,7 +337,14 @@ function acceptClauses(accept: string | undefined): { type: string; subtype: str
     const slash = range.indexOf('/');
     if (slash <= 0) return [];
     const q = params.map((p) => /^q=([\d.]+)$/i.exec(p)).find((m) => m);
-    return [{ type: range.slice(0, slash).toLowerCase(), subtype: range.slice(slash + 1).toLowerCase(), q: q ? Number(q[1]) : 1, index }];
+    return [
+      {
+        type: range.slice(0, slash).toLowerCase(),
+        subtype: range.slice(slash + 1).toLowerCase(),
+        q: q ? Number(q[1]) : 1,
+        index,
+      },
+    ];
   });
   return clauses.filter((c) => c.q > 0).sort((a, b) => b.q - a.q || a.index - b.index);
 }
@@ -300,11 +357,19 @@ function sendOpenAPIV2(req: IncomingMessage, res: ServerResponse, openapi: OpenA
     subtype = OPENAPI_V2_SUBTYPES.find((s) => clause.subtype === s || clause.subtype === '*');
     if (subtype) break;
   }
-  if (!subtype) throw new ApiError(406, 'NotAcceptable', 'only application/json and application/com.github.proto-openapi.spec.v2.v1.0+protobuf are served');
+  if (!subtype)
+    throw new ApiError(
+      406,
+      'NotAcceptable',
+      'only application/json and application/com.github.proto-openapi.spec.v2.v1.0+protobuf are served',
+    );
   const etag = `"${openapi.v2ETag()}"`;
   const headers = { etag, vary: 'Accept', 'cache-control': 'no-cache, private' };
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))) {
+  if (
+    ifNoneMatch &&
+    (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+  ) {
     res.writeHead(304, headers);
     res.end();
     return;
@@ -314,6 +379,10 @@ function sendOpenAPIV2(req: IncomingMessage, res: ServerResponse, openapi: OpenA
     return sendJson(res, 200, openapi.v2());
   }
   const body = openapi.v2Protobuf();
-  res.writeHead(200, { ...headers, 'content-type': `application/${OPENAPI_V2_PROTOBUF}`, 'content-length': String(body.byteLength) });
+  res.writeHead(200, {
+    ...headers,
+    'content-type': `application/${OPENAPI_V2_PROTOBUF}`,
+    'content-length': String(body.byteLength),
+  });
   res.end(body);
 }

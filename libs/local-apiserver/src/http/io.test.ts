@@ -6,7 +6,10 @@ import { deepFreeze } from '../storage/objects.js';
 import { requestUrl } from './handler.js';
 import { sendJson, sendJsonList } from './io.js';
 
-function capture(): { res: ServerResponse; sent: () => { status: number; headers: Record<string, unknown>; body: string } } {
+function capture(): {
+  res: ServerResponse;
+  sent: () => { status: number; headers: Record<string, unknown>; body: string };
+} {
   let status = 0;
   let headers: Record<string, unknown> = {};
   let body = '';

@@ -53,7 +53,13 @@ export function jsonOf(value: unknown): string {
   return serialise(value).text;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, warnings: string[] = [], contentType = 'application/json'): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  warnings: string[] = [],
+  contentType = 'application/json',
+): void {
   auditResponseBody(res, body);
   const { text, length } = serialise(body);
   const headers: Record<string, string | string[]> = {
@@ -70,10 +76,19 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, war
  * A list (`items` its last member) as sendJson would send it, with each frozen item's JSON reused: a list of
  * unchanged stored objects costs a join, not a serialisation of every object.
  */
-export function sendJsonList(res: ServerResponse, status: number, list: Record<string, unknown>, warnings: string[] = []): void {
+export function sendJsonList(
+  res: ServerResponse,
+  status: number,
+  list: Record<string, unknown>,
+  warnings: string[] = [],
+): void {
   const keys = Object.keys(list);
   const items = list.items;
-  if (keys[keys.length - 1] !== 'items' || !Array.isArray(items) || items.some((i) => i === null || typeof i !== 'object')) {
+  if (
+    keys[keys.length - 1] !== 'items' ||
+    !Array.isArray(items) ||
+    items.some((i) => i === null || typeof i !== 'object')
+  ) {
     return sendJson(res, status, list, warnings);
   }
   auditResponseBody(res, list);
@@ -101,7 +116,12 @@ export function sendError(res: ServerResponse, err: unknown): void {
   sendJson(res, apiError.code, apiError.toStatus());
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType = 'text/plain; charset=utf-8',
+): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
 }

@@ -25,11 +25,15 @@ function listProblems(query: URLSearchParams): FieldProblem[] {
   const rv = query.get('resourceVersion') ?? '';
   if (match) {
     if (!rv) problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (query.get('continue')) problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') problems.push(notSupported(MATCH, match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && rv === '0') problems.push(forbidden(MATCH, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (query.get('continue'))
+      problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      problems.push(notSupported(MATCH, match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0')
+      problems.push(forbidden(MATCH, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
-  if (query.has('sendInitialEvents')) problems.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  if (query.has('sendInitialEvents'))
+    problems.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   return problems;
 }
 
@@ -41,9 +45,13 @@ function watchProblems(query: URLSearchParams): FieldProblem[] {
     problems.push(forbidden(MATCH, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
   }
   if (match) {
-    if (!sendInitialEvents) problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (!sendInitialEvents)
+      problems.push(
+        forbidden(MATCH, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      );
     if (match !== 'NotOlderThan') problems.push(notSupported(MATCH, match, ['NotOlderThan']));
-    if (query.get('continue')) problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden when continue is provided'));
+    if (query.get('continue'))
+      problems.push(forbidden(MATCH, 'resourceVersionMatch is forbidden when continue is provided'));
   }
   return problems;
 }
@@ -54,5 +62,9 @@ function forbidden(field: string, detail: string): FieldProblem {
 
 function notSupported(field: string, value: string, supported: string[]): FieldProblem {
   const values = supported.map((v) => JSON.stringify(v)).join(', ');
-  return { field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${values}` };
+  return {
+    field,
+    reason: 'FieldValueNotSupported',
+    message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${values}`,
+  };
 }

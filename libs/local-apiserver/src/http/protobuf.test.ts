@@ -1,6 +1,14 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { decodeProtobufObject, formatDuration, INLINE_FIELDS, lookupKind, PROTOBUF_MAGIC, protoPackage, protoRoot } from './protobuf.js';
+import {
+  decodeProtobufObject,
+  formatDuration,
+  INLINE_FIELDS,
+  lookupKind,
+  PROTOBUF_MAGIC,
+  protoPackage,
+  protoRoot,
+} from './protobuf.js';
 
 const root = protoRoot();
 
@@ -9,7 +17,9 @@ function envelope(apiVersion: string, kind: string, object: Record<string, unkno
   const type = root.lookupType(`${protoPackage(apiVersion, kind)}.${kind}`);
   const raw = type.encode(type.fromObject(object)).finish();
   const unknown = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
-  const body = unknown.encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const body = unknown
+    .encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }))
+    .finish();
   return Buffer.concat([PROTOBUF_MAGIC, body]);
 }
 
@@ -23,7 +33,11 @@ function toMessage(type: protobuf.Type, json: Record<string, unknown>, path = ty
   for (const field of type.fieldsArray) {
     field.resolve();
     if (INLINE_FIELDS.has(`${type.fullName.slice(1)}.${field.name}`)) {
-      const inner = toMessage(field.resolvedType as protobuf.Type, pick(field.resolvedType as protobuf.Type, json), `${path}.${field.name}`);
+      const inner = toMessage(
+        field.resolvedType as protobuf.Type,
+        pick(field.resolvedType as protobuf.Type, json),
+        `${path}.${field.name}`,
+      );
       for (const key of Object.keys(json)) if ((field.resolvedType as protobuf.Type).fields[key]) used.add(key);
       out[field.name] = inner;
       continue;
@@ -32,7 +46,8 @@ function toMessage(type: protobuf.Type, json: Record<string, unknown>, path = ty
     used.add(field.name);
     const value = json[field.name];
     const convert = (v: unknown) => toValue(field, v, `${path}.${field.name}`);
-    if (field.map) out[field.name] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, convert(v)]));
+    if (field.map)
+      out[field.name] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, convert(v)]));
     else if (field.repeated) out[field.name] = (value as unknown[]).map(convert);
     else out[field.name] = convert(value);
   }
@@ -77,10 +92,27 @@ const podTemplate = {
     volumes: [
       { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
       { name: 'host', hostPath: { path: '/var/log', type: 'Directory' } },
-      { name: 'cfg', configMap: { name: 'cm', items: [{ key: 'k', path: 'k.txt', mode: 0o400 }], defaultMode: 0o644, optional: false } },
-      { name: 'sec', secret: { secretName: 'sec', items: [{ key: 'a', path: 'a' }], defaultMode: 0o600, optional: true } },
+      {
+        name: 'cfg',
+        configMap: {
+          name: 'cm',
+          items: [{ key: 'k', path: 'k.txt', mode: 0o400 }],
+          defaultMode: 0o644,
+          optional: false,
+        },
+      },
+      {
+        name: 'sec',
+        secret: { secretName: 'sec', items: [{ key: 'a', path: 'a' }], defaultMode: 0o600, optional: true },
+      },
       { name: 'data', persistentVolumeClaim: { claimName: 'pvc', readOnly: true } },
-      { name: 'down', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'app', resource: 'requests.cpu', divisor: '1m' } }], defaultMode: 0o444 } },
+      {
+        name: 'down',
+        downwardAPI: {
+          items: [{ path: 'cpu', resourceFieldRef: { containerName: 'app', resource: 'requests.cpu', divisor: '1m' } }],
+          defaultMode: 0o444,
+        },
+      },
       {
         name: 'proj',
         projected: {
@@ -89,25 +121,58 @@ const podTemplate = {
             { serviceAccountToken: { audience: 'vault', expirationSeconds: 3600, path: 'token' } },
             { configMap: { name: 'cm', items: [{ key: 'k', path: 'cm-k' }], optional: true } },
             { secret: { name: 'sec' } },
-            { downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' }, mode: 0o400 }] } },
-            { clusterTrustBundle: { signerName: 'example.com/signer', labelSelector: { matchLabels: { a: 'b' } }, optional: true, path: 'ca.pem' } },
+            {
+              downwardAPI: {
+                items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' }, mode: 0o400 }],
+              },
+            },
+            {
+              clusterTrustBundle: {
+                signerName: 'example.com/signer',
+                labelSelector: { matchLabels: { a: 'b' } },
+                optional: true,
+                path: 'ca.pem',
+              },
+            },
           ],
         },
       },
       { name: 'nfs', nfs: { server: 'nfs.example.com', path: '/exports', readOnly: true } },
-      { name: 'csi', csi: { driver: 'csi.example.com', readOnly: true, fsType: 'ext4', volumeAttributes: { a: 'b' }, nodePublishSecretRef: { name: 'csi' } } },
+      {
+        name: 'csi',
+        csi: {
+          driver: 'csi.example.com',
+          readOnly: true,
+          fsType: 'ext4',
+          volumeAttributes: { a: 'b' },
+          nodePublishSecretRef: { name: 'csi' },
+        },
+      },
       {
         name: 'eph',
         ephemeral: {
           volumeClaimTemplate: {
             metadata: { labels: { a: 'b' } },
-            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast', volumeMode: 'Block' },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              resources: { requests: { storage: '1Gi' } },
+              storageClassName: 'fast',
+              volumeMode: 'Block',
+            },
           },
         },
       },
       { name: 'img', image: { reference: 'example.com/data:1', pullPolicy: 'IfNotPresent' } },
     ],
-    initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'true'], resources: { requests: { cpu: '10m' } }, restartPolicy: 'Always' }],
+    initContainers: [
+      {
+        name: 'init',
+        image: 'busybox:1.36',
+        command: ['sh', '-c', 'true'],
+        resources: { requests: { cpu: '10m' } },
+        restartPolicy: 'Always',
+      },
+    ],
     containers: [
       {
         name: 'app',
@@ -123,7 +188,10 @@ const podTemplate = {
         env: [
           { name: 'PLAIN', value: 'v' },
           { name: 'FIELD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
-          { name: 'RES', valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } } },
+          {
+            name: 'RES',
+            valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } },
+          },
           { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: false } } },
           { name: 'SEC', valueFrom: { secretKeyRef: { name: 'sec', key: 'password' } } },
         ],
@@ -139,7 +207,13 @@ const podTemplate = {
         ],
         volumeDevices: [{ name: 'eph', devicePath: '/dev/xvda' }],
         livenessProbe: {
-          httpGet: { path: '/healthz', port: 'http', host: 'localhost', scheme: 'HTTPS', httpHeaders: [{ name: 'X-Probe', value: '' }] },
+          httpGet: {
+            path: '/healthz',
+            port: 'http',
+            host: 'localhost',
+            scheme: 'HTTPS',
+            httpHeaders: [{ name: 'X-Probe', value: '' }],
+          },
           initialDelaySeconds: 5,
           timeoutSeconds: 2,
           periodSeconds: 10,
@@ -208,13 +282,20 @@ const podTemplate = {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
           nodeSelectorTerms: [
-            { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1'] }] },
+            {
+              matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }],
+              matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n1'] }],
+            },
           ],
         },
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: 'ssd', operator: 'Exists' }] } }],
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          { weight: 10, preference: { matchExpressions: [{ key: 'ssd', operator: 'Exists' }] } },
+        ],
       },
       podAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, namespaces: ['db'], topologyKey: 'kubernetes.io/hostname' }],
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'db' } }, namespaces: ['db'], topologyKey: 'kubernetes.io/hostname' },
+        ],
       },
       podAntiAffinity: {
         preferredDuringSchedulingIgnoredDuringExecution: [
@@ -239,7 +320,11 @@ const podTemplate = {
     hostAliases: [{ ip: '10.0.0.1', hostnames: ['foo.local', 'bar.local'] }],
     priorityClassName: 'high',
     priority: 0,
-    dnsConfig: { nameservers: ['1.1.1.1'], searches: ['svc.local'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] },
+    dnsConfig: {
+      nameservers: ['1.1.1.1'],
+      searches: ['svc.local'],
+      options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }],
+    },
     readinessGates: [{ conditionType: 'example.com/ready' }],
     runtimeClassName: 'gvisor',
     enableServiceLinks: false,
@@ -282,14 +367,27 @@ describe('decodeProtobufObject', () => {
       ['autoscaling/v1', ['Scale', 'HorizontalPodAutoscaler']],
       ['autoscaling/v2', ['HorizontalPodAutoscaler']],
       ['batch/v1', ['Job', 'CronJob']],
-      ['v1', ['Pod', 'PodTemplate', 'Binding', 'Service', 'ResourceQuota', 'LimitRange', 'PersistentVolumeClaim', 'ReplicationController']],
+      [
+        'v1',
+        [
+          'Pod',
+          'PodTemplate',
+          'Binding',
+          'Service',
+          'ResourceQuota',
+          'LimitRange',
+          'PersistentVolumeClaim',
+          'ReplicationController',
+        ],
+      ],
       ['v1', ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount']],
       ['rbac.authorization.k8s.io/v1', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']],
       ['policy/v1', ['PodDisruptionBudget', 'Eviction']],
       ['scheduling.k8s.io/v1', ['PriorityClass']],
       ['networking.k8s.io/v1', ['Ingress', 'IngressClass', 'NetworkPolicy']],
     ] as const;
-    for (const [apiVersion, names] of kinds) for (const kind of names) expect(lookupKind(apiVersion, kind), `${apiVersion} ${kind}`).toBeDefined();
+    for (const [apiVersion, names] of kinds)
+      for (const kind of names) expect(lookupKind(apiVersion, kind), `${apiVersion} ${kind}`).toBeDefined();
     expect(() => root.resolveAll()).not.toThrow();
   });
 
@@ -321,12 +419,24 @@ describe('decodeProtobufObject', () => {
         annotations: { 'deployment.kubernetes.io/revision': '3' },
         creationTimestamp: '2024-05-06T07:08:09Z',
         generation: 4,
-        ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'App', name: 'web', uid: 'u-1', controller: true, blockOwnerDeletion: false }],
+        ownerReferences: [
+          {
+            apiVersion: 'example.com/v1',
+            kind: 'App',
+            name: 'web',
+            uid: 'u-1',
+            controller: true,
+            blockOwnerDeletion: false,
+          },
+        ],
         finalizers: ['example.com/f'],
       },
       spec: {
         replicas: 0,
-        selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }] },
+        selector: {
+          matchLabels: { app: 'web' },
+          matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }],
+        },
         template: podTemplate,
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' } },
         minReadySeconds: 5,
@@ -372,7 +482,11 @@ describe('decodeProtobufObject', () => {
           volumeClaimTemplates: [
             {
               metadata: { name: 'data' },
-              spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
+              spec: {
+                accessModes: ['ReadWriteOnce'],
+                resources: { requests: { storage: '1Gi' } },
+                storageClassName: '',
+              },
               status: { phase: 'Pending' },
             },
           ],
@@ -410,10 +524,17 @@ describe('decodeProtobufObject', () => {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: meta,
-        spec: { ...podTemplate.spec, ephemeralContainers: [{ name: 'debug', image: 'busybox', stdin: true, tty: true, targetContainerName: 'app' }] },
+        spec: {
+          ...podTemplate.spec,
+          ephemeralContainers: [
+            { name: 'debug', image: 'busybox', stdin: true, tty: true, targetContainerName: 'app' },
+          ],
+        },
         status: {
           phase: 'Running',
-          conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-01-01T00:00:00Z' }],
+          conditions: [
+            { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-01-01T00:00:00Z' },
+          ],
           hostIP: '10.0.0.1',
           hostIPs: [{ ip: '10.0.0.1' }],
           podIP: '10.1.0.5',
@@ -423,7 +544,12 @@ describe('decodeProtobufObject', () => {
         },
       },
       { apiVersion: 'v1', kind: 'Binding', metadata: meta, target: { kind: 'Node', name: 'node-1' } },
-      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: meta, deleteOptions: { gracePeriodSeconds: 0, propagationPolicy: 'Background' } },
+      {
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: meta,
+        deleteOptions: { gracePeriodSeconds: 0, propagationPolicy: 'Background' },
+      },
       {
         apiVersion: 'batch/v1',
         kind: 'CronJob',
@@ -502,7 +628,16 @@ describe('decodeProtobufObject', () => {
         },
         status: {
           loadBalancer: { ingress: [{ ip: '5.6.7.8', ipMode: 'VIP', ports: [{ port: 80, protocol: 'TCP' }] }] },
-          conditions: [{ type: 'Ready', status: 'True', observedGeneration: 1, lastTransitionTime: '2024-01-01T00:00:00Z', reason: 'Ok', message: '' }],
+          conditions: [
+            {
+              type: 'Ready',
+              status: 'True',
+              observedGeneration: 1,
+              lastTransitionTime: '2024-01-01T00:00:00Z',
+              reason: 'Ok',
+              message: '',
+            },
+          ],
         },
       },
       {
@@ -514,11 +649,26 @@ describe('decodeProtobufObject', () => {
           defaultBackend: { resource: { apiGroup: 'example.com', kind: 'Bucket', name: 'static' } },
           tls: [{ hosts: ['foo.com'], secretName: 'tls' }],
           rules: [
-            { host: 'foo.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
-            { http: { paths: [{ pathType: 'ImplementationSpecific', backend: { service: { name: 'web', port: { name: 'http' } } } }] } },
+            {
+              host: 'foo.com',
+              http: {
+                paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }],
+              },
+            },
+            {
+              http: {
+                paths: [
+                  { pathType: 'ImplementationSpecific', backend: { service: { name: 'web', port: { name: 'http' } } } },
+                ],
+              },
+            },
           ],
         },
-        status: { loadBalancer: { ingress: [{ hostname: 'lb.example.com', ports: [{ port: 443, protocol: 'TCP', error: 'Pending' }] }] } },
+        status: {
+          loadBalancer: {
+            ingress: [{ hostname: 'lb.example.com', ports: [{ port: 443, protocol: 'TCP', error: 'Pending' }] }],
+          },
+        },
       },
       {
         apiVersion: 'policy/v1',
@@ -532,7 +682,15 @@ describe('decodeProtobufObject', () => {
           currentHealthy: 1,
           desiredHealthy: 1,
           expectedPods: 2,
-          conditions: [{ type: 'DisruptionAllowed', status: 'False', lastTransitionTime: '2024-01-01T00:00:00Z', reason: 'InsufficientPods', message: '' }],
+          conditions: [
+            {
+              type: 'DisruptionAllowed',
+              status: 'False',
+              lastTransitionTime: '2024-01-01T00:00:00Z',
+              reason: 'InsufficientPods',
+              message: '',
+            },
+          ],
         },
       },
       {
@@ -572,7 +730,13 @@ describe('decodeProtobufObject', () => {
         },
         status: { hard: { cpu: '1' }, used: { cpu: '0' } },
       },
-      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: meta, spec: { replicas: 0 }, status: { replicas: 0, selector: 'app=web' } },
+      {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: meta,
+        spec: { replicas: 0 },
+        status: { replicas: 0, selector: 'app=web' },
+      },
       {
         apiVersion: 'autoscaling/v2',
         kind: 'HorizontalPodAutoscaler',
@@ -585,7 +749,13 @@ describe('decodeProtobufObject', () => {
             { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
             { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
           ],
-          behavior: { scaleDown: { stabilizationWindowSeconds: 0, selectPolicy: 'Min', policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }] } },
+          behavior: {
+            scaleDown: {
+              stabilizationWindowSeconds: 0,
+              selectPolicy: 'Min',
+              policies: [{ type: 'Percent', value: 10, periodSeconds: 60 }],
+            },
+          },
         },
         status: { desiredReplicas: 0 },
       },
@@ -599,17 +769,32 @@ describe('decodeProtobufObject', () => {
       spec: {
         minReadySeconds: 0,
         paused: false,
-        template: { metadata: { creationTimestamp: {} }, spec: { hostNetwork: false, containers: [{ name: 'c', image: '', stdin: false, ports: [{ containerPort: 80, hostPort: 0, protocol: '' }] }] } },
+        template: {
+          metadata: { creationTimestamp: {} },
+          spec: {
+            hostNetwork: false,
+            containers: [
+              { name: 'c', image: '', stdin: false, ports: [{ containerPort: 80, hostPort: 0, protocol: '' }] },
+            ],
+          },
+        },
         strategy: {},
       },
-      status: { conditions: [{ type: 'Available', status: 'True', lastUpdateTime: {}, lastTransitionTime: {}, reason: '', message: '' }] },
+      status: {
+        conditions: [
+          { type: 'Available', status: 'True', lastUpdateTime: {}, lastTransitionTime: {}, reason: '', message: '' },
+        ],
+      },
     });
     // Go omits a zero creationTimestamp (omitzero since Kubernetes 1.35) and prints other zero Times as null.
     expect(decodeProtobufObject(body)).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'd' },
-      spec: { template: { metadata: {}, spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } }, strategy: {} },
+      spec: {
+        template: { metadata: {}, spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } },
+        strategy: {},
+      },
       status: { conditions: [{ type: 'Available', status: 'True', lastUpdateTime: null, lastTransitionTime: null }] },
     });
   });
@@ -631,7 +816,9 @@ describe('decodeProtobufObject', () => {
         selector: { matchLabels: { app: 'web' } },
         template: {
           metadata: { labels: { app: 'web' } },
-          spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }], resources: {} }] },
+          spec: {
+            containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }], resources: {} }],
+          },
         },
         strategy: {},
       },
@@ -669,13 +856,24 @@ describe('decodeProtobufObject', () => {
         ingressClassName: 'nginx',
         defaultBackend: { service: { name: 'web', port: { name: 'http' } } },
         tls: [{ hosts: ['foo.com'], secretName: 'web-tls' }],
-        rules: [{ host: 'foo.com', http: { paths: [{ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }],
+        rules: [
+          {
+            host: 'foo.com',
+            http: {
+              paths: [
+                { path: '/bar', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } },
+              ],
+            },
+          },
+        ],
       },
       status: { loadBalancer: {} },
     });
     // create poddisruptionbudget web --selector=app=web --max-unavailable=50%
     expect(
-      kubectl('azhzAAogCglwb2xpY3kvdjESE1BvZERpc3J1cHRpb25CdWRnZXQSPAoTCgN3ZWISABoAIgAqADIAOABCABIZEgwKCgoDYXBwEgN3ZWIaCQgBEAAaAzUwJRoKCAAYACAAKAAwABoAIgA='),
+      kubectl(
+        'azhzAAogCglwb2xpY3kvdjESE1BvZERpc3J1cHRpb25CdWRnZXQSPAoTCgN3ZWISABoAIgAqADIAOABCABIZEgwKCgoDYXBwEgN3ZWIaCQgBEAAaAzUwJRoKCAAYACAAKAAwABoAIgA=',
+      ),
     ).toEqual({
       apiVersion: 'policy/v1',
       kind: 'PodDisruptionBudget',
@@ -715,7 +913,10 @@ describe('decodeProtobufObject', () => {
           spec: {
             template: {
               metadata: {},
-              spec: { containers: [{ name: 'nightly', image: 'busybox', command: ['echo', 'hi'], resources: {} }], restartPolicy: 'OnFailure' },
+              spec: {
+                containers: [{ name: 'nightly', image: 'busybox', command: ['echo', 'hi'], resources: {} }],
+                restartPolicy: 'OnFailure',
+              },
             },
           },
         },
@@ -723,7 +924,11 @@ describe('decodeProtobufObject', () => {
       status: {},
     });
     // create priorityclass high --value=1000 --description=important --preemption-policy=Never
-    expect(kubectl('azhzAAolChRzY2hlZHVsaW5nLms4cy5pby92MRINUHJpb3JpdHlDbGFzcxItChQKBGhpZ2gSABoAIgAqADIAOABCABDoBxgAIglpbXBvcnRhbnQqBU5ldmVyGgAiAA==')).toEqual({
+    expect(
+      kubectl(
+        'azhzAAolChRzY2hlZHVsaW5nLms4cy5pby92MRINUHJpb3JpdHlDbGFzcxItChQKBGhpZ2gSABoAIgAqADIAOABCABDoBxgAIglpbXBvcnRhbnQqBU5ldmVyGgAiAA==',
+      ),
+    ).toEqual({
       apiVersion: 'scheduling.k8s.io/v1',
       kind: 'PriorityClass',
       metadata: { name: 'high' },
@@ -732,7 +937,11 @@ describe('decodeProtobufObject', () => {
       preemptionPolicy: 'Never',
     });
     // create quota q --hard=cpu=1,memory=1Gi,pods=2
-    expect(kubectl('azhzAAoTCgJ2MRINUmVzb3VyY2VRdW90YRJBChEKAXESABoAIgAqADIAOABCABIqCgoKA2NwdRIDCgExCg8KBm1lbW9yeRIFCgMxR2kKCwoEcG9kcxIDCgEyGgAaACIA')).toEqual({
+    expect(
+      kubectl(
+        'azhzAAoTCgJ2MRINUmVzb3VyY2VRdW90YRJBChEKAXESABoAIgAqADIAOABCABIqCgoKA2NwdRIDCgExCg8KBm1lbW9yeRIFCgMxR2kKCwoEcG9kcxIDCgEyGgAaACIA',
+      ),
+    ).toEqual({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'q' },
@@ -742,8 +951,17 @@ describe('decodeProtobufObject', () => {
   });
 
   it('decodes meta DeleteOptions and formats durations like Go', () => {
-    const body = envelope('meta.k8s.io/v1', 'DeleteOptions', { propagationPolicy: 'Foreground', gracePeriodSeconds: 30, dryRun: [] });
-    expect(decodeProtobufObject(body)).toEqual({ apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground', gracePeriodSeconds: 30 });
+    const body = envelope('meta.k8s.io/v1', 'DeleteOptions', {
+      propagationPolicy: 'Foreground',
+      gracePeriodSeconds: 30,
+      dryRun: [],
+    });
+    expect(decodeProtobufObject(body)).toEqual({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Foreground',
+      gracePeriodSeconds: 30,
+    });
     expect(formatDuration(0)).toBe('0s');
     expect(formatDuration(1.5e9)).toBe('1.5s');
     expect(formatDuration(3723e9)).toBe('1h2m3s');
@@ -752,7 +970,10 @@ describe('decodeProtobufObject', () => {
 
   it('answers 415 for kinds without a proto and for non-envelope bodies', () => {
     const unknown = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
-    const body = Buffer.concat([PROTOBUF_MAGIC, unknown.encode({ typeMeta: { apiVersion: 'example.com/v1', kind: 'Widget' }, raw: new Uint8Array() }).finish()]);
+    const body = Buffer.concat([
+      PROTOBUF_MAGIC,
+      unknown.encode({ typeMeta: { apiVersion: 'example.com/v1', kind: 'Widget' }, raw: new Uint8Array() }).finish(),
+    ]);
     expect(() => decodeProtobufObject(body)).toThrow(/unknown format/);
     expect(() => decodeProtobufObject(Buffer.from('{}'))).toThrow(/unknown format/);
   });

@@ -4,7 +4,12 @@ import { ApiError, errors } from '../api/errors.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import type { KubeObject } from '../storage/types.js';
-import { fieldManagerFromUserAgent, type FieldValidation, type RequestContext, type UserInfo } from '../server/context.js';
+import {
+  fieldManagerFromUserAgent,
+  type FieldValidation,
+  type RequestContext,
+  type UserInfo,
+} from '../server/context.js';
 import { parseYamlOrJson, type DeleteOptions, type ObjectService } from '../server/objects.js';
 import type { PatchType } from '../server/patching.js';
 import { readBody, readBodyBuffer, sendJson, sendJsonList } from './io.js';
@@ -62,15 +67,22 @@ export async function handleResource(
   const review = deps.reviews?.get(`${def.group}/${def.resource}`);
   if (review && req.method === 'POST' && !route.subresource) {
     const body = decodeBody(req, def, await readBodyBuffer(req));
-    return sendJson(res, 201, await review({ ...body, apiVersion: apiVersionOf(def), kind: def.kind }, user), ctx.warnings);
+    return sendJson(
+      res,
+      201,
+      await review({ ...body, apiVersion: apiVersionOf(def), kind: def.kind }, user),
+      ctx.warnings,
+    );
   }
   const extra = deps.subresourceHandlers?.get(`${def.resource}/${route.subresource}`);
   if (route.subresource && extra) return extra({ req, res, definition: def, route, query, ctx });
   if (route.subresource && !WRITE_SUBRESOURCES.has(route.subresource)) {
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
-  if (route.subresource === 'scale' && !def.subresources.scale) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-  if (route.subresource === 'status' && !def.subresources.status) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  if (route.subresource === 'scale' && !def.subresources.scale)
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  if (route.subresource === 'status' && !def.subresources.status)
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
 
   const { objects } = deps;
   const ns = route.namespace;
@@ -89,7 +101,15 @@ export async function handleResource(
     if (route.name) {
       listOptions.fieldSelector = [listOptions.fieldSelector, `metadata.name=${route.name}`].filter(Boolean).join(',');
     }
-    return serveWatch({ storage: objects.storage, definition: def, namespace: ns, req, res, query, filter: objects.listFilter(def, listOptions) });
+    return serveWatch({
+      storage: objects.storage,
+      definition: def,
+      namespace: ns,
+      req,
+      res,
+      query,
+      filter: objects.listFilter(def, listOptions),
+    });
   }
   if (!verbAllowed(def, method, route)) {
     throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -97,7 +117,13 @@ export async function handleResource(
   switch (method) {
     case 'GET': {
       if (route.name) {
-        const object = await objects.get(def, ns, route.name, route.subresource, query.get('resourceVersion') ?? undefined);
+        const object = await objects.get(
+          def,
+          ns,
+          route.name,
+          route.subresource,
+          query.get('resourceVersion') ?? undefined,
+        );
         return respondObject(req, res, def, object, 200, ctx);
       }
       validateListOptions(query, false);
@@ -111,18 +137,29 @@ export async function handleResource(
     }
     case 'PUT': {
       const body = decodeBody(req, def, await readBodyBuffer(req));
-      return respondObject(req, res, def, await objects.update(def, ns, route.name, body, ctx, route.subresource), 200, ctx);
+      return respondObject(
+        req,
+        res,
+        def,
+        await objects.update(def, ns, route.name, body, ctx, route.subresource),
+        200,
+        ctx,
+      );
     }
     case 'PATCH': {
       const type = PATCH_TYPES[(req.headers['content-type'] ?? '').split(';')[0].trim()];
       if (!type) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
-      if (type === 'strategic' && def.custom) throw errors.unsupportedMediaType('application/strategic-merge-patch+json');
+      if (type === 'strategic' && def.custom)
+        throw errors.unsupportedMediaType('application/strategic-merge-patch+json');
       if (type === 'apply' && !query.get('fieldManager')) {
         throw errors.badRequest('PATCH, application/apply-patch+yaml requests require a fieldManager query parameter');
       }
       const body = await readBody(req);
       const force = query.get('force') === 'true';
-      const result = await objects.patch(def, ns, route.name, type, body, ctx, { subresource: route.subresource, force });
+      const result = await objects.patch(def, ns, route.name, type, body, ctx, {
+        subresource: route.subresource,
+        force,
+      });
       return respondObject(req, res, def, result, 200, ctx);
     }
     case 'DELETE': {
@@ -148,16 +185,31 @@ function isWatch(query: URLSearchParams): boolean {
 function verbAllowed(def: ResourceDefinition, method: string, route: ResourceRoute): boolean {
   if (route.subresource) return true;
   const verb =
-    method === 'GET' ? (route.name ? 'get' : 'list') : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method === 'PATCH' ? 'patch' : route.name ? 'delete' : 'deletecollection';
+    method === 'GET'
+      ? route.name
+        ? 'get'
+        : 'list'
+      : method === 'POST'
+        ? 'create'
+        : method === 'PUT'
+          ? 'update'
+          : method === 'PATCH'
+            ? 'patch'
+            : route.name
+              ? 'delete'
+              : 'deletecollection';
   return def.verbs.includes(verb);
 }
 
 function requestContext(req: IncomingMessage, query: URLSearchParams, user: UserInfo): RequestContext {
   const dryRun = query.getAll('dryRun');
-  if (dryRun.some((d) => d !== 'All')) throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(dryRun)}: supported values: "All"`);
+  if (dryRun.some((d) => d !== 'All'))
+    throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(dryRun)}: supported values: "All"`);
   const validation = query.get('fieldValidation') ?? 'Warn';
   if (!['Strict', 'Warn', 'Ignore'].includes(validation)) {
-    throw errors.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(validation)}`);
+    throw errors.badRequest(
+      `fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(validation)}`,
+    );
   }
   return {
     user,
@@ -178,27 +230,51 @@ async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Prom
         : {};
   const options: DeleteOptions = {
     propagationPolicy: body.propagationPolicy ?? query.get('propagationPolicy') ?? undefined,
-    orphanDependents: body.orphanDependents ?? (query.has('orphanDependents') ? query.get('orphanDependents') === 'true' : undefined),
-    gracePeriodSeconds: body.gracePeriodSeconds ?? (query.has('gracePeriodSeconds') ? Number(query.get('gracePeriodSeconds')) : undefined),
+    orphanDependents:
+      body.orphanDependents ?? (query.has('orphanDependents') ? query.get('orphanDependents') === 'true' : undefined),
+    gracePeriodSeconds:
+      body.gracePeriodSeconds ??
+      (query.has('gracePeriodSeconds') ? Number(query.get('gracePeriodSeconds')) : undefined),
     preconditions: body.preconditions,
   };
   if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
-    throw errors.badRequest(`propagationPolicy: Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+    throw errors.badRequest(
+      `propagationPolicy: Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+    );
   }
   return options;
 }
 
-function respondObject(req: IncomingMessage, res: ServerResponse, def: ResourceDefinition, object: KubeObject, status: number, ctx: RequestContext): void {
+function respondObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  def: ResourceDefinition,
+  object: KubeObject,
+  status: number,
+  ctx: RequestContext,
+): void {
   const view = requestedView(req.headers.accept);
   if (view === 'Table' && object.kind === def.kind) {
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
-    return sendJson(res, status, toTable(def, [object], { resourceVersion: object.metadata?.resourceVersion }, includeObject(query)), ctx.warnings);
+    return sendJson(
+      res,
+      status,
+      toTable(def, [object], { resourceVersion: object.metadata?.resourceVersion }, includeObject(query)),
+      ctx.warnings,
+    );
   }
-  if (view === 'PartialObjectMetadata' && object.kind === def.kind) return sendJson(res, status, partialMetadata(object), ctx.warnings);
+  if (view === 'PartialObjectMetadata' && object.kind === def.kind)
+    return sendJson(res, status, partialMetadata(object), ctx.warnings);
   sendJson(res, status, object, ctx.warnings);
 }
 
-function respondList(req: IncomingMessage, res: ServerResponse, def: ResourceDefinition, list: KubeObject, query: URLSearchParams): void {
+function respondList(
+  req: IncomingMessage,
+  res: ServerResponse,
+  def: ResourceDefinition,
+  list: KubeObject,
+  query: URLSearchParams,
+): void {
   const view = requestedView(req.headers.accept);
   if (view === 'Table') return sendJson(res, 200, toTable(def, list.items, list.metadata, includeObject(query)));
   if (view === 'PartialObjectMetadata') return sendJson(res, 200, partialMetadataList(list));
@@ -222,10 +298,17 @@ function mediaType(req: IncomingMessage): string {
 export function decodeBody(req: IncomingMessage, def: ResourceDefinition, body: Buffer): KubeObject {
   const type = mediaType(req);
   if (type === PROTOBUF_MEDIA_TYPE && !def.custom) {
-    return decodeProtobufObject(body, { apiVersion: def.group ? `${def.group}/${def.version}` : def.version, kind: def.kind });
+    return decodeProtobufObject(body, {
+      apiVersion: def.group ? `${def.group}/${def.version}` : def.version,
+      kind: def.kind,
+    });
   }
   if (type !== 'application/json' && type !== 'application/yaml' && type !== '*/*') {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    );
   }
   return parseYamlOrJson(body.toString('utf8'));
 }

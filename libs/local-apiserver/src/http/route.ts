@@ -56,7 +56,11 @@ export function parseRoute(pathname: string): Route {
 function resourcePath(group: string, version: string, parts: string[]): Route {
   if (parts.length === 0) return { type: 'resource-list', group, version };
   const base = { type: 'resource' as const, group, version, namespace: '', name: '', subresource: '' };
-  if (parts[0] === 'namespaces' && group === '' && (parts.length <= 2 || (parts.length === 3 && NAMESPACE_SUBRESOURCES.has(parts[2])))) {
+  if (
+    parts[0] === 'namespaces' &&
+    group === '' &&
+    (parts.length <= 2 || (parts.length === 3 && NAMESPACE_SUBRESOURCES.has(parts[2])))
+  ) {
     return { ...base, resource: 'namespaces', name: parts[1] ?? '', subresource: parts[2] ?? '' };
   }
   if (parts[0] === 'namespaces' && parts.length >= 3) {

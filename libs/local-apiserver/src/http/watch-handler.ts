@@ -28,11 +28,13 @@ export async function serveWatch(args: WatchArgs): Promise<void> {
   const encode = (event: WatchEvent): string => {
     let object = event.object;
     if (event.type !== 'ERROR' && event.type !== 'BOOKMARK') {
-      if (view === 'Table') object = toTable(definition, [object], { resourceVersion: object.metadata?.resourceVersion }, include);
+      if (view === 'Table')
+        object = toTable(definition, [object], { resourceVersion: object.metadata?.resourceVersion }, include);
       else if (view === 'PartialObjectMetadata') object = partialMetadata(object);
     }
     // The object's JSON is shared by every watcher of a frozen stored object (and by GETs of it).
-    if (object !== null && typeof object === 'object') return `{"type":${JSON.stringify(event.type)},"object":${jsonOf(object)}}\n`;
+    if (object !== null && typeof object === 'object')
+      return `{"type":${JSON.stringify(event.type)},"object":${jsonOf(object)}}\n`;
     return JSON.stringify({ type: event.type, object }) + '\n';
   };
 
@@ -56,7 +58,11 @@ export async function serveWatch(args: WatchArgs): Promise<void> {
 
   const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
   const sendInitial = query.get('sendInitialEvents');
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'transfer-encoding': 'chunked',
+    'cache-control': 'no-cache, private',
+  });
   // Clients (client-node's Watch) wait for the response headers before they consider the watch started.
   res.flushHeaders();
   const finish = () => {

@@ -28,7 +28,9 @@ async function exportKey(key: CryptoKey): Promise<string> {
 }
 
 function serial(): string {
-  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 }
 
 export async function createCA(commonName: string, validDays = 3650): Promise<CertificateAuthority> {
@@ -42,7 +44,10 @@ export async function createCA(commonName: string, validDays = 3650): Promise<Ce
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -70,11 +75,17 @@ export interface IssueOptions {
   notAfter?: Date;
 }
 
-export async function issueCertificate(ca: CertificateAuthority, options: IssueOptions): Promise<KeyPair & { cert: x509.X509Certificate }> {
+export async function issueCertificate(
+  ca: CertificateAuthority,
+  options: IssueOptions,
+): Promise<KeyPair & { cert: x509.X509Certificate }> {
   const keys = options.publicKey
     ? undefined
     : ((await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair);
-  const name = [`CN=${escapeRdn(options.commonName)}`, ...(options.organizations ?? []).map((o) => `O=${escapeRdn(o)}`)].join(', ');
+  const name = [
+    `CN=${escapeRdn(options.commonName)}`,
+    ...(options.organizations ?? []).map((o) => `O=${escapeRdn(o)}`),
+  ].join(', ');
   const usages = {
     server: [x509.ExtendedKeyUsage.serverAuth],
     client: [x509.ExtendedKeyUsage.clientAuth],

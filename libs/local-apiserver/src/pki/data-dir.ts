@@ -14,10 +14,21 @@ export interface ClusterCredentials {
 }
 
 function serviceAccountKey(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
 }
 
-const SERVING_NAMES = { dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'], ipAddresses: ['127.0.0.1', '::1'] };
+const SERVING_NAMES = {
+  dnsNames: [
+    'localhost',
+    'kubernetes',
+    'kubernetes.default',
+    'kubernetes.default.svc',
+    'kubernetes.default.svc.cluster.local',
+  ],
+  ipAddresses: ['127.0.0.1', '::1'],
+};
 
 export async function writeSecret(path: string, content: string): Promise<void> {
   await writeFile(path, content, { mode: 0o600 });

@@ -57,7 +57,8 @@ export function builtinDefinitionName(model: string, group: string): string {
   const parsed = parseModel(model);
   if (!parsed) throw new Error(`not a client-node API model: ${model}`);
   const { version, kind } = parsed;
-  if (parsed.group === undefined && version === 'v1' && META_TYPES.has(kind)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`;
+  if (parsed.group === undefined && version === 'v1' && META_TYPES.has(kind))
+    return `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`;
   return `${groupPackage(parsed.group ?? group)}.${version}.${kind}`;
 }
 

@@ -11,7 +11,9 @@ import { compileExpression, firstLine, refersTo, type Program } from './cel-env.
 import { isPlainObject } from './navigate.js';
 import type { FieldProblem, OpenAPISchema } from './types.js';
 
-export type ValidationRule = NonNullable<OpenAPISchema['x-kubernetes-validations']>[number] & { optionalOldSelf?: boolean };
+export type ValidationRule = NonNullable<OpenAPISchema['x-kubernetes-validations']>[number] & {
+  optionalOldSelf?: boolean;
+};
 
 interface CompiledRule {
   rule: ValidationRule;
@@ -72,7 +74,8 @@ export function resolveFieldPath(fieldPath: string, schema: OpenAPISchema): { pa
     } else if (tok === '[') {
       const quoted = tokens[++i];
       if (quoted === undefined) return { error: 'unexpected end of JSON path' };
-      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'")) return { error: `expected single quoted string but got ${quoted}` };
+      if (quoted.length < 2 || !quoted.startsWith("'") || !quoted.endsWith("'"))
+        return { error: `expected single quoted string but got ${quoted}` };
       err = step(quoted.slice(1, -1).replace(/\\(.)/g, '$1'));
       if (tokens[++i] !== ']') return { error: `expected ] but got ${tokens[i] ?? ''}` };
     } else return { error: `expected [ or . but got: ${tok}` };
@@ -98,7 +101,9 @@ function toCel(value: unknown, schema: OpenAPISchema | undefined, root = false):
         out.metadata = Object.fromEntries(Object.entries(v).filter(([mk]) => mk === 'name' || mk === 'generateName'));
         continue;
       }
-      const child = schema?.properties?.[k] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      const child =
+        schema?.properties?.[k] ??
+        (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       out[k] = toCel(v, child);
     }
     return out;
@@ -126,7 +131,12 @@ export interface RuleResult {
 export type RuleScope = 'all' | 'main' | 'status';
 
 /** Evaluates the x-kubernetes-validations of a custom resource's schema (the CRD version's openAPIV3Schema). */
-export function validateRules(schema: OpenAPISchema, object: unknown, oldObject: unknown, scope: RuleScope = 'all'): RuleResult {
+export function validateRules(
+  schema: OpenAPISchema,
+  object: unknown,
+  oldObject: unknown,
+  scope: RuleScope = 'all',
+): RuleResult {
   const out: RuleResult = { problems: [], warnings: [] };
   if (!hasRules(schema)) return out;
   if (scope === 'status') {
@@ -157,7 +167,15 @@ function hasRules(s: OpenAPISchema | undefined): boolean {
   return found;
 }
 
-function walk(s: OpenAPISchema, value: unknown, old: unknown, path: string, out: RuleResult, root: boolean, skip?: string): void {
+function walk(
+  s: OpenAPISchema,
+  value: unknown,
+  old: unknown,
+  path: string,
+  out: RuleResult,
+  root: boolean,
+  skip?: string,
+): void {
   // Only non-null values are validated; rules on optional or nullable values belong on the surrounding schema.
   if (value === undefined || value === null || !hasRules(s)) return;
   if (old === null) old = undefined;
@@ -165,7 +183,8 @@ function walk(s: OpenAPISchema, value: unknown, old: unknown, path: string, out:
   if (Array.isArray(value) && s.items) {
     const oldItems = Array.isArray(old) && s['x-kubernetes-list-type'] === 'map' ? old : [];
     const keys = s['x-kubernetes-list-map-keys'] ?? [];
-    const keyOf = (item: unknown) => (isPlainObject(item) ? JSON.stringify(keys.map((k) => item[k] ?? null)) : undefined);
+    const keyOf = (item: unknown) =>
+      isPlainObject(item) ? JSON.stringify(keys.map((k) => item[k] ?? null)) : undefined;
     const byKey = new Map<string, unknown>();
     for (const item of oldItems) {
       const key = keyOf(item);
@@ -181,26 +200,40 @@ function walk(s: OpenAPISchema, value: unknown, old: unknown, path: string, out:
       if (k === skip) continue;
       const property = s.properties?.[k];
       if (property) walk(property, v, oldMap[k], child(path, k), out, false);
-      else if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, v, oldMap[k], `${path}[${k}]`, out, false);
+      else if (typeof s.additionalProperties === 'object')
+        walk(s.additionalProperties, v, oldMap[k], `${path}[${k}]`, out, false);
     }
   }
 }
 
 const ruleErrorString = (rule: ValidationRule) => (rule.message ? rule.message.trim() : String(rule.rule ?? '').trim());
-const ruleMessageOrDefault = (rule: ValidationRule) => (rule.message ? rule.message.trim() : `failed rule: ${ruleErrorString(rule)}`);
+const ruleMessageOrDefault = (rule: ValidationRule) =>
+  rule.message ? rule.message.trim() : `failed rule: ${ruleErrorString(rule)}`;
 
-function evaluateNode(s: OpenAPISchema, value: unknown, old: unknown, path: string, out: RuleResult, root: boolean): void {
+function evaluateNode(
+  s: OpenAPISchema,
+  value: unknown,
+  old: unknown,
+  path: string,
+  out: RuleResult,
+  root: boolean,
+): void {
   const rules = compileRules(s);
   if (rules.length === 0) return;
   const type = JSON.stringify(s.type ?? '');
-  const invalid = (field: string, detail: string): FieldProblem => ({ field, reason: 'FieldValueInvalid', message: `Invalid value: ${type}: ${detail}` });
+  const invalid = (field: string, detail: string): FieldProblem => ({
+    field,
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${type}: ${detail}`,
+  });
   const self = toCel(value, s, root);
   const oldSelf = old === undefined ? undefined : toCel(old, s, root);
   const ctx = { self, oldSelf: oldSelf ?? null };
   const optionalCtx = { self, oldSelf: oldSelf === undefined ? Optional.none() : Optional.of(oldSelf) };
   for (const r of rules) {
     if (r.error || !r.program) {
-      if (r.error && r.error !== 'rule is not specified') out.problems.push(invalid(path, `rule compile error: ${r.error}`));
+      if (r.error && r.error !== 'rule is not specified')
+        out.problems.push(invalid(path, `rule compile error: ${r.error}`));
       continue;
     }
     const optional = r.rule.optionalOldSelf === true;
@@ -221,10 +254,15 @@ function evaluateNode(s: OpenAPISchema, value: unknown, old: unknown, path: stri
       continue;
     }
     if (result === true) continue;
-    const field = r.fieldPath ? (r.fieldPath.startsWith('[') ? `${path}${r.fieldPath}` : child(path, r.fieldPath)) : path;
+    const field = r.fieldPath
+      ? r.fieldPath.startsWith('[')
+        ? `${path}${r.fieldPath}`
+        : child(path, r.fieldPath)
+      : path;
     const problem = fieldError(field, type, messageOf(r, ctx), r.rule.reason);
     // Ratcheting: a value that did not change keeps passing (the failure becomes a warning) unless the rule is a transition rule.
-    if (!r.usesOldSelf && old !== undefined && sameJson(value, old)) out.warnings.push(`${problem.field}: ${problem.message}`);
+    if (!r.usesOldSelf && old !== undefined && sameJson(value, old))
+      out.warnings.push(`${problem.field}: ${problem.message}`);
     else out.problems.push(problem);
   }
 }
@@ -259,11 +297,13 @@ function fieldError(field: string, type: string, detail: string, reason: string 
 
 /** kube does not run the rules when the object has type errors or unsupported values: this error stands in for them. */
 export function blockingProblem(problems: FieldProblem[]): FieldProblem | undefined {
-  if (!problems.some((p) => p.reason === 'FieldValueTypeInvalid' || p.reason === 'FieldValueNotSupported')) return undefined;
+  if (!problems.some((p) => p.reason === 'FieldValueTypeInvalid' || p.reason === 'FieldValueNotSupported'))
+    return undefined;
   return {
     field: '<nil>',
     reason: 'FieldValueInvalid',
-    message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    message:
+      'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
   };
 }
 
@@ -274,7 +314,9 @@ const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvali
 /** The rule as kube prints it in field errors (Go's %#v of apiextensions.ValidationRule). */
 function goRule(rule: ValidationRule): string {
   const q = (v: unknown) => JSON.stringify(String(v ?? ''));
-  const reason = rule.reason ? '(*apiextensions.FieldValueErrorReason)(0xc000a3c010)' : '(*apiextensions.FieldValueErrorReason)(nil)';
+  const reason = rule.reason
+    ? '(*apiextensions.FieldValueErrorReason)(0xc000a3c010)'
+    : '(*apiextensions.FieldValueErrorReason)(nil)';
   const optional = rule.optionalOldSelf === undefined ? '(*bool)(nil)' : '(*bool)(0xc000a3c018)';
   return `apiextensions.ValidationRule{Rule:${q(rule.rule)}, Message:${q(rule.message)}, MessageExpression:${q(rule.messageExpression)}, Reason:${reason}, FieldPath:${q(rule.fieldPath)}, OptionalOldSelf:${optional}}`;
 }
@@ -288,35 +330,86 @@ function checkSchemaRules(s: unknown, path: string, out: FieldProblem[]): void {
       const at = `${path}.x-kubernetes-validations[${i}]`;
       const text = String(rule?.rule ?? '').trim();
       if (!text) {
-        out.push({ field: `${at}.rule`, reason: 'FieldValueRequired', message: 'Required value: rule is not specified' });
+        out.push({
+          field: `${at}.rule`,
+          reason: 'FieldValueRequired',
+          message: 'Required value: rule is not specified',
+        });
         return;
       }
       const message = String(rule.message ?? '');
-      if (message && !message.trim()) out.push({ field: `${at}.message`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(message)}: message must be non-empty if specified` });
-      else if (message.trim().includes('\n')) out.push({ field: `${at}.message`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(message)}: message must not contain line breaks` });
-      else if (!message && text.includes('\n')) out.push({ field: `${at}.message`, reason: 'FieldValueRequired', message: 'Required value: message must be specified if rule contains line breaks' });
+      if (message && !message.trim())
+        out.push({
+          field: `${at}.message`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(message)}: message must be non-empty if specified`,
+        });
+      else if (message.trim().includes('\n'))
+        out.push({
+          field: `${at}.message`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(message)}: message must not contain line breaks`,
+        });
+      else if (!message && text.includes('\n'))
+        out.push({
+          field: `${at}.message`,
+          reason: 'FieldValueRequired',
+          message: 'Required value: message must be specified if rule contains line breaks',
+        });
       const compiledRule = compileExpression(text);
-      if (compiledRule.error) out.push({ field: `${at}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRule(rule)}: ${compiledRule.error}` });
-      else if (compiledRule.type !== 'bool' && compiledRule.type !== 'dyn') out.push({ field: `${at}.rule`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRule(rule)}: cel expression must evaluate to a bool` });
+      if (compiledRule.error)
+        out.push({
+          field: `${at}.rule`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${goRule(rule)}: ${compiledRule.error}`,
+        });
+      else if (compiledRule.type !== 'bool' && compiledRule.type !== 'dyn')
+        out.push({
+          field: `${at}.rule`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${goRule(rule)}: cel expression must evaluate to a bool`,
+        });
       const messageExpression = String(rule.messageExpression ?? '').trim();
       if (messageExpression) {
         const m = compileExpression(messageExpression);
-        if (m.error) out.push({ field: `${at}.messageExpression`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRule(rule)}: messageExpression ${m.error}` });
-        else if (m.type !== 'string' && m.type !== 'dyn') out.push({ field: `${at}.messageExpression`, reason: 'FieldValueInvalid', message: `Invalid value: ${goRule(rule)}: messageExpression must evaluate to a string` });
+        if (m.error)
+          out.push({
+            field: `${at}.messageExpression`,
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${goRule(rule)}: messageExpression ${m.error}`,
+          });
+        else if (m.type !== 'string' && m.type !== 'dyn')
+          out.push({
+            field: `${at}.messageExpression`,
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${goRule(rule)}: messageExpression must evaluate to a string`,
+          });
       }
       if (rule.reason !== undefined && !REASONS.includes(String(rule.reason))) {
-        out.push({ field: `${at}.reason`, reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${REASONS.map((r) => JSON.stringify(r)).join(', ')}` });
+        out.push({
+          field: `${at}.reason`,
+          reason: 'FieldValueNotSupported',
+          message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${REASONS.map((r) => JSON.stringify(r)).join(', ')}`,
+        });
       }
       if (rule.fieldPath) {
         const { error } = resolveFieldPath(String(rule.fieldPath), schema);
-        if (error) out.push({ field: `${at}.fieldPath`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(rule.fieldPath)}: fieldPath must be a valid path: ${error}` });
+        if (error)
+          out.push({
+            field: `${at}.fieldPath`,
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${JSON.stringify(rule.fieldPath)}: fieldPath must be a valid path: ${error}`,
+          });
       }
     });
   }
-  for (const [name, property] of Object.entries(schema.properties ?? {})) checkSchemaRules(property, `${path}.properties[${name}]`, out);
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    checkSchemaRules(property, `${path}.properties[${name}]`, out);
   if (schema.items) checkSchemaRules(schema.items, `${path}.items`, out);
-  if (isPlainObject(schema.additionalProperties)) checkSchemaRules(schema.additionalProperties, `${path}.additionalProperties`, out);
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) schema[key]?.forEach((sub, i) => checkSchemaRules(sub, `${path}.${key}[${i}]`, out));
+  if (isPlainObject(schema.additionalProperties))
+    checkSchemaRules(schema.additionalProperties, `${path}.additionalProperties`, out);
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
+    schema[key]?.forEach((sub, i) => checkSchemaRules(sub, `${path}.${key}[${i}]`, out));
   if (schema.not) checkSchemaRules(schema.not, `${path}.not`, out);
 }
 
@@ -324,7 +417,9 @@ function checkSchemaRules(s: unknown, path: string, out: FieldProblem[]): void {
  * The rule checks of a CustomResourceDefinition create/update, at kube's paths: `spec.validation.openAPIV3Schema...`
  * when every version has the same schema (kube's internal form), else `spec.versions[i].schema.openAPIV3Schema...`.
  */
-export function validateCRDRules(crd: { spec?: { versions?: { schema?: { openAPIV3Schema?: unknown } }[] } }): FieldProblem[] {
+export function validateCRDRules(crd: {
+  spec?: { versions?: { schema?: { openAPIV3Schema?: unknown } }[] };
+}): FieldProblem[] {
   const versions = Array.isArray(crd?.spec?.versions) ? crd.spec.versions : [];
   const schemas = versions.map((v) => v?.schema?.openAPIV3Schema);
   const out: FieldProblem[] = [];

@@ -20,6 +20,7 @@ export function applyDefaults(view: SchemaView, schema: OpenAPISchema, value: un
     if (value[key] !== undefined) applyDefaults(view, child, value[key]);
   }
   if (typeof s.additionalProperties === 'object') {
-    for (const key of Object.keys(value)) if (!s.properties?.[key]) applyDefaults(view, s.additionalProperties, value[key]);
+    for (const key of Object.keys(value))
+      if (!s.properties?.[key]) applyDefaults(view, s.additionalProperties, value[key]);
   }
 }

@@ -25,7 +25,7 @@ const QUANTITY_DESCRIPTION = [
   '<digit>           ::= 0 | 1 | ... | 9 <digits>          ::= <digit> | <digit><digits> <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits> <sign>            ::= "+" | "-" <signedNumber>    ::= <number> | <sign><number> <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI> <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei\n\n',
   '\t(International System of units; See: http://physics.nist.gov/cuu/Units/binary.html)\n\n',
   '<decimalSI>       ::= m | "" | k | M | G | T | P | E\n\n',
-  '\t(Note that 1024 = 1Ki but 1000 = 1k; I didn\'t choose the capitalization.)\n\n',
+  "\t(Note that 1024 = 1Ki but 1000 = 1k; I didn't choose the capitalization.)\n\n",
   '<decimalExponent> ::= "e" <signedNumber> | "E" <signedNumber> ```\n\n',
   'No matter which of the three exponent forms is used, no quantity may represent a number greater than 2^63-1 in magnitude, nor may it have more than 3 decimal places. Numbers larger or more precise will be capped or rounded up. (E.g.: 0.1m will rounded up to 1m.) This may be extended in the future if we require larger or smaller quantities.\n\n',
   'When a Quantity is parsed from a string, it will remember the type of suffix it had, and will use the same type again when it is serialized.\n\n',
@@ -35,7 +35,7 @@ const QUANTITY_DESCRIPTION = [
   'Examples:\n\n',
   '- 1.5 will be serialized as "1500m" - 1.5Gi will be serialized as "1536Mi"\n\n',
   'Note that the quantity will NEVER be internally represented by a floating point number. That is the whole point of this exercise.\n\n',
-  'Non-canonical values will still parse as long as they are well formed, but will be re-emitted in their canonical form. (So always use canonical form, or don\'t diff.)\n\n',
+  "Non-canonical values will still parse as long as they are well formed, but will be re-emitted in their canonical form. (So always use canonical form, or don't diff.)\n\n",
   'This format is intended to make it difficult to use these numbers without writing some sort of special handling code in the hopes that that will cause implementors to also use a fixed point implementation.',
 ].join('');
 
@@ -51,7 +51,11 @@ export const NAMED_TYPES: Record<string, OpenAPISchema> = {
     type: 'string',
     format: 'date-time',
   },
-  [MICRO_TIME]: { description: 'MicroTime is version of Time with microsecond level precision.', type: 'string', format: 'date-time' },
+  [MICRO_TIME]: {
+    description: 'MicroTime is version of Time with microsecond level precision.',
+    type: 'string',
+    format: 'date-time',
+  },
   [INT_OR_STRING]: {
     description:
       'IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.',
@@ -80,7 +84,8 @@ export const NAMED_TYPES: Record<string, OpenAPISchema> = {
       'JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes.',
   },
   [OR_BOOL]: {
-    description: 'JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.',
+    description:
+      'JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.',
   },
   [OR_STRING_ARRAY]: { description: 'JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.' },
   [SUBRESOURCE_STATUS]: {
@@ -91,7 +96,11 @@ export const NAMED_TYPES: Record<string, OpenAPISchema> = {
 };
 
 /** The named types of client-node's flattened types that say which they are. */
-export const NAMED_BY_TYPE: Record<string, string> = { Date: TIME, V1MicroTime: MICRO_TIME, IntOrString: INT_OR_STRING };
+export const NAMED_BY_TYPE: Record<string, string> = {
+  Date: TIME,
+  V1MicroTime: MICRO_TIME,
+  IntOrString: INT_OR_STRING,
+};
 
 /**
  * Fields (`Model.field`) whose `string` (or map/array values) is a Quantity, and whose `any` is one of the other

@@ -37,7 +37,11 @@ export function definitionResolver(definitions: Record<string, OpenAPISchema>): 
 export const inlineResolver: SchemaResolver = (schema) => schema;
 
 /** The schema of `key` inside an object schema: a declared property or the additionalProperties schema. */
-export function childSchema(view: SchemaView, schema: OpenAPISchema | undefined, key: string): OpenAPISchema | undefined {
+export function childSchema(
+  view: SchemaView,
+  schema: OpenAPISchema | undefined,
+  key: string,
+): OpenAPISchema | undefined {
   if (!schema) return undefined;
   const s = view.resolve(schema);
   const property = s.properties?.[key];

@@ -12,8 +12,22 @@ import { definitionNameOf } from './openapi.js';
 import type { OpenAPISchema } from './types.js';
 
 const GADGET: ResourceDefinition = {
-  ...{ group: 'gadgets.example.com', version: 'v1', resource: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-  ...{ namespaced: true, verbs: ['get', 'list', 'create'], subresources: {}, served: true, storageVersion: 'v1', custom: true },
+  ...{
+    group: 'gadgets.example.com',
+    version: 'v1',
+    resource: 'gadgets',
+    singular: 'gadget',
+    kind: 'Gadget',
+    listKind: 'GadgetList',
+  },
+  ...{
+    namespaced: true,
+    verbs: ['get', 'list', 'create'],
+    subresources: {},
+    served: true,
+    storageVersion: 'v1',
+    custom: true,
+  },
   schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' } } } } },
 };
 
@@ -81,7 +95,11 @@ describe("built-in definition names are kube's", () => {
       ['EventsV1Event', 'events.k8s.io', 'io.k8s.api.events.v1.Event'],
       ['CoreV1Event', '', 'io.k8s.api.core.v1.Event'],
       ['V1ObjectMeta', 'apps', OBJECT_META],
-      ['V1CustomResourceDefinition', 'apiextensions.k8s.io', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition'],
+      [
+        'V1CustomResourceDefinition',
+        'apiextensions.k8s.io',
+        'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+      ],
       ['V1PriorityClass', 'scheduling.k8s.io', 'io.k8s.api.scheduling.v1.PriorityClass'],
     ];
     expect(cases.map(([model, group]) => builtinDefinitionName(model, group))).toEqual(cases.map(([, , name]) => name));
@@ -95,7 +113,11 @@ describe("built-in definition names are kube's", () => {
     for (const def of builtinResources()) {
       const schema = BUILTIN_DEFINITIONS[definitionNameOf(def)];
       expect(schema, def.kind).toBeDefined();
-      expect(schema['x-kubernetes-group-version-kind']).toContainEqual({ group: def.group, version: def.version, kind: def.kind });
+      expect(schema['x-kubernetes-group-version-kind']).toContainEqual({
+        group: def.group,
+        version: def.version,
+        kind: def.kind,
+      });
     }
     // Only the kinds carry a group-version-kind, and under their own names.
     for (const [name, schema] of Object.entries(BUILTIN_DEFINITIONS)) {
@@ -114,42 +136,73 @@ describe('/openapi/v2 definitions', () => {
     expect(names.filter((n) => /^io\.k8s\.api\.v\d/.test(n))).toEqual([]);
     expect(names.filter((n) => !KUBE_NAME.test(n) && n !== 'com.example.gadgets.v1.Gadget')).toEqual([]);
     expect(SAMPLE.filter((n) => !doc.definitions[n])).toEqual([]);
-    expect(doc.definitions['io.k8s.api.apps.v1.Deployment'].properties!.spec).toMatchObject({ $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' });
-    expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties!.template).toMatchObject({ $ref: '#/definitions/io.k8s.api.core.v1.PodTemplateSpec' });
+    expect(doc.definitions['io.k8s.api.apps.v1.Deployment'].properties!.spec).toMatchObject({
+      $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec',
+    });
+    expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties!.template).toMatchObject({
+      $ref: '#/definitions/io.k8s.api.core.v1.PodTemplateSpec',
+    });
     expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec'].properties!.selector).toMatchObject({
       $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
     });
-    expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties!.containers.items).toEqual({ $ref: '#/definitions/io.k8s.api.core.v1.Container' });
-    expect(doc.definitions['com.example.gadgets.v1.Gadget'].properties!.metadata).toMatchObject({ $ref: `#/definitions/${OBJECT_META}` });
+    expect(doc.definitions['io.k8s.api.core.v1.PodSpec'].properties!.containers.items).toEqual({
+      $ref: '#/definitions/io.k8s.api.core.v1.Container',
+    });
+    expect(doc.definitions['com.example.gadgets.v1.Gadget'].properties!.metadata).toMatchObject({
+      $ref: `#/definitions/${OBJECT_META}`,
+    });
   });
 
   it('keeps x-kubernetes-group-version-kind on the kinds, HPAs of both versions apart', () => {
-    expect(doc.definitions['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', version: 'v1', kind: 'Deployment' }]);
-    expect(doc.definitions['io.k8s.api.core.v1.Event']['x-kubernetes-group-version-kind']).toEqual([{ group: '', version: 'v1', kind: 'Event' }]);
-    expect(doc.definitions['io.k8s.api.events.v1.Event']['x-kubernetes-group-version-kind']).toEqual([{ group: 'events.k8s.io', version: 'v1', kind: 'Event' }]);
-    expect(doc.definitions['io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler']['x-kubernetes-group-version-kind']).toEqual([
-      { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+    expect(doc.definitions['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'apps', version: 'v1', kind: 'Deployment' },
     ]);
-    expect(doc.definitions['io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler']['x-kubernetes-group-version-kind']).toEqual([
-      { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+    expect(doc.definitions['io.k8s.api.core.v1.Event']['x-kubernetes-group-version-kind']).toEqual([
+      { group: '', version: 'v1', kind: 'Event' },
     ]);
-    expect(doc.definitions['com.example.gadgets.v1.Gadget']['x-kubernetes-group-version-kind']).toEqual([{ group: 'gadgets.example.com', version: 'v1', kind: 'Gadget' }]);
+    expect(doc.definitions['io.k8s.api.events.v1.Event']['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'events.k8s.io', version: 'v1', kind: 'Event' },
+    ]);
+    expect(
+      doc.definitions['io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler']['x-kubernetes-group-version-kind'],
+    ).toEqual([{ group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' }]);
+    expect(
+      doc.definitions['io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler']['x-kubernetes-group-version-kind'],
+    ).toEqual([{ group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' }]);
+    expect(doc.definitions['com.example.gadgets.v1.Gadget']['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'gadgets.example.com', version: 'v1', kind: 'Gadget' },
+    ]);
     expect(doc.definitions['io.k8s.api.apps.v1.DeploymentSpec']['x-kubernetes-group-version-kind']).toBeUndefined();
   });
 
   it("references kube's named scalar types, Quantity and IntOrString as v2 strings", () => {
     const defs = doc.definitions;
-    expect(defs['io.k8s.api.core.v1.ResourceRequirements'].properties!.limits.additionalProperties).toEqual({ $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' });
-    expect(defs['io.k8s.api.apps.v1.RollingUpdateDeployment'].properties!.maxSurge).toMatchObject({ $ref: '#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString' });
-    expect(defs[OBJECT_META].properties!.creationTimestamp).toMatchObject({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time' });
-    expect(defs['io.k8s.api.coordination.v1.LeaseSpec'].properties!.renewTime).toMatchObject({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime' });
-    expect(defs['io.k8s.api.apps.v1.ControllerRevision'].properties!.data).toMatchObject({ $ref: '#/definitions/io.k8s.apimachinery.pkg.runtime.RawExtension' });
-    expect(defs['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'].properties!.default).toMatchObject({
+    expect(defs['io.k8s.api.core.v1.ResourceRequirements'].properties!.limits.additionalProperties).toEqual({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity',
+    });
+    expect(defs['io.k8s.api.apps.v1.RollingUpdateDeployment'].properties!.maxSurge).toMatchObject({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+    });
+    expect(defs[OBJECT_META].properties!.creationTimestamp).toMatchObject({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+    });
+    expect(defs['io.k8s.api.coordination.v1.LeaseSpec'].properties!.renewTime).toMatchObject({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
+    });
+    expect(defs['io.k8s.api.apps.v1.ControllerRevision'].properties!.data).toMatchObject({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.runtime.RawExtension',
+    });
+    expect(
+      defs['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps'].properties!.default,
+    ).toMatchObject({
       $ref: '#/definitions/io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
     });
     expect(defs['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({ type: 'string' });
     expect(defs['io.k8s.apimachinery.pkg.api.resource.Quantity'].oneOf).toBeUndefined();
-    expect(defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({ type: 'string', format: 'int-or-string' });
+    expect(defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({
+      type: 'string',
+      format: 'int-or-string',
+    });
     expect(defs['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toMatchObject({ type: 'string', format: 'date-time' });
   });
 
@@ -162,16 +215,31 @@ describe('/openapi/v2 definitions', () => {
 
 describe('/openapi/v3 group-version documents', () => {
   const provider = openapi();
-  const document = (path: string) => provider.v3(path) as { components: { schemas: Record<string, OpenAPISchema> }; paths: Record<string, any> };
+  const document = (path: string) =>
+    provider.v3(path) as { components: { schemas: Record<string, OpenAPISchema> }; paths: Record<string, any> };
 
   it('lists every group-version and names its schemas like kube', () => {
     const paths = Object.keys((provider.v3Index() as { paths: Record<string, unknown> }).paths);
-    expect(paths).toEqual(expect.arrayContaining(['api/v1', 'apis/apps/v1', 'apis/batch/v1', 'apis/autoscaling/v2', 'apis/gadgets.example.com/v1']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'api/v1',
+        'apis/apps/v1',
+        'apis/batch/v1',
+        'apis/autoscaling/v2',
+        'apis/gadgets.example.com/v1',
+      ]),
+    );
     for (const path of paths) {
       const schemas = document(path).components.schemas;
       const names = Object.keys(schemas);
-      expect(names.filter((n) => /^io\.k8s\.api\.v\d/.test(n)), path).toEqual([]);
-      expect(names.filter((n) => !KUBE_NAME.test(n) && n !== 'com.example.gadgets.v1.Gadget'), path).toEqual([]);
+      expect(
+        names.filter((n) => /^io\.k8s\.api\.v\d/.test(n)),
+        path,
+      ).toEqual([]);
+      expect(
+        names.filter((n) => !KUBE_NAME.test(n) && n !== 'com.example.gadgets.v1.Gadget'),
+        path,
+      ).toEqual([]);
       const refs = refsOf(document(path), '#/components/schemas/');
       expect([...new Set(refs.filter((r) => !schemas[r]))], path).toEqual([]);
     }
@@ -179,25 +247,43 @@ describe('/openapi/v3 group-version documents', () => {
 
   it('carries the kinds and their nested types under kube names', () => {
     const apps = document('apis/apps/v1');
-    for (const name of ['io.k8s.api.apps.v1.Deployment', 'io.k8s.api.apps.v1.DeploymentSpec', 'io.k8s.api.core.v1.PodSpec', 'io.k8s.api.core.v1.Container', OBJECT_META]) {
+    for (const name of [
+      'io.k8s.api.apps.v1.Deployment',
+      'io.k8s.api.apps.v1.DeploymentSpec',
+      'io.k8s.api.core.v1.PodSpec',
+      'io.k8s.api.core.v1.Container',
+      OBJECT_META,
+    ]) {
       expect(apps.components.schemas[name], name).toBeDefined();
     }
     expect(apps.components.schemas['io.k8s.api.apps.v1.Deployment'].properties!.spec).toMatchObject({
       allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }],
     });
-    expect(apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].get.responses['200'].content['application/json'].schema).toEqual({
+    expect(
+      apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].get.responses['200'].content[
+        'application/json'
+      ].schema,
+    ).toEqual({
       $ref: '#/components/schemas/io.k8s.api.apps.v1.Deployment',
     });
     expect(document('apis/batch/v1').components.schemas['io.k8s.api.batch.v1.JobSpec']).toBeDefined();
-    expect(document('apis/networking.k8s.io/v1').components.schemas['io.k8s.api.networking.v1.IngressSpec']).toBeDefined();
-    expect(document('apis/autoscaling/v2').components.schemas['io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec']).toBeDefined();
+    expect(
+      document('apis/networking.k8s.io/v1').components.schemas['io.k8s.api.networking.v1.IngressSpec'],
+    ).toBeDefined();
+    expect(
+      document('apis/autoscaling/v2').components.schemas['io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec'],
+    ).toBeDefined();
     expect(apps.components.schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toMatchObject({
       format: 'int-or-string',
       oneOf: [{ type: 'integer' }, { type: 'string' }],
     });
-    expect(apps.components.schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({ oneOf: [{ type: 'string' }, { type: 'number' }] });
+    expect(apps.components.schemas['io.k8s.apimachinery.pkg.api.resource.Quantity']).toMatchObject({
+      oneOf: [{ type: 'string' }, { type: 'number' }],
+    });
     const core = document('api/v1').components.schemas;
-    expect(core['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([{ group: '', version: 'v1', kind: 'Pod' }]);
+    expect(core['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([
+      { group: '', version: 'v1', kind: 'Pod' },
+    ]);
     const gadgets = document('apis/gadgets.example.com/v1').components.schemas;
     expect(Object.keys(gadgets).sort()).toEqual(
       [

@@ -20,11 +20,19 @@ export function definitionNameOf(def: ResourceDefinition): string {
 
 /** A CRD's schema as a component, its metadata pointing at ObjectMeta like kube's published schemas. */
 export function customDefinition(def: ResourceDefinition): OpenAPISchema {
-  const schema: OpenAPISchema = structuredClone(def.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  const schema: OpenAPISchema = structuredClone(
+    def.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  );
   schema.properties = {
     ...schema.properties,
-    apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-    kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+    apiVersion: {
+      type: 'string',
+      description: 'APIVersion defines the versioned schema of this representation of an object.',
+    },
+    kind: {
+      type: 'string',
+      description: 'Kind is a string value representing the REST resource this object represents.',
+    },
     metadata: { allOf: [{ $ref: `#/components/schemas/${OBJECT_META}` }], description: "Standard object's metadata." },
   };
   schema['x-kubernetes-group-version-kind'] = [{ group: def.group, version: def.version, kind: def.kind }];
@@ -69,7 +77,12 @@ function pathsFor(defs: ResourceDefinition[]): Record<string, unknown> {
       responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
     });
     paths[collection] = { get: op('list', false), post: op('post', true), delete: op('deletecollection', false) };
-    paths[`${collection}/{name}`] = { get: op('get', false), put: op('put', true), patch: op('patch', true), delete: op('delete', false) };
+    paths[`${collection}/{name}`] = {
+      get: op('get', false),
+      put: op('put', true),
+      patch: op('patch', true),
+      delete: op('delete', false),
+    };
     if (def.subresources.status) {
       paths[`${collection}/{name}/status`] = { get: op('get', false), put: op('put', true), patch: op('patch', true) };
     }
@@ -79,7 +92,9 @@ function pathsFor(defs: ResourceDefinition[]): Record<string, unknown> {
 
 /** The v3 document of one group-version (`api/v1`, `apis/apps/v1`). */
 export function groupVersionDocument(defs: ResourceDefinition[], version: string): Record<string, unknown> {
-  const customs = Object.fromEntries(defs.filter((d) => !d.definitionName).map((d) => [definitionNameOf(d), customDefinition(d)]));
+  const customs = Object.fromEntries(
+    defs.filter((d) => !d.definitionName).map((d) => [definitionNameOf(d), customDefinition(d)]),
+  );
   const all = { ...BUILTIN_DEFINITIONS, ...customs };
   const names = closure([...defs.map(definitionNameOf), OBJECT_META], all);
   return {
@@ -93,7 +108,10 @@ export function groupVersionDocument(defs: ResourceDefinition[], version: string
 /** Swagger 2.0 of every served resource, as `/openapi/v2` serves it. */
 export function swaggerDocument(defs: ResourceDefinition[], version: string): Record<string, unknown> {
   const v3 = groupVersionDocument(defs, version);
-  const text = JSON.stringify((v3.components as { schemas: unknown }).schemas).replaceAll('#/components/schemas/', '#/definitions/');
+  const text = JSON.stringify((v3.components as { schemas: unknown }).schemas).replaceAll(
+    '#/components/schemas/',
+    '#/definitions/',
+  );
   const definitions = JSON.parse(text, (_key, value: unknown) => refOfAllOf(value)) as Record<string, OpenAPISchema>;
   for (const [name, schema] of Object.entries(definitions)) definitions[name] = stringOfOneOf(schema);
   return { swagger: '2.0', info: v3.info, paths: {}, definitions };
@@ -105,7 +123,12 @@ export function swaggerDocument(defs: ResourceDefinition[], version: string): Re
  */
 function stringOfOneOf(schema: OpenAPISchema): OpenAPISchema {
   const { oneOf, ...rest } = schema;
-  if (!oneOf || schema.type !== undefined || !oneOf.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) return schema;
+  if (
+    !oneOf ||
+    schema.type !== undefined ||
+    !oneOf.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')
+  )
+    return schema;
   return { ...rest, type: 'string' };
 }
 
@@ -117,9 +140,22 @@ function stringOfOneOf(schema: OpenAPISchema): OpenAPISchema {
 function refOfAllOf(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const { allOf, ...rest } = value as Record<string, unknown>;
-  if (!Array.isArray(allOf) || allOf.length !== 1 || rest.$ref !== undefined || rest.type !== undefined || rest.properties !== undefined) return value;
+  if (
+    !Array.isArray(allOf) ||
+    allOf.length !== 1 ||
+    rest.$ref !== undefined ||
+    rest.type !== undefined ||
+    rest.properties !== undefined
+  )
+    return value;
   const [only] = allOf as unknown[];
-  if (typeof only !== 'object' || only === null || Object.keys(only).length !== 1 || typeof (only as { $ref?: unknown }).$ref !== 'string') return value;
+  if (
+    typeof only !== 'object' ||
+    only === null ||
+    Object.keys(only).length !== 1 ||
+    typeof (only as { $ref?: unknown }).$ref !== 'string'
+  )
+    return value;
   return { $ref: (only as { $ref: string }).$ref, ...rest };
 }
 

@@ -5,7 +5,10 @@ import type { OpenAPISchema } from './types.js';
 
 type Meta = Pick<
   OpenAPISchema,
-  'x-kubernetes-patch-strategy' | 'x-kubernetes-patch-merge-key' | 'x-kubernetes-list-type' | 'x-kubernetes-list-map-keys'
+  | 'x-kubernetes-patch-strategy'
+  | 'x-kubernetes-patch-merge-key'
+  | 'x-kubernetes-list-type'
+  | 'x-kubernetes-list-map-keys'
 >;
 
 const mergeBy = (key: string, ...mapKeys: string[]): Meta => ({
@@ -14,7 +17,10 @@ const mergeBy = (key: string, ...mapKeys: string[]): Meta => ({
   'x-kubernetes-list-type': 'map',
   'x-kubernetes-list-map-keys': mapKeys.length > 0 ? mapKeys : [key],
 });
-const mergeRetainKeysBy = (key: string): Meta => ({ ...mergeBy(key), 'x-kubernetes-patch-strategy': 'merge,retainKeys' });
+const mergeRetainKeysBy = (key: string): Meta => ({
+  ...mergeBy(key),
+  'x-kubernetes-patch-strategy': 'merge,retainKeys',
+});
 const set: Meta = { 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' };
 const retainKeys: Meta = { 'x-kubernetes-patch-strategy': 'retainKeys' };
 const conditions = mergeBy('type');

@@ -21,13 +21,15 @@ function walk(view: SchemaView, schema: OpenAPISchema, value: unknown, path: str
     return;
   }
   if (!isPlainObject(value)) return;
-  const keepAll = preservesUnknown(view, s) || (!s.properties && s.additionalProperties === undefined && s.type !== 'object');
+  const keepAll =
+    preservesUnknown(view, s) || (!s.properties && s.additionalProperties === undefined && s.type !== 'object');
   for (const key of Object.keys(value)) {
     const declared = s.properties?.[key];
     if (!declared && s['x-kubernetes-embedded-resource'] && EMBEDDED.has(key)) continue;
     const childPath = path ? `${path}.${key}` : key;
     if (declared) walk(view, declared, value[key], childPath, removed);
-    else if (typeof s.additionalProperties === 'object') walk(view, s.additionalProperties, value[key], `${path}[${key}]`, removed);
+    else if (typeof s.additionalProperties === 'object')
+      walk(view, s.additionalProperties, value[key], `${path}[${key}]`, removed);
     else if (!keepAll) {
       delete value[key];
       removed.push(childPath);

@@ -26,7 +26,11 @@ describe('structural validation of a Gardener CRD', () => {
       reason: 'FieldValueTypeInvalid',
       message: 'Invalid value: "integer": spec.type in body must be of type string: "integer"',
     });
-    expect(problems).toContainEqual({ field: 'spec.secretRef', reason: 'FieldValueRequired', message: 'Required value' });
+    expect(problems).toContainEqual({
+      field: 'spec.secretRef',
+      reason: 'FieldValueRequired',
+      message: 'Required value',
+    });
   });
 
   it('checks enums, bounds, patterns and duplicate list-map keys', () => {
@@ -36,10 +40,20 @@ describe('structural validation of a Gardener CRD', () => {
         mode: { type: 'string', enum: ['a', 'b'] },
         n: { type: 'integer', minimum: 1, maximum: 3 },
         name: { type: 'string', pattern: '^[a-z]+$', maxLength: 4 },
-        items: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } },
+        items: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', properties: { name: { type: 'string' } } },
+        },
       },
     };
-    const problems = validateValue({ root: schema, resolve: inlineResolver }, schema, { mode: 'c', n: 0, name: 'ABCDE', items: [{ name: 'x' }, { name: 'x' }] }, 'spec');
+    const problems = validateValue(
+      { root: schema, resolve: inlineResolver },
+      schema,
+      { mode: 'c', n: 0, name: 'ABCDE', items: [{ name: 'x' }, { name: 'x' }] },
+      'spec',
+    );
     expect(problems.map((p) => `${p.field} ${p.reason}`)).toEqual([
       'spec.mode FieldValueNotSupported',
       'spec.n FieldValueInvalid',
@@ -62,14 +76,26 @@ describe('pruning and defaulting', () => {
   it('prunes unknown fields of built-in kinds through $refs', () => {
     const deployment = builtinDefinitionName('V1Deployment', 'apps');
     const builtin: SchemaView = { root: BUILTIN_DEFINITIONS[deployment], resolve: builtinResolver };
-    const object = { metadata: { name: 'a', colour: 'red' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', imag: 'typo' }] } } } };
-    expect(pruneUnknown(builtin, builtin.root, object).sort()).toEqual(['metadata.colour', 'spec.template.spec.containers[0].imag']);
+    const object = {
+      metadata: { name: 'a', colour: 'red' },
+      spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'i', imag: 'typo' }] } } },
+    };
+    expect(pruneUnknown(builtin, builtin.root, object).sort()).toEqual([
+      'metadata.colour',
+      'spec.template.spec.containers[0].imag',
+    ]);
   });
 
   it('fills schema defaults, nested ones included', () => {
     const schema: OpenAPISchema = {
       type: 'object',
-      properties: { spec: { type: 'object', default: {}, properties: { replicas: { type: 'integer', default: 1 }, mode: { type: 'string', default: 'x' } } } },
+      properties: {
+        spec: {
+          type: 'object',
+          default: {},
+          properties: { replicas: { type: 'integer', default: 1 }, mode: { type: 'string', default: 'x' } },
+        },
+      },
     };
     const object: Record<string, unknown> = {};
     applyDefaults({ root: schema, resolve: inlineResolver }, schema, object);
@@ -79,7 +105,14 @@ describe('pruning and defaulting', () => {
   it('carries kube patch metadata on built-in lists', () => {
     const podSpec = BUILTIN_DEFINITIONS[builtinDefinitionName('V1PodSpec', '')];
     const builtin: SchemaView = { root: podSpec, resolve: builtinResolver };
-    expect(listSemantics(builtin, podSpec.properties!.containers)).toMatchObject({ strategy: 'merge', mergeKey: 'name', listType: 'map' });
-    expect(listSemantics(builtin, podSpec.properties!.tolerations)).toMatchObject({ strategy: 'replace', listType: 'atomic' });
+    expect(listSemantics(builtin, podSpec.properties!.containers)).toMatchObject({
+      strategy: 'merge',
+      mergeKey: 'name',
+      listType: 'map',
+    });
+    expect(listSemantics(builtin, podSpec.properties!.tolerations)).toMatchObject({
+      strategy: 'replace',
+      listType: 'atomic',
+    });
   });
 });

@@ -37,7 +37,13 @@ export interface OpenAPISchema {
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
   'x-kubernetes-patch-strategy'?: string;
   'x-kubernetes-patch-merge-key'?: string;
-  'x-kubernetes-validations'?: { rule: string; message?: string; messageExpression?: string; reason?: string; fieldPath?: string }[];
+  'x-kubernetes-validations'?: {
+    rule: string;
+    message?: string;
+    messageExpression?: string;
+    reason?: string;
+    fieldPath?: string;
+  }[];
   'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[];
   [extension: `x-${string}`]: unknown;
 }

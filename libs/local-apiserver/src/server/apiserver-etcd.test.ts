@@ -23,12 +23,23 @@ describe('the API server on etcd with the watch cache', () => {
       const path = '/api/v1/namespaces/default/configmaps';
       const watch = openWatch(server, `${path}?watch=true`);
       for (let i = 0; i < 20; i++) {
-        const created = await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { i: String(i) } }));
+        const created = await send(
+          'POST',
+          path,
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `cm-${i}` },
+            data: { i: String(i) },
+          }),
+        );
         expect(created.status).toBe(201);
         const got = await send('GET', `${path}/cm-${i}`);
         expect(got.status).toBe(200);
         expect(got.json().metadata.resourceVersion).toBe(created.json().metadata.resourceVersion);
-        const patched = await send('PATCH', `${path}/cm-${i}`, JSON.stringify({ data: { i: 'changed' } }), { 'content-type': 'application/merge-patch+json' });
+        const patched = await send('PATCH', `${path}/cm-${i}`, JSON.stringify({ data: { i: 'changed' } }), {
+          'content-type': 'application/merge-patch+json',
+        });
         expect(patched.status).toBe(200);
         expect((await send('GET', `${path}/cm-${i}`)).json().data).toEqual({ i: 'changed' });
       }
@@ -40,7 +51,8 @@ describe('the API server on etcd with the watch cache', () => {
       expect((await send('DELETE', `${path}/cm-0`)).status).toBe(200);
       expect((await send('GET', `${path}/cm-0`)).status).toBe(404);
       const deadline = Date.now() + 5_000;
-      while (!watch.events.some((e) => e.type === 'DELETED') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (!watch.events.some((e) => e.type === 'DELETED') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       watch.stop();
       const mine = watch.events.filter((e) => e.object.metadata?.name?.startsWith('cm-'));
       expect(mine.filter((e) => e.type === 'ADDED')).toHaveLength(20);
@@ -62,14 +74,20 @@ describe('the API server on etcd with the watch cache', () => {
     try {
       const { send } = rawClient(server);
       const path = '/api/v1/namespaces/default/configmaps';
-      const created = await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv-a' } }));
+      const created = await send(
+        'POST',
+        path,
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv-a' } }),
+      );
       expect(created.status).toBe(201);
       const rv = Number(created.json().metadata.resourceVersion);
       const list = vi.spyOn(server.storage, 'list');
       const any = await send('GET', `${path}?resourceVersion=0`);
       expect(any.status).toBe(200);
       expect(any.json().items.map((o: any) => o.metadata.name)).toContain('rv-a');
-      expect(list).toHaveBeenCalledWith(expect.objectContaining({ prefix: expect.stringContaining('configmaps'), consistent: false }));
+      expect(list).toHaveBeenCalledWith(
+        expect.objectContaining({ prefix: expect.stringContaining('configmaps'), consistent: false }),
+      );
       list.mockRestore();
       // NotOlderThan a revision the cache has: at once, at that revision or later.
       const older = await send('GET', `${path}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
@@ -78,7 +96,11 @@ describe('the API server on etcd with the watch cache', () => {
       // NotOlderThan the next revision: answered once a write makes it.
       const latest = Number((await send('GET', path)).json().metadata.resourceVersion);
       const waiting = send('GET', `${path}?resourceVersion=${latest + 1}&resourceVersionMatch=NotOlderThan`);
-      const next = await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv-b' } }));
+      const next = await send(
+        'POST',
+        path,
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv-b' } }),
+      );
       expect(next.status).toBe(201);
       const waited = await waiting;
       expect(waited.status).toBe(200);
@@ -94,7 +116,10 @@ describe('the API server on etcd with the watch cache', () => {
         status: 'Failure',
         reason: 'Timeout',
         code: 504,
-        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+        details: {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds: 1,
+        },
       });
       expect(status.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${future}, current: \\d+$`));
       expect((await send('GET', `${path}?resourceVersion=abc`)).status).toBe(400);
@@ -111,10 +136,16 @@ describe('the API server on etcd with the watch cache', () => {
     try {
       let { send } = rawClient(server);
       const path = '/api/v1/namespaces/default/configmaps';
-      const first = await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'compact-a' } }));
+      const first = await send(
+        'POST',
+        path,
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'compact-a' } }),
+      );
       const old = Number(first.json().metadata.resourceVersion);
       for (const v of ['2', '3']) {
-        await send('PATCH', `${path}/compact-a`, JSON.stringify({ data: { v } }), { 'content-type': 'application/merge-patch+json' });
+        await send('PATCH', `${path}/compact-a`, JSON.stringify({ data: { v } }), {
+          'content-type': 'application/merge-patch+json',
+        });
       }
       // A new server's cache starts at its list, so watches from before go to etcd; etcd compacts by itself (to its
       // current revision, at least two past `old`: a watch from `old` starts at `old + 1`, which is then gone).
@@ -127,7 +158,10 @@ describe('the API server on etcd with the watch cache', () => {
       while (expired.events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expired.stop();
       expect(expired.events).toHaveLength(1);
-      expect(expired.events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+      expect(expired.events[0]).toMatchObject({
+        type: 'ERROR',
+        object: { kind: 'Status', code: 410, reason: 'Expired' },
+      });
       expect(expired.events[0].object.message).toMatch(/^too old resource version: /);
       const watch = openWatch(server, `${path}?watch=true`);
       const again = openWatch(server, `${path}?watch=true&resourceVersion=${old}`);
@@ -135,9 +169,18 @@ describe('the API server on etcd with the watch cache', () => {
       const started = Date.now() + 10_000;
       while (again.events.length === 0 && Date.now() < started) await new Promise((r) => setTimeout(r, 10));
       expect(again.events[0]).toMatchObject({ type: 'ERROR', object: { code: 410 } });
-      expect((await send('POST', path, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'compact-b' } }))).status).toBe(201);
+      expect(
+        (
+          await send(
+            'POST',
+            path,
+            JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'compact-b' } }),
+          )
+        ).status,
+      ).toBe(201);
       const until = Date.now() + 10_000;
-      while (!watch.events.some((e) => e.object.metadata?.name === 'compact-b') && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      while (!watch.events.some((e) => e.object.metadata?.name === 'compact-b') && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 10));
       watch.stop();
       again.stop();
       expect(watch.events.filter((e) => e.object.metadata?.name === 'compact-b').map((e) => e.type)).toEqual(['ADDED']);

@@ -14,14 +14,16 @@ export interface BudgetCheck {
   desiredHealthy: number;
 }
 
-const isReady = (pod: KubeObject) => (pod.status?.conditions ?? []).some((c: KubeObject) => c.type === 'Ready' && c.status === 'True');
+const isReady = (pod: KubeObject) =>
+  (pod.status?.conditions ?? []).some((c: KubeObject) => c.type === 'Ready' && c.status === 'True');
 const isTerminal = (pod: KubeObject) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 /** An int-or-percent of `total`, percentages rounded up as kube's GetScaledValueFromIntOrPercent does for budgets. */
 function scaled(value: number | string, total: number): number {
   if (typeof value === 'number') return value;
   const percent = /^(\d+)%$/.exec(value);
-  if (!percent) throw new ApiError(500, 'InternalError', `invalid value ${JSON.stringify(value)} in PodDisruptionBudget`);
+  if (!percent)
+    throw new ApiError(500, 'InternalError', `invalid value ${JSON.stringify(value)} in PodDisruptionBudget`);
   return Math.ceil((Number(percent[1]) * total) / 100);
 }
 
@@ -30,7 +32,11 @@ export function budgetApplies(pod: KubeObject): boolean {
   return !pod.metadata?.deletionTimestamp && !isTerminal(pod) && pod.status?.phase !== 'Pending';
 }
 
-export async function checkDisruptionBudget(registry: Registry, objects: ObjectService, pod: KubeObject): Promise<BudgetCheck> {
+export async function checkDisruptionBudget(
+  registry: Registry,
+  objects: ObjectService,
+  pod: KubeObject,
+): Promise<BudgetCheck> {
   const budgets = registry.get('policy', 'v1', 'poddisruptionbudgets');
   const pods = registry.get('', 'v1', 'pods');
   if (!budgets || !pods) return { healthy: 0, desiredHealthy: 0 };
@@ -41,10 +47,16 @@ export async function checkDisruptionBudget(registry: Registry, objects: ObjectS
   );
   if (matching.length === 0) return { healthy: 0, desiredHealthy: 0 };
   if (matching.length > 1) {
-    throw new ApiError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    throw new ApiError(
+      500,
+      'InternalError',
+      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    );
   }
   const budget = matching[0];
-  const selected = ((await objects.list(pods, namespace)).items as KubeObject[]).filter((p) => matchesLabelSelector(budget.spec.selector, p.metadata.labels ?? {}));
+  const selected = ((await objects.list(pods, namespace)).items as KubeObject[]).filter((p) =>
+    matchesLabelSelector(budget.spec.selector, p.metadata.labels ?? {}),
+  );
   const expected = selected.filter((p) => !isTerminal(p)).length;
   const healthy = selected.filter((p) => !p.metadata.deletionTimestamp && isReady(p)).length;
   const desiredHealthy =

@@ -18,7 +18,12 @@ const objectMeta: OpenAPISchema = {
     labels: { type: 'object', additionalProperties: { type: 'string' } },
     annotations: { type: 'object', additionalProperties: { type: 'string' } },
     finalizers: { type: 'array', items: { type: 'string' } },
-    ownerReferences: { type: 'array', items: { type: 'object' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'] },
+    ownerReferences: {
+      type: 'array',
+      items: { type: 'object' },
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['uid'],
+    },
     managedFields: { type: 'array', items: { type: 'object' } },
   },
 };
@@ -62,7 +67,11 @@ const deploymentSchema: OpenAPISchema = {
       type: 'object',
       properties: {
         replicas: { type: 'integer' },
-        selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { matchLabels: { type: 'object', additionalProperties: { type: 'string' } } } },
+        selector: {
+          type: 'object',
+          'x-kubernetes-map-type': 'atomic',
+          properties: { matchLabels: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
         template: {
           type: 'object',
           properties: {
@@ -89,7 +98,12 @@ const deploymentSchema: OpenAPISchema = {
   },
 };
 
-function definition(kind: string, group: string, resource: string, extra: Partial<ResourceDefinition> = {}): ResourceDefinition {
+function definition(
+  kind: string,
+  group: string,
+  resource: string,
+  extra: Partial<ResourceDefinition> = {},
+): ResourceDefinition {
   return {
     group,
     version: 'v1',
@@ -117,19 +131,37 @@ const views = new Map<ResourceDefinition, SchemaView>([
 const ownership = createFieldOwnership({ patchSchema: (def) => views.get(def) });
 
 function ctx(fieldManager: string): RequestContext {
-  return { user: { username: 'admin', groups: [] }, dryRun: false, fieldManager, fieldValidation: 'Strict', warnings: [] };
+  return {
+    user: { username: 'admin', groups: [] },
+    dryRun: false,
+    fieldManager,
+    fieldValidation: 'Strict',
+    warnings: [],
+  };
 }
 
 function entries(object: KubeObject): Record<string, any>[] {
   return object.metadata.managedFields ?? [];
 }
 
-function entry(object: KubeObject, manager: string, operation = 'Update', subresource?: string): Record<string, any> | undefined {
-  return entries(object).find((e) => e.manager === manager && e.operation === operation && e.subresource === subresource);
+function entry(
+  object: KubeObject,
+  manager: string,
+  operation = 'Update',
+  subresource?: string,
+): Record<string, any> | undefined {
+  return entries(object).find(
+    (e) => e.manager === manager && e.operation === operation && e.subresource === subresource,
+  );
 }
 
 function cm(data: Record<string, string>, extra: KubeObject = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', ...(extra.metadata ?? {}) }, data };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', namespace: 'default', ...(extra.metadata ?? {}) },
+    data,
+  };
 }
 
 /** Simulates the object service's create: the server fills metadata, then ownership is recorded. */
@@ -140,14 +172,26 @@ function create(def: ResourceDefinition, object: KubeObject, manager: string): K
   return next;
 }
 
-function update(def: ResourceDefinition, old: KubeObject, change: (o: KubeObject) => void, manager: string, subresource = ''): KubeObject {
+function update(
+  def: ResourceDefinition,
+  old: KubeObject,
+  change: (o: KubeObject) => void,
+  manager: string,
+  subresource = '',
+): KubeObject {
   const next = structuredClone(old);
   change(next);
   ownership.recordWrite(def, old, next, ctx(manager), subresource);
   return next;
 }
 
-function applyAs(def: ResourceDefinition, live: KubeObject | undefined, applied: KubeObject, manager: string, force = false): KubeObject {
+function applyAs(
+  def: ResourceDefinition,
+  live: KubeObject | undefined,
+  applied: KubeObject,
+  manager: string,
+  force = false,
+): KubeObject {
   return ownership.apply(def, live, applied, ctx(manager), force);
 }
 
@@ -163,10 +207,19 @@ function conflictOf(fn: () => unknown): ApiError {
 
 describe('field ownership: updates', () => {
   it('records the creator as Update owner of every field it set', () => {
-    const created = create(configMaps, cm({ a: '1', b: '2' }, { metadata: { labels: { app: 'x' } } }), 'kubectl-create');
+    const created = create(
+      configMaps,
+      cm({ a: '1', b: '2' }, { metadata: { labels: { app: 'x' } } }),
+      'kubectl-create',
+    );
     expect(entries(created)).toHaveLength(1);
     const e = entries(created)[0];
-    expect(e).toMatchObject({ manager: 'kubectl-create', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1' });
+    expect(e).toMatchObject({
+      manager: 'kubectl-create',
+      operation: 'Update',
+      apiVersion: 'v1',
+      fieldsType: 'FieldsV1',
+    });
     expect(e.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(e.subresource).toBeUndefined();
     expect(e.fieldsV1).toEqual({
@@ -212,10 +265,22 @@ describe('field ownership: updates', () => {
       },
       'kubectl-create',
     );
-    const statused = update(deployments, created, (o) => (o.status = { replicas: 1 }), 'kube-controller-manager', 'status');
-    expect(entry(statused, 'kube-controller-manager', 'Update', 'status')!.fieldsV1).toEqual({ 'f:status': { 'f:replicas': {} } });
+    const statused = update(
+      deployments,
+      created,
+      (o) => (o.status = { replicas: 1 }),
+      'kube-controller-manager',
+      'status',
+    );
+    expect(entry(statused, 'kube-controller-manager', 'Update', 'status')!.fieldsV1).toEqual({
+      'f:status': { 'f:replicas': {} },
+    });
     const scaled = update(deployments, statused, (o) => (o.spec.replicas = 3), 'kubectl', 'scale');
-    expect(entry(scaled, 'kubectl', 'Update', 'scale')).toMatchObject({ apiVersion: 'apps/v1', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(entry(scaled, 'kubectl', 'Update', 'scale')).toMatchObject({
+      apiVersion: 'apps/v1',
+      subresource: 'scale',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+    });
     expect(entry(scaled, 'kubectl-create')!.fieldsV1['f:spec']['f:replicas']).toBeUndefined();
   });
 });
@@ -244,7 +309,9 @@ describe('field ownership: server-side apply', () => {
     expect(err.code).toBe(409);
     expect(err.reason).toBe('Conflict');
     expect(err.message).toBe('Apply failed with 1 conflict: conflict with "alice": .data.key');
-    expect(err.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.data.key' }]);
+    expect(err.details?.causes).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.data.key' },
+    ]);
 
     const forced = applyAs(configMaps, live, cm({ key: 'b' }), 'bob', true);
     expect(forced.data.key).toBe('b');
@@ -255,7 +322,9 @@ describe('field ownership: server-side apply', () => {
   it('names Update managers with their apiVersion in conflicts', () => {
     const live = create(configMaps, cm({ key: 'a', other: 'x' }), 'bob');
     const err = conflictOf(() => applyAs(configMaps, live, cm({ key: 'b', other: 'y' }), 'alice'));
-    expect(err.message).toBe('Apply failed with 2 conflicts: conflicts with "bob" using v1:\n- .data.key\n- .data.other');
+    expect(err.message).toBe(
+      'Apply failed with 2 conflicts: conflicts with "bob" using v1:\n- .data.key\n- .data.other',
+    );
     expect(err.details?.causes).toEqual([
       { reason: 'FieldManagerConflict', message: 'conflict with "bob" using v1', field: '.data.key' },
       { reason: 'FieldManagerConflict', message: 'conflict with "bob" using v1', field: '.data.other' },
@@ -268,7 +337,12 @@ describe('field ownership: server-side apply', () => {
     expect(entry(shared, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:data': { 'f:key': {} } });
     expect(entry(shared, 'bob', 'Apply')!.fieldsV1).toEqual({ 'f:data': { 'f:key': {}, 'f:mine': {} } });
     // alice dropping the shared field keeps it: bob still owns it.
-    const after = applyAs(configMaps, shared, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, 'alice');
+    const after = applyAs(
+      configMaps,
+      shared,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+      'alice',
+    );
     expect(after.data).toEqual({ key: 'a', mine: 'b' });
     expect(entry(after, 'alice', 'Apply')).toBeUndefined();
   });
@@ -281,7 +355,12 @@ describe('field ownership: server-side apply', () => {
     expect(entry(next, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:data': { 'f:a': {} } });
     // Fields set by others are kept.
     const edited = update(configMaps, next, (o) => (o.data.c = '3'), 'editor');
-    const again = applyAs(configMaps, edited, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, 'alice');
+    const again = applyAs(
+      configMaps,
+      edited,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } },
+      'alice',
+    );
     expect(again.data).toEqual({ c: '3' });
     expect(entry(again, 'alice', 'Apply')).toBeUndefined();
     expect(entry(again, 'editor')!.fieldsV1).toEqual({ 'f:data': { 'f:c': {} } });
@@ -325,7 +404,12 @@ describe('field ownership: server-side apply', () => {
     const withSidecar = applyAs(
       deployments,
       live,
-      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'envoy' }] } } } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd' },
+        spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'envoy' }] } } },
+      },
       'bob',
     );
     expect(withSidecar.spec.template.spec.containers.map((c: KubeObject) => c.name)).toEqual(['web', 'sidecar']);
@@ -337,13 +421,25 @@ describe('field ownership: server-side apply', () => {
       applyAs(
         deployments,
         withSidecar,
-        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'web', image: 'httpd' }] } } } },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'd' },
+          spec: { template: { spec: { containers: [{ name: 'web', image: 'httpd' }] } } },
+        },
         'bob',
       ),
     );
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.template.spec.containers[name="web"].image');
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "alice": .spec.template.spec.containers[name="web"].image',
+    );
     // alice dropping her container removes it; bob's stays.
-    const dropped = applyAs(deployments, withSidecar, { ...base, spec: { ...base.spec, template: { ...base.spec.template, spec: { containers: [] } } } }, 'alice');
+    const dropped = applyAs(
+      deployments,
+      withSidecar,
+      { ...base, spec: { ...base.spec, template: { ...base.spec.template, spec: { containers: [] } } } },
+      'alice',
+    );
     expect(dropped.spec.template.spec.containers).toEqual([{ name: 'sidecar', image: 'envoy' }]);
   });
 
@@ -354,7 +450,11 @@ describe('field ownership: server-side apply', () => {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'd', namespace: 'default', labels: { app: 'd' } },
-        spec: { replicas: 1, selector: { matchLabels: { app: 'd' } }, template: { spec: { containers: [{ name: 'web', image: 'nginx', args: ['a'] }] } } },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'd' } },
+          template: { spec: { containers: [{ name: 'web', image: 'nginx', args: ['a'] }] } },
+        },
         status: { replicas: 0 },
       },
       'kubectl-create',
@@ -364,13 +464,17 @@ describe('field ownership: server-side apply', () => {
       'f:spec': {
         'f:replicas': {},
         'f:selector': {},
-        'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:args': {}, 'f:image': {}, 'f:name': {} } } } },
+        'f:template': {
+          'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:args': {}, 'f:image': {}, 'f:name': {} } } },
+        },
       },
     });
   });
 
   it('rejects managedFields and wrong versions in the applied configuration', () => {
-    expect(() => applyAs(configMaps, undefined, { ...cm({}), metadata: { name: 'c', managedFields: [] } }, 'alice')).toThrow('metadata.managedFields must be nil');
+    expect(() =>
+      applyAs(configMaps, undefined, { ...cm({}), metadata: { name: 'c', managedFields: [] } }, 'alice'),
+    ).toThrow('metadata.managedFields must be nil');
     expect(() => applyAs(configMaps, undefined, { ...cm({}), apiVersion: 'v2' }, 'alice')).toThrow(
       'Incorrect version specified in apply patch. Specified patch version: v2, expected: v1',
     );
@@ -390,8 +494,14 @@ describe('field ownership: server-side apply through status and scale', () => {
     custom: true,
     subresources: { status: true, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
   });
-  const applySub = (def: ResourceDefinition, live: KubeObject, applied: KubeObject, manager: string, subresource: string, force = false) =>
-    ownership.apply(def, live, applied, ctx(manager), force, subresource);
+  const applySub = (
+    def: ResourceDefinition,
+    live: KubeObject,
+    applied: KubeObject,
+    manager: string,
+    subresource: string,
+    force = false,
+  ) => ownership.apply(def, live, applied, ctx(manager), force, subresource);
   const deploy = (spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -399,14 +509,22 @@ describe('field ownership: server-side apply through status and scale', () => {
     spec,
     ...(status ? { status } : {}),
   });
-  const scaleOf = (replicas: number): KubeObject => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas } });
+  const scaleOf = (replicas: number): KubeObject => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: 'd' },
+    spec: { replicas },
+  });
   const live = () => applyAs(deployments, undefined, deploy({ replicas: 1 }), 'alice');
 
   it('records a status apply under subresource status, owning and writing status only', () => {
     const next = applySub(deployments, live(), deploy({ replicas: 5 }, { replicas: 1 }), 'alice', 'status');
     expect(next.spec).toEqual({ replicas: 1 });
     expect(next.status).toEqual({ replicas: 1 });
-    expect(entry(next, 'alice', 'Apply', 'status')).toMatchObject({ apiVersion: 'apps/v1', fieldsV1: { 'f:status': { 'f:replicas': {} } } });
+    expect(entry(next, 'alice', 'Apply', 'status')).toMatchObject({
+      apiVersion: 'apps/v1',
+      fieldsV1: { 'f:status': { 'f:replicas': {} } },
+    });
     // The same manager through the main resource is a separate entry.
     expect(entry(next, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
   });
@@ -422,9 +540,19 @@ describe('field ownership: server-side apply through status and scale', () => {
 
   it('conflicts among status managers only, and force takes the field', () => {
     const owned = applySub(deployments, live(), deploy({}, { replicas: 1 }), 'ctrl', 'status');
-    const err = conflictOf(() => applySub(deployments, owned, deploy({ replicas: 7 }, { replicas: 2 }), 'other', 'status'));
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "ctrl" with subresource "status": .status.replicas');
-    expect(err.details?.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "ctrl" with subresource "status"', field: '.status.replicas' }]);
+    const err = conflictOf(() =>
+      applySub(deployments, owned, deploy({ replicas: 7 }, { replicas: 2 }), 'other', 'status'),
+    );
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "ctrl" with subresource "status": .status.replicas',
+    );
+    expect(err.details?.causes).toEqual([
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "ctrl" with subresource "status"',
+        field: '.status.replicas',
+      },
+    ]);
     const forced = applySub(deployments, owned, deploy({ replicas: 7 }, { replicas: 2 }), 'other', 'status', true);
     expect(forced.status).toEqual({ replicas: 2 });
     expect(forced.spec).toEqual({ replicas: 1 });
@@ -435,7 +563,13 @@ describe('field ownership: server-side apply through status and scale', () => {
   it('removes a status field dropped from the status apply unless another manager owns it', () => {
     const crd = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } };
     const created = applyAs(widgets, undefined, { ...crd, spec: { size: 1 } }, 'alice');
-    const a = applySub(widgets, created, { ...crd, status: { phase: 'Ready', message: 'ok', size: 1 } }, 'ctrl', 'status');
+    const a = applySub(
+      widgets,
+      created,
+      { ...crd, status: { phase: 'Ready', message: 'ok', size: 1 } },
+      'ctrl',
+      'status',
+    );
     const shared = applySub(widgets, a, { ...crd, status: { size: 1 } }, 'helper', 'status');
     const next = applySub(widgets, shared, { ...crd, status: { phase: 'Ready' } }, 'ctrl', 'status');
     expect(next.status).toEqual({ phase: 'Ready', size: 1 });
@@ -453,9 +587,15 @@ describe('field ownership: server-side apply through status and scale', () => {
     const scaled = applySub(deployments, created, scaleOf(3), 'scaler', 'scale');
     expect(scaled.kind).toBe('Deployment');
     expect(scaled.spec.replicas).toBe(3);
-    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({ apiVersion: 'apps/v1', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({
+      apiVersion: 'apps/v1',
+      subresource: 'scale',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+    });
     const err = conflictOf(() => applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops'));
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.replicas');
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.replicas',
+    );
     const forced = applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops', true);
     expect(forced.spec.replicas).toBe(5);
     expect(entry(forced, 'scaler', 'Apply', 'scale')).toBeUndefined();
@@ -477,7 +617,9 @@ describe('field ownership: server-side apply through status and scale', () => {
     const created = create(deployments, deploy({ replicas: 1 }), 'kubectl-create');
     const scaled = update(deployments, created, (o) => (o.spec.replicas = 3), 'kubectl', 'scale');
     const err = conflictOf(() => applyAs(deployments, scaled, deploy({ replicas: 5 }), 'gitops'));
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas');
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas',
+    );
   });
 
   it('maps the scale of a custom resource to its specReplicasPath', () => {
@@ -487,9 +629,14 @@ describe('field ownership: server-side apply through status and scale', () => {
     expect(err.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
     const scaled = applySub(widgets, created, scaleOf(2), 'scaler', 'scale', true);
     expect(scaled.spec).toEqual({ size: 2, color: 'red' });
-    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({ apiVersion: 'example.com/v1', fieldsV1: { 'f:spec': { 'f:size': {} } } });
+    expect(entry(scaled, 'scaler', 'Apply', 'scale')).toMatchObject({
+      apiVersion: 'example.com/v1',
+      fieldsV1: { 'f:spec': { 'f:size': {} } },
+    });
     expect(entry(scaled, 'alice', 'Apply')!.fieldsV1).toEqual({ 'f:spec': { '.': {}, 'f:color': {} } });
     const back = conflictOf(() => applyAs(widgets, scaled, { ...crd, spec: { size: 1, color: 'red' } }, 'alice'));
-    expect(back.message).toBe('Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.size');
+    expect(back.message).toBe(
+      'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.size',
+    );
   });
 });

@@ -24,9 +24,22 @@ import {
 
 export interface FieldOwnership {
   /** Non-apply writes (create/update/patch): updates next.metadata.managedFields in place — the manager ctx.fieldManager with operation 'Update' gets the fields it changed (create: all fields it set); other managers lose ownership of fields whose value this write changed. subresource '' or 'status' or 'scale' ('scale' maps to the main resource's spec.replicas); entries carry `subresource` when not ''. */
-  recordWrite(def: ResourceDefinition, old: KubeObject | undefined, next: KubeObject, ctx: RequestContext, subresource: string): void;
+  recordWrite(
+    def: ResourceDefinition,
+    old: KubeObject | undefined,
+    next: KubeObject,
+    ctx: RequestContext,
+    subresource: string,
+  ): void;
   /** Server-side apply (PATCH application/apply-patch+yaml): returns the new object = live merged with `applied`, with managedFields updated (manager ctx.fieldManager, operation 'Apply'). Fields this manager applied before but no longer applies are removed unless another manager owns them. Conflicts (another manager owns a field that `applied` sets to a different value) throw a 409 ApiError with reason 'Conflict' and kube's message (`Apply failed with N conflict(s): conflict with "bob" using v1: .data.key`) and details.causes [{reason:'FieldManagerConflict', message:'conflict with "bob" using v1', field:'.data.key'}] — unless `force`, then ownership moves to the applier. `live` undefined = create. subresource 'status': only status is applied and owned (entry with `subresource: status`), the returned object is `live` with the new status; 'scale': `applied` is an autoscaling/v1 Scale, the returned object is `live` with the new replicas, ownership recorded on the replicas path under the `scale` entry (kube's ScaleHandler); '' (main resource): status is ignored for resources with a status subresource. */
-  apply(def: ResourceDefinition, live: KubeObject | undefined, applied: KubeObject, ctx: RequestContext, force: boolean, subresource?: string): KubeObject;
+  apply(
+    def: ResourceDefinition,
+    live: KubeObject | undefined,
+    applied: KubeObject,
+    ctx: RequestContext,
+    force: boolean,
+    subresource?: string,
+  ): KubeObject;
 }
 
 /** What field ownership needs of the server's schemas (structurally satisfied by `Schemas`). */
@@ -100,7 +113,8 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
     },
 
     apply(def, live, applied, ctx, force, subresource = '') {
-      if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) throw errors.badRequest('error decoding YAML: the apply patch must be an object');
+      if (typeof applied !== 'object' || applied === null || Array.isArray(applied))
+        throw errors.badRequest('error decoding YAML: the apply patch must be an object');
       if (applied.metadata?.managedFields != null) throw errors.badRequest('metadata.managedFields must be nil');
       const scale = subresource === 'scale' && !!live;
       const expected = scale ? 'autoscaling/v1' : apiVersionOf(def);
@@ -111,7 +125,9 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
       }
       const kind = scale ? 'Scale' : def.kind;
       if (applied.kind !== undefined && applied.kind !== kind) {
-        throw errors.badRequest(`the kind in the apply patch (${applied.kind}) does not match the expected kind (${kind})`);
+        throw errors.badRequest(
+          `the kind in the apply patch (${applied.kind}) does not match the expected kind (${kind})`,
+        );
       }
       let managers: Managers;
       try {
@@ -122,8 +138,16 @@ export function createFieldOwnership(schemas: OwnershipSchemas): FieldOwnership 
       const config = withoutManagedFields(applied);
       if (scale) return withPrecondition(applyScale(def, live, config, managers, ctx.fieldManager, force), config);
       const before = withoutManagedFields(live ?? {});
-      const merged = applyFields(before, config, managers, ctx.fieldManager, subresource, apiVersionOf(def), shapeOf(def), force, (set) =>
-        scope(def, subresource, set),
+      const merged = applyFields(
+        before,
+        config,
+        managers,
+        ctx.fieldManager,
+        subresource,
+        apiVersionOf(def),
+        shapeOf(def),
+        force,
+        (set) => scope(def, subresource, set),
       );
       let result = merged;
       if (live && subresource === 'status') {

@@ -8,7 +8,10 @@ export type ListFilter = (object: KubeObject) => boolean;
 
 const COMMON_FIELDS = ['metadata.name', 'metadata.namespace'];
 
-export function compileListFilter(def: ResourceDefinition, options: { labelSelector?: string; fieldSelector?: string }): ListFilter {
+export function compileListFilter(
+  def: ResourceDefinition,
+  options: { labelSelector?: string; fieldSelector?: string },
+): ListFilter {
   const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
   const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
   if (fields) {

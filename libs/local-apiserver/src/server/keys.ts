@@ -29,7 +29,11 @@ export function encodeContinue(revision: number, lastKey: string): string {
 
 export function decodeContinue(token: string): { rv: number; start: string } | undefined {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v: number; rv: number; start: string };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v: number;
+      rv: number;
+      start: string;
+    };
     return parsed.v === 1 && typeof parsed.start === 'string' ? parsed : undefined;
   } catch {
     return undefined;

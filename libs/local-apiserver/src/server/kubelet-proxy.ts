@@ -43,11 +43,13 @@ export class KubeletLocator {
     try {
       node = await this.objects.get(this.registry.get('', 'v1', 'nodes')!, '', nodeName);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 404) throw new ApiError(503, 'ServiceUnavailable', `node "${nodeName}" of pod ${podName} does not exist`);
+      if (err instanceof ApiError && err.code === 404)
+        throw new ApiError(503, 'ServiceUnavailable', `node "${nodeName}" of pod ${podName} does not exist`);
       throw err;
     }
     const addresses: { type: string; address: string }[] = node.status?.addresses ?? [];
-    const host = (addresses.find((a) => a.type === 'InternalIP') ?? addresses.find((a) => a.type === 'Hostname'))?.address;
+    const host = (addresses.find((a) => a.type === 'InternalIP') ?? addresses.find((a) => a.type === 'Hostname'))
+      ?.address;
     const port: number | undefined = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
     if (!host || !port) throw new ApiError(503, 'ServiceUnavailable', `node "${nodeName}" has no kubelet endpoint`);
     return { host, port, container };
@@ -78,7 +80,8 @@ const LOG_PARAMETERS = ['follow', 'previous', 'tailLines', 'sinceSeconds', 'sinc
 /** GET pods/log → the kubelet's `/containerLogs/<ns>/<pod>/<container>`, streamed (`follow=true` stays open). */
 export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
   return async ({ req, res, route, query }) => {
-    if (req.method !== 'GET') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (req.method !== 'GET')
+      throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     const target = await locator.locate(route.namespace, route.name, query.get('container'));
     const forwarded = new URLSearchParams();
     for (const key of LOG_PARAMETERS) if (query.has(key)) forwarded.set(key, query.get(key)!);
@@ -89,10 +92,24 @@ export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
         (answer) => {
           const status = answer.statusCode ?? 502;
           if (status >= 400) {
-            collect(answer).then((text) => reject(new ApiError(status, status === 404 ? 'NotFound' : 'BadRequest', kubeletMessage(text) || `kubelet answered ${status}`)), reject);
+            collect(answer).then(
+              (text) =>
+                reject(
+                  new ApiError(
+                    status,
+                    status === 404 ? 'NotFound' : 'BadRequest',
+                    kubeletMessage(text) || `kubelet answered ${status}`,
+                  ),
+                ),
+              reject,
+            );
             return;
           }
-          res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-cache, private', 'transfer-encoding': 'chunked' });
+          res.writeHead(200, {
+            'content-type': 'text/plain',
+            'cache-control': 'no-cache, private',
+            'transfer-encoding': 'chunked',
+          });
           answer.pipe(res);
           answer.on('end', resolve);
           answer.on('error', reject);
@@ -101,8 +118,12 @@ export function podLogHandler(locator: KubeletLocator): SubresourceHandler {
       upstream.on('error', (err) => {
         // kube: the client's error as is, `Get "<kubelet URL>": tls: failed to verify certificate: x509: ...` (500).
         const x509 = verificationError(err, target.host);
-        if (x509) reject(new ApiError(500, 'InternalError', `Get "https://${target.host}:${target.port}${path}": ${x509}`));
-        else reject(new ApiError(502, 'InternalError', `error talking to the kubelet of pod ${route.name}: ${err.message}`));
+        if (x509)
+          reject(new ApiError(500, 'InternalError', `Get "https://${target.host}:${target.port}${path}": ${x509}`));
+        else
+          reject(
+            new ApiError(502, 'InternalError', `error talking to the kubelet of pod ${route.name}: ${err.message}`),
+          );
       });
       // The client hanging up (kubectl logs -f ended) ends the stream from the kubelet.
       res.on('close', () => upstream.destroy());
@@ -126,7 +147,11 @@ export function podStreamUpgradeHandler(locator: KubeletLocator): UpgradeHandler
   return async ({ req, socket, head, namespace, name, subresource, query }) => {
     const kubeletPath = { exec: 'exec', attach: 'attach', portforward: 'portForward' }[subresource];
     if (!kubeletPath) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
-    const target = await locator.locate(namespace, name, subresource === 'portforward' ? false : query.get('container'));
+    const target = await locator.locate(
+      namespace,
+      name,
+      subresource === 'portforward' ? false : query.get('container'),
+    );
     const path =
       subresource === 'portforward'
         ? `/${kubeletPath}/${enc(namespace)}/${enc(name)}?${query}`
@@ -137,7 +162,11 @@ export function podStreamUpgradeHandler(locator: KubeletLocator): UpgradeHandler
       upstream.once('error', (err) => {
         // kube's upgrade-aware proxy: 500 "error dialing backend: tls: failed to verify certificate: x509: ...".
         const x509 = verificationError(err, target.host);
-        reject(x509 ? new ApiError(500, 'InternalError', `error dialing backend: ${x509}`) : new ApiError(502, 'InternalError', `error dialing the kubelet of pod ${name}: ${err.message}`));
+        reject(
+          x509
+            ? new ApiError(500, 'InternalError', `error dialing backend: ${x509}`)
+            : new ApiError(502, 'InternalError', `error dialing the kubelet of pod ${name}: ${err.message}`),
+        );
       });
     });
     const headers = Object.entries(req.headers)
@@ -169,19 +198,39 @@ function tlsOptions(locator: KubeletLocator) {
   // kube-apiserver without --kubelet-certificate-authority does not verify kubelet serving certificates either (local
   // kubelets without serverTLSBootstrap serve self-signed ones). With it, Node checks the chain and that the
   // certificate names the host dialled (an IP SAN for the node's InternalIP).
-  if (locator.certificateAuthority) return { cert: credentials.certPem, key: credentials.keyPem, ca: locator.certificateAuthority, rejectUnauthorized: true };
+  if (locator.certificateAuthority)
+    return {
+      cert: credentials.certPem,
+      key: credentials.keyPem,
+      ca: locator.certificateAuthority,
+      rejectUnauthorized: true,
+    };
   return { cert: credentials.certPem, key: credentials.keyPem, rejectUnauthorized: false };
 }
 
-const UNKNOWN_AUTHORITY = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_SIGNATURE_FAILURE']);
+const UNKNOWN_AUTHORITY = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_SIGNATURE_FAILURE',
+]);
 
 /** A failed verification of the kubelet's certificate, worded as Go's crypto/tls and crypto/x509 word it. */
-function verificationError(err: Error & { code?: string; cert?: { subjectaltname?: string } }, host: string): string | undefined {
+function verificationError(
+  err: Error & { code?: string; cert?: { subjectaltname?: string } },
+  host: string,
+): string | undefined {
   const prefix = 'tls: failed to verify certificate: ';
   if (err.code && UNKNOWN_AUTHORITY.has(err.code)) return `${prefix}x509: certificate signed by unknown authority`;
-  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'CERT_NOT_YET_VALID') return `${prefix}x509: certificate has expired or is not yet valid`;
+  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'CERT_NOT_YET_VALID')
+    return `${prefix}x509: certificate has expired or is not yet valid`;
   if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    const names = (err.cert?.subjectaltname ?? '').split(', ').map((n) => n.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+    const names = (err.cert?.subjectaltname ?? '')
+      .split(', ')
+      .map((n) => n.replace(/^(DNS|IP Address):/, ''))
+      .filter(Boolean);
     return `${prefix}x509: certificate is valid for ${names.join(', ')}, not ${host}`;
   }
   return undefined;

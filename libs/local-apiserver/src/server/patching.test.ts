@@ -31,16 +31,26 @@ function errorOf(action: () => unknown): ApiError {
 describe('JSON patch (RFC 6902)', () => {
   it('adds object members and inserts into arrays', () => {
     expect(json({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux' }])).toEqual({ foo: 'bar', baz: 'qux' });
-    expect(json({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }])).toEqual({ foo: ['bar', 'qux', 'baz'] });
-    expect(json({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }])).toEqual({ foo: ['bar', ['abc', 'def']] });
-    expect(json({ foo: 'bar' }, [{ op: 'add', path: '/child', value: { grandchild: {} } }])).toEqual({ foo: 'bar', child: { grandchild: {} } });
+    expect(json({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }])).toEqual({
+      foo: ['bar', 'qux', 'baz'],
+    });
+    expect(json({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }])).toEqual({
+      foo: ['bar', ['abc', 'def']],
+    });
+    expect(json({ foo: 'bar' }, [{ op: 'add', path: '/child', value: { grandchild: {} } }])).toEqual({
+      foo: 'bar',
+      child: { grandchild: {} },
+    });
     expect(json({ foo: ['a', 'b'] }, [{ op: 'add', path: '/foo/2', value: 'c' }])).toEqual({ foo: ['a', 'b', 'c'] });
   });
 
   it('removes and replaces', () => {
     expect(json({ baz: 'qux', foo: 'bar' }, [{ op: 'remove', path: '/baz' }])).toEqual({ foo: 'bar' });
     expect(json({ foo: ['bar', 'qux', 'baz'] }, [{ op: 'remove', path: '/foo/1' }])).toEqual({ foo: ['bar', 'baz'] });
-    expect(json({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }])).toEqual({ baz: 'boo', foo: 'bar' });
+    expect(json({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }])).toEqual({
+      baz: 'boo',
+      foo: 'bar',
+    });
   });
 
   it('moves and copies', () => {
@@ -59,12 +69,20 @@ describe('JSON patch (RFC 6902)', () => {
 
   it('tests values and fails with 422 like kube', () => {
     const live = { baz: 'qux', foo: ['a', 2, 'c'] };
-    expect(json(live, [{ op: 'test', path: '/baz', value: 'qux' }, { op: 'test', path: '/foo/1', value: 2 }])).toEqual(live);
+    expect(
+      json(live, [
+        { op: 'test', path: '/baz', value: 'qux' },
+        { op: 'test', path: '/foo/1', value: 2 },
+      ]),
+    ).toEqual(live);
     const err = errorOf(() => json({ baz: 'qux' }, [{ op: 'test', path: '/baz', value: 'bar' }]));
     expect(err.code).toBe(422);
     expect(err.reason).toBe('Invalid');
     expect(err.message).toBe('the server rejected our request due to an error in our request');
-    expect(err.details?.causes?.[0]).toEqual({ reason: 'UnexpectedServerResponse', message: 'testing value /baz failed: test failed' });
+    expect(err.details?.causes?.[0]).toEqual({
+      reason: 'UnexpectedServerResponse',
+      message: 'testing value /baz failed: test failed',
+    });
   });
 
   it('rejects operations that do not apply with 422', () => {
@@ -82,14 +100,33 @@ describe('JSON patch (RFC 6902)', () => {
 
   it('is atomic: a failing op leaves nothing applied', () => {
     const live = frozen({ a: 1 });
-    expect(() => applyPatch('json', live, JSON.stringify([{ op: 'add', path: '/b', value: 2 }, { op: 'remove', path: '/x' }]), undefined)).toThrow();
+    expect(() =>
+      applyPatch(
+        'json',
+        live,
+        JSON.stringify([
+          { op: 'add', path: '/b', value: 2 },
+          { op: 'remove', path: '/x' },
+        ]),
+        undefined,
+      ),
+    ).toThrow();
     expect(live).toEqual({ a: 1 });
   });
 
   it('unescapes ~0 and ~1 in pointers', () => {
     const live = { 'a/b': 1, 'm~n': 2 };
-    expect(json(live, [{ op: 'replace', path: '/a~1b', value: 10 }, { op: 'replace', path: '/m~0n', value: 20 }])).toEqual({ 'a/b': 10, 'm~n': 20 });
-    expect(json({ metadata: { annotations: {} } }, [{ op: 'add', path: '/metadata/annotations/example.com~1x', value: 'y' }])).toEqual({
+    expect(
+      json(live, [
+        { op: 'replace', path: '/a~1b', value: 10 },
+        { op: 'replace', path: '/m~0n', value: 20 },
+      ]),
+    ).toEqual({ 'a/b': 10, 'm~n': 20 });
+    expect(
+      json({ metadata: { annotations: {} } }, [
+        { op: 'add', path: '/metadata/annotations/example.com~1x', value: 'y' },
+      ]),
+    ).toEqual({
       metadata: { annotations: { 'example.com/x': 'y' } },
     });
   });
@@ -110,7 +147,12 @@ describe('JSON patch (RFC 6902)', () => {
         const key = Object.keys(live)[0]!;
         fc.pre(live[key] !== null && key !== '__proto__');
         const path = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        const out = applyPatch('json', deepFreeze(structuredClone(live)), JSON.stringify([{ op: 'replace', path, value }]), undefined);
+        const out = applyPatch(
+          'json',
+          deepFreeze(structuredClone(live)),
+          JSON.stringify([{ op: 'replace', path, value }]),
+          undefined,
+        );
         expect(out[key]).toEqual(JSON.parse(JSON.stringify(value)));
       }),
     );
@@ -162,7 +204,12 @@ const definitions: Record<string, OpenAPISchema> = {
     type: 'object',
     properties: {
       labels: { type: 'object', additionalProperties: { type: 'string' } },
-      finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' },
+      finalizers: {
+        type: 'array',
+        items: { type: 'string' },
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-list-type': 'set',
+      },
     },
   },
   DeploymentSpec: {
@@ -175,7 +222,10 @@ const definitions: Record<string, OpenAPISchema> = {
   },
   DeploymentStrategy: {
     type: 'object',
-    properties: { type: { type: 'string' }, rollingUpdate: { type: 'object', properties: { maxSurge: { type: 'string' } } } },
+    properties: {
+      type: { type: 'string' },
+      rollingUpdate: { type: 'object', properties: { maxSurge: { type: 'string' } } },
+    },
   },
   PodSpec: {
     type: 'object',
@@ -221,7 +271,16 @@ const deployment = (): KubeObject => ({
     template: {
       spec: {
         containers: [
-          { name: 'app', image: 'app:1', args: ['x'], env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 80 }] },
+          {
+            name: 'app',
+            image: 'app:1',
+            args: ['x'],
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+            ],
+            ports: [{ containerPort: 80 }],
+          },
           { name: 'sidecar', image: 'side:1' },
         ],
         tolerations: [{ key: 'a' }],
@@ -240,7 +299,17 @@ describe('strategic merge patch', () => {
       spec: {
         template: {
           spec: {
-            containers: [{ name: 'app', image: 'app:2', env: [{ name: 'B', value: 'two' }, { name: 'C', value: '3' }], ports: [{ containerPort: 443 }] }],
+            containers: [
+              {
+                name: 'app',
+                image: 'app:2',
+                env: [
+                  { name: 'B', value: 'two' },
+                  { name: 'C', value: '3' },
+                ],
+                ports: [{ containerPort: 443 }],
+              },
+            ],
           },
         },
       },
@@ -250,7 +319,11 @@ describe('strategic merge patch', () => {
         name: 'app',
         image: 'app:2',
         args: ['x'],
-        env: [{ name: 'A', value: '1' }, { name: 'B', value: 'two' }, { name: 'C', value: '3' }],
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: 'two' },
+          { name: 'C', value: '3' },
+        ],
         // kube puts new patch items before server-only items it cannot place relative to them
         ports: [{ containerPort: 443 }, { containerPort: 80 }],
       },
@@ -259,10 +332,15 @@ describe('strategic merge patch', () => {
   });
 
   it('replaces lists without a merge strategy and merges maps', () => {
-    const out = smp({ metadata: { labels: { tier: 'front' } }, spec: { template: { spec: { tolerations: [{ key: 'b' }] } } } });
+    const out = smp({
+      metadata: { labels: { tier: 'front' } },
+      spec: { template: { spec: { tolerations: [{ key: 'b' }] } } },
+    });
     expect(out.metadata.labels).toEqual({ app: 'web', tier: 'front' });
     expect(out.spec.template.spec.tolerations).toEqual([{ key: 'b' }]);
-    expect(containers(smp({ spec: { template: { spec: { containers: [{ name: 'app', args: ['y'] }] } } } }))[0]!.args).toEqual(['y']);
+    expect(
+      containers(smp({ spec: { template: { spec: { containers: [{ name: 'app', args: ['y'] }] } } } }))[0]!.args,
+    ).toEqual(['y']);
   });
 
   it('deletes fields set to null', () => {
@@ -285,7 +363,9 @@ describe('strategic merge patch', () => {
   });
 
   it('replaces a whole list with a $patch: replace item', () => {
-    const out = smp({ spec: { template: { spec: { containers: [{ name: 'only', image: 'x' }, { $patch: 'replace' }] } } } });
+    const out = smp({
+      spec: { template: { spec: { containers: [{ name: 'only', image: 'x' }, { $patch: 'replace' }] } } },
+    });
     expect(containers(out)).toEqual([{ name: 'only', image: 'x' }]);
   });
 
@@ -328,7 +408,10 @@ describe('strategic merge patch', () => {
         template: {
           spec: {
             '$setElementOrder/containers': [{ name: 'app' }, { name: 'new' }],
-            containers: [{ name: 'new', image: 'n:1' }, { name: 'sidecar', $patch: 'delete' }],
+            containers: [
+              { name: 'new', image: 'n:1' },
+              { name: 'sidecar', $patch: 'delete' },
+            ],
           },
         },
       },
@@ -341,7 +424,16 @@ describe('strategic merge patch', () => {
   it('cleans directives and nulls out of values new to the object', () => {
     const live = deployment();
     delete live.spec.template.spec.containers;
-    const out = smp({ spec: { template: { spec: { containers: [{ name: 'a', env: [{ name: 'X', value: null }], $retainKeys: ['name', 'env'] }] } } } }, live);
+    const out = smp(
+      {
+        spec: {
+          template: {
+            spec: { containers: [{ name: 'a', env: [{ name: 'X', value: null }], $retainKeys: ['name', 'env'] }] },
+          },
+        },
+      },
+      live,
+    );
     expect(containers(out)).toEqual([{ name: 'a', env: [{ name: 'X' }] }]);
   });
 

@@ -10,7 +10,12 @@ import { applyStrategicMergePatch } from './patch/strategic.js';
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** Applies a PATCH body of the given type ('apply' is handled elsewhere — throw if passed) to a copy of `live`. */
-export function applyPatch(type: PatchType, live: KubeObject, body: string, schema: SchemaView | undefined): KubeObject {
+export function applyPatch(
+  type: PatchType,
+  live: KubeObject,
+  body: string,
+  schema: SchemaView | undefined,
+): KubeObject {
   switch (type) {
     case 'json':
       return applyJsonPatch(live, body);

@@ -4,7 +4,10 @@ import type { ResourceDefinition } from '../registry/types.js';
 import type { KubeObject } from '../storage/types.js';
 
 function readPath(object: KubeObject, path: string): unknown {
-  return path.replace(/^\./, '').split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), object);
+  return path
+    .replace(/^\./, '')
+    .split('.')
+    .reduce<any>((v, k) => (v == null ? undefined : v[k]), object);
 }
 
 function writePath(object: KubeObject, path: string, value: unknown): void {
@@ -48,7 +51,11 @@ export function setScale(def: ResourceDefinition, object: KubeObject, scaleObjec
   const replicas = scaleObject.spec?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw errors.invalid('Scale', 'autoscaling', object.metadata.name, [
-      { field: 'spec.replicas', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` },
+      {
+        field: 'spec.replicas',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+      },
     ]);
   }
   const next = structuredClone(object) as KubeObject;

@@ -21,7 +21,13 @@ const OPENAPI_VERSION = 'v1.35.0';
 export function createSchemas(registry: Registry): Schemas {
   const views = new WeakMap<ResourceDefinition, SchemaView | undefined>();
   let cache:
-    | { generation: number; v2?: Record<string, unknown>; v2ETag?: string; v2Protobuf?: Uint8Array; docs: Map<string, { doc: unknown; hash: string }> }
+    | {
+        generation: number;
+        v2?: Record<string, unknown>;
+        v2ETag?: string;
+        v2Protobuf?: Uint8Array;
+        docs: Map<string, { doc: unknown; hash: string }>;
+      }
     | undefined;
 
   const documents = () => {
@@ -52,7 +58,10 @@ export function createSchemas(registry: Registry): Schemas {
 
   const swagger = () => {
     const c = documents();
-    c.v2 ??= swaggerDocument(registry.all().filter((d) => d.served), OPENAPI_VERSION);
+    c.v2 ??= swaggerDocument(
+      registry.all().filter((d) => d.served),
+      OPENAPI_VERSION,
+    );
     return c.v2;
   };
 

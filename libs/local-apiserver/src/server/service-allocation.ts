@@ -39,7 +39,13 @@ export function serviceAllocation(storage: Storage): WriteStep {
 
   return async (r) => {
     const d = r.definition;
-    if (d.group !== '' || d.resource !== 'services' || (r.operation !== 'CREATE' && r.operation !== 'UPDATE') || r.subresource !== '') return;
+    if (
+      d.group !== '' ||
+      d.resource !== 'services' ||
+      (r.operation !== 'CREATE' && r.operation !== 'UPDATE') ||
+      r.subresource !== ''
+    )
+      return;
     const spec: KubeObject = (r.object.spec ??= {});
     const old: KubeObject | undefined = r.oldObject?.spec;
     const problems: FieldProblem[] = [];
@@ -48,14 +54,20 @@ export function serviceAllocation(storage: Storage): WriteStep {
 
     if (spec.clusterIP && !spec.clusterIPs) spec.clusterIPs = [spec.clusterIP];
     const wantsIp = spec.type !== 'ExternalName' && !spec.clusterIP;
-    const wantsNodePorts = (spec.type === 'NodePort' || spec.type === 'LoadBalancer') && (spec.ports ?? []).some((p: KubeObject) => !p.nodePort);
+    const wantsNodePorts =
+      (spec.type === 'NodePort' || spec.type === 'LoadBalancer') &&
+      (spec.ports ?? []).some((p: KubeObject) => !p.nodePort);
     const checksIp = r.operation === 'CREATE' && spec.clusterIP && spec.clusterIP !== 'None';
     if (!wantsIp && !wantsNodePorts && !checksIp) return;
 
     const used = await inUse();
     if (checksIp && used.ips.has(spec.clusterIP)) {
       throw errors.invalid('Service', '', r.name, [
-        { field: 'spec.clusterIPs', reason: 'FieldValueInvalid', message: `Invalid value: ["${spec.clusterIP}"]: failed to allocate IP ${spec.clusterIP}: provided IP is already allocated` },
+        {
+          field: 'spec.clusterIPs',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ["${spec.clusterIP}"]: failed to allocate IP ${spec.clusterIP}: provided IP is already allocated`,
+        },
       ]);
     }
     const claimed: { ip?: string; ports: number[] } = { ports: [] };
@@ -93,11 +105,17 @@ function keepAllocated(spec: KubeObject, old: KubeObject, problems: FieldProblem
   if (!spec.clusterIP && old.clusterIP) spec.clusterIP = old.clusterIP;
   if (!spec.clusterIPs && old.clusterIPs) spec.clusterIPs = old.clusterIPs;
   if (old.clusterIP && spec.clusterIP !== old.clusterIP) {
-    problems.push({ field: 'spec.clusterIPs[0]', reason: 'FieldValueInvalid', message: `Invalid value: "${spec.clusterIP}": may not change once set` });
+    problems.push({
+      field: 'spec.clusterIPs[0]',
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${spec.clusterIP}": may not change once set`,
+    });
   }
   for (const p of spec.ports ?? []) {
     if (p.nodePort) continue;
-    const before = (old.ports ?? []).find((o: KubeObject) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
+    const before = (old.ports ?? []).find(
+      (o: KubeObject) => o.port === p.port && (o.protocol ?? 'TCP') === (p.protocol ?? 'TCP'),
+    );
     if (before?.nodePort && (spec.type === 'NodePort' || spec.type === 'LoadBalancer')) p.nodePort = before.nodePort;
   }
 }

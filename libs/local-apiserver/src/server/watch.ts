@@ -34,7 +34,12 @@ export interface ActiveWatch {
 
 const DEFAULT_BOOKMARK_INTERVAL_MS = 30_000;
 
-export async function startWatch(storage: Storage, request: WatchRequest, sink: EventSink, onEnd: () => void): Promise<ActiveWatch> {
+export async function startWatch(
+  storage: Storage,
+  request: WatchRequest,
+  sink: EventSink,
+  onEnd: () => void,
+): Promise<ActiveWatch> {
   const { definition: def, filter } = request;
   const prefix = collectionPrefix(def, request.namespace || undefined);
   const rv = request.resourceVersion;

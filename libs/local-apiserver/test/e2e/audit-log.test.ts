@@ -48,16 +48,25 @@ function logged(what: string, pick: (ev: any) => boolean): Promise<any> {
 }
 
 const complete = (verb: string, resource: string, name: string) => (ev: any) =>
-  ev.stage === 'ResponseComplete' && ev.verb === verb && ev.objectRef?.resource === resource && ev.objectRef?.name === name;
+  ev.stage === 'ResponseComplete' &&
+  ev.verb === verb &&
+  ev.objectRef?.resource === resource &&
+  ev.objectRef?.name === name;
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'audit-log-'));
   await writeFile(join(dir, 'policy.yaml'), POLICY);
   await writeFile(join(dir, 'tokens'), 'bob-token,bob,uid-bob,"team-b"\n');
   logPath = join(dir, 'logs', 'nested', 'audit.log');
-  cluster = await startTestCluster({ tokenFile: join(dir, 'tokens'), audit: { policyFile: join(dir, 'policy.yaml'), logPath } });
+  cluster = await startTestCluster({
+    tokenFile: join(dir, 'tokens'),
+    audit: { policyFile: join(dir, 'policy.yaml'), logPath },
+  });
   bobConfig = join(dir, 'bob.kubeconfig');
-  await writeFile(bobConfig, kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'bob', token: 'bob-token' }));
+  await writeFile(
+    bobConfig,
+    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'bob', token: 'bob-token' }),
+  );
   await admin(['create', 'namespace', 'team']);
 });
 
@@ -71,21 +80,31 @@ describe('audit log backend', () => {
 
   it('records Secrets at Metadata only: no secret data anywhere in the file', async () => {
     await admin(['create', 'secret', 'generic', 'db', '-n', 'team', `--from-literal=password=${SECRET_VALUE}`]);
-    expect(await admin(['get', 'secret', 'db', '-n', 'team', '-o', 'jsonpath={.data.password}'])).toBe(Buffer.from(SECRET_VALUE).toString('base64'));
+    expect(await admin(['get', 'secret', 'db', '-n', 'team', '-o', 'jsonpath={.data.password}'])).toBe(
+      Buffer.from(SECRET_VALUE).toString('base64'),
+    );
     await admin(['delete', 'secret', 'db', '-n', 'team']);
 
     const created = await logged('the secret create', complete('create', 'secrets', 'db'));
     const read = await logged('the secret get', complete('get', 'secrets', 'db'));
     const deleted = await logged('the secret delete', complete('delete', 'secrets', 'db'));
     for (const ev of [created, read, deleted]) {
-      expect(ev).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', user: { username: 'kubernetes-admin' } });
+      expect(ev).toMatchObject({
+        kind: 'Event',
+        apiVersion: 'audit.k8s.io/v1',
+        level: 'Metadata',
+        user: { username: 'kubernetes-admin' },
+      });
       expect(ev.requestObject).toBeUndefined();
       expect(ev.responseObject).toBeUndefined();
       expect(ev.annotations['authorization.k8s.io/decision']).toBe('allow');
       expect(ev.userAgent).toMatch(/^kubectl/);
       expect(ev.sourceIPs).toEqual(['127.0.0.1']);
     }
-    expect(created).toMatchObject({ objectRef: { resource: 'secrets', namespace: 'team', name: 'db', apiVersion: 'v1' }, responseStatus: { code: 201 } });
+    expect(created).toMatchObject({
+      objectRef: { resource: 'secrets', namespace: 'team', name: 'db', apiVersion: 'v1' },
+      responseStatus: { code: 201 },
+    });
     expect(read.responseStatus).toEqual({ metadata: {}, code: 200 });
     expect(created.requestReceivedTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(created.stageTimestamp >= created.requestReceivedTimestamp).toBe(true);
@@ -104,8 +123,16 @@ describe('audit log backend', () => {
 
     const created = await logged('the configmap create', complete('create', 'configmaps', 'colors'));
     expect(created.level).toBe('RequestResponse');
-    expect(created.requestObject).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'colors' }, data: { color: 'blue' } });
-    expect(created.responseObject).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'colors', namespace: 'team' }, data: { color: 'blue' } });
+    expect(created.requestObject).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: { name: 'colors' },
+      data: { color: 'blue' },
+    });
+    expect(created.responseObject).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: { name: 'colors', namespace: 'team' },
+      data: { color: 'blue' },
+    });
     expect(created.responseObject.metadata.managedFields).toBeUndefined();
     expect(created.responseStatus).toEqual({ metadata: {}, code: 201 });
 
@@ -124,7 +151,10 @@ describe('audit log backend', () => {
     expect((await client.send('GET', '/readyz')).status).toBe(200);
     // A later request is logged, so the earlier ones would have been too.
     const marker = await client.send('GET', '/api/v1/namespaces/team/configmaps?limit=1');
-    await logged('the marker list', (ev) => ev.auditID === marker.headers['audit-id'] && ev.stage === 'ResponseComplete');
+    await logged(
+      'the marker list',
+      (ev) => ev.auditID === marker.headers['audit-id'] && ev.stage === 'ResponseComplete',
+    );
     const all = await events();
     expect(all.filter((ev) => ev.objectRef?.namespace === 'kube-system')).toEqual([]);
     expect(all.filter((ev) => /^\/(healthz|readyz|livez)/.test(ev.requestURI))).toEqual([]);
@@ -135,7 +165,11 @@ describe('audit log backend', () => {
     expect(res.code).not.toBe(0);
     const forbidden = await logged(
       'bob’s forbidden list',
-      (ev) => ev.stage === 'ResponseComplete' && ev.user?.username === 'bob' && ev.verb === 'list' && ev.objectRef?.resource === 'configmaps',
+      (ev) =>
+        ev.stage === 'ResponseComplete' &&
+        ev.user?.username === 'bob' &&
+        ev.verb === 'list' &&
+        ev.objectRef?.resource === 'configmaps',
     );
     expect(forbidden.user).toEqual({ username: 'bob', uid: 'uid-bob', groups: ['team-b', 'system:authenticated'] });
     expect(forbidden.responseStatus).toMatchObject({ status: 'Failure', reason: 'Forbidden', code: 403 });
@@ -145,9 +179,20 @@ describe('audit log backend', () => {
   });
 
   it('logs the impersonating user as user and the impersonated one as impersonatedUser', async () => {
-    const res = await runKubectl(cluster.kubeconfigPath, ['--as=bob', '--as-group=team-b', 'get', 'secrets', '-n', 'team']);
+    const res = await runKubectl(cluster.kubeconfigPath, [
+      '--as=bob',
+      '--as-group=team-b',
+      'get',
+      'secrets',
+      '-n',
+      'team',
+    ]);
     expect(res.code).not.toBe(0);
-    const ev = await logged('the impersonated list', (e) => e.stage === 'ResponseComplete' && e.impersonatedUser?.username === 'bob' && e.objectRef?.resource === 'secrets');
+    const ev = await logged(
+      'the impersonated list',
+      (e) =>
+        e.stage === 'ResponseComplete' && e.impersonatedUser?.username === 'bob' && e.objectRef?.resource === 'secrets',
+    );
     expect(ev.user.username).toBe('kubernetes-admin');
     expect(ev.impersonatedUser).toEqual({ username: 'bob', groups: ['team-b', 'system:authenticated'] });
     expect(ev.responseStatus.code).toBe(403);
@@ -159,14 +204,21 @@ describe('audit log backend', () => {
     const id = res.headers['audit-id'];
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const ev = await logged('the request with the Audit-Id', (e) => e.auditID === id && e.stage === 'ResponseComplete');
-    expect(ev).toMatchObject({ verb: 'list', requestURI: '/api/v1/namespaces/team/secrets', objectRef: { resource: 'secrets', namespace: 'team' } });
+    expect(ev).toMatchObject({
+      verb: 'list',
+      requestURI: '/api/v1/namespaces/team/secrets',
+      objectRef: { resource: 'secrets', namespace: 'team' },
+    });
     // Requests the policy does not record get an ID all the same.
     expect((await rawClient(cluster.server).send('GET', '/healthz')).headers['audit-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('logs a watch in three stages: RequestReceived, ResponseStarted, ResponseComplete', async () => {
     const watch = openWatch(cluster.server, '/api/v1/namespaces/team/pods?watch=true');
-    const started = await logged('the watch start', (e) => e.stage === 'ResponseStarted' && e.verb === 'watch' && e.objectRef?.resource === 'pods');
+    const started = await logged(
+      'the watch start',
+      (e) => e.stage === 'ResponseStarted' && e.verb === 'watch' && e.objectRef?.resource === 'pods',
+    );
     expect(started.responseStatus).toEqual({ metadata: {}, code: 200 });
     watch.stop();
     const stages = await waitFor(
@@ -185,8 +237,13 @@ describe('audit configuration errors', () => {
   it('refuses to start with an invalid policy, naming the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'audit-bad-'));
     const file = join(dir, 'policy.yaml');
-    await writeFile(file, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n- level: Metadata\n- level: Everything\n');
-    await expect(LocalApiServer.start({ audit: { policyFile: file, logPath: join(dir, 'audit.log') } })).rejects.toThrow(
+    await writeFile(
+      file,
+      'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n- level: Metadata\n- level: Everything\n',
+    );
+    await expect(
+      LocalApiServer.start({ audit: { policyFile: file, logPath: join(dir, 'audit.log') } }),
+    ).rejects.toThrow(
       'rules[2].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse"',
     );
   });

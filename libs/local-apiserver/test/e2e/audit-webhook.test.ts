@@ -11,7 +11,12 @@ import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { createCA, issueCertificate } from '../../src/pki/certs.js';
 import { rawClient } from './raw-client.js';
 
-const POLICY = { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'Request', resources: [{ resources: ['configmaps'] }] }] };
+const POLICY = {
+  apiVersion: 'audit.k8s.io/v1',
+  kind: 'Policy',
+  omitStages: ['RequestReceived'],
+  rules: [{ level: 'Request', resources: [{ resources: ['configmaps'] }] }],
+};
 
 let receiver: Server;
 let dir: string;
@@ -67,7 +72,8 @@ async function webhookConfig(name: string, server: string): Promise<string> {
 }
 
 const receiverUrl = () => `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-const itemsFor = (name: string) => posts.flatMap((p) => (p.answered === 200 ? p.body.items : [])).filter((ev: any) => ev.objectRef?.name === name);
+const itemsFor = (name: string) =>
+  posts.flatMap((p) => (p.answered === 200 ? p.body.items : [])).filter((ev: any) => ev.objectRef?.name === name);
 
 describe('audit webhook backend', () => {
   let cluster: TestCluster;
@@ -76,16 +82,28 @@ describe('audit webhook backend', () => {
 
   it('POSTs EventList batches, retrying a batch the webhook failed', async () => {
     cluster = await startTestCluster({
-      audit: { policy: POLICY, webhookConfigFile: await webhookConfig('retry', receiverUrl()), webhookBatch: { maxBatchWaitMs: 100, initialBackoffMs: 100 } },
+      audit: {
+        policy: POLICY,
+        webhookConfigFile: await webhookConfig('retry', receiverUrl()),
+        webhookBatch: { maxBatchWaitMs: 100, initialBackoffMs: 100 },
+      },
     });
     failNext = 1;
     await kubectl(cluster.kubeconfigPath, ['create', 'configmap', 'sent', '--from-literal=k=v']);
-    const events = await waitFor('the configmap’s events at the webhook', () => itemsFor('sent').length > 0 && itemsFor('sent'), { timeoutMs: 20_000 });
+    const events = await waitFor(
+      'the configmap’s events at the webhook',
+      () => itemsFor('sent').length > 0 && itemsFor('sent'),
+      { timeoutMs: 20_000 },
+    );
 
     const failed = posts.find((p) => p.answered === 500);
     expect(failed, 'the first POST was answered 500').toBeDefined();
     // The failed batch came again: its events are among the accepted ones.
-    const acceptedIds = new Set(posts.filter((p) => p.answered === 200).flatMap((p) => p.body.items.map((ev: any) => `${ev.auditID}/${ev.stage}`)));
+    const acceptedIds = new Set(
+      posts
+        .filter((p) => p.answered === 200)
+        .flatMap((p) => p.body.items.map((ev: any) => `${ev.auditID}/${ev.stage}`)),
+    );
     for (const ev of failed!.body.items) expect(acceptedIds.has(`${ev.auditID}/${ev.stage}`)).toBe(true);
 
     const batch = posts.find((p) => p.answered === 200)!;
@@ -108,7 +126,13 @@ describe('audit webhook backend', () => {
 
   it('sends what is still buffered when the server stops', async () => {
     // A batch would wait a minute to fill: only the flush on stop can deliver it within the test.
-    const slow = await startTestCluster({ audit: { policy: POLICY, webhookConfigFile: await webhookConfig('flush', receiverUrl()), webhookBatch: { maxBatchWaitMs: 60_000 } } });
+    const slow = await startTestCluster({
+      audit: {
+        policy: POLICY,
+        webhookConfigFile: await webhookConfig('flush', receiverUrl()),
+        webhookBatch: { maxBatchWaitMs: 60_000 },
+      },
+    });
     try {
       await kubectl(slow.kubeconfigPath, ['create', 'configmap', 'flushed', '--from-literal=k=v']);
       expect(itemsFor('flushed')).toEqual([]);
@@ -120,7 +144,11 @@ describe('audit webhook backend', () => {
 
   it('never fails a request when the webhook is down, and counts the dropped events', async () => {
     const down = await startTestCluster({
-      audit: { policy: POLICY, webhookConfigFile: await webhookConfig('down', `https://127.0.0.1:${await freePort()}`), webhookBatch: { maxBatchWaitMs: 50, initialBackoffMs: 50, attempts: 2 } },
+      audit: {
+        policy: POLICY,
+        webhookConfigFile: await webhookConfig('down', `https://127.0.0.1:${await freePort()}`),
+        webhookBatch: { maxBatchWaitMs: 50, initialBackoffMs: 50, attempts: 2 },
+      },
     });
     try {
       await kubectl(down.kubeconfigPath, ['create', 'configmap', 'lost', '--from-literal=k=v']);

@@ -30,7 +30,13 @@ beforeAll(async () => {
       const allowed = spec.user === 'gardenlet' && r.resource === 'secrets' && r.namespace === 'garden';
       const denied = spec.user === 'mallory';
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed, denied, reason: allowed ? 'seed owns it' : denied ? 'not you' : '' } }));
+      res.end(
+        JSON.stringify({
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          status: { allowed, denied, reason: allowed ? 'seed owns it' : denied ? 'not you' : '' },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
@@ -38,7 +44,11 @@ beforeAll(async () => {
   await writeFile(join(dir, 'tokens'), 'g-token,gardenlet,u1\nm-token,mallory,u2\n');
   cluster = await startTestCluster({
     tokenFile: join(dir, 'tokens'),
-    authorizationWebhook: { url: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`, caPem: ca.certPem, timeoutMs: 2000 },
+    authorizationWebhook: {
+      url: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`,
+      caPem: ca.certPem,
+      timeoutMs: 2000,
+    },
   });
 });
 afterAll(async () => {
@@ -48,7 +58,10 @@ afterAll(async () => {
 
 async function as(user: string, token: string, args: string[]) {
   const path = join(cluster.dir, `${user}.kubeconfig`);
-  await writeFile(path, kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: user, token }));
+  await writeFile(
+    path,
+    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: user, token }),
+  );
   return runKubectl(path, args);
 }
 
@@ -57,11 +70,15 @@ describe('authorization webhook', () => {
     await runKubectl(cluster.kubeconfigPath, ['create', 'namespace', 'garden']);
     expect((await as('gardenlet', 'g-token', ['get', 'secrets', '-n', 'garden'])).code).toBe(0);
     expect(asked).toContain('gardenlet list secrets garden');
-    expect((await as('gardenlet', 'g-token', ['get', 'secrets', '-n', 'default'])).stderr).toContain('User "gardenlet" cannot list resource "secrets"');
+    expect((await as('gardenlet', 'g-token', ['get', 'secrets', '-n', 'default'])).stderr).toContain(
+      'User "gardenlet" cannot list resource "secrets"',
+    );
   });
 
   it('denies with its reason, and a failing webhook denies too', async () => {
-    expect((await as('mallory', 'm-token', ['get', 'pods'])).stderr).toContain('User "mallory" cannot list resource "pods" in API group "" in the namespace "default": not you');
+    expect((await as('mallory', 'm-token', ['get', 'pods'])).stderr).toContain(
+      'User "mallory" cannot list resource "pods" in API group "" in the namespace "default": not you',
+    );
     up = false;
     const res = await as('gardenlet', 'g-token', ['get', 'secrets', '-n', 'garden']);
     up = true;

@@ -26,7 +26,10 @@ export function useBobCluster(): BobCluster {
     env.bobConfig = join(env.cluster.dir, 'bob.kubeconfig');
     await writeFile(
       env.bobConfig,
-      kubeconfig('local', env.cluster.server.url, env.cluster.server.credentials.ca.certPem, { name: 'bob', token: 'bob-token' }),
+      kubeconfig('local', env.cluster.server.url, env.cluster.server.credentials.ca.certPem, {
+        name: 'bob',
+        token: 'bob-token',
+      }),
     );
     await env.admin(['create', 'namespace', 'team']);
   });

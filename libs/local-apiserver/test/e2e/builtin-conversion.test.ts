@@ -40,7 +40,13 @@ const coreEvent = (name: string) => ({
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name, namespace: NS, labels: { made: 'core' } },
-  involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: NS, name: `pod-${name}`, fieldPath: 'spec.containers{app}' },
+  involvedObject: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: NS,
+    name: `pod-${name}`,
+    fieldPath: 'spec.containers{app}',
+  },
   reason: 'Started',
   message: `message of ${name}`,
   source: { component: 'kubelet', host: 'node-1' },
@@ -73,7 +79,12 @@ describe('core/v1 and events.k8s.io/v1 Events are one resource', () => {
     expect(core).not.toHaveProperty('note');
 
     const modern = await getJson(['events.v1.events.k8s.io', 'modern-1', '-n', NS]);
-    expect(modern).toMatchObject({ apiVersion: 'events.k8s.io/v1', regarding: { name: 'cm-modern-1' }, note: 'note of modern-1', reportingController: 'example.com/ctrl' });
+    expect(modern).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      regarding: { name: 'cm-modern-1' },
+      note: 'note of modern-1',
+      reportingController: 'example.com/ctrl',
+    });
     expect(modern.metadata.uid).toBe(core.metadata.uid);
   });
 
@@ -98,43 +109,101 @@ describe('core/v1 and events.k8s.io/v1 Events are one resource', () => {
     expect(wide).toMatch(/spec\.containers\{app\}\s+kubelet, node-1\s+message of core-1\s+\S+\s+2\s+core-1/);
   });
 
-  it('selects by each API\'s field labels and by labels', async () => {
+  it("selects by each API's field labels and by labels", async () => {
     const names = async (args: string[]) => (await getJson(args)).items.map((e: any) => e.metadata.name).sort();
-    expect(await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'regarding.name=pod-core-1'])).toEqual(['core-1']);
-    expect(await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'reportingController=example.com/ctrl'])).toEqual(['modern-1']);
-    expect(await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'type=Warning,source=kubelet'])).toEqual(['core-1']);
-    expect(await names(['events', '-n', NS, '--field-selector', 'involvedObject.kind=ConfigMap'])).toEqual(['modern-1']);
-    expect(await names(['events', '-n', NS, '--field-selector', 'reportingComponent=example.com/ctrl'])).toEqual(['modern-1']);
+    expect(await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'regarding.name=pod-core-1'])).toEqual(
+      ['core-1'],
+    );
+    expect(
+      await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'reportingController=example.com/ctrl']),
+    ).toEqual(['modern-1']);
+    expect(
+      await names(['events.v1.events.k8s.io', '-n', NS, '--field-selector', 'type=Warning,source=kubelet']),
+    ).toEqual(['core-1']);
+    expect(await names(['events', '-n', NS, '--field-selector', 'involvedObject.kind=ConfigMap'])).toEqual([
+      'modern-1',
+    ]);
+    expect(await names(['events', '-n', NS, '--field-selector', 'reportingComponent=example.com/ctrl'])).toEqual([
+      'modern-1',
+    ]);
     expect(await names(['events', '-n', NS, '--field-selector', 'source=kubelet'])).toEqual(['core-1']);
     expect(await names(['events.v1.events.k8s.io', '-n', NS, '-l', 'made=core'])).toEqual(['core-1']);
     // As in kube, events.k8s.io/v1 has no involvedObject.* field labels.
-    const refused = await runKubectl(cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', '-n', NS, '--field-selector', 'involvedObject.name=pod-core-1']);
+    const refused = await runKubectl(cluster.kubeconfigPath, [
+      'get',
+      'events.v1.events.k8s.io',
+      '-n',
+      NS,
+      '--field-selector',
+      'involvedObject.name=pod-core-1',
+    ]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('field label not supported: involvedObject.name');
   });
 
   it('delivers writes through one API to watches on the other, in the watched version', async () => {
-    const modernWatch = openWatch(cluster.server, `/apis/events.k8s.io/v1/namespaces/${NS}/events?watch=true&fieldSelector=${encodeURIComponent('regarding.name=pod-core-w')}`);
-    const coreWatch = openWatch(cluster.server, `/api/v1/namespaces/${NS}/events?watch=true&labelSelector=watched%3Dyes`);
+    const modernWatch = openWatch(
+      cluster.server,
+      `/apis/events.k8s.io/v1/namespaces/${NS}/events?watch=true&fieldSelector=${encodeURIComponent('regarding.name=pod-core-w')}`,
+    );
+    const coreWatch = openWatch(
+      cluster.server,
+      `/api/v1/namespaces/${NS}/events?watch=true&labelSelector=watched%3Dyes`,
+    );
     try {
       // The watches start with the existing events (ADDED); wait until both are open by writing until they see it.
       await waitFor('both watches to be open', async () => {
         await api.send('DELETE', `/api/v1/namespaces/${NS}/events/probe`);
-        await api.send('POST', `/api/v1/namespaces/${NS}/events`, JSON.stringify({ ...coreEvent('probe'), metadata: { name: 'probe', labels: { watched: 'yes' } }, involvedObject: { kind: 'Pod', name: 'pod-core-w' } }));
-        return modernWatch.events.some((e) => e.object.metadata?.name === 'probe') && coreWatch.events.some((e) => e.object.metadata?.name === 'probe');
+        await api.send(
+          'POST',
+          `/api/v1/namespaces/${NS}/events`,
+          JSON.stringify({
+            ...coreEvent('probe'),
+            metadata: { name: 'probe', labels: { watched: 'yes' } },
+            involvedObject: { kind: 'Pod', name: 'pod-core-w' },
+          }),
+        );
+        return (
+          modernWatch.events.some((e) => e.object.metadata?.name === 'probe') &&
+          coreWatch.events.some((e) => e.object.metadata?.name === 'probe')
+        );
       });
-      const created = await api.send('POST', `/api/v1/namespaces/${NS}/events`, JSON.stringify({ ...coreEvent('core-w'), metadata: { name: 'core-w' }, involvedObject: { kind: 'Pod', name: 'pod-core-w' } }));
+      const created = await api.send(
+        'POST',
+        `/api/v1/namespaces/${NS}/events`,
+        JSON.stringify({
+          ...coreEvent('core-w'),
+          metadata: { name: 'core-w' },
+          involvedObject: { kind: 'Pod', name: 'pod-core-w' },
+        }),
+      );
       expect(created.status, created.body).toBe(201);
-      const seenModern = await waitFor('the events.k8s.io watch to see the core write', () => modernWatch.events.find((e) => e.object.metadata?.name === 'core-w'));
-      expect(seenModern).toMatchObject({ type: 'ADDED', object: { apiVersion: 'events.k8s.io/v1', note: 'message of core-w', regarding: { name: 'pod-core-w' } } });
+      const seenModern = await waitFor('the events.k8s.io watch to see the core write', () =>
+        modernWatch.events.find((e) => e.object.metadata?.name === 'core-w'),
+      );
+      expect(seenModern).toMatchObject({
+        type: 'ADDED',
+        object: { apiVersion: 'events.k8s.io/v1', note: 'message of core-w', regarding: { name: 'pod-core-w' } },
+      });
 
-      const modern = await api.send('POST', `/apis/events.k8s.io/v1/namespaces/${NS}/events`, JSON.stringify(modernEvent('modern-w', { metadata: { name: 'modern-w', labels: { watched: 'yes' } } })));
+      const modern = await api.send(
+        'POST',
+        `/apis/events.k8s.io/v1/namespaces/${NS}/events`,
+        JSON.stringify(modernEvent('modern-w', { metadata: { name: 'modern-w', labels: { watched: 'yes' } } })),
+      );
       expect(modern.status, modern.body).toBe(201);
-      const seenCore = await waitFor('the core watch to see the events.k8s.io write', () => coreWatch.events.find((e) => e.object.metadata?.name === 'modern-w'));
-      expect(seenCore).toMatchObject({ type: 'ADDED', object: { apiVersion: 'v1', message: 'note of modern-w', involvedObject: { name: 'cm-modern-w' } } });
+      const seenCore = await waitFor('the core watch to see the events.k8s.io write', () =>
+        coreWatch.events.find((e) => e.object.metadata?.name === 'modern-w'),
+      );
+      expect(seenCore).toMatchObject({
+        type: 'ADDED',
+        object: { apiVersion: 'v1', message: 'note of modern-w', involvedObject: { name: 'cm-modern-w' } },
+      });
 
       await k(['delete', 'events.v1.events.k8s.io', 'core-w', '-n', NS]);
-      const deleted = await waitFor('the DELETED event', () => modernWatch.events.find((e) => e.type === 'DELETED' && e.object.metadata?.name === 'core-w'));
+      const deleted = await waitFor('the DELETED event', () =>
+        modernWatch.events.find((e) => e.type === 'DELETED' && e.object.metadata?.name === 'core-w'),
+      );
       expect(deleted.object.apiVersion).toBe('events.k8s.io/v1');
     } finally {
       modernWatch.stop();
@@ -144,13 +213,25 @@ describe('core/v1 and events.k8s.io/v1 Events are one resource', () => {
 
   it('deletes through either API and with the namespace, and garbage-collects Events owned by a deleted object', async () => {
     await k(['delete', 'events', 'modern-1', '-n', NS]);
-    expect((await runKubectl(cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', 'modern-1', '-n', NS])).stderr).toContain('NotFound');
+    expect(
+      (await runKubectl(cluster.kubeconfigPath, ['get', 'events.v1.events.k8s.io', 'modern-1', '-n', NS])).stderr,
+    ).toContain('NotFound');
 
     await k(['create', 'configmap', 'owner', '-n', NS]);
     const owner = await getJson(['configmap', 'owner', '-n', NS]);
-    await apply(modernEvent('owned', { metadata: { name: 'owned', namespace: NS, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] } }));
+    await apply(
+      modernEvent('owned', {
+        metadata: {
+          name: 'owned',
+          namespace: NS,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }],
+        },
+      }),
+    );
     await k(['delete', 'configmap', 'owner', '-n', NS]);
-    await waitFor('the owned Event to be collected', async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'events', 'owned', '-n', NS])).stderr.includes('NotFound'));
+    await waitFor('the owned Event to be collected', async () =>
+      (await runKubectl(cluster.kubeconfigPath, ['get', 'events', 'owned', '-n', NS])).stderr.includes('NotFound'),
+    );
 
     await k(['create', 'namespace', 'conv-gone']);
     await apply({ ...modernEvent('m'), metadata: { name: 'm', namespace: 'conv-gone' } });
@@ -166,14 +247,21 @@ describe('autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscalers', () => {
     apiVersion: 'autoscaling/v1',
     kind: 'HorizontalPodAutoscaler',
     metadata: { name: 'cpu', namespace: NS },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 65 },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 4,
+      targetCPUUtilizationPercentage: 65,
+    },
   };
 
   it('reads an HPA created as autoscaling/v1 as v2 with a cpu Utilization metric', async () => {
     await apply(v1Hpa);
     const v2 = await getJson(['horizontalpodautoscalers.v2.autoscaling', 'cpu', '-n', NS]);
     expect(v2.apiVersion).toBe('autoscaling/v2');
-    expect(v2.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } }]);
+    expect(v2.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } },
+    ]);
     expect(v2.spec).not.toHaveProperty('targetCPUUtilizationPercentage');
     const v1 = await getJson(['horizontalpodautoscalers.v1.autoscaling', 'cpu', '-n', NS]);
     expect(v1.spec).toEqual(v1Hpa.spec);
@@ -181,19 +269,32 @@ describe('autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscalers', () => {
   });
 
   it('keeps a v2 memory metric through a v1 read and a v1 write', async () => {
-    const memory = { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' } } };
-    const behavior = { scaleDown: { stabilizationWindowSeconds: 120, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
+    const memory = {
+      type: 'Resource',
+      resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' } },
+    };
+    const behavior = {
+      scaleDown: { stabilizationWindowSeconds: 120, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] },
+    };
     await apply({
       apiVersion: 'autoscaling/v2',
       kind: 'HorizontalPodAutoscaler',
       metadata: { name: 'mem', namespace: NS },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, metrics: [memory], behavior },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 1,
+        maxReplicas: 3,
+        metrics: [memory],
+        behavior,
+      },
     });
     const v1 = await getJson(['horizontalpodautoscalers.v1.autoscaling', 'mem', '-n', NS]);
     expect(v1.apiVersion).toBe('autoscaling/v1');
     expect(v1.spec).not.toHaveProperty('metrics');
     expect(v1.spec).not.toHaveProperty('targetCPUUtilizationPercentage');
-    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toEqual([{ type: 'Resource', resource: { name: 'memory', targetAverageValue: '512Mi' } }]);
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toEqual([
+      { type: 'Resource', resource: { name: 'memory', targetAverageValue: '512Mi' } },
+    ]);
 
     // A v1 client's read-modify-write.
     v1.spec.maxReplicas = 6;

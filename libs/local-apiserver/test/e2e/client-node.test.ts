@@ -17,7 +17,9 @@ afterAll(async () => cluster?.stop());
 describe('@kubernetes/client-node against the local API server', () => {
   it('lists and watches through an informer, seeing adds, updates and deletes', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
+    const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () =>
+      core.listNamespacedConfigMap({ namespace: 'default' }),
+    );
     const seen: string[] = [];
     // Only our object: the namespace also holds kube-root-ca.crt, published by the server's controllers.
     const ours = (o: k8s.V1ConfigMap) => o.metadata?.name === 'inf';
@@ -25,7 +27,10 @@ describe('@kubernetes/client-node against the local API server', () => {
     informer.on('update', (o) => ours(o) && seen.push(`update:${o.metadata?.name}:${o.data?.v}`));
     informer.on('delete', (o) => ours(o) && seen.push(`delete:${o.metadata?.name}`));
     await informer.start();
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'inf' }, data: { v: '1' } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'inf' }, data: { v: '1' } },
+    });
     await core.patchNamespacedConfigMap(
       { namespace: 'default', name: 'inf', body: { data: { v: '2' } } },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
@@ -40,7 +45,10 @@ describe('@kubernetes/client-node against the local API server', () => {
     const apps = kc.makeApiClient(k8s.AppsV1Api);
     const body: k8s.V1Deployment = {
       metadata: { name: 'app' },
-      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
       status: { replicas: 9 },
     };
     const created = await apps.createNamespacedDeployment({ namespace: 'default', body });
@@ -49,12 +57,20 @@ describe('@kubernetes/client-node against the local API server', () => {
     expect(created.spec?.replicas).toBe(1);
     expect(created.spec?.strategy?.rollingUpdate?.maxSurge).toBe('25%');
 
-    const withStatus = await apps.replaceNamespacedDeploymentStatus({ namespace: 'default', name: 'app', body: { ...created, status: { replicas: 1, observedGeneration: 1 }, spec: { ...created.spec!, replicas: 5 } } });
+    const withStatus = await apps.replaceNamespacedDeploymentStatus({
+      namespace: 'default',
+      name: 'app',
+      body: { ...created, status: { replicas: 1, observedGeneration: 1 }, spec: { ...created.spec!, replicas: 5 } },
+    });
     expect(withStatus.status?.replicas).toBe(1);
     expect(withStatus.spec?.replicas).toBe(1);
     expect(withStatus.metadata?.generation).toBe(1);
 
-    const scaled = await apps.replaceNamespacedDeployment({ namespace: 'default', name: 'app', body: { ...withStatus, spec: { ...withStatus.spec!, replicas: 3 }, status: {} } });
+    const scaled = await apps.replaceNamespacedDeployment({
+      namespace: 'default',
+      name: 'app',
+      body: { ...withStatus, spec: { ...withStatus.spec!, replicas: 3 }, status: {} },
+    });
     expect(scaled.metadata?.generation).toBe(2);
     expect(scaled.status?.replicas).toBe(1);
 
@@ -65,9 +81,16 @@ describe('@kubernetes/client-node against the local API server', () => {
 
   it('refuses a stale resourceVersion with 409 Conflict', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    const cm = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'occ' }, data: { v: '1' } } });
+    const cm = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'occ' }, data: { v: '1' } },
+    });
     await core.replaceNamespacedConfigMap({ namespace: 'default', name: 'occ', body: { ...cm, data: { v: '2' } } });
-    const stale = core.replaceNamespacedConfigMap({ namespace: 'default', name: 'occ', body: { ...cm, data: { v: '3' } } });
+    const stale = core.replaceNamespacedConfigMap({
+      namespace: 'default',
+      name: 'occ',
+      body: { ...cm, data: { v: '3' } },
+    });
     await expect(stale).rejects.toMatchObject({ code: 409 });
     const error = await stale.catch((e: k8s.ApiException<string>) => JSON.parse(e.body));
     expect(error).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
@@ -76,11 +99,20 @@ describe('@kubernetes/client-node against the local API server', () => {
 
   it('pages through a list with limit and continue', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    for (let i = 0; i < 7; i++) await core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: `page-${i}`, labels: { page: 'yes' } } } });
+    for (let i = 0; i < 7; i++)
+      await core.createNamespacedSecret({
+        namespace: 'default',
+        body: { metadata: { name: `page-${i}`, labels: { page: 'yes' } } },
+      });
     const names: string[] = [];
     let token: string | undefined;
     do {
-      const page: k8s.V1SecretList = await core.listNamespacedSecret({ namespace: 'default', labelSelector: 'page=yes', limit: 3, _continue: token });
+      const page: k8s.V1SecretList = await core.listNamespacedSecret({
+        namespace: 'default',
+        labelSelector: 'page=yes',
+        limit: 3,
+        _continue: token,
+      });
       names.push(...page.items.map((s) => s.metadata!.name!));
       token = page.metadata?._continue;
     } while (token);
@@ -89,8 +121,14 @@ describe('@kubernetes/client-node against the local API server', () => {
 
   it('answers bad input with a Status and the right code', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    await expect(core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'Bad_Name' } } })).rejects.toMatchObject({ code: 422 });
-    await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' })).rejects.toMatchObject({ code: 404 });
-    await expect(core.createNamespacedConfigMap({ namespace: 'nope', body: { metadata: { name: 'x' } } })).rejects.toMatchObject({ code: 404 });
+    await expect(
+      core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'Bad_Name' } } }),
+    ).rejects.toMatchObject({ code: 422 });
+    await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' })).rejects.toMatchObject({
+      code: 404,
+    });
+    await expect(
+      core.createNamespacedConfigMap({ namespace: 'nope', body: { metadata: { name: 'x' } } }),
+    ).rejects.toMatchObject({ code: 404 });
   });
 });

@@ -16,18 +16,33 @@ beforeAll(async () => {
 });
 afterAll(async () => cluster?.stop());
 
-const NOT_READY = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
-const UNREACHABLE = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
+const NOT_READY = {
+  key: 'node.kubernetes.io/not-ready',
+  operator: 'Exists',
+  effect: 'NoExecute',
+  tolerationSeconds: 300,
+};
+const UNREACHABLE = {
+  key: 'node.kubernetes.io/unreachable',
+  operator: 'Exists',
+  effect: 'NoExecute',
+  tolerationSeconds: 300,
+};
 
 const pod = (name: string, tolerations?: object[]) =>
   JSON.stringify({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'tol' },
-    spec: { automountServiceAccountToken: false, containers: [{ name: 'app', image: 'nginx' }], ...(tolerations ? { tolerations } : {}) },
+    spec: {
+      automountServiceAccountToken: false,
+      containers: [{ name: 'app', image: 'nginx' }],
+      ...(tolerations ? { tolerations } : {}),
+    },
   });
 
-const create = async (name: string, tolerations?: object[]) => JSON.parse(await k(['create', '-o', 'json', '-f', '-'], pod(name, tolerations)));
+const create = async (name: string, tolerations?: object[]) =>
+  JSON.parse(await k(['create', '-o', 'json', '-f', '-'], pod(name, tolerations)));
 const get = async (name: string) => JSON.parse(await k(['get', 'pod', name, '-n', 'tol', '-o', 'json']));
 
 describe('DefaultTolerationSeconds admission', () => {
@@ -84,7 +99,10 @@ describe('DefaultTolerationSeconds admission', () => {
   it('runs on UPDATE of the Pod itself too, as kube registers it (an update dropping them gets them back)', async () => {
     const current = await get('tolerates-all');
     const replaced = JSON.parse(
-      await k(['replace', '-o', 'json', '-f', '-'], JSON.stringify({ ...current, spec: { ...current.spec, tolerations: undefined } })),
+      await k(
+        ['replace', '-o', 'json', '-f', '-'],
+        JSON.stringify({ ...current, spec: { ...current.spec, tolerations: undefined } }),
+      ),
     );
     expect(replaced.spec.tolerations).toEqual([NOT_READY, UNREACHABLE]);
   });

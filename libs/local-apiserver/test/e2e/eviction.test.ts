@@ -15,18 +15,41 @@ afterAll(async () => cluster?.stop());
 
 /** A Pod of app `app` in phase `phase`, Ready when asked. */
 async function pod(name: string, app: string, phase = 'Running', ready = true): Promise<void> {
-  await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'budget', labels: { app } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
+  await k(
+    ['create', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'budget', labels: { app } },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    }),
+  );
   const status = { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] };
-  await k(['patch', 'pod', name, '-n', 'budget', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+  await k([
+    'patch',
+    'pod',
+    name,
+    '-n',
+    'budget',
+    '--subresource=status',
+    '--type=merge',
+    '-p',
+    JSON.stringify({ status }),
+  ]);
 }
 
 function evict(name: string) {
-  return runKubectl(cluster.kubeconfigPath, ['create', '--raw', `/api/v1/namespaces/budget/pods/${name}/eviction`, '-f', '-'], {
-    input: JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'budget' } }),
-  });
+  return runKubectl(
+    cluster.kubeconfigPath,
+    ['create', '--raw', `/api/v1/namespaces/budget/pods/${name}/eviction`, '-f', '-'],
+    {
+      input: JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'budget' } }),
+    },
+  );
 }
 
-const exists = async (name: string) => (await runKubectl(cluster.kubeconfigPath, ['get', 'pod', name, '-n', 'budget'])).code === 0;
+const exists = async (name: string) =>
+  (await runKubectl(cluster.kubeconfigPath, ['get', 'pod', name, '-n', 'budget'])).code === 0;
 
 describe('pods/eviction with a PodDisruptionBudget', () => {
   it('refuses with 429 when minAvailable would be violated, and evicts once there is room', async () => {

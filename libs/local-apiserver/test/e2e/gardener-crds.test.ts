@@ -77,7 +77,9 @@ describe.each(crds.map((crd) => [crd.metadata.name as string, crd]))('CRD %s', (
   });
 
   it('is established and validates its custom resources', async () => {
-    expect((await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status).toBe(201);
+    expect(
+      (await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status,
+    ).toBe(201);
     await waitFor('the resource to be served', async () => (await api.send('GET', base)).status === 200);
 
     const spec = schema.properties?.spec ? (sample(schema.properties.spec) as Record<string, unknown>) : {};

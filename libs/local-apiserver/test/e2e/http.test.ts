@@ -14,18 +14,26 @@ beforeAll(async () => {
   server = await LocalApiServer.start();
   api = rawClient(server);
   const crd = parseAllDocuments(readFileSync(crdPath, 'utf8'))[0].toJS();
-  expect((await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status).toBe(201);
-  await waitFor('infrastructures to be served', async () => (await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/infrastructures')).status === 200);
+  expect(
+    (await api.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', JSON.stringify(crd))).status,
+  ).toBe(201);
+  await waitFor(
+    'infrastructures to be served',
+    async () => (await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/infrastructures')).status === 200,
+  );
 });
 afterAll(async () => server?.stop());
 
-const cm = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...extra });
+const cm = (name: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, ...extra });
 
 describe('errors at the edge', () => {
   it('refuses unauthenticated requests with 401 but serves health', async () => {
     const { request } = await import('node:https');
     const status = await new Promise<number>((resolve) => {
-      request(`${server.url}/api/v1/namespaces`, { ca: server.credentials.ca.certPem }, (r) => resolve(r.statusCode ?? 0)).end();
+      request(`${server.url}/api/v1/namespaces`, { ca: server.credentials.ca.certPem }, (r) =>
+        resolve(r.statusCode ?? 0),
+      ).end();
     });
     expect(status).toBe(401);
   });
@@ -37,12 +45,20 @@ describe('errors at the edge', () => {
   });
 
   it('answers oversized bodies with 413', async () => {
-    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('big', { data: { x: 'a'.repeat(4 * 1024 * 1024) } }));
+    const res = await api.send(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      cm('big', { data: { x: 'a'.repeat(4 * 1024 * 1024) } }),
+    );
     expect(res.status).toBe(413);
   });
 
   it('answers a wrong kind or version with 400', async () => {
-    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }));
+    const res = await api.send(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }),
+    );
     expect(res.status).toBe(400);
     expect(res.json().reason).toBe('BadRequest');
     const unknown = await api.send('GET', '/apis/nope.example.com/v1/things');
@@ -50,13 +66,26 @@ describe('errors at the edge', () => {
   });
 
   it('answers schema violations of a custom resource with 422 and field paths, storing nothing', async () => {
-    const bad = { apiVersion: 'extensions.gardener.cloud/v1alpha1', kind: 'Infrastructure', metadata: { name: 'bad', namespace: 'default' }, spec: { type: 5, region: 'x' } };
-    const res = await api.send('POST', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures', JSON.stringify(bad));
+    const bad = {
+      apiVersion: 'extensions.gardener.cloud/v1alpha1',
+      kind: 'Infrastructure',
+      metadata: { name: 'bad', namespace: 'default' },
+      spec: { type: 5, region: 'x' },
+    };
+    const res = await api.send(
+      'POST',
+      '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures',
+      JSON.stringify(bad),
+    );
     expect(res.status).toBe(422);
     const status = res.json();
     expect(status.reason).toBe('Invalid');
-    expect(status.details.causes.map((c: { field: string }) => c.field)).toEqual(expect.arrayContaining(['spec.type', 'spec.secretRef']));
-    expect((await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures/bad')).status).toBe(404);
+    expect(status.details.causes.map((c: { field: string }) => c.field)).toEqual(
+      expect.arrayContaining(['spec.type', 'spec.secretRef']),
+    );
+    expect(
+      (await api.send('GET', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures/bad')).status,
+    ).toBe(404);
   });
 
   it('rejects unknown fields with fieldValidation=Strict and prunes them otherwise', async () => {
@@ -80,39 +109,82 @@ describe('errors at the edge', () => {
   it('sets metadata.generation only on kinds that track it, as kube does', async () => {
     const created = await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('no-generation'));
     expect(created.json().metadata.generation).toBeUndefined();
-    const infra = { apiVersion: 'extensions.gardener.cloud/v1alpha1', kind: 'Infrastructure', metadata: { name: 'gen' }, spec: { type: 'local', region: 'r', secretRef: { name: 's', namespace: 'default' } } };
-    const custom = await api.send('POST', '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures', JSON.stringify(infra));
+    const infra = {
+      apiVersion: 'extensions.gardener.cloud/v1alpha1',
+      kind: 'Infrastructure',
+      metadata: { name: 'gen' },
+      spec: { type: 'local', region: 'r', secretRef: { name: 's', namespace: 'default' } },
+    };
+    const custom = await api.send(
+      'POST',
+      '/apis/extensions.gardener.cloud/v1alpha1/namespaces/default/infrastructures',
+      JSON.stringify(infra),
+    );
     expect(custom.json().metadata.generation).toBe(1);
   });
 
   it('allocates ClusterIPs and NodePorts to Services and keeps them across updates', async () => {
     const kubernetes = (await api.send('GET', '/api/v1/namespaces/default/services/kubernetes')).json();
     expect(kubernetes.spec).toMatchObject({ clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443 }] });
-    const svc = (name: string, spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
-    const a = (await api.send('POST', '/api/v1/namespaces/default/services', svc('a', { ports: [{ port: 80 }] }))).json();
-    const b = (await api.send('POST', '/api/v1/namespaces/default/services', svc('b', { type: 'NodePort', ports: [{ port: 80 }] }))).json();
+    const svc = (name: string, spec: Record<string, unknown>) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+    const a = (
+      await api.send('POST', '/api/v1/namespaces/default/services', svc('a', { ports: [{ port: 80 }] }))
+    ).json();
+    const b = (
+      await api.send(
+        'POST',
+        '/api/v1/namespaces/default/services',
+        svc('b', { type: 'NodePort', ports: [{ port: 80 }] }),
+      )
+    ).json();
     expect(a.spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
     expect(a.spec.clusterIPs).toEqual([a.spec.clusterIP]);
     expect(b.spec.clusterIP).not.toBe(a.spec.clusterIP);
     expect(b.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
-    const taken = await api.send('POST', '/api/v1/namespaces/default/services', svc('c', { clusterIP: a.spec.clusterIP, ports: [{ port: 80 }] }));
+    const taken = await api.send(
+      'POST',
+      '/api/v1/namespaces/default/services',
+      svc('c', { clusterIP: a.spec.clusterIP, ports: [{ port: 80 }] }),
+    );
     expect(taken.status).toBe(422);
     expect(taken.json().details.causes[0].field).toBe('spec.clusterIPs');
     // An update that omits the allocated values (as kubectl apply's full object may) keeps them.
-    const put = await api.send('PUT', '/api/v1/namespaces/default/services/b', JSON.stringify({ ...b, spec: { type: 'NodePort', ports: [{ port: 80, protocol: 'TCP' }] } }));
+    const put = await api.send(
+      'PUT',
+      '/api/v1/namespaces/default/services/b',
+      JSON.stringify({ ...b, spec: { type: 'NodePort', ports: [{ port: 80, protocol: 'TCP' }] } }),
+    );
     expect(put.status).toBe(200);
-    expect(put.json().spec).toMatchObject({ clusterIP: b.spec.clusterIP, ports: [{ nodePort: b.spec.ports[0].nodePort }] });
+    expect(put.json().spec).toMatchObject({
+      clusterIP: b.spec.clusterIP,
+      ports: [{ nodePort: b.spec.ports[0].nodePort }],
+    });
   });
 
   it('validates built-in kinds beyond their schema (422 with kube wording)', async () => {
-    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mismatch' }, spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'mismatch' },
+      spec: {
+        selector: { matchLabels: { app: 'a' } },
+        template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
     const res = await api.send('POST', '/apis/apps/v1/namespaces/default/deployments', JSON.stringify(deployment));
     expect(res.status).toBe(422);
-    expect(res.json().message).toBe('Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`');
+    expect(res.json().message).toBe(
+      'Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`',
+    );
   });
 
   it('generates names from generateName', async () => {
-    const res = await api.send('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { generateName: 'gen-' } }));
+    const res = await api.send(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      JSON.stringify({ metadata: { generateName: 'gen-' } }),
+    );
     expect(res.status).toBe(201);
     expect(res.json().metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
   });
@@ -122,14 +194,22 @@ describe('watch', () => {
   it('resumes from a resourceVersion and sends bookmarks with initial-events-end', async () => {
     const first = (await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('w1'))).json();
     await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('w2'));
-    const watch = openWatch(server, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
+    const watch = openWatch(
+      server,
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}`,
+    );
     await waitFor('w2 to be replayed', () => watch.events.some((e) => e.object.metadata.name === 'w2'));
     expect(watch.events.some((e) => e.object.metadata.name === 'w1')).toBe(false);
     watch.stop();
 
-    const streaming = openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
+    const streaming = openWatch(
+      server,
+      '/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+    );
     await waitFor('the initial-events-end bookmark', () =>
-      streaming.events.some((e) => e.type === 'BOOKMARK' && e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true'),
+      streaming.events.some(
+        (e) => e.type === 'BOOKMARK' && e.object.metadata.annotations?.['k8s.io/initial-events-end'] === 'true',
+      ),
     );
     const names = streaming.events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name);
     expect(names).toEqual(expect.arrayContaining(['w1', 'w2']));
@@ -144,7 +224,10 @@ describe('watch', () => {
       const watch = openWatch(small, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2');
       await waitFor('the ERROR event', () => watch.events.length > 0);
       watch.stop();
-      expect(watch.events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+      expect(watch.events[0]).toMatchObject({
+        type: 'ERROR',
+        object: { kind: 'Status', code: 410, reason: 'Expired' },
+      });
     } finally {
       await small.stop();
     }
@@ -154,10 +237,19 @@ describe('watch', () => {
     const { request } = await import('node:https');
     const { credentials } = server;
     // A watcher that never reads its stream.
-    const slow = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true`, { ca: credentials.ca.certPem, cert: credentials.admin.certPem, key: credentials.admin.keyPem }, (res) => res.pause());
+    const slow = request(
+      `${server.url}/api/v1/namespaces/default/configmaps?watch=true`,
+      { ca: credentials.ca.certPem, cert: credentials.admin.certPem, key: credentials.admin.keyPem },
+      (res) => res.pause(),
+    );
     slow.end();
     const fast = openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0');
-    for (let i = 0; i < 200; i++) await api.send('POST', '/api/v1/namespaces/default/configmaps', cm(`bulk-${i}`, { data: { pad: 'x'.repeat(4096) } }));
+    for (let i = 0; i < 200; i++)
+      await api.send(
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        cm(`bulk-${i}`, { data: { pad: 'x'.repeat(4096) } }),
+      );
     await api.send('POST', '/api/v1/namespaces/default/configmaps', cm('fan-out'));
     await waitFor('the fast watcher to see it', () => fast.events.some((e) => e.object.metadata.name === 'fan-out'));
     fast.stop();

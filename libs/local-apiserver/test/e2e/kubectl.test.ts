@@ -44,14 +44,33 @@ ${extra}`;
 describe('kubectl against the local API server', () => {
   it('lists API resources from discovery', async () => {
     const out = await k(['api-resources']);
-    for (const line of [/^pods\s+po\s+v1\s+true\s+Pod$/m, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m, /^customresourcedefinitions\s+crd,crds\s+apiextensions.k8s.io\/v1\s+false\s+CustomResourceDefinition$/m]) {
+    for (const line of [
+      /^pods\s+po\s+v1\s+true\s+Pod$/m,
+      /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m,
+      /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m,
+      /^customresourcedefinitions\s+crd,crds\s+apiextensions.k8s.io\/v1\s+false\s+CustomResourceDefinition$/m,
+    ]) {
       expect(out).toMatch(line);
     }
   });
 
   it('applies every Gardener CRD and serves it at once', async () => {
     for (const file of crdFiles) await k(['apply', '-f', join(crdDir, file)]);
-    await k(['wait', '--for', 'condition=Established', '--timeout=20s', ...crdFiles.map((f) => `crd/${f.replace(/^10-crd-/, '').replace(/\.yaml$/, '').split('_').reverse().join('.')}`)]);
+    await k([
+      'wait',
+      '--for',
+      'condition=Established',
+      '--timeout=20s',
+      ...crdFiles.map(
+        (f) =>
+          `crd/${f
+            .replace(/^10-crd-/, '')
+            .replace(/\.yaml$/, '')
+            .split('_')
+            .reverse()
+            .join('.')}`,
+      ),
+    ]);
     const out = await k(['api-resources', '--api-group=extensions.gardener.cloud']);
     expect(out).toMatch(/^infrastructures\s+infra\s+extensions.gardener.cloud\/v1alpha1\s+true\s+Infrastructure$/m);
   });
@@ -75,7 +94,11 @@ describe('kubectl against the local API server', () => {
     expect(await k(['apply', '-f', '-'], two)).toMatch(/deployment.apps\/web unchanged/);
     const obj = JSON.parse(await k(['get', 'deploy', 'web', '-o', 'json']));
     expect(obj.spec.template.spec.containers).toHaveLength(1);
-    expect(obj.spec.template.spec.containers[0]).toMatchObject({ image: 'nginx:1.26', imagePullPolicy: 'IfNotPresent', env: [{ name: 'A', value: '1' }] });
+    expect(obj.spec.template.spec.containers[0]).toMatchObject({
+      image: 'nginx:1.26',
+      imagePullPolicy: 'IfNotPresent',
+      env: [{ name: 'A', value: '1' }],
+    });
     expect(obj.metadata.generation).toBe(2);
     // Removing a field from the applied config removes it from the object.
     await k(['apply', '-f', '-'], two.replace('        env: [{ name: A, value: "1" }]\n', ''));
@@ -84,9 +107,14 @@ describe('kubectl against the local API server', () => {
   });
 
   it('server-side applies with field ownership and conflicts', async () => {
-    const cm = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa, namespace: default}\ndata: {key: "${value}"}\n`;
+    const cm = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa, namespace: default}\ndata: {key: "${value}"}\n`;
     await k(['apply', '--server-side', '--field-manager=alice', '-f', '-'], cm('a'));
-    const conflict = await runKubectl(cluster.kubeconfigPath, ['apply', '--server-side', '--field-manager=bob', '-f', '-'], { input: cm('b') });
+    const conflict = await runKubectl(
+      cluster.kubeconfigPath,
+      ['apply', '--server-side', '--field-manager=bob', '-f', '-'],
+      { input: cm('b') },
+    );
     expect(conflict.code).not.toBe(0);
     expect(conflict.stderr).toMatch(/conflict/i);
     await k(['apply', '--server-side', '--field-manager=bob', '--force-conflicts', '-f', '-'], cm('b'));
@@ -96,7 +124,13 @@ describe('kubectl against the local API server', () => {
   });
 
   it('patches with strategic merge, merge and JSON patches', async () => {
-    await k(['patch', 'deploy', 'web', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}']);
+    await k([
+      'patch',
+      'deploy',
+      'web',
+      '-p',
+      '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}',
+    ]);
     await k(['patch', 'deploy', 'web', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"front"}}}']);
     await k(['patch', 'deploy', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":4}]']);
     const obj = JSON.parse(await k(['get', 'deploy', 'web', '-o', 'json']));
@@ -104,8 +138,19 @@ describe('kubectl against the local API server', () => {
     expect(obj.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 8080, protocol: 'TCP' }]);
     expect(obj.metadata.labels).toEqual({ app: 'web', tier: 'front' });
     expect(obj.spec.replicas).toBe(4);
-    await k(['patch', 'managedresource', 'example', '-n', 'default', '--type=merge', '-p', '{"spec":{"keepObjects":true}}']);
-    expect(JSON.parse(await k(['get', 'managedresource', 'example', '-n', 'default', '-o', 'json'])).spec.keepObjects).toBe(true);
+    await k([
+      'patch',
+      'managedresource',
+      'example',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      '{"spec":{"keepObjects":true}}',
+    ]);
+    expect(
+      JSON.parse(await k(['get', 'managedresource', 'example', '-n', 'default', '-o', 'json'])).spec.keepObjects,
+    ).toBe(true);
   });
 
   it('labels, annotates and scales', async () => {
@@ -120,7 +165,16 @@ describe('kubectl against the local API server', () => {
   });
 
   it('streams changes with get -w', async () => {
-    const watch = startProcess(join(workspaceRoot(), 'tools/k8s-binaries/vendor/kubectl'), ['--kubeconfig', cluster.kubeconfigPath, 'get', 'configmaps', '-n', 'default', '-w', '--output-watch-events']);
+    const watch = startProcess(join(workspaceRoot(), 'tools/k8s-binaries/vendor/kubectl'), [
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      'get',
+      'configmaps',
+      '-n',
+      'default',
+      '-w',
+      '--output-watch-events',
+    ]);
     await waitFor('the initial list', () => watch.output().includes('ssa'));
     await k(['create', '-f', '-'], manifest('ConfigMap', 'watched', 'default', 'data: {a: b}\n'));
     await waitFor('the ADDED event', () => /ADDED\s+watched/.test(watch.output()));
@@ -131,25 +185,46 @@ describe('kubectl against the local API server', () => {
 
   it('keeps an object with a finalizer until the finalizer is removed', async () => {
     await k(['create', '-f', '-'], manifest('ConfigMap', 'held', 'default'));
-    await k(['patch', 'cm', 'held', '-n', 'default', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']);
+    await k([
+      'patch',
+      'cm',
+      'held',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      '{"metadata":{"finalizers":["example.com/hold"]}}',
+    ]);
     await k(['delete', 'cm', 'held', '-n', 'default', '--wait=false']);
     const held = JSON.parse(await k(['get', 'cm', 'held', '-n', 'default', '-o', 'json']));
     expect(held.metadata.deletionTimestamp).toBeDefined();
     await k(['patch', 'cm', 'held', '-n', 'default', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-    expect((await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'held', '-n', 'default'])).stderr).toMatch(/NotFound/);
+    expect((await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'held', '-n', 'default'])).stderr).toMatch(
+      /NotFound/,
+    );
   });
 
   it('cascades deletes to dependents (background and orphan)', async () => {
     const owner = JSON.parse(await k(['create', '-f', '-', '-o', 'json'], manifest('ConfigMap', 'owner', 'default')));
-    const dependent = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: ${owner.metadata.uid}}\n`;
+    const dependent = (name: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\n  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: ${owner.metadata.uid}}\n`;
     await k(['apply', '-f', '-'], dependent('dep-1'));
     await k(['delete', 'cm', 'owner', '-n', 'default']);
-    await waitFor('the dependent to be collected', async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'dep-1', '-n', 'default'])).code !== 0);
+    await waitFor(
+      'the dependent to be collected',
+      async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'dep-1', '-n', 'default'])).code !== 0,
+    );
 
     const owner2 = JSON.parse(await k(['create', '-f', '-', '-o', 'json'], manifest('ConfigMap', 'owner2', 'default')));
-    await k(['apply', '-f', '-'], dependent('dep-2').replace(owner.metadata.uid, owner2.metadata.uid).replace('name: owner,', 'name: owner2,'));
+    await k(
+      ['apply', '-f', '-'],
+      dependent('dep-2').replace(owner.metadata.uid, owner2.metadata.uid).replace('name: owner,', 'name: owner2,'),
+    );
     await k(['delete', 'cm', 'owner2', '-n', 'default', '--cascade=orphan']);
-    await waitFor('the owner to be gone', async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'owner2', '-n', 'default'])).code !== 0);
+    await waitFor(
+      'the owner to be gone',
+      async () => (await runKubectl(cluster.kubeconfigPath, ['get', 'cm', 'owner2', '-n', 'default'])).code !== 0,
+    );
     const orphan = JSON.parse(await k(['get', 'cm', 'dep-2', '-n', 'default', '-o', 'json']));
     expect(orphan.metadata.ownerReferences).toBeUndefined();
   });
@@ -181,6 +256,9 @@ describe('kubectl against the local API server', () => {
     expect(JSON.parse(await k(['get', 'serviceaccount', 'sa', '-n', 'pb', '-o', 'json'])).metadata.name).toBe('sa');
     await k(['create', 'deployment', 'd', '-n', 'pb', '--image=nginx', '--replicas=2']);
     const created = JSON.parse(await k(['get', 'deployment', 'd', '-n', 'pb', '-o', 'json']));
-    expect(created.spec).toMatchObject({ replicas: 2, template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } });
+    expect(created.spec).toMatchObject({
+      replicas: 2,
+      template: { spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+    });
   });
 });

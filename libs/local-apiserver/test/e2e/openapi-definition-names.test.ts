@@ -31,11 +31,14 @@ const deployment = (name: string, { spec = '', container = '' } = {}) => `
           resources: { limits: { cpu: 1, memory: 64Mi }, requests: { cpu: 500m } }
           ${container}
 `;
-const list = (...items: string[]) => `apiVersion: v1\nkind: List\nitems:\n${items.map((i) => `-${i.slice(2)}`).join('')}`;
+const list = (...items: string[]) =>
+  `apiVersion: v1\nkind: List\nitems:\n${items.map((i) => `-${i.slice(2)}`).join('')}`;
 
 /** `kubectl apply --validate=strict` of a List of the Deployment: kubectl's client-side validation refuses it. */
 async function refusedClientSide(item: string): Promise<string> {
-  const result = await runKubectl(cluster.kubeconfigPath, ['apply', '--validate=strict', '-f', '-'], { input: list(item) });
+  const result = await runKubectl(cluster.kubeconfigPath, ['apply', '--validate=strict', '-f', '-'], {
+    input: list(item),
+  });
   expect(result.code).not.toBe(0);
   return result.stderr;
 }
@@ -58,7 +61,8 @@ describe('kubectl client-side validation names the definitions like kube', () =>
       input: list(deployment('listed-ok', { spec: 'replicas: 1' })),
     });
     expect(out).toContain('deployment.apps/listed-ok created');
-    const stored = 'jsonpath={.spec.template.spec.containers[0].resources.limits.cpu} {.spec.strategy.rollingUpdate.maxSurge}';
+    const stored =
+      'jsonpath={.spec.template.spec.containers[0].resources.limits.cpu} {.spec.strategy.rollingUpdate.maxSurge}';
     expect(await kubectl(cluster.kubeconfigPath, ['get', 'deployment', 'listed-ok', '-o', stored])).toBe('1 1');
   });
 });
@@ -71,7 +75,9 @@ describe('server-side field validation of a single Deployment', () => {
     expect(result.code).not.toBe(0);
     // Not kubectl's client-side validation: the server refused it.
     expect(result.stderr).not.toContain('ValidationError(');
-    expect(result.stderr).toMatch(/^Error from server \(BadRequest\): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec\.foo"$/m);
+    expect(result.stderr).toMatch(
+      /^Error from server \(BadRequest\): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec\.foo"$/m,
+    );
   });
 });
 
@@ -95,7 +101,11 @@ describe('kubectl explain prints kube type names', () => {
   });
 
   it('explains from the v2 document too', async () => {
-    const out = await kubectl(cluster.kubeconfigPath, ['explain', 'deployment.spec.template.spec.containers', '--output=plaintext-openapiv2']);
+    const out = await kubectl(cluster.kubeconfigPath, [
+      'explain',
+      'deployment.spec.template.spec.containers',
+      '--output=plaintext-openapiv2',
+    ]);
     expect(out).toMatch(/^RESOURCE: containers <\[\]Object>$/m);
     expect(out).toMatch(/^ {3}image\t<string>$/m);
   });

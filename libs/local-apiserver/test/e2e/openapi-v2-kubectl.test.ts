@@ -109,7 +109,9 @@ describe('kubectl client-side validation of Lists from the protobuf /openapi/v2'
     const result = await runKubectl(cluster.kubeconfigPath, ['apply', '-f', '-'], { input: list('replicaz') });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('error validating "STDIN"');
-    expect(result.stderr).toContain('ValidationError(Deployment.spec): unknown field "replicaz" in io.k8s.api.apps.v1.DeploymentSpec');
+    expect(result.stderr).toContain(
+      'ValidationError(Deployment.spec): unknown field "replicaz" in io.k8s.api.apps.v1.DeploymentSpec',
+    );
     expect(result.stderr).toContain('--validate=false');
   });
 });

@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, runKubectl } from '@gardener-ts/test-support';
 import { kubeProtobufBodyFromJson } from '../../src/http/protobuf-schema/testdata/independent-protos.js';
-import { CORE_EVENT, ENDPOINT_SLICE, ENDPOINTS, EVENTS_EVENT, NODE, STORAGE_CLASS } from '../../src/http/protobuf-schema/testdata/objects.js';
+import {
+  CORE_EVENT,
+  ENDPOINT_SLICE,
+  ENDPOINTS,
+  EVENTS_EVENT,
+  NODE,
+  STORAGE_CLASS,
+} from '../../src/http/protobuf-schema/testdata/objects.js';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
 import { rawClient } from './raw-client.js';
 
@@ -52,7 +59,11 @@ const PV = {
     mountOptions: ['noatime'],
     volumeMode: 'Filesystem',
     nodeAffinity: {
-      required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a'] }] }] },
+      required: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a'] }] },
+        ],
+      },
     },
   },
 };
@@ -60,7 +71,13 @@ const PV = {
 /** The fixtures with the values kube validation would refuse (port 0) replaced. */
 const endpoints = {
   ...ENDPOINTS,
-  subsets: [{ ...ENDPOINTS.subsets[0], notReadyAddresses: [{ ip: '10.0.1.12' }], ports: [ENDPOINTS.subsets[0].ports[0], { name: 'dns', port: 53, protocol: 'UDP' }] }],
+  subsets: [
+    {
+      ...ENDPOINTS.subsets[0],
+      notReadyAddresses: [{ ip: '10.0.1.12' }],
+      ports: [ENDPOINTS.subsets[0].ports[0], { name: 'dns', port: 53, protocol: 'UDP' }],
+    },
+  ],
 };
 const endpointSlice = { ...ENDPOINT_SLICE, ports: [ENDPOINT_SLICE.ports[0]] };
 
@@ -88,10 +105,18 @@ describe('typed protobuf creates of Node, PersistentVolume, Endpoints, EndpointS
   });
 
   it('creates an EndpointSlice (discovery.k8s.io/v1)', async () => {
-    const res = await createProtobuf('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', 'k8s.io.api.discovery.v1.EndpointSlice', endpointSlice);
+    const res = await createProtobuf(
+      '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices',
+      'k8s.io.api.discovery.v1.EndpointSlice',
+      endpointSlice,
+    );
     expect(res.status, res.body).toBe(201);
     const slice = await getJson(['endpointslices.discovery.k8s.io', 'web-abc12', '-n', 'default']);
-    expect(slice).toMatchObject({ addressType: 'IPv4', endpoints: endpointSlice.endpoints, ports: endpointSlice.ports });
+    expect(slice).toMatchObject({
+      addressType: 'IPv4',
+      endpoints: endpointSlice.endpoints,
+      ports: endpointSlice.ports,
+    });
   });
 
   it('creates core/v1 and events.k8s.io/v1 Events with MicroTime eventTime', async () => {
@@ -101,7 +126,11 @@ describe('typed protobuf creates of Node, PersistentVolume, Endpoints, EndpointS
     const { metadata: _m, apiVersion: _a, kind: _k, ...coreFields } = CORE_EVENT;
     expect(ev).toMatchObject(coreFields);
 
-    const modern = await createProtobuf('/apis/events.k8s.io/v1/namespaces/default/events', 'k8s.io.api.events.v1.Event', EVENTS_EVENT);
+    const modern = await createProtobuf(
+      '/apis/events.k8s.io/v1/namespaces/default/events',
+      'k8s.io.api.events.v1.Event',
+      EVENTS_EVENT,
+    );
     expect(modern.status, modern.body).toBe(201);
     const got = await getJson(['events.v1.events.k8s.io', EVENTS_EVENT.metadata.name, '-n', 'default']);
     const { metadata: _m2, apiVersion: _a2, kind: _k2, ...eventFields } = EVENTS_EVENT;
@@ -109,7 +138,11 @@ describe('typed protobuf creates of Node, PersistentVolume, Endpoints, EndpointS
   });
 
   it('creates a StorageClass with allowedTopologies', async () => {
-    const res = await createProtobuf('/apis/storage.k8s.io/v1/storageclasses', 'k8s.io.api.storage.v1.StorageClass', STORAGE_CLASS);
+    const res = await createProtobuf(
+      '/apis/storage.k8s.io/v1/storageclasses',
+      'k8s.io.api.storage.v1.StorageClass',
+      STORAGE_CLASS,
+    );
     expect(res.status, res.body).toBe(201);
     const sc = await getJson(['storageclass', 'fast']);
     const { metadata: _m, apiVersion: _a, kind: _k, ...fields } = STORAGE_CLASS;
@@ -118,8 +151,14 @@ describe('typed protobuf creates of Node, PersistentVolume, Endpoints, EndpointS
 
   it('answers a served kind that has no message table (coordination.k8s.io Lease) with a clear 415', async () => {
     // A protobuf envelope naming Lease; its raw bytes never get looked at.
-    const body = kubeProtobufBodyFromJson('k8s.io.api.core.v1.EventSource', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', component: 'x' });
-    const res = await api.send('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', body, { 'content-type': PROTOBUF });
+    const body = kubeProtobufBodyFromJson('k8s.io.api.core.v1.EventSource', {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      component: 'x',
+    });
+    const res = await api.send('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', body, {
+      'content-type': PROTOBUF,
+    });
     expect(res.status).toBe(415);
     expect(res.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'UnsupportedMediaType', code: 415 });
     expect(res.json().message).toMatch(/application\/json/);

@@ -11,7 +11,12 @@ export interface RawResponse {
 
 export function rawClient(server: LocalApiServer) {
   const { credentials } = server;
-  const send = (method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<RawResponse> =>
+  const send = (
+    method: string,
+    path: string,
+    body?: string | Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
       const req = request(
         `${server.url}${path}`,
@@ -25,7 +30,9 @@ export function rawClient(server: LocalApiServer) {
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+          );
         },
       );
       req.on('error', reject);
@@ -39,16 +46,20 @@ export function openWatch(server: LocalApiServer, path: string) {
   const { credentials } = server;
   const events: { type: string; object: any }[] = [];
   let buffer = '';
-  const req = request(`${server.url}${path}`, { ca: credentials.ca.certPem, cert: credentials.admin.certPem, key: credentials.admin.keyPem }, (res) => {
-    res.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        events.push(JSON.parse(buffer.slice(0, nl)));
-        buffer = buffer.slice(nl + 1);
-      }
-    });
-  });
+  const req = request(
+    `${server.url}${path}`,
+    { ca: credentials.ca.certPem, cert: credentials.admin.certPem, key: credentials.admin.keyPem },
+    (res) => {
+      res.on('data', (d: Buffer) => {
+        buffer += d.toString();
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          events.push(JSON.parse(buffer.slice(0, nl)));
+          buffer = buffer.slice(nl + 1);
+        }
+      });
+    },
+  );
   req.on('error', () => {});
   req.end();
   return { events, stop: () => req.destroy() };

@@ -19,7 +19,13 @@ beforeAll(async () => {
   cluster = await startTestCluster({ tokenFile: tokens });
   admin = (args, input) => kubectl(cluster.kubeconfigPath, args, { input });
   aliceConfig = join(cluster.dir, 'alice.kubeconfig');
-  await writeFile(aliceConfig, kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'alice', token: 'alice-token' }));
+  await writeFile(
+    aliceConfig,
+    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, {
+      name: 'alice',
+      token: 'alice-token',
+    }),
+  );
 });
 afterAll(async () => cluster?.stop());
 
@@ -28,8 +34,13 @@ const alice = (args: string[], input?: string) => runKubectl(aliceConfig, args, 
 describe('RBAC', () => {
   it('grants what a namespaced Role allows and refuses the rest with kube’s 403', async () => {
     await admin(['create', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n');
-    await admin(['create', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: team}\n');
-    await admin(['apply', '-f', '-'], `
+    await admin(
+      ['create', '-f', '-'],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: team}\n',
+    );
+    await admin(
+      ['apply', '-f', '-'],
+      `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata: {name: cm-reader, namespace: team}
@@ -42,17 +53,24 @@ metadata: {name: alice-reads, namespace: team}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: cm-reader}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
-`);
+`,
+    );
     expect((await alice(['get', 'configmaps', '-n', 'team', '-o', 'name'])).stdout).toContain('configmap/settings');
 
     const otherNamespace = await alice(['get', 'configmaps', '-n', 'default']);
     expect(otherNamespace.code).not.toBe(0);
-    expect(otherNamespace.stderr).toContain('configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    expect(otherNamespace.stderr).toContain(
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    );
 
     const write = await alice(['delete', 'configmap', 'settings', '-n', 'team']);
-    expect(write.stderr).toContain('configmaps "settings" is forbidden: User "alice" cannot delete resource "configmaps" in API group "" in the namespace "team"');
+    expect(write.stderr).toContain(
+      'configmaps "settings" is forbidden: User "alice" cannot delete resource "configmaps" in API group "" in the namespace "team"',
+    );
     const clusterScope = await alice(['get', 'nodes']);
-    expect(clusterScope.stderr).toContain('nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope');
+    expect(clusterScope.stderr).toContain(
+      'nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope',
+    );
   });
 
   it('answers kubectl auth can-i', async () => {
@@ -63,7 +81,9 @@ subjects:
   });
 
   it('follows group subjects and ClusterRole aggregation', async () => {
-    await admin(['apply', '-f', '-'], `
+    await admin(
+      ['apply', '-f', '-'],
+      `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: aggregate-readers}
@@ -82,16 +102,28 @@ metadata: {name: team-a-readers}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: aggregate-readers}
 subjects:
 - {apiGroup: rbac.authorization.k8s.io, kind: Group, name: team-a}
-`);
+`,
+    );
     expect((await alice(['get', 'secrets', '-A'])).code).toBe(0);
     expect((await alice(['get', 'secrets', '-n', 'team', 'x'])).stderr).toContain('cannot get resource "secrets"');
   });
 
   it('answers SubjectAccessReviews for other users and service accounts', async () => {
     const review = (spec: string) =>
-      admin(['create', '-o', 'json', '-f', '-'], `apiVersion: authorization.k8s.io/v1\nkind: SubjectAccessReview\nspec:\n${spec}`).then((out) => JSON.parse(out).status);
-    expect(await review('  user: alice\n  resourceAttributes: {namespace: team, verb: get, resource: configmaps}\n')).toMatchObject({ allowed: true });
-    expect(await review('  user: bob\n  resourceAttributes: {namespace: team, verb: get, resource: configmaps}\n')).toMatchObject({ allowed: false });
-    expect(await review('  user: anyone\n  groups: [system:masters]\n  nonResourceAttributes: {path: /metrics, verb: get}\n')).toMatchObject({ allowed: true });
+      admin(
+        ['create', '-o', 'json', '-f', '-'],
+        `apiVersion: authorization.k8s.io/v1\nkind: SubjectAccessReview\nspec:\n${spec}`,
+      ).then((out) => JSON.parse(out).status);
+    expect(
+      await review('  user: alice\n  resourceAttributes: {namespace: team, verb: get, resource: configmaps}\n'),
+    ).toMatchObject({ allowed: true });
+    expect(
+      await review('  user: bob\n  resourceAttributes: {namespace: team, verb: get, resource: configmaps}\n'),
+    ).toMatchObject({ allowed: false });
+    expect(
+      await review(
+        '  user: anyone\n  groups: [system:masters]\n  nonResourceAttributes: {path: /metrics, verb: get}\n',
+      ),
+    ).toMatchObject({ allowed: true });
   });
 });

@@ -10,7 +10,8 @@ import { startEtcd, type EtcdProcess } from '../storage/etcd-process.js';
 import { rawClient } from './raw-client.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
-const cm = (name: string, label: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { rvtest: label } } });
+const cm = (name: string, label: string) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { rvtest: label } } });
 const names = (list: any): string[] => list.items.map((o: any) => o.metadata.name);
 
 /** Creates a, b; returns the list's revision; then deletes a and creates c. */
@@ -40,7 +41,9 @@ describe('resourceVersion semantics (memory storage)', () => {
     expect(exact.json().metadata.resourceVersion).toBe(rv);
     expect(names(exact.json())).toEqual(['exact-a', 'exact-b']);
     // NotOlderThan and no resourceVersion: today's objects.
-    expect(names((await send('GET', `${CM}?${sel}&resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`)).json())).toEqual(['exact-b', 'exact-c']);
+    expect(
+      names((await send('GET', `${CM}?${sel}&resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`)).json()),
+    ).toEqual(['exact-b', 'exact-c']);
     expect(names((await send('GET', `${CM}?${sel}`)).json())).toEqual(['exact-b', 'exact-c']);
     // Exact, paginated: every page at the same revision, the continue token carrying it.
     const first = (await send('GET', `${CM}?${sel}&resourceVersion=${rv}&resourceVersionMatch=Exact&limit=1`)).json();
@@ -57,7 +60,8 @@ describe('resourceVersion semantics (memory storage)', () => {
   });
 
   it('serves the pages after the first at the first page revision, whatever changed since', async () => {
-    for (const name of ['page-a', 'page-b', 'page-c']) expect((await send('POST', CM, cm(name, 'page'))).status).toBe(201);
+    for (const name of ['page-a', 'page-b', 'page-c'])
+      expect((await send('POST', CM, cm(name, 'page'))).status).toBe(201);
     const sel = 'labelSelector=rvtest%3Dpage';
     const first = (await send('GET', `${CM}?${sel}&limit=1`)).json();
     expect(names(first)).toEqual(['page-a']);
@@ -75,12 +79,20 @@ describe('resourceVersion semantics (memory storage)', () => {
     // Push both revisions out of the 50-event history.
     expect((await send('POST', CM, cm('churn', 'churn'))).status).toBe(201);
     for (let i = 0; i < 60; i++) {
-      const res = await send('PATCH', `${CM}/churn`, JSON.stringify({ data: { i: String(i) } }), { 'content-type': 'application/merge-patch+json' });
+      const res = await send('PATCH', `${CM}/churn`, JSON.stringify({ data: { i: String(i) } }), {
+        'content-type': 'application/merge-patch+json',
+      });
       expect(res.status).toBe(200);
     }
     const expired = await send('GET', `${CM}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
     expect(expired.status).toBe(410);
-    expect(expired.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410, message: 'The resourceVersion for the provided list is too old.' });
+    expect(expired.json()).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Expired',
+      code: 410,
+      message: 'The resourceVersion for the provided list is too old.',
+    });
     const legacy = await send('GET', `${CM}?resourceVersion=${rv}&limit=1`);
     expect(legacy.status).toBe(410);
     const cont = await send('GET', `${CM}?labelSelector=rvtest%3Dold&limit=1&continue=${first.metadata.continue}`);
@@ -102,7 +114,13 @@ describe('resourceVersion semantics (memory storage)', () => {
     expect(at.status).toBe(200);
     expect(at.json().metadata.resourceVersion).toBe(String(rv));
     // An older resourceVersion is "not older than": today's object.
-    expect((await send('PATCH', `${CM}/get-a`, JSON.stringify({ data: { v: '2' } }), { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
+    expect(
+      (
+        await send('PATCH', `${CM}/get-a`, JSON.stringify({ data: { v: '2' } }), {
+          'content-type': 'application/merge-patch+json',
+        })
+      ).status,
+    ).toBe(200);
     const older = await send('GET', `${CM}/get-a?resourceVersion=${rv}`);
     expect(older.json().data).toEqual({ v: '2' });
     const future = rv + 1_000_000;
@@ -111,14 +129,21 @@ describe('resourceVersion semantics (memory storage)', () => {
     expect(tooLarge.json()).toMatchObject({
       reason: 'Timeout',
       code: 504,
-      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      details: {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      },
     });
-    expect(tooLarge.json().message).toMatch(new RegExp(`^Timeout: Too large resource version: ${future}, current: \\d+$`));
+    expect(tooLarge.json().message).toMatch(
+      new RegExp(`^Timeout: Too large resource version: ${future}, current: \\d+$`),
+    );
     const exactFuture = await send('GET', `${CM}?resourceVersion=${future}&resourceVersionMatch=Exact`);
     expect(exactFuture.status).toBe(504);
     const bad = await send('GET', `${CM}/get-a?resourceVersion=abc`);
     expect(bad.status).toBe(400);
-    expect(bad.json().message).toBe('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+    expect(bad.json().message).toBe(
+      'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+    );
   });
 
   it('rejects the option combinations kube rejects, with its messages and field paths', async () => {
@@ -126,27 +151,59 @@ describe('resourceVersion semantics (memory storage)', () => {
       const res = await send('GET', `${CM}?${query}`);
       expect(res.status, query).toBe(422);
       const status = res.json();
-      expect(status).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, details: { group: 'meta.k8s.io', kind: 'ListOptions' } });
-      expect(status.details.causes).toEqual(causes.map((c) => ({ ...c, field: c.reason === 'FieldValueForbidden' && c.message.includes('sendInitialEvents is forbidden for list') ? 'sendInitialEvents' : 'resourceVersionMatch' })));
+      expect(status).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'Invalid',
+        code: 422,
+        details: { group: 'meta.k8s.io', kind: 'ListOptions' },
+      });
+      expect(status.details.causes).toEqual(
+        causes.map((c) => ({
+          ...c,
+          field:
+            c.reason === 'FieldValueForbidden' && c.message.includes('sendInitialEvents is forbidden for list')
+              ? 'sendInitialEvents'
+              : 'resourceVersionMatch',
+        })),
+      );
       const parts = status.details.causes.map((c: any) => `${c.field}: ${c.message}`);
-      expect(status.message).toBe(`ListOptions.meta.k8s.io "" is invalid: ${parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`}`);
+      expect(status.message).toBe(
+        `ListOptions.meta.k8s.io "" is invalid: ${parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`}`,
+      );
     };
     const forbidden = (detail: string) => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}` });
-    await invalid('resourceVersionMatch=NotOlderThan', [forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided')]);
-    await invalid('resourceVersion=0&resourceVersionMatch=Exact', [forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"')]);
-    await invalid('resourceVersion=1&resourceVersionMatch=Exact&continue=abc', [forbidden('resourceVersionMatch is forbidden when continue is provided')]);
+    await invalid('resourceVersionMatch=NotOlderThan', [
+      forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided'),
+    ]);
+    await invalid('resourceVersion=0&resourceVersionMatch=Exact', [
+      forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+    ]);
+    await invalid('resourceVersion=1&resourceVersionMatch=Exact&continue=abc', [
+      forbidden('resourceVersionMatch is forbidden when continue is provided'),
+    ]);
     await invalid('resourceVersion=1&resourceVersionMatch=Newest', [
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""' },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""',
+      },
     ]);
     await invalid('resourceVersionMatch=Bogus&continue=abc', [
       forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided'),
       forbidden('resourceVersionMatch is forbidden when continue is provided'),
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""' },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""',
+      },
     ]);
     await invalid('sendInitialEvents=true', [forbidden('sendInitialEvents is forbidden for list')]);
     // Watches.
-    await invalid('watch=true&resourceVersionMatch=NotOlderThan', [forbidden('resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')]);
-    await invalid('watch=true&sendInitialEvents=true', [forbidden('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')]);
+    await invalid('watch=true&resourceVersionMatch=NotOlderThan', [
+      forbidden('resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+    ]);
+    await invalid('watch=true&sendInitialEvents=true', [
+      forbidden('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+    ]);
     await invalid('watch=true&sendInitialEvents=true&resourceVersionMatch=Exact', [
       forbidden('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
       { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Exact": supported values: "NotOlderThan"' },
@@ -154,9 +211,16 @@ describe('resourceVersion semantics (memory storage)', () => {
     // A resourceVersion with a continue token: kube's storage answers 400.
     const first = (await send('GET', `${CM}?limit=1`)).json();
     expect(first.metadata.continue).toBeTruthy();
-    const withRv = await send('GET', `${CM}?limit=1&resourceVersion=${first.metadata.resourceVersion}&continue=${first.metadata.continue}`);
+    const withRv = await send(
+      'GET',
+      `${CM}?limit=1&resourceVersion=${first.metadata.resourceVersion}&continue=${first.metadata.continue}`,
+    );
     expect(withRv.status).toBe(400);
-    expect(withRv.json()).toMatchObject({ reason: 'BadRequest', code: 400, message: 'specifying resource version is not allowed when using continue' });
+    expect(withRv.json()).toMatchObject({
+      reason: 'BadRequest',
+      code: 400,
+      message: 'specifying resource version is not allowed when using continue',
+    });
     // "0" with a continue token is allowed, as in kube.
     expect((await send('GET', `${CM}?limit=1&resourceVersion=0&continue=${first.metadata.continue}`)).status).toBe(200);
   });
@@ -180,7 +244,9 @@ describe('resourceVersion semantics (etcd with the watch cache)', () => {
     const created = (await send('POST', CM, cm('wait-a', 'wait'))).json();
     const next = Number(created.metadata.resourceVersion) + 1;
     const waiting = send('GET', `${CM}/wait-a?resourceVersion=${next}`);
-    const patched = await send('PATCH', `${CM}/wait-a`, JSON.stringify({ data: { v: 'new' } }), { 'content-type': 'application/merge-patch+json' });
+    const patched = await send('PATCH', `${CM}/wait-a`, JSON.stringify({ data: { v: 'new' } }), {
+      'content-type': 'application/merge-patch+json',
+    });
     expect(patched.status).toBe(200);
     expect(Number(patched.json().metadata.resourceVersion)).toBe(next);
     const got = await waiting;
@@ -204,9 +270,15 @@ describe('resourceVersion semantics (etcd with the watch cache)', () => {
     expect(exact.json().metadata.resourceVersion).toBe(rv);
     const latest = (await send('GET', `${CM}?${sel}`)).json();
     expect(names(latest)).toEqual(['etcd-b', 'etcd-c']);
-    await (server.storage as unknown as { compact(revision: number): Promise<void> }).compact(Number(latest.metadata.resourceVersion));
+    await (server.storage as unknown as { compact(revision: number): Promise<void> }).compact(
+      Number(latest.metadata.resourceVersion),
+    );
     const expired = await send('GET', `${CM}?${sel}&resourceVersion=${rv}&resourceVersionMatch=Exact`);
     expect(expired.status).toBe(410);
-    expect(expired.json()).toMatchObject({ reason: 'Expired', code: 410, message: 'The resourceVersion for the provided list is too old.' });
+    expect(expired.json()).toMatchObject({
+      reason: 'Expired',
+      code: 410,
+      message: 'The resourceVersion for the provided list is too old.',
+    });
   }, 60_000);
 });

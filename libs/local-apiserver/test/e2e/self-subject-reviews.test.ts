@@ -27,7 +27,9 @@ function asBobRaw(path: string, body: string, headers: Record<string, string | s
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) }),
+        );
       },
     );
     req.on('error', reject);
@@ -44,16 +46,22 @@ describe('SelfSubjectReview', () => {
     const list = rawClient(env.cluster.server);
     const group = (await list.send('GET', '/apis/authentication.k8s.io/v1')).json();
     expect(group.resources).toContainEqual(
-      expect.objectContaining({ name: 'selfsubjectreviews', singularName: 'selfsubjectreview', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] }),
+      expect.objectContaining({
+        name: 'selfsubjectreviews',
+        singularName: 'selfsubjectreview',
+        kind: 'SelfSubjectReview',
+        namespaced: false,
+        verbs: ['create'],
+      }),
     );
     const table = await admin(['api-resources', '--api-group=authentication.k8s.io', '-o', 'wide', '--no-headers']);
-    expect(table.split('\n').find((l) => l.startsWith('selfsubjectreviews'))?.trim().split(/\s+/)).toEqual([
-      'selfsubjectreviews',
-      'authentication.k8s.io/v1',
-      'false',
-      'SelfSubjectReview',
-      'create',
-    ]);
+    expect(
+      table
+        .split('\n')
+        .find((l) => l.startsWith('selfsubjectreviews'))
+        ?.trim()
+        .split(/\s+/),
+    ).toEqual(['selfsubjectreviews', 'authentication.k8s.io/v1', 'false', 'SelfSubjectReview', 'create']);
   });
 
   it('answers the requester’s user info, fresh and never stored', async () => {
@@ -61,7 +69,11 @@ describe('SelfSubjectReview', () => {
     const res = await raw.send(
       'POST',
       '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: { name: 'ignored', labels: { a: 'b' } } }),
+      JSON.stringify({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+        metadata: { name: 'ignored', labels: { a: 'b' } },
+      }),
     );
     expect(res.status).toBe(201);
     expect(res.json()).toEqual({
@@ -74,7 +86,9 @@ describe('SelfSubjectReview', () => {
 
     const bob = await asBobRaw('/apis/authentication.k8s.io/v1/selfsubjectreviews', REVIEW);
     expect(bob.status).toBe(201);
-    expect(bob.json().status).toEqual({ userInfo: { username: 'bob', uid: 'uid-bob', groups: ['team-b', 'system:authenticated'] } });
+    expect(bob.json().status).toEqual({
+      userInfo: { username: 'bob', uid: 'uid-bob', groups: ['team-b', 'system:authenticated'] },
+    });
   });
 
   it('answers the impersonated user under impersonation', async () => {
@@ -87,10 +101,17 @@ describe('SelfSubjectReview', () => {
     });
     expect(res.status).toBe(201);
     expect(res.json().status).toEqual({
-      userInfo: { username: 'alice', uid: 'uid-alice', groups: ['dev', 'system:authenticated'], extra: { scopes: ['view'] } },
+      userInfo: {
+        username: 'alice',
+        uid: 'uid-alice',
+        groups: ['dev', 'system:authenticated'],
+        extra: { scopes: ['view'] },
+      },
     });
     // bob may not impersonate: kube's 403, no review.
-    const refused = await asBobRaw('/apis/authentication.k8s.io/v1/selfsubjectreviews', REVIEW, { 'Impersonate-User': 'alice' });
+    const refused = await asBobRaw('/apis/authentication.k8s.io/v1/selfsubjectreviews', REVIEW, {
+      'Impersonate-User': 'alice',
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -113,7 +134,12 @@ describe('SelfSubjectReview', () => {
     expect(dev.status).toEqual({ userInfo: { username: 'alice', groups: ['dev', 'system:authenticated'] } });
     const table = await kubectl(env.bobConfig, ['auth', 'whoami']);
     expect(table.split('\n').map((l) => l.trim().split(/\s+/).join(' '))).toEqual(
-      expect.arrayContaining(['ATTRIBUTE VALUE', 'Username bob', 'UID uid-bob', 'Groups [team-b system:authenticated]']),
+      expect.arrayContaining([
+        'ATTRIBUTE VALUE',
+        'Username bob',
+        'UID uid-bob',
+        'Groups [team-b system:authenticated]',
+      ]),
     );
   });
 });
@@ -145,18 +171,29 @@ describe('SelfSubjectRulesReview', () => {
 
     const review = await asBobRaw(
       '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
-      JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'team' } }),
+      JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectRulesReview',
+        spec: { namespace: 'team' },
+      }),
     );
     expect(review.status).toBe(201);
     expect(review.json().status.incomplete).toBe(false);
     expect(review.json().status.evaluationError).toBeUndefined();
-    expect(review.json().status.resourceRules).toContainEqual({ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] });
+    expect(review.json().status.resourceRules).toContainEqual({
+      verbs: ['get', 'list'],
+      apiGroups: [''],
+      resources: ['configmaps'],
+    });
   });
 
   it('lists everything for system:masters, and the impersonated user’s rules under --as', async () => {
-    const rows = (await admin(['auth', 'can-i', '--list', '-n', 'team'])).split('\n').map((l) => l.trim().split(/\s+/).join(' '));
+    const rows = (await admin(['auth', 'can-i', '--list', '-n', 'team']))
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).join(' '));
     expect(rows).toEqual(expect.arrayContaining(['*.* [] [] [*]', '[*] [] [*]']));
-    const asBob = (await runKubectl(env.cluster.kubeconfigPath, ['--as=bob', 'auth', 'can-i', '--list', '-n', 'team'])).stdout;
+    const asBob = (await runKubectl(env.cluster.kubeconfigPath, ['--as=bob', 'auth', 'can-i', '--list', '-n', 'team']))
+      .stdout;
     expect(asBob).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
     expect(asBob).not.toMatch(/^\*\.\*/m);
   });
@@ -165,15 +202,23 @@ describe('SelfSubjectRulesReview', () => {
 describe('SelfSubjectRulesReview with an authorization webhook', () => {
   it('is incomplete, as kube’s webhook authorizer cannot enumerate rules', async () => {
     // The webhook is never asked for a rules review, so an unreachable one will do.
-    const withWebhook = await startTestCluster({ authorizationWebhook: { url: 'https://127.0.0.1:1/authorize', timeoutMs: 500 } });
+    const withWebhook = await startTestCluster({
+      authorizationWebhook: { url: 'https://127.0.0.1:1/authorize', timeoutMs: 500 },
+    });
     try {
       const res = await runKubectl(withWebhook.kubeconfigPath, ['auth', 'can-i', '--list', '-n', 'default']);
       expect(res.code).toBe(0);
-      expect(res.stderr).toContain('the list may be incomplete: webhook authorizer does not support user rule resolution');
+      expect(res.stderr).toContain(
+        'the list may be incomplete: webhook authorizer does not support user rule resolution',
+      );
       const review = await rawClient(withWebhook.server).send(
         'POST',
         '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
-        JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } }),
+        JSON.stringify({
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectRulesReview',
+          spec: { namespace: 'default' },
+        }),
       );
       expect(review.json().status).toMatchObject({
         incomplete: true,

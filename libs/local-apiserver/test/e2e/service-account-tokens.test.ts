@@ -20,7 +20,10 @@ afterAll(async () => cluster?.stop());
 
 async function as(token: string, args: string[]) {
   const path = join(cluster.dir, `token-${Math.random().toString(36).slice(2)}.kubeconfig`);
-  await writeFile(path, kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'sa', token }));
+  await writeFile(
+    path,
+    kubeconfig('local', cluster.server.url, cluster.server.credentials.ca.certPem, { name: 'sa', token }),
+  );
   return runKubectl(path, args);
 }
 
@@ -30,20 +33,31 @@ describe('ServiceAccount tokens', () => {
     const token = (await admin(['create', 'token', 'robot', '-n', 'robots', '--duration=1h'])).trim();
     const denied = await as(token, ['get', 'configmaps', '-n', 'robots']);
     expect(denied.stderr).toContain('User "system:serviceaccount:robots:robot" cannot list resource "configmaps"');
-    await admin(['apply', '-f', '-'], `
+    await admin(
+      ['apply', '-f', '-'],
+      `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata: {name: robot-edit, namespace: robots}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
 subjects: [{kind: ServiceAccount, name: robot, namespace: robots}]
-`);
+`,
+    );
     expect((await as(token, ['get', 'configmaps', '-n', 'robots'])).code).toBe(0);
     expect((await as(token, ['get', 'configmaps', '-n', 'default'])).code).not.toBe(0);
 
-    const review = JSON.parse(await admin(['create', '-o', 'json', '-f', '-'], `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: ${token}}\n`));
+    const review = JSON.parse(
+      await admin(
+        ['create', '-o', 'json', '-f', '-'],
+        `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: ${token}}\n`,
+      ),
+    );
     expect(review.status).toMatchObject({
       authenticated: true,
-      user: { username: 'system:serviceaccount:robots:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:robots', 'system:authenticated'] },
+      user: {
+        username: 'system:serviceaccount:robots:robot',
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:robots', 'system:authenticated'],
+      },
     });
 
     await admin(['delete', 'serviceaccount', 'robot', '-n', 'robots']);
@@ -55,14 +69,29 @@ subjects: [{kind: ServiceAccount, name: robot, namespace: robots}]
   it('stop working when the bound Secret is deleted, and refuse other audiences', async () => {
     await admin(['create', 'serviceaccount', 'bound', '-n', 'robots']);
     await admin(['create', '-f', '-'], 'apiVersion: v1\nkind: Secret\nmetadata: {name: anchor, namespace: robots}\n');
-    const token = (await admin(['create', 'token', 'bound', '-n', 'robots', '--bound-object-kind=Secret', '--bound-object-name=anchor'])).trim();
+    const token = (
+      await admin([
+        'create',
+        'token',
+        'bound',
+        '-n',
+        'robots',
+        '--bound-object-kind=Secret',
+        '--bound-object-name=anchor',
+      ])
+    ).trim();
     expect((await as(token, ['auth', 'can-i', 'get', 'pods'])).stdout.trim()).toBe('no');
     await admin(['delete', 'secret', 'anchor', '-n', 'robots']);
     expect((await as(token, ['auth', 'can-i', 'get', 'pods'])).code).not.toBe(0);
 
     const other = (await admin(['create', 'token', 'bound', '-n', 'robots', '--audience=vault'])).trim();
     expect((await as(other, ['auth', 'can-i', 'get', 'pods'])).code).not.toBe(0);
-    const review = JSON.parse(await admin(['create', '-o', 'json', '-f', '-'], `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: ${other}, audiences: [vault]}\n`));
+    const review = JSON.parse(
+      await admin(
+        ['create', '-o', 'json', '-f', '-'],
+        `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec: {token: ${other}, audiences: [vault]}\n`,
+      ),
+    );
     expect(review.status).toMatchObject({ authenticated: true, audiences: ['vault'] });
   });
 

@@ -40,7 +40,10 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       const created = await storage.create(key('pods/ns/a'), pod('a', { spec: { x: 1 } }));
       expect(created.key).toBe(key('pods/ns/a'));
       expect(created.revision).toBeGreaterThan(0);
-      expect(created.object).toEqual({ ...pod('a', { spec: { x: 1 } }), metadata: { name: 'a', namespace: 'ns', resourceVersion: String(created.revision) } });
+      expect(created.object).toEqual({
+        ...pod('a', { spec: { x: 1 } }),
+        metadata: { name: 'a', namespace: 'ns', resourceVersion: String(created.revision) },
+      });
       const got = await storage.get(key('pods/ns/a'));
       expect(got).toEqual(created);
       expect(await storage.get(key('pods/ns/missing'))).toBeUndefined();
@@ -71,7 +74,10 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       await expectCode(storage.delete(key('pods/ns/a'), created.revision + 100), 'Conflict');
       const deleted = await storage.delete(key('pods/ns/a'), created.revision);
       expect(deleted.revision).toBeGreaterThan(created.revision);
-      expect(deleted.object).toEqual({ ...created.object, metadata: { ...created.object.metadata, resourceVersion: String(deleted.revision) } });
+      expect(deleted.object).toEqual({
+        ...created.object,
+        metadata: { ...created.object.metadata, resourceVersion: String(deleted.revision) },
+      });
       expect(await storage.get(key('pods/ns/a'))).toBeUndefined();
       await expectCode(storage.delete(key('pods/ns/a')), 'NotFound');
       const again = await storage.create(key('pods/ns/a'), pod('a'));
@@ -92,7 +98,10 @@ export function describeStorageConformance(name: string, factory: () => Promise<
     });
 
     it('hands out deep-frozen copies and never keeps or changes the input', async () => {
-      const input = pod('a', { metadata: { name: 'a', resourceVersion: '999', labels: { x: '1' } }, spec: { list: [1, 2], gone: undefined } });
+      const input = pod('a', {
+        metadata: { name: 'a', resourceVersion: '999', labels: { x: '1' } },
+        spec: { list: [1, 2], gone: undefined },
+      });
       const created = await storage.create(key('pods/ns/a'), input);
       input.spec.list.push(3);
       input.metadata.labels.x = '2';
@@ -123,7 +132,8 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       for (const path of ['pods/ab/x', 'pods/a/c', 'pods/a/a', 'podsx/a/a', 'pods/b/a', 'pods/a/b', 'pods/a']) {
         await storage.create(key(path), pod(path));
       }
-      const keys = async (prefix: string) => (await storage.list({ prefix: key(prefix) })).items.map((i) => i.key.slice(root.length));
+      const keys = async (prefix: string) =>
+        (await storage.list({ prefix: key(prefix) })).items.map((i) => i.key.slice(root.length));
       expect(await keys('pods/a/')).toEqual(['pods/a/a', 'pods/a/b', 'pods/a/c']);
       expect(await keys('pods/')).toEqual(['pods/a', 'pods/a/a', 'pods/a/b', 'pods/a/c', 'pods/ab/x', 'pods/b/a']);
       expect(await keys('pods/c/')).toEqual([]);
@@ -136,7 +146,11 @@ export function describeStorageConformance(name: string, factory: () => Promise<
 
     it('lists more than 4 MiB at once', async () => {
       const big = 'x'.repeat(100_000);
-      await Promise.all(Array.from({ length: 50 }, (_, i) => storage.create(key(`configmaps/ns/c${String(i).padStart(2, '0')}`), pod(`c${i}`, { data: { big } }))));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          storage.create(key(`configmaps/ns/c${String(i).padStart(2, '0')}`), pod(`c${i}`, { data: { big } })),
+        ),
+      );
       const list = await storage.list({ prefix: key('configmaps/') });
       expect(list.items).toHaveLength(50);
       expect(list.items[49].object.data.big).toHaveLength(100_000);
@@ -164,7 +178,9 @@ export function describeStorageConformance(name: string, factory: () => Promise<
         { count: 1, more: false, remaining: 0 },
       ]);
       // `after` need not be an existing key; a limit of 0 means all.
-      expect((await storage.list({ prefix, after: key('pods/ns/cc') })).items.map((i) => i.key.slice(prefix.length))).toEqual(['d', 'e', 'f', 'g']);
+      expect(
+        (await storage.list({ prefix, after: key('pods/ns/cc') })).items.map((i) => i.key.slice(prefix.length)),
+      ).toEqual(['d', 'e', 'f', 'g']);
       expect((await storage.list({ prefix, limit: 0 })).items).toHaveLength(7);
       expect((await storage.list({ prefix, after: key('pods/ns/g') })).items).toEqual([]);
     });
@@ -304,18 +320,23 @@ export function describeStorageConformance(name: string, factory: () => Promise<
 
     it('lets exactly one of concurrent creates of a key win', async () => {
       const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) => storage.create(key('pods/ns/contended'), pod('contended', { spec: { i } }))),
+        Array.from({ length: 20 }, (_, i) =>
+          storage.create(key('pods/ns/contended'), pod('contended', { spec: { i } })),
+        ),
       );
       const won = results.filter((r): r is PromiseFulfilledResult<StoredObject> => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
-      for (const r of results) if (r.status === 'rejected') expect((r.reason as StorageError).code).toBe('AlreadyExists');
+      for (const r of results)
+        if (r.status === 'rejected') expect((r.reason as StorageError).code).toBe('AlreadyExists');
       expect((await storage.get(key('pods/ns/contended')))!.object.spec).toEqual(won[0].value.object.spec);
     });
 
     it('lets exactly one of concurrent updates expecting the same revision win', async () => {
       const created = await storage.create(key('pods/ns/a'), pod('a'));
       const results = await Promise.allSettled(
-        Array.from({ length: 10 }, (_, i) => storage.update(key('pods/ns/a'), pod('a', { spec: { i } }), created.revision)),
+        Array.from({ length: 10 }, (_, i) =>
+          storage.update(key('pods/ns/a'), pod('a', { spec: { i } }), created.revision),
+        ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect((r.reason as StorageError).code).toBe('Conflict');
@@ -323,7 +344,11 @@ export function describeStorageConformance(name: string, factory: () => Promise<
 
     it('gives many concurrent writes distinct revisions, all listed and watched in order', async () => {
       const w = collect(storage, { prefix: root });
-      const written = await Promise.all(Array.from({ length: 200 }, (_, i) => storage.create(key(`pods/ns/p${String(i).padStart(3, '0')}`), pod(`p${i}`))));
+      const written = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          storage.create(key(`pods/ns/p${String(i).padStart(3, '0')}`), pod(`p${i}`)),
+        ),
+      );
       const revisions = written.map((r) => r.revision);
       expect(new Set(revisions).size).toBe(200);
       const list = await storage.list({ prefix: root });
@@ -370,7 +395,12 @@ function collect(storage: Storage, options: WatchOptions, onEvent?: (event: Stor
   } catch (err) {
     errors.push(err as StorageError);
   }
-  return { events, errors, watch, until: (count) => waitFor(() => events.length >= count, `${count} events (have ${events.length})`) };
+  return {
+    events,
+    errors,
+    watch,
+    until: (count) => waitFor(() => events.length >= count, `${count} events (have ${events.length})`),
+  };
 }
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

@@ -85,7 +85,8 @@ describe('FileStorage durability', () => {
   it('drops a torn last record and keeps everything before it', async () => {
     const dir = newDir();
     let storage = await opened(dir);
-    for (let i = 0; i < 10; i++) await storage.create(`/registry/core/configmaps/ns/c${i}`, configMap(`c${i}`, { i: String(i) }));
+    for (let i = 0; i < 10; i++)
+      await storage.create(`/registry/core/configmaps/ns/c${i}`, configMap(`c${i}`, { i: String(i) }));
     await storage.delete('/registry/core/configmaps/ns/c9');
     await storage.close();
     const [log] = (await readdir(dir)).filter((n) => n.endsWith('.log'));
@@ -96,7 +97,17 @@ describe('FileStorage durability', () => {
 
     storage = await opened(dir);
     expect(await storage.currentRevision()).toBe(11);
-    expect((await storage.list({ prefix: '/registry/' })).items.map((i) => i.object.data.i)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
+    expect((await storage.list({ prefix: '/registry/' })).items.map((i) => i.object.data.i)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+    ]);
     const next = await storage.create('/registry/core/configmaps/ns/new', configMap('new'));
     expect(next.revision).toBe(12);
     await storage.close();
@@ -127,9 +138,15 @@ describe('FileStorage durability', () => {
   it('compacts into a snapshot and a new log, and restarts from them', async () => {
     const dir = newDir();
     let storage = await opened(dir, 8 * 1024);
-    for (let i = 0; i < 300; i++) await storage.create(`/registry/core/configmaps/ns/c${String(i).padStart(3, '0')}`, configMap(`c${i}`, { v: '1' }));
+    for (let i = 0; i < 300; i++)
+      await storage.create(
+        `/registry/core/configmaps/ns/c${String(i).padStart(3, '0')}`,
+        configMap(`c${i}`, { v: '1' }),
+      );
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => storage.update(`/registry/core/configmaps/ns/c${String(i).padStart(3, '0')}`, configMap(`c${i}`, { v: '2' }))),
+      Array.from({ length: 100 }, (_, i) =>
+        storage.update(`/registry/core/configmaps/ns/c${String(i).padStart(3, '0')}`, configMap(`c${i}`, { v: '2' })),
+      ),
     );
     for (let i = 200; i < 300; i++) await storage.delete(`/registry/core/configmaps/ns/c${i}`);
     const before = await storage.list({ prefix: '/registry/' });
@@ -147,9 +164,19 @@ describe('FileStorage durability', () => {
     expect(after.items).toHaveLength(200);
     expect(after.items[0].object.data).toEqual({ v: '2' });
     // The history after a restart starts at most at the snapshot: older watches get Gone, as from etcd.
-    expect(() => storage.watch({ prefix: '/registry/', afterRevision: 1 }, () => {}, () => {})).toThrow(StorageError);
+    expect(() =>
+      storage.watch(
+        { prefix: '/registry/', afterRevision: 1 },
+        () => {},
+        () => {},
+      ),
+    ).toThrow(StorageError);
     const events: number[] = [];
-    const watch = storage.watch({ prefix: '/registry/', afterRevision: revision }, (e) => events.push(e.revision), () => {});
+    const watch = storage.watch(
+      { prefix: '/registry/', afterRevision: revision },
+      (e) => events.push(e.revision),
+      () => {},
+    );
     const next = await storage.create('/registry/core/configmaps/ns/next', configMap('next'));
     expect(next.revision).toBe(revision + 1);
     expect(events).toEqual([revision + 1]);

@@ -40,9 +40,19 @@ describe('MemoryStorage', () => {
   it('keeps only historySize events for watches; older revisions are Gone', async () => {
     const storage = new MemoryStorage({ historySize: 5 });
     for (let i = 0; i < 10; i++) await storage.create(`/registry/core/pods/ns/p${i}`, { metadata: { name: `p${i}` } });
-    expect(() => storage.watch({ prefix: '/registry/', afterRevision: 4 }, () => {}, () => {})).toThrow(/older than the oldest kept/);
+    expect(() =>
+      storage.watch(
+        { prefix: '/registry/', afterRevision: 4 },
+        () => {},
+        () => {},
+      ),
+    ).toThrow(/older than the oldest kept/);
     const replayed: number[] = [];
-    storage.watch({ prefix: '/registry/', afterRevision: 5 }, (e) => replayed.push(e.revision), () => {});
+    storage.watch(
+      { prefix: '/registry/', afterRevision: 5 },
+      (e) => replayed.push(e.revision),
+      () => {},
+    );
     await Promise.resolve();
     expect(replayed).toEqual([6, 7, 8, 9, 10]);
   });
@@ -50,9 +60,19 @@ describe('MemoryStorage', () => {
   it('with no history, watches only from now', async () => {
     const storage = new MemoryStorage({ historySize: 0 });
     await storage.create('/registry/a', {});
-    expect(() => storage.watch({ prefix: '/', afterRevision: 0 }, () => {}, () => {})).toThrow(/older than the oldest kept/);
+    expect(() =>
+      storage.watch(
+        { prefix: '/', afterRevision: 0 },
+        () => {},
+        () => {},
+      ),
+    ).toThrow(/older than the oldest kept/);
     const seen: number[] = [];
-    storage.watch({ prefix: '/', afterRevision: 1 }, (e) => seen.push(e.revision), () => {});
+    storage.watch(
+      { prefix: '/', afterRevision: 1 },
+      (e) => seen.push(e.revision),
+      () => {},
+    );
     await storage.create('/registry/b', {});
     expect(seen).toEqual([2]);
   });
@@ -61,7 +81,10 @@ describe('MemoryStorage', () => {
     const storage = new MemoryStorage();
     for (let i = 0; i < 10_000; i++) {
       const ns = `ns${i % 10}`;
-      await storage.create(`/registry/core/pods/${ns}/p${i}`, { metadata: { name: `p${i}`, namespace: ns }, spec: { i } });
+      await storage.create(`/registry/core/pods/${ns}/p${i}`, {
+        metadata: { name: `p${i}`, namespace: ns },
+        spec: { i },
+      });
     }
     const started = performance.now();
     const all = await storage.list({ prefix: '/registry/core/pods/' });
@@ -81,4 +104,3 @@ describe('MemoryStorage', () => {
     expect(performance.now() - pageStart).toBeLessThan(1000);
   });
 });
-

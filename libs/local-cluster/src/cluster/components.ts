@@ -25,7 +25,11 @@ export function defaultComponents(options: DefaultComponentOptions = {}): Compon
     async ({ kubeConfig, logger }) => {
       // Every controller, the opt-in kubelet-serving CSR approver included (Gardener's resource-manager does that job in shoots).
       const controllers = options.serverTLSBootstrap === false ? undefined : [...CONTROLLER_NAMES];
-      const manager = await startControllerManager({ kubeConfig, controllers, logger: logger.child({ component: 'controller-manager' }) });
+      const manager = await startControllerManager({
+        kubeConfig,
+        controllers,
+        logger: logger.child({ component: 'controller-manager' }),
+      });
       return { name: 'controller-manager', stop: () => manager.stop() };
     },
     async ({ layout, nodes, apiServer, logger }) => {
@@ -72,7 +76,10 @@ async function servingCertificates(kubelets: Kubelet[], timeoutMs: number): Prom
   for (;;) {
     const waiting = kubelets.filter((k) => !k.servingCertificate()).map((k) => k.nodeName);
     if (!waiting.length) return;
-    if (Date.now() > deadline) throw new Error(`kubelets ${waiting.join(', ')} have no serving certificate after ${timeoutMs} ms (kubelet-serving CSR not approved or issued?)`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `kubelets ${waiting.join(', ')} have no serving certificate after ${timeoutMs} ms (kubelet-serving CSR not approved or issued?)`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -28,7 +28,8 @@ export interface ClusterLayout {
 const NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 export function clusterLayout(dataDir: string, name: string): ClusterLayout {
-  if (!NAME.test(name)) throw new Error(`cluster name ${JSON.stringify(name)} must be a DNS label (lower case letters, digits and '-')`);
+  if (!NAME.test(name))
+    throw new Error(`cluster name ${JSON.stringify(name)} must be a DNS label (lower case letters, digits and '-')`);
   const root = join(dataDir, name);
   return {
     name,
@@ -73,8 +74,15 @@ const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
  * refused (remove DIR/NAME to start over): a node's Pods, pid records and addresses belong to it, so nodes are not
  * added to or removed from an existing cluster.
  */
-export function resolveNodeSettings(name: string, previous: ClusterSettings | undefined, request: NodeRequest = {}): { nodes: number; zones: string[] } {
-  if (request.nodes !== undefined && (!Number.isInteger(request.nodes) || request.nodes < 1 || request.nodes > MAX_NODES)) {
+export function resolveNodeSettings(
+  name: string,
+  previous: ClusterSettings | undefined,
+  request: NodeRequest = {},
+): { nodes: number; zones: string[] } {
+  if (
+    request.nodes !== undefined &&
+    (!Number.isInteger(request.nodes) || request.nodes < 1 || request.nodes > MAX_NODES)
+  ) {
     throw new Error(`--nodes must be a whole number from 1 to ${MAX_NODES}; got ${request.nodes}`);
   }
   for (const zone of request.zones ?? []) {
@@ -89,7 +97,9 @@ export function resolveNodeSettings(name: string, previous: ClusterSettings | un
     );
   }
   if (request.zones !== undefined && request.zones.join(',') !== kept.zones.join(',')) {
-    throw new Error(`cluster ${name} has zones ${JSON.stringify(kept.zones.join(','))}; they cannot be changed to ${JSON.stringify(request.zones.join(','))} (fixed at the first up)`);
+    throw new Error(
+      `cluster ${name} has zones ${JSON.stringify(kept.zones.join(','))}; they cannot be changed to ${JSON.stringify(request.zones.join(','))} (fixed at the first up)`,
+    );
   }
   return kept;
 }
@@ -112,7 +122,10 @@ export function clusterNodes(layout: ClusterLayout, settings: ClusterSettings): 
       name,
       dataDir: k === 0 ? layout.kubelet : join(layout.nodes, name),
       podCIDR,
-      labels: (zones.length ? { 'topology.kubernetes.io/zone': zones[k % zones.length] } : {}) as Record<string, string>,
+      labels: (zones.length ? { 'topology.kubernetes.io/zone': zones[k % zones.length] } : {}) as Record<
+        string,
+        string
+      >,
     };
   });
 }

@@ -44,14 +44,22 @@ export async function clusterUp(options: UpOptions): Promise<UpResult> {
   return { layout, pid, alreadyRunning: false };
 }
 
-async function waitUntilReady(layout: ClusterLayout, pid: number, timeoutMs = 60_000, exitCode: () => number | null | undefined = () => undefined) {
+async function waitUntilReady(
+  layout: ClusterLayout,
+  pid: number,
+  timeoutMs = 60_000,
+  exitCode: () => number | null | undefined = () => undefined,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(layout.ready)) {
     const code = exitCode();
     if (code !== undefined || !isAlive(pid)) {
-      throw new Error(`cluster ${layout.name} failed to start (exit code ${code ?? 'unknown'}); last log lines:\n${tail(layout.log, 20)}`);
+      throw new Error(
+        `cluster ${layout.name} failed to start (exit code ${code ?? 'unknown'}); last log lines:\n${tail(layout.log, 20)}`,
+      );
     }
-    if (Date.now() > deadline) throw new Error(`cluster ${layout.name} not ready after ${timeoutMs} ms; see ${layout.log}`);
+    if (Date.now() > deadline)
+      throw new Error(`cluster ${layout.name} not ready after ${timeoutMs} ms; see ${layout.log}`);
     await sleep(25);
   }
 }

@@ -9,8 +9,18 @@ import { issueCertificate, kubeconfig, type LocalApiServer } from '@gardener-ts/
 /** A kubeconfig for the kubelet of `nodeName`: the API server's URL and CA, a node client certificate. */
 export async function nodeKubeConfig(apiServer: LocalApiServer, nodeName: string): Promise<k8s.KubeConfig> {
   const user = `system:node:${nodeName}`;
-  const cert = await issueCertificate(apiServer.credentials.ca, { commonName: user, organizations: ['system:nodes'], usage: 'client' });
+  const cert = await issueCertificate(apiServer.credentials.ca, {
+    commonName: user,
+    organizations: ['system:nodes'],
+    usage: 'client',
+  });
   const config = new k8s.KubeConfig();
-  config.loadFromString(kubeconfig('local', apiServer.url, apiServer.credentials.ca.certPem, { name: user, clientCertificatePem: cert.certPem, clientKeyPem: cert.keyPem }));
+  config.loadFromString(
+    kubeconfig('local', apiServer.url, apiServer.credentials.ca.certPem, {
+      name: user,
+      clientCertificatePem: cert.certPem,
+      clientKeyPem: cert.keyPem,
+    }),
+  );
   return config;
 }

@@ -8,7 +8,17 @@ import { LocalApiServer } from '@gardener-ts/local-apiserver';
 import type { Logger } from '@gardener-ts/logging';
 import { ServiceProxy } from '../proxy/service-proxy.js';
 import { killLeftovers } from '../kubelet/runtime/pid-records.js';
-import { choosePodCIDR, clusterNodes, readSettings, resolveNodeSettings, writeSettings, type ClusterLayout, type ClusterSettings, type NodeRequest, type NodeSpec } from './layout.js';
+import {
+  choosePodCIDR,
+  clusterNodes,
+  readSettings,
+  resolveNodeSettings,
+  writeSettings,
+  type ClusterLayout,
+  type ClusterSettings,
+  type NodeRequest,
+  type NodeSpec,
+} from './layout.js';
 
 export interface Component {
   name: string;
@@ -46,7 +56,12 @@ export interface RunClusterOptions {
   kubeletCertificateAuthority?: string | boolean;
 }
 
-export async function runCluster(layout: ClusterLayout, starters: ComponentStarter[], logger: Logger, options: RunClusterOptions = {}): Promise<RunningCluster> {
+export async function runCluster(
+  layout: ClusterLayout,
+  starters: ComponentStarter[],
+  logger: Logger,
+  options: RunClusterOptions = {},
+): Promise<RunningCluster> {
   await mkdir(layout.root, { recursive: true, mode: 0o700 });
   const previous = readSettings(layout);
   const { nodes, zones } = resolveNodeSettings(layout.name, previous, options.nodes);
@@ -55,7 +70,8 @@ export async function runCluster(layout: ClusterLayout, starters: ComponentStart
     port: options.apiServerPort ?? previous?.apiServerPort ?? 0,
     storage: 'file',
     // kube's --kubelet-certificate-authority: the cluster CA, which signs the kubelets' bootstrapped serving certificates.
-    kubeletCertificateAuthority: options.kubeletCertificateAuthority === false ? undefined : (options.kubeletCertificateAuthority ?? true),
+    kubeletCertificateAuthority:
+      options.kubeletCertificateAuthority === false ? undefined : (options.kubeletCertificateAuthority ?? true),
     logger: logger.child({ component: 'apiserver' }),
   });
   const settings: ClusterSettings = {
@@ -69,7 +85,14 @@ export async function runCluster(layout: ClusterLayout, starters: ComponentStart
 
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(apiServer.kubeconfig);
-  const context: ClusterContext = { layout, settings, nodes: clusterNodes(layout, settings), kubeConfig, apiServer, logger };
+  const context: ClusterContext = {
+    layout,
+    settings,
+    nodes: clusterNodes(layout, settings),
+    kubeConfig,
+    apiServer,
+    logger,
+  };
   await killStrayNodeProcesses(context).catch((err) => logger.error({ err }, 'cleaning up node directories failed'));
   const components: Component[] = [{ name: 'apiserver', stop: () => apiServer.stop() }];
   const stop = async () => {
@@ -79,7 +102,11 @@ export async function runCluster(layout: ClusterLayout, starters: ComponentStart
     }
   };
   try {
-    const proxy = new ServiceProxy({ kubeConfig, stateFile: layout.services, logger: logger.child({ component: 'service-proxy' }) });
+    const proxy = new ServiceProxy({
+      kubeConfig,
+      stateFile: layout.services,
+      logger: logger.child({ component: 'service-proxy' }),
+    });
     await proxy.start();
     components.push({ name: 'service-proxy', stop: () => proxy.stop() });
     for (const start of starters) components.push(await start(context));
@@ -98,6 +125,7 @@ async function killStrayNodeProcesses({ layout, nodes, logger }: ClusterContext)
   const dirs = await readdir(layout.nodes).catch(() => [] as string[]);
   for (const dir of dirs.map((d) => join(layout.nodes, d)).filter((d) => !owned.has(d))) {
     const pids = await killLeftovers(join(dir, 'pods'));
-    if (pids.length) logger.info({ pids, dir }, 'Killed processes left in the directory of a node the cluster no longer has');
+    if (pids.length)
+      logger.info({ pids, dir }, 'Killed processes left in the directory of a node the cluster no longer has');
   }
 }

@@ -72,7 +72,12 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
     addNodeLifecycleController(ctx, {
       gracePeriodMs: o.nodeMonitorGracePeriodMs ?? 40_000,
       startupGracePeriodMs: o.nodeStartupGracePeriodMs ?? 60_000,
-      zones: { evictionRate: o.nodeEvictionRate, secondaryEvictionRate: o.secondaryNodeEvictionRate, unhealthyZoneThreshold: o.unhealthyZoneThreshold, largeClusterSizeThreshold: o.largeClusterSizeThreshold },
+      zones: {
+        evictionRate: o.nodeEvictionRate,
+        secondaryEvictionRate: o.secondaryNodeEvictionRate,
+        unhealthyZoneThreshold: o.unhealthyZoneThreshold,
+        largeClusterSizeThreshold: o.largeClusterSizeThreshold,
+      },
     }),
   [KUBELET_SERVING_APPROVER]: addKubeletServingCSRApprover,
 };
@@ -85,7 +90,8 @@ export const OPT_IN_CONTROLLERS: readonly string[] = [KUBELET_SERVING_APPROVER];
 export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
   const names = options.controllers ?? CONTROLLER_NAMES.filter((n) => !OPT_IN_CONTROLLERS.includes(n));
   const unknown = names.filter((n) => !(n in CONTROLLERS));
-  if (unknown.length) throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
   const log = options.logger ?? createLogger({ name: 'controller-manager', level: 'silent' });
   const mgr = await Manager.create({ clusters: { local: options.kubeConfig }, log });
   const ctx = controllerContext(mgr, log, options.now ?? Date.now);

@@ -12,7 +12,10 @@ const TRANSLATIONS: Record<string, (value: string | undefined) => string[]> = {
   'audit-policy-file': (v) => ['--audit-policy-file', required('audit-policy-file', v)],
   'audit-log-path': (v) => ['--audit-log-path', required('audit-log-path', v)],
   'audit-webhook-config-file': (v) => ['--audit-webhook-config-file', required('audit-webhook-config-file', v)],
-  'kubelet-certificate-authority': (v) => ['--kubelet-certificate-authority', required('kubelet-certificate-authority', v)],
+  'kubelet-certificate-authority': (v) => [
+    '--kubelet-certificate-authority',
+    required('kubelet-certificate-authority', v),
+  ],
   'anonymous-auth': (v) => (v === undefined || v === 'true' ? ['--anonymous-auth'] : []),
   v: (v) => ['--log-level', Number(v) >= 4 ? 'debug' : 'info'],
 };

@@ -49,7 +49,13 @@ if (podIP) {
   const listen = net.Server.prototype.listen;
   net.Server.prototype.listen = function (...args) {
     const [first, second] = args;
-    if (first !== null && typeof first === 'object' && !('path' in first && first.path) && !('fd' in first) && !('_handle' in first)) {
+    if (
+      first !== null &&
+      typeof first === 'object' &&
+      !('path' in first && first.path) &&
+      !('fd' in first) &&
+      !('_handle' in first)
+    ) {
       if (WILDCARDS.has(first.host)) args[0] = { ...first, host: podIP };
     } else if (typeof first === 'number' || (typeof first === 'string' && /^\d+$/.test(first)) || first === undefined) {
       if (typeof second === 'string') {
@@ -105,12 +111,19 @@ function serviceTable() {
   }
   const next = { stamp, byName: new Map(), byAddress: new Map() };
   for (const entry of entries) {
-    const ports = new Map((entry.ports ?? []).map((p) => [`${p.protocol || 'TCP'}/${p.port}`, { host: entry.host || '127.0.0.1', port: p.localPort }]));
+    const ports = new Map(
+      (entry.ports ?? []).map((p) => [
+        `${p.protocol || 'TCP'}/${p.port}`,
+        { host: entry.host || '127.0.0.1', port: p.localPort },
+      ]),
+    );
     next.byName.set(`${entry.namespace}/${entry.name}`.toLowerCase(), {
       clusterIP: net.isIP(entry.clusterIP ?? '') ? entry.clusterIP : undefined,
       ports,
       // A port without a name is listed under its number; port names have a letter, so those have no SRV record.
-      named: (entry.ports ?? []).filter((p) => !/^\d*$/.test(p.name ?? '')).map((p) => ({ name: p.name, protocol: p.protocol || 'TCP', port: p.port })),
+      named: (entry.ports ?? [])
+        .filter((p) => !/^\d*$/.test(p.name ?? ''))
+        .map((p) => ({ name: p.name, protocol: p.protocol || 'TCP', port: p.port })),
       headless: entry.clusterIP === 'None',
       endpoints: entry.endpoints ?? [],
       externalName: entry.type === 'ExternalName' ? entry.externalName : undefined,
@@ -118,7 +131,12 @@ function serviceTable() {
   }
   // The API server's Service has no EndpointSlice to proxy: its port 443 is the API server itself.
   if (apiServer) {
-    const kubernetes = next.byName.get('default/kubernetes') ?? { clusterIP: undefined, ports: new Map(), named: [{ name: 'https', protocol: 'TCP', port: 443 }], endpoints: [] };
+    const kubernetes = next.byName.get('default/kubernetes') ?? {
+      clusterIP: undefined,
+      ports: new Map(),
+      named: [{ name: 'https', protocol: 'TCP', port: 443 }],
+      endpoints: [],
+    };
     kubernetes.ports.set('TCP/443', apiServer);
     next.byName.set('default/kubernetes', kubernetes);
   }
@@ -154,7 +172,8 @@ function clusterName(hostname) {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost') return undefined;
   const services = serviceTable().byName;
-  if (name === CLUSTER_DOMAIN || name.endsWith(`.${CLUSTER_DOMAIN}`)) return zoneRecords(name.slice(0, -CLUSTER_DOMAIN.length - 1), services) ?? NXDOMAIN;
+  if (name === CLUSTER_DOMAIN || name.endsWith(`.${CLUSTER_DOMAIN}`))
+    return zoneRecords(name.slice(0, -CLUSTER_DOMAIN.length - 1), services) ?? NXDOMAIN;
   for (const candidate of [`${name}.${podNamespace}.svc`, `${name}.svc`, name]) {
     const records = zoneRecords(candidate, services);
     if (records) return records;
@@ -176,7 +195,9 @@ function zoneRecords(relative, services) {
   if (labels.length === 3) {
     // <hostname>.<svc>.<ns>: an endpoint of a headless Service, by hostname or (without one) its address with dashes.
     const [host, name, ns] = labels;
-    const addresses = (service(ns, name)?.endpoints ?? []).filter((e) => endpointNames(e).includes(host)).flatMap((e) => e.addresses);
+    const addresses = (service(ns, name)?.endpoints ?? [])
+      .filter((e) => endpointNames(e).includes(host))
+      .flatMap((e) => e.addresses);
     return addresses.length > 0 ? { addresses } : undefined;
   }
   if (labels.length === 4 && labels[0].startsWith('_') && labels[1].startsWith('_')) {
@@ -191,7 +212,8 @@ function serviceRecords(service) {
   if (!service) return undefined;
   if (service.externalName) return { externalName: service.externalName };
   // A headless Service without ready endpoints has no records (NXDOMAIN), as in a cluster.
-  if (service.headless) return service.endpoints.length > 0 ? { addresses: service.endpoints.flatMap((e) => e.addresses) } : undefined;
+  if (service.headless)
+    return service.endpoints.length > 0 ? { addresses: service.endpoints.flatMap((e) => e.addresses) } : undefined;
   // The API server's Service may have no ClusterIP in the table: its own address then.
   const address = service.clusterIP ?? service.ports.get('TCP/443')?.host;
   return address ? { addresses: [address], service } : undefined;
@@ -213,7 +235,12 @@ function srvRecords(service, name, ns, port, proto) {
       })
     : service.named.filter(matches).map((p) => [`${name}.${ns}.svc`, p.port]);
   // Priority 0 and equal weights summing to (about) 100, as CoreDNS gives them.
-  return targets.map(([host, port]) => ({ name: `${host}.${CLUSTER_DOMAIN}`, port, priority: 0, weight: Math.floor(100 / targets.length) }));
+  return targets.map(([host, port]) => ({
+    name: `${host}.${CLUSTER_DOMAIN}`,
+    port,
+    priority: 0,
+    weight: Math.floor(100 / targets.length),
+  }));
 }
 
 /** A ClusterIP Service a host name means, or undefined. */
@@ -228,7 +255,9 @@ function serviceTarget(host, port, protocol = 'TCP') {
   const service = serviceNamed(host);
   if (!service) return undefined;
   // A port the Service does not have: as in a cluster, its ClusterIP does not answer there.
-  return service.ports.get(`${protocol}/${port}`) ?? (service.clusterIP ? { host: service.clusterIP, port } : undefined);
+  return (
+    service.ports.get(`${protocol}/${port}`) ?? (service.clusterIP ? { host: service.clusterIP, port } : undefined)
+  );
 }
 
 // ---- Connections: every TCP connect (net.connect, tls.connect, http(s) agents, fetch) passes Socket#connect. ----
@@ -259,7 +288,8 @@ net.Socket.prototype.connect = function (...args) {
     args[0] = redirected(first);
   } else if (typeof first === 'number' || (typeof first === 'string' && /^\d+$/.test(first))) {
     const host = typeof second === 'string' ? second : 'localhost';
-    if (serviceTarget(host, Number(first))) args.splice(0, typeof second === 'string' ? 2 : 1, redirected({ port: Number(first), host }));
+    if (serviceTarget(host, Number(first)))
+      args.splice(0, typeof second === 'string' ? 2 : 1, redirected({ port: Number(first), host }));
   }
   return connect.apply(this, args);
 };
@@ -282,7 +312,8 @@ dgram.Socket.prototype.send = function (...args) {
   // With a number as third argument the second and third are offset and length, as dgram itself tells the forms
   // apart; a connected socket's send has no port and was redirected at connect.
   const portAt = typeof args[2] === 'number' ? 3 : 1;
-  if (typeof args[portAt] === 'number' || (typeof args[portAt] === 'string' && /^\d+$/.test(args[portAt]))) redirectDatagram(this, args, portAt);
+  if (typeof args[portAt] === 'number' || (typeof args[portAt] === 'string' && /^\d+$/.test(args[portAt])))
+    redirectDatagram(this, args, portAt);
   return send.apply(this, args);
 };
 
@@ -386,13 +417,15 @@ const TTL = 5;
  */
 function resolveAnswer(hostname, rrtype, options) {
   const syscall = SYSCALLS[rrtype];
-  const records = syscall && typeof hostname === 'string' ? (rrtype === 'A' ? resolved(hostname) : clusterName(hostname)) : undefined;
+  const records =
+    syscall && typeof hostname === 'string' ? (rrtype === 'A' ? resolved(hostname) : clusterName(hostname)) : undefined;
   if (!records) return undefined;
   if (records.missing) return { error: dnsError('ENOTFOUND', syscall, hostname) };
   if (rrtype === 'A' && records.externalName) return { external: records.externalName };
   let answer;
   const ipv4 = (records.addresses ?? []).filter((address) => net.isIPv4(address));
-  if (rrtype === 'A' && ipv4.length > 0) answer = rotated(ipv4).map((address) => (options?.ttl ? { address, ttl: TTL } : address));
+  if (rrtype === 'A' && ipv4.length > 0)
+    answer = rotated(ipv4).map((address) => (options?.ttl ? { address, ttl: TTL } : address));
   if (rrtype === 'SRV') answer = records.srv;
   if (rrtype === 'CNAME' && records.externalName) answer = [records.externalName];
   return answer ? { records: answer } : { error: dnsError('ENODATA', syscall, hostname) };
@@ -428,7 +461,12 @@ function promiseResolve(original, rrtype) {
 const RESOLVE_METHODS = { resolve: undefined, resolve4: 'A', resolveSrv: 'SRV', resolveCname: 'CNAME' };
 for (const [method, rrtype] of Object.entries(RESOLVE_METHODS)) {
   // The module functions are bound to the default resolver once, at load: they and the prototypes both need it.
-  for (const [target, wrap] of [[dns, callbackResolve], [dns.Resolver.prototype, callbackResolve], [dns.promises, promiseResolve], [dns.promises.Resolver.prototype, promiseResolve]]) {
+  for (const [target, wrap] of [
+    [dns, callbackResolve],
+    [dns.Resolver.prototype, callbackResolve],
+    [dns.promises, promiseResolve],
+    [dns.promises.Resolver.prototype, promiseResolve],
+  ]) {
     if (typeof target[method] === 'function') target[method] = wrap(target[method], rrtype);
   }
 }
@@ -443,7 +481,12 @@ const hostRoots = [...mounts.map(([, hostPath]) => hostPath), ...(servicesFile ?
 const under = (path, root) => path === root || path.startsWith(`${root}/`);
 if (mounts.length) {
   const remap = (path) => {
-    const text = typeof path === 'string' ? path : path instanceof URL && path.protocol === 'file:' ? fileURLToPath(path) : undefined;
+    const text =
+      typeof path === 'string'
+        ? path
+        : path instanceof URL && path.protocol === 'file:'
+          ? fileURLToPath(path)
+          : undefined;
     if (text === undefined || !text.startsWith('/')) return path;
     const clean = posix.normalize(text);
     if (hostRoots.some((root) => under(clean, root))) return path;
@@ -460,9 +503,39 @@ if (mounts.length) {
     };
     return Object.assign(wrapped, original);
   };
-  const ONE_PATH = ['access', 'appendFile', 'chmod', 'chown', 'createReadStream', 'createWriteStream', 'exists', 'lstat', 'mkdir', 'open', 'opendir', 'readFile', 'readdir', 'readlink', 'realpath', 'rm', 'rmdir', 'stat', 'statfs', 'truncate', 'unlink', 'utimes', 'watch', 'watchFile', 'unwatchFile', 'writeFile'];
+  const ONE_PATH = [
+    'access',
+    'appendFile',
+    'chmod',
+    'chown',
+    'createReadStream',
+    'createWriteStream',
+    'exists',
+    'lstat',
+    'mkdir',
+    'open',
+    'opendir',
+    'readFile',
+    'readdir',
+    'readlink',
+    'realpath',
+    'rm',
+    'rmdir',
+    'stat',
+    'statfs',
+    'truncate',
+    'unlink',
+    'utimes',
+    'watch',
+    'watchFile',
+    'unwatchFile',
+    'writeFile',
+  ];
   const TWO_PATHS = ['copyFile', 'cp', 'link', 'rename'];
-  for (const [names, paths] of [[ONE_PATH, 1], [TWO_PATHS, 2]]) {
+  for (const [names, paths] of [
+    [ONE_PATH, 1],
+    [TWO_PATHS, 2],
+  ]) {
     for (const name of names) {
       for (const fn of [name, `${name}Sync`]) if (typeof fs[fn] === 'function') fs[fn] = wrap(fs[fn], paths);
       if (typeof fs.promises[name] === 'function') fs.promises[name] = wrap(fs.promises[name], paths);

@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inPodCIDR, nodePodCIDRs, podAddress, podAddressCount, podNetworkEnv } from './pod-network.js';
 
 function boundAddress(listenCall: string, podIP: string): string {
-  const program = `const net = require('node:net'); const s = net.createServer(); ${listenCall.replace('CB', "() => { console.log(s.address().address); s.close(); }")};`;
-  const result = spawnSync(process.execPath, ['-e', program], { env: podNetworkEnv(podIP, { PATH: process.env.PATH ?? '' }), encoding: 'utf8' });
+  const program = `const net = require('node:net'); const s = net.createServer(); ${listenCall.replace('CB', '() => { console.log(s.address().address); s.close(); }')};`;
+  const result = spawnSync(process.execPath, ['-e', program], {
+    env: podNetworkEnv(podIP, { PATH: process.env.PATH ?? '' }),
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(result.stderr);
   return result.stdout.trim();
 }
@@ -60,30 +63,85 @@ describe('pod network preload: Services', () => {
   const servicesJson = (extra: object[] = []) =>
     JSON.stringify({
       services: [
-        { namespace: 'demo', name: 'hello', type: 'ClusterIP', clusterIP: '10.0.0.12', host: '127.0.0.1', ports: [{ name: 'http', protocol: 'TCP', port: 80, localPort: ports[0] }] },
-        // The proxy lists the API server's Service too, with a port that has no backends: the preload must not use it.
-        { namespace: 'default', name: 'kubernetes', type: 'ClusterIP', clusterIP: '10.0.0.1', host: '127.0.0.1', ports: [{ name: 'https', protocol: 'TCP', port: 443, localPort: 1 }] },
         {
-          namespace: 'demo', name: 'dns', type: 'ClusterIP', clusterIP: '10.0.0.53', host: '127.0.0.1',
-          ports: [{ name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: (whoami.address() as AddressInfo).port }, { name: 'dns', protocol: 'UDP', port: 53, localPort: udp.address().port }],
+          namespace: 'demo',
+          name: 'hello',
+          type: 'ClusterIP',
+          clusterIP: '10.0.0.12',
+          host: '127.0.0.1',
+          ports: [{ name: 'http', protocol: 'TCP', port: 80, localPort: ports[0] }],
+        },
+        // The proxy lists the API server's Service too, with a port that has no backends: the preload must not use it.
+        {
+          namespace: 'default',
+          name: 'kubernetes',
+          type: 'ClusterIP',
+          clusterIP: '10.0.0.1',
+          host: '127.0.0.1',
+          ports: [{ name: 'https', protocol: 'TCP', port: 443, localPort: 1 }],
+        },
+        {
+          namespace: 'demo',
+          name: 'dns',
+          type: 'ClusterIP',
+          clusterIP: '10.0.0.53',
+          host: '127.0.0.1',
+          ports: [
+            { name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: (whoami.address() as AddressInfo).port },
+            { name: 'dns', protocol: 'UDP', port: 53, localPort: udp.address().port },
+          ],
         },
         // Headless: the proxy lists its ready endpoints, StatefulSet pods with their hostnames, and their ports.
         {
-          namespace: 'demo', name: 'etcd', type: 'ClusterIP', clusterIP: 'None', host: '127.0.0.1', ports: [],
+          namespace: 'demo',
+          name: 'etcd',
+          type: 'ClusterIP',
+          clusterIP: 'None',
+          host: '127.0.0.1',
+          ports: [],
           endpoints: [
-            { addresses: ['127.9.3.1'], hostname: 'etcd-0', pod: 'etcd-0', ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[0] }] },
-            { addresses: ['127.9.3.2'], hostname: 'etcd-1', pod: 'etcd-1', ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[1] }] },
+            {
+              addresses: ['127.9.3.1'],
+              hostname: 'etcd-0',
+              pod: 'etcd-0',
+              ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[0] }],
+            },
+            {
+              addresses: ['127.9.3.2'],
+              hostname: 'etcd-1',
+              pod: 'etcd-1',
+              ports: [{ name: 'peer', protocol: 'TCP', port: etcdPorts[1] }],
+            },
           ],
         },
-        { namespace: 'demo', name: 'ext', type: 'ExternalName', host: '127.0.0.1', ports: [], externalName: 'localhost' },
+        {
+          namespace: 'demo',
+          name: 'ext',
+          type: 'ExternalName',
+          host: '127.0.0.1',
+          ports: [],
+          externalName: 'localhost',
+        },
         ...extra,
       ],
     });
 
   /** Runs an ES module in a pod of namespace demo (process.argv.slice(1) is `args`); its stdout, trimmed. */
   async function inPod(source: string, args: string[] = []): Promise<string> {
-    const env = podNetworkEnv('127.9.2.1', { PATH: process.env.PATH ?? '', GARDENER_LOCAL_SERVICES_FILE: file, KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(ports[1]) }, 'demo');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, ...args], { env, timeout: 20_000 });
+    const env = podNetworkEnv(
+      '127.9.2.1',
+      {
+        PATH: process.env.PATH ?? '',
+        GARDENER_LOCAL_SERVICES_FILE: file,
+        KUBERNETES_SERVICE_HOST: '127.0.0.1',
+        KUBERNETES_SERVICE_PORT: String(ports[1]),
+      },
+      'demo',
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, ...args], {
+      env,
+      timeout: 20_000,
+    });
     return stdout.trim();
   }
 
@@ -101,14 +159,23 @@ describe('pod network preload: Services', () => {
     await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
     whoami = createServer((req, res) => res.end(req.socket.remoteAddress));
     await new Promise<void>((resolve) => whoami.listen(0, '127.0.0.1', resolve));
-    etcd0 = spawn(process.execPath, ['-e', `const s = require('node:http').createServer((q, r) => r.end('etcd-0 on ' + s.address().address)); s.listen(0, () => console.log(s.address().port));`], {
-      env: podNetworkEnv('127.9.3.1', { PATH: process.env.PATH ?? '' }, 'demo'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    etcdPorts.push(await new Promise<number>((resolve, reject) => {
-      etcd0.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
-      etcd0.once('exit', (code) => reject(new Error(`etcd-0 exited with ${code}`)));
-    }));
+    etcd0 = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const s = require('node:http').createServer((q, r) => r.end('etcd-0 on ' + s.address().address)); s.listen(0, () => console.log(s.address().port));`,
+      ],
+      {
+        env: podNetworkEnv('127.9.3.1', { PATH: process.env.PATH ?? '' }, 'demo'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    etcdPorts.push(
+      await new Promise<number>((resolve, reject) => {
+        etcd0.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+        etcd0.once('exit', (code) => reject(new Error(`etcd-0 exited with ${code}`)));
+      }),
+    );
     etcd1 = createServer((_req, res) => res.end('etcd-1'));
     await new Promise<void>((resolve) => etcd1.listen(0, '127.9.3.2', resolve));
     etcdPorts.push((etcd1.address() as AddressInfo).port);
@@ -135,8 +202,15 @@ describe('pod network preload: Services', () => {
       results.push((await dns.promises.lookup('kubernetes.default.svc')).address);
       console.log(JSON.stringify(results));`);
     expect(JSON.parse(out)).toEqual([
-      '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12', '10.0.0.12/4', JSON.stringify([{ address: '10.0.0.12', family: 4 }]),
-      'ENOTFOUND', '10.0.0.1',
+      '10.0.0.12',
+      '10.0.0.12',
+      '10.0.0.12',
+      '10.0.0.12',
+      '10.0.0.12',
+      '10.0.0.12/4',
+      JSON.stringify([{ address: '10.0.0.12', family: 4 }]),
+      'ENOTFOUND',
+      '10.0.0.1',
     ]);
   });
 
@@ -197,12 +271,18 @@ describe('pod network preload: Services', () => {
       for (const s of [a, b, c, server]) s.close();`);
     // A connected socket and a TCP connection come from the pod's address (ClientIP affinity tells pods apart).
     expect(JSON.parse(out)).toEqual([
-      'udp:by name from 127.0.0.1', 'udp:by offset from 127.0.0.1', 'udp:connected from 127.9.2.1', 'udp:udp6 from 127.0.0.1', '127.9.2.1', '127.9.2.1',
+      'udp:by name from 127.0.0.1',
+      'udp:by offset from 127.0.0.1',
+      'udp:connected from 127.9.2.1',
+      'udp:udp6 from 127.0.0.1',
+      '127.9.2.1',
+      '127.9.2.1',
     ]);
   });
 
   it('resolves a headless Service to all its endpoints and a StatefulSet pod name to its address, and connects by that name', async () => {
-    const out = await inPod(`
+    const out = await inPod(
+      `
       import dns from 'node:dns';
       import http from 'node:http';
       const addresses = async (name) => (await dns.promises.lookup(name, { all: true })).map((a) => a.address).sort();
@@ -226,7 +306,9 @@ describe('pod network preload: Services', () => {
           // The pod's own address and port, as is: the pod listens there.
           await get('http://127.9.3.1:' + p0 + '/'),
         ],
-      }));`, [String(etcdPorts[0]), String(etcdPorts[1])]);
+      }));`,
+      [String(etcdPorts[0]), String(etcdPorts[1])],
+    );
     const both = ['127.9.3.1', '127.9.3.2'];
     const result = JSON.parse(out);
     expect(result).toEqual({
@@ -241,7 +323,8 @@ describe('pod network preload: Services', () => {
   });
 
   it('resolves an ExternalName Service like its external name (a CNAME) and connects by its name there', async () => {
-    const out = await inPod(`
+    const out = await inPod(
+      `
       import dns from 'node:dns';
       console.log(JSON.stringify([
         (await dns.promises.lookup('ext.demo', { family: 4 })).address,
@@ -251,8 +334,18 @@ describe('pod network preload: Services', () => {
         await new Promise((r) => dns.resolve('ext.demo', 'CNAME', (err, names) => r(err ? err.code : names))),
         await dns.promises.resolveCname('hello.demo.svc.cluster.local').catch((err) => err.code),
         await (await fetch('http://ext.demo.svc:' + process.argv[1] + '/')).text(),
-      ]));`, [String(ports[0])]);
-    expect(JSON.parse(out)).toEqual(['127.0.0.1', ['127.0.0.1'], '127.0.0.1', ['localhost'], ['localhost'], 'ENODATA', 'hello']);
+      ]));`,
+      [String(ports[0])],
+    );
+    expect(JSON.parse(out)).toEqual([
+      '127.0.0.1',
+      ['127.0.0.1'],
+      '127.0.0.1',
+      ['localhost'],
+      ['localhost'],
+      'ENODATA',
+      'hello',
+    ]);
   });
 
   it('answers SRV records of named ports: the Service for a ClusterIP one, each endpoint for a headless one', async () => {
@@ -293,7 +386,19 @@ describe('pod network preload: Services', () => {
       const body = await (await fetch('http://late.demo.svc:8080/')).text();
       console.log(JSON.stringify([before ?? null, after, body]));`);
     await new Promise((r) => setTimeout(r, 1500));
-    await writeFile(`${file}.tmp`, servicesJson([{ namespace: 'demo', name: 'late', type: 'ClusterIP', clusterIP: '10.0.0.40', host: '127.0.0.1', ports: [{ name: 'http', protocol: 'TCP', port: 8080, localPort: ports[2] }] }]));
+    await writeFile(
+      `${file}.tmp`,
+      servicesJson([
+        {
+          namespace: 'demo',
+          name: 'late',
+          type: 'ClusterIP',
+          clusterIP: '10.0.0.40',
+          host: '127.0.0.1',
+          ports: [{ name: 'http', protocol: 'TCP', port: 8080, localPort: ports[2] }],
+        },
+      ]),
+    );
     await rename(`${file}.tmp`, file);
     expect(JSON.parse(await program)).toEqual([null, '10.0.0.40', 'late']);
   });

@@ -20,7 +20,11 @@ export function podNetworkPreload(): string | undefined {
  */
 export function podNetworkEnv(podIP: string, env: Record<string, string>, namespace?: string): Record<string, string> {
   const preload = podNetworkPreload();
-  const result: Record<string, string> = { ...env, GARDENER_LOCAL_POD_IP: podIP, ...(namespace ? { GARDENER_LOCAL_POD_NAMESPACE: namespace } : {}) };
+  const result: Record<string, string> = {
+    ...env,
+    GARDENER_LOCAL_POD_IP: podIP,
+    ...(namespace ? { GARDENER_LOCAL_POD_NAMESPACE: namespace } : {}),
+  };
   if (preload) result.NODE_OPTIONS = [env.NODE_OPTIONS, `--import=${preload}`].filter(Boolean).join(' ');
   return result;
 }
@@ -73,7 +77,8 @@ export const MAX_NODES = 16;
 export function nodePodCIDRs(clusterCIDR: string, nodes: number): string[] {
   const { a, b, blocks } = parsePodCIDR(clusterCIDR);
   if (b !== 0 || blocks !== 256) throw new Error(`cluster pod CIDR ${clusterCIDR} must be a 127.X.0.0/16 range`);
-  if (!Number.isInteger(nodes) || nodes < 1 || nodes > MAX_NODES) throw new Error(`a cluster has 1 to ${MAX_NODES} nodes; got ${nodes}`);
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > MAX_NODES)
+    throw new Error(`a cluster has 1 to ${MAX_NODES} nodes; got ${nodes}`);
   if (nodes === 1) return [clusterCIDR];
   return Array.from({ length: nodes }, (_, k) => `127.${a}.${16 * k}.0/20`);
 }

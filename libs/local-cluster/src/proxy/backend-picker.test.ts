@@ -72,7 +72,14 @@ describe('backend picker', () => {
   it('reads the timeout from the Service spec', () => {
     expect(affinityTimeoutMs({ sessionAffinity: 'None' })).toBeUndefined();
     expect(affinityTimeoutMs({ sessionAffinity: 'ClientIP' })).toBe(10_800_000);
-    expect(affinityTimeoutMs({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } })).toBe(60_000);
-    expect(affinityTimeoutMs({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 100_000 } } })).toBe(10_800_000);
+    expect(
+      affinityTimeoutMs({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } }),
+    ).toBe(60_000);
+    expect(
+      affinityTimeoutMs({
+        sessionAffinity: 'ClientIP',
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 100_000 } },
+      }),
+    ).toBe(10_800_000);
   });
 });

@@ -80,7 +80,8 @@ export class BackendPicker {
   private sweep(now: number): void {
     if (this.affinityMs === undefined || now - this.lastSweep < Math.min(this.affinityMs, 60_000)) return;
     this.lastSweep = now;
-    for (const [client, affinity] of this.affinities) if (now - affinity.lastUsed > this.affinityMs) this.affinities.delete(client);
+    for (const [client, affinity] of this.affinities)
+      if (now - affinity.lastUsed > this.affinityMs) this.affinities.delete(client);
   }
 }
 
@@ -89,10 +90,13 @@ export function backendKey(backend: Backend): string {
 }
 
 /** The affinity timeout in ms of a Service's `sessionAffinity`/`sessionAffinityConfig`; undefined for `None`. */
-export function affinityTimeoutMs(spec: { sessionAffinity?: string; sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } } } | undefined): number | undefined {
+export function affinityTimeoutMs(
+  spec: { sessionAffinity?: string; sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } } } | undefined,
+): number | undefined {
   if (spec?.sessionAffinity !== 'ClientIP') return undefined;
   const seconds = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
   // The API server rejects other values; a stored object from elsewhere falls back to the default.
-  const valid = seconds !== undefined && Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_AFFINITY_TIMEOUT_SECONDS;
+  const valid =
+    seconds !== undefined && Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_AFFINITY_TIMEOUT_SECONDS;
   return (valid ? seconds : DEFAULT_AFFINITY_TIMEOUT_SECONDS) * 1000;
 }

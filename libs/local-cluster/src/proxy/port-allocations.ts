@@ -60,7 +60,8 @@ export class PortAllocations {
 
   /** The local port a Service port had before (a restart), if any. */
   previous(namespace: string, name: string, portName: string, protocol: string): number | undefined {
-    return this.entries.get(key(namespace, name))?.ports.find((p) => p.name === portName && p.protocol === protocol)?.localPort;
+    return this.entries.get(key(namespace, name))?.ports.find((p) => p.name === portName && p.protocol === protocol)
+      ?.localPort;
   }
 
   get(namespace: string, name: string): ServiceEntry | undefined {
@@ -82,7 +83,12 @@ export class PortAllocations {
   }
 
   private save(): Promise<void> {
-    const text = JSON.stringify({ services: this.all().sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name))) }, null, 2) + '\n';
+    const text =
+      JSON.stringify(
+        { services: this.all().sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name))) },
+        null,
+        2,
+      ) + '\n';
     this.writing = this.writing.then(async () => {
       await writeFile(`${this.file}.tmp`, text);
       await rename(`${this.file}.tmp`, this.file);

@@ -7,7 +7,15 @@
 // The allocations are written to the state file (JSON) where clients and people can read them, with what the pod
 // network preload needs to answer DNS questions that no proxy port serves: the ready endpoints (addresses, hostnames,
 // ports) of headless Services and the externalName of ExternalName Services.
-import { CoreV1Api, DiscoveryV1Api, KubeConfig, makeInformer, type KubernetesObject, type V1EndpointSlice, type V1Service } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  DiscoveryV1Api,
+  KubeConfig,
+  makeInformer,
+  type KubernetesObject,
+  type V1EndpointSlice,
+  type V1Service,
+} from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { PortAllocations, type EndpointEntry, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
 import { affinityTimeoutMs, type Backend } from './backend-picker.js';
@@ -62,19 +70,27 @@ export class ServiceProxy {
   async start(): Promise<void> {
     const discovery = this.options.kubeConfig.makeApiClient(DiscoveryV1Api);
     await Promise.all([
-      this.watch('/api/v1/services', () => this.core.listServiceForAllNamespaces(), (type, svc: V1Service) => {
-        const key = objectKey(svc);
-        if (type === 'delete') this.services.delete(key);
-        else this.services.set(key, svc);
-        this.enqueue(key);
-      }),
-      this.watch('/apis/discovery.k8s.io/v1/endpointslices', () => discovery.listEndpointSliceForAllNamespaces(), (type, slice: V1EndpointSlice) => {
-        const key = objectKey(slice);
-        if (type === 'delete') this.slices.delete(key);
-        else this.slices.set(key, slice);
-        const service = slice.metadata?.labels?.[SERVICE_NAME_LABEL];
-        if (service) this.enqueue(`${slice.metadata?.namespace}/${service}`);
-      }),
+      this.watch(
+        '/api/v1/services',
+        () => this.core.listServiceForAllNamespaces(),
+        (type, svc: V1Service) => {
+          const key = objectKey(svc);
+          if (type === 'delete') this.services.delete(key);
+          else this.services.set(key, svc);
+          this.enqueue(key);
+        },
+      ),
+      this.watch(
+        '/apis/discovery.k8s.io/v1/endpointslices',
+        () => discovery.listEndpointSliceForAllNamespaces(),
+        (type, slice: V1EndpointSlice) => {
+          const key = objectKey(slice);
+          if (type === 'delete') this.slices.delete(key);
+          else this.slices.set(key, slice);
+          const service = slice.metadata?.labels?.[SERVICE_NAME_LABEL];
+          if (service) this.enqueue(`${slice.metadata?.namespace}/${service}`);
+        },
+      ),
     ]);
     // Services deleted while the proxy was down: their allocations go.
     for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
@@ -85,7 +101,10 @@ export class ServiceProxy {
    * 53/TCP from 53/UDP when the number is not enough.
    */
   localPort(namespace: string, name: string, port: string, protocol?: string): number | undefined {
-    return this.allocations.get(namespace, name)?.ports.find((p) => (p.name === port || String(p.port) === port) && (!protocol || p.protocol === protocol))?.localPort;
+    return this.allocations
+      .get(namespace, name)
+      ?.ports.find((p) => (p.name === port || String(p.port) === port) && (!protocol || p.protocol === protocol))
+      ?.localPort;
   }
 
   async stop(): Promise<void> {
@@ -100,7 +119,9 @@ export class ServiceProxy {
   private enqueue(key: string): void {
     if (this.stopped) return;
     const previous = this.syncing.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.sync(key)).catch((err) => this.log.error({ err, service: key }, 'service sync failed'));
+    const next = previous
+      .then(() => this.sync(key))
+      .catch((err) => this.log.error({ err, service: key }, 'service sync failed'));
     this.syncing.set(key, next);
     void next.finally(() => {
       if (this.syncing.get(key) === next) this.syncing.delete(key);
@@ -111,7 +132,10 @@ export class ServiceProxy {
     if (this.stopped) return;
     const [namespace, name] = key.split('/');
     const service = this.services.get(key);
-    const ports = service && servesPorts(service) ? (service.spec?.ports ?? []).filter((p) => this.supported(key, p.name || String(p.port), p.protocol ?? 'TCP')) : [];
+    const ports =
+      service && servesPorts(service)
+        ? (service.spec?.ports ?? []).filter((p) => this.supported(key, p.name || String(p.port), p.protocol ?? 'TCP'))
+        : [];
     const affinityMs = affinityTimeoutMs(service?.spec);
     const current = this.forwarders.get(key) ?? new Map<string, Forwarder>();
     const entries: ServicePortEntry[] = [];
@@ -129,7 +153,13 @@ export class ServiceProxy {
       if (!forwarder) continue;
       current.set(slot, forwarder);
       forwarder.setBackends(this.backends(namespace, name, port.name ?? '', protocol), affinityMs);
-      entries.push({ name: portName, protocol, port: port.port, localPort: forwarder.port, ...(port.nodePort ? { nodePort: port.nodePort } : {}) });
+      entries.push({
+        name: portName,
+        protocol,
+        port: port.port,
+        localPort: forwarder.port,
+        ...(port.nodePort ? { nodePort: port.nodePort } : {}),
+      });
     }
     for (const [slot, forwarder] of current) {
       if (!entries.some((e) => `${e.protocol}/${e.name}` === slot)) {
@@ -142,8 +172,17 @@ export class ServiceProxy {
 
     const dns = service && this.dnsOnly(namespace, name, service);
     if (!service || (entries.length === 0 && !dns)) return this.allocations.remove(namespace, name);
-    const entry: ServiceEntry = { namespace, name, type: service.spec?.type ?? 'ClusterIP', clusterIP: service.spec?.clusterIP, host: this.host, ports: entries, ...dns };
-    if (JSON.stringify(this.allocations.get(namespace, name)) !== JSON.stringify(entry)) await this.allocations.set(entry);
+    const entry: ServiceEntry = {
+      namespace,
+      name,
+      type: service.spec?.type ?? 'ClusterIP',
+      clusterIP: service.spec?.clusterIP,
+      host: this.host,
+      ports: entries,
+      ...dns,
+    };
+    if (JSON.stringify(this.allocations.get(namespace, name)) !== JSON.stringify(entry))
+      await this.allocations.set(entry);
     if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
   }
 
@@ -158,17 +197,29 @@ export class ServiceProxy {
     return false;
   }
 
-  private async listen(key: string, protocol: string, portName: string, port: number, fixed: boolean): Promise<Forwarder | undefined> {
+  private async listen(
+    key: string,
+    protocol: string,
+    portName: string,
+    port: number,
+    fixed: boolean,
+  ): Promise<Forwarder | undefined> {
     const listen = LISTENERS[protocol];
     try {
       return await listen(this.host, port);
     } catch (err) {
       if (fixed || port === 0) {
-        this.log.error({ err, service: key, port: portName, protocol }, `cannot listen on ${this.host}:${port}/${protocol}`);
+        this.log.error(
+          { err, service: key, port: portName, protocol },
+          `cannot listen on ${this.host}:${port}/${protocol}`,
+        );
         return undefined;
       }
       // The port a Service had before a restart is taken now: it gets a new one (and the state file says so).
-      this.log.warn({ service: key, port: portName, protocol, previous: port }, 'previous local port is taken; allocating a new one');
+      this.log.warn(
+        { service: key, port: portName, protocol, previous: port },
+        'previous local port is taken; allocating a new one',
+      );
       return listen(this.host, 0);
     }
   }
@@ -177,8 +228,15 @@ export class ServiceProxy {
    * What DNS needs of a Service no proxy port serves: an ExternalName Service's CNAME, a headless Service's endpoints;
    * undefined for other Services.
    */
-  private dnsOnly(namespace: string, name: string, service: V1Service): Pick<ServiceEntry, 'externalName' | 'endpoints'> | undefined {
-    if (service.spec?.type === 'ExternalName') return service.spec.externalName ? { externalName: service.spec.externalName.toLowerCase().replace(/\.$/, '') } : undefined;
+  private dnsOnly(
+    namespace: string,
+    name: string,
+    service: V1Service,
+  ): Pick<ServiceEntry, 'externalName' | 'endpoints'> | undefined {
+    if (service.spec?.type === 'ExternalName')
+      return service.spec.externalName
+        ? { externalName: service.spec.externalName.toLowerCase().replace(/\.$/, '') }
+        : undefined;
     if (service.spec?.clusterIP !== 'None') return undefined;
     // A headless Service's name answers with its ready endpoints (all of them with publishNotReadyAddresses, as the
     // EndpointSlice controller marks them ready then anyway). An endpoint in two slices (other ports) is listed once.
@@ -186,29 +244,40 @@ export class ServiceProxy {
     const endpoints = new Map<string, EndpointEntry>();
     for (const slice of this.slicesOf(namespace, name)) {
       if (slice.addressType === 'FQDN') continue;
-      const ports = (slice.ports ?? []).flatMap((p) => (p.port === undefined ? [] : [{ name: p.name ?? '', protocol: p.protocol ?? 'TCP', port: p.port }]));
+      const ports = (slice.ports ?? []).flatMap((p) =>
+        p.port === undefined ? [] : [{ name: p.name ?? '', protocol: p.protocol ?? 'TCP', port: p.port }],
+      );
       for (const endpoint of slice.endpoints ?? []) {
         if (!publishNotReady && endpoint.conditions?.ready === false) continue;
         const id = [...endpoint.addresses].sort().join(',');
         const known = endpoints.get(id);
         if (known) {
-          known.ports.push(...ports.filter((p) => !known.ports.some((k) => k.name === p.name && k.protocol === p.protocol)));
+          known.ports.push(
+            ...ports.filter((p) => !known.ports.some((k) => k.name === p.name && k.protocol === p.protocol)),
+          );
           continue;
         }
         const pod = endpoint.targetRef?.kind === 'Pod' ? endpoint.targetRef.name : undefined;
-        endpoints.set(id, { addresses: [...endpoint.addresses], ...(endpoint.hostname ? { hostname: endpoint.hostname } : {}), ...(pod ? { pod } : {}), ports: [...ports] });
+        endpoints.set(id, {
+          addresses: [...endpoint.addresses],
+          ...(endpoint.hostname ? { hostname: endpoint.hostname } : {}),
+          ...(pod ? { pod } : {}),
+          ports: [...ports],
+        });
       }
     }
     // Sorted, so that the state file changes only when the endpoints do.
     const order = (e: EndpointEntry) => `${e.hostname ?? ''}/${e.addresses.join(',')}`;
-    for (const e of endpoints.values()) e.ports.sort((x, y) => `${x.protocol}/${x.name}`.localeCompare(`${y.protocol}/${y.name}`));
+    for (const e of endpoints.values())
+      e.ports.sort((x, y) => `${x.protocol}/${x.name}`.localeCompare(`${y.protocol}/${y.name}`));
     return { endpoints: [...endpoints.values()].sort((a, b) => order(a).localeCompare(order(b))) };
   }
 
   /** The EndpointSlices of one Service. */
   private *slicesOf(namespace: string, service: string): Iterable<V1EndpointSlice> {
     for (const slice of this.slices.values()) {
-      if (slice.metadata?.namespace === namespace && slice.metadata?.labels?.[SERVICE_NAME_LABEL] === service) yield slice;
+      if (slice.metadata?.namespace === namespace && slice.metadata?.labels?.[SERVICE_NAME_LABEL] === service)
+        yield slice;
     }
   }
 
@@ -216,7 +285,9 @@ export class ServiceProxy {
   private backends(namespace: string, service: string, portName: string, protocol: string): Backend[] {
     const backends: Backend[] = [];
     for (const slice of this.slicesOf(namespace, service)) {
-      const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol)?.port;
+      const port = (slice.ports ?? []).find(
+        (p) => (p.name ?? '') === portName && (p.protocol ?? 'TCP') === protocol,
+      )?.port;
       if (!port) continue;
       for (const endpoint of slice.endpoints ?? []) {
         if (endpoint.conditions?.ready === false || endpoint.conditions?.terminating === true) continue;
@@ -228,7 +299,9 @@ export class ServiceProxy {
   }
 
   private async publishLoadBalancer(service: V1Service, ports: ServicePortEntry[]): Promise<void> {
-    const ingress = [{ ip: this.host, ipMode: 'VIP', ports: ports.map((p) => ({ port: p.localPort, protocol: p.protocol })) }];
+    const ingress = [
+      { ip: this.host, ipMode: 'VIP', ports: ports.map((p) => ({ port: p.localPort, protocol: p.protocol })) },
+    ];
     if (JSON.stringify(service.status?.loadBalancer?.ingress ?? []) === JSON.stringify(ingress)) return;
     const { name, namespace } = service.metadata as { name: string; namespace: string };
     const current = await this.core.readNamespacedServiceStatus({ name, namespace });

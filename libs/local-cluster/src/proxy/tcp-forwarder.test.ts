@@ -33,7 +33,13 @@ describe('TCP forwarder', () => {
   it('moves a client whose affinity endpoint refuses to the next endpoint, and keeps it there', async () => {
     const forwarder = await TcpForwarder.listen('127.0.0.1', 0);
     // The dead endpoint comes first: the client's first connection gets it, is refused, and goes on.
-    forwarder.setBackends([{ host: '127.0.0.1', port: deadPort }, { host: '127.0.0.1', port: livePort }], 60_000);
+    forwarder.setBackends(
+      [
+        { host: '127.0.0.1', port: deadPort },
+        { host: '127.0.0.1', port: livePort },
+      ],
+      60_000,
+    );
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await ask(forwarder.port));
     expect(answers).toEqual(['live', 'live', 'live', 'live']);

@@ -9,7 +9,11 @@ export class TcpForwarder {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
 
-  private constructor(readonly host: string, readonly port: number, server: Server) {
+  private constructor(
+    readonly host: string,
+    readonly port: number,
+    server: Server,
+  ) {
     this.server = server;
   }
 

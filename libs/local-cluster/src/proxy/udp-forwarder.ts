@@ -45,7 +45,11 @@ export class UdpForwarder {
   }
 
   /** Binds host:port (port 0: any free port; the chosen one is `port`). Rejects when the port is taken. */
-  static async listen(host: string, port: number, timeouts: UdpTimeouts = CONNTRACK_UDP_TIMEOUTS): Promise<UdpForwarder> {
+  static async listen(
+    host: string,
+    port: number,
+    timeouts: UdpTimeouts = CONNTRACK_UDP_TIMEOUTS,
+  ): Promise<UdpForwarder> {
     const socket = createSocket(isIPv6(host) ? 'udp6' : 'udp4');
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);

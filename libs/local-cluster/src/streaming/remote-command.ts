@@ -27,7 +27,13 @@ export interface RemoteCommandRequest {
 /** The query of an exec request: repeated `command`, and `stdin`/`stdout`/`stderr`/`tty` flags (`true` or `1`). */
 export function parseRemoteCommandQuery(query: URLSearchParams): RemoteCommandRequest {
   const flag = (name: string) => ['true', '1'].includes(query.get(name) ?? '');
-  return { command: query.getAll('command'), stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') };
+  return {
+    command: query.getAll('command'),
+    stdin: flag('stdin'),
+    stdout: flag('stdout'),
+    stderr: flag('stderr'),
+    tty: flag('tty'),
+  };
 }
 
 export interface RemoteCommandSession {
@@ -56,10 +62,14 @@ export function serveRemoteCommand(
   head: Buffer,
   run: (request: RemoteCommandRequest, session: RemoteCommandSession) => void,
 ): void {
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
   if (!REMOTE_COMMAND_PROTOCOLS.some((p) => offered.includes(p))) {
     const message = `unsupported streaming protocol: offered [${offered.join(', ')}], supported [${REMOTE_COMMAND_PROTOCOLS.join(', ')}]`;
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`,
+    );
     return;
   }
   const request = parseRemoteCommandQuery(new URL(req.url ?? '/', 'https://kubelet').searchParams);
@@ -119,7 +129,8 @@ function openSession(ws: WebSocket, request: RemoteCommandRequest): RemoteComman
 /** The Status written on the error channel; kubectl exits with the code of a NonZeroExitCode failure. */
 export function exitStatus(result: number | Error): Record<string, unknown> {
   if (result === 0) return { metadata: {}, status: 'Success' };
-  if (result instanceof Error) return { metadata: {}, status: 'Failure', message: result.message, reason: 'InternalError', code: 500 };
+  if (result instanceof Error)
+    return { metadata: {}, status: 'Failure', message: result.message, reason: 'InternalError', code: 500 };
   return {
     metadata: {},
     status: 'Failure',

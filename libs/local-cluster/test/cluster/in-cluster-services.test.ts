@@ -15,7 +15,8 @@ let dir: string;
 let cluster: RunningCluster;
 let kubeconfig: string;
 
-const run = (args: string[], input?: object) => kubectl(kubeconfig, args, input ? { input: JSON.stringify(input) } : {});
+const run = (args: string[], input?: object) =>
+  kubectl(kubeconfig, args, input ? { input: JSON.stringify(input) } : {});
 const jsonOf = async <T>(args: string[]) => JSON.parse(await run([...args, '-o', 'json'])) as T;
 
 // The backend: answers every request with its own name, listening on all interfaces (the preload binds the pod IP).
@@ -86,7 +87,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'in-cluster-services-'));
   const imageMap = join(dir, 'images.yaml');
   await writeFile(imageMap, JSON.stringify({ images: [{ image: 'node', command: [process.execPath] }] }));
-  const logger = createLogger({ name: 'in-cluster-services-test', level: process.env.CLUSTER_TEST_LOG ? 'debug' : 'silent' });
+  const logger = createLogger({
+    name: 'in-cluster-services-test',
+    level: process.env.CLUSTER_TEST_LOG ? 'debug' : 'silent',
+  });
   cluster = await runCluster(clusterLayout(dir, 'dns'), defaultComponents({ imageMapFile: imageMap }), logger);
   kubeconfig = clusterLayout(dir, 'dns').kubeconfig;
 }, 120_000);
@@ -103,8 +107,27 @@ describe('Services inside the cluster', () => {
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'apps', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'node', args: ['-e', SERVER], readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 } }] } },
-        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'apps' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'web', namespace: 'apps', labels: { app: 'web' } },
+          spec: {
+            containers: [
+              {
+                name: 'web',
+                image: 'node',
+                args: ['-e', SERVER],
+                readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 },
+              },
+            ],
+          },
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'web', namespace: 'apps' },
+          spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] },
+        },
       ],
     });
     const service = await jsonOf<{ spec: { clusterIP: string } }>(['get', 'service', 'web', '-n', 'apps']);
@@ -118,7 +141,14 @@ describe('Services inside the cluster', () => {
       spec: {
         restartPolicy: 'Never',
         volumes: [{ name: 'ca', configMap: { name: 'kube-root-ca.crt' } }],
-        containers: [{ name: 'client', image: 'node', args: ['--input-type=module', '-e', CLIENT, service.spec.clusterIP], volumeMounts: [{ name: 'ca', mountPath: '/ca' }] }],
+        containers: [
+          {
+            name: 'client',
+            image: 'node',
+            args: ['--input-type=module', '-e', CLIENT, service.spec.clusterIP],
+            volumeMounts: [{ name: 'ca', mountPath: '/ca' }],
+          },
+        ],
       },
     });
     const logs = await succeeded('client');
@@ -141,28 +171,64 @@ describe('Services inside the cluster', () => {
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'db', namespace: 'apps' }, spec: { clusterIP: 'None', selector: { app: 'db' }, ports: [{ name: 'peer', port: 8080 }] } },
         {
-          apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'apps' },
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'db', namespace: 'apps' },
+          spec: { clusterIP: 'None', selector: { app: 'db' }, ports: [{ name: 'peer', port: 8080 }] },
+        },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'StatefulSet',
+          metadata: { name: 'db', namespace: 'apps' },
           spec: {
-            serviceName: 'db', replicas: 2, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } },
+            serviceName: 'db',
+            replicas: 2,
+            podManagementPolicy: 'Parallel',
+            selector: { matchLabels: { app: 'db' } },
             template: {
               metadata: { labels: { app: 'db' } },
-              spec: { containers: [{ name: 'db', image: 'node', args: ['-e', DB], readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 } }] },
+              spec: {
+                containers: [
+                  {
+                    name: 'db',
+                    image: 'node',
+                    args: ['-e', DB],
+                    readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 1 },
+                  },
+                ],
+              },
             },
           },
         },
       ],
     });
-    await waitFor('both db pods to be ready', async () => ((await run(['get', 'statefulset', 'db', '-n', 'apps', '-o', 'jsonpath={.status.readyReplicas}'])) === '2' ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(
+      'both db pods to be ready',
+      async () =>
+        (await run(['get', 'statefulset', 'db', '-n', 'apps', '-o', 'jsonpath={.status.readyReplicas}'])) === '2'
+          ? true
+          : undefined,
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     await run(['apply', '-f', '-'], {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'db-client', namespace: 'apps' },
-      spec: { restartPolicy: 'Never', containers: [{ name: 'client', image: 'node', args: ['--input-type=module', '-e', DB_CLIENT] }] },
+      spec: {
+        restartPolicy: 'Never',
+        containers: [{ name: 'client', image: 'node', args: ['--input-type=module', '-e', DB_CLIENT] }],
+      },
     });
     const logs = await succeeded('db-client');
-    const pods = await jsonOf<{ items: { metadata: { name: string }; status: { podIP: string } }[] }>(['get', 'pods', '-n', 'apps', '-l', 'app=db']);
+    const pods = await jsonOf<{ items: { metadata: { name: string }; status: { podIP: string } }[] }>([
+      'get',
+      'pods',
+      '-n',
+      'apps',
+      '-l',
+      'app=db',
+    ]);
     const ip = (name: string) => pods.items.find((p) => p.metadata.name === name)!.status.podIP;
     expect(JSON.parse(logs.split('\n').at(-1)!)).toEqual({
       all: [ip('db-0'), ip('db-1')].sort(),

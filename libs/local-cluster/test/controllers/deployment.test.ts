@@ -2,7 +2,13 @@
 // driven by kubectl where that is the user's path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKubectl, waitFor } from '@gardener-ts/test-support';
-import { type Deployment, DeploymentKind, type Pod, PodKind, ReplicaSetKind } from '../../src/controllers/shared/kinds.js';
+import {
+  type Deployment,
+  DeploymentKind,
+  type Pod,
+  PodKind,
+  ReplicaSetKind,
+} from '../../src/controllers/shared/kinds.js';
 import { isPodReady } from '../../src/controllers/shared/pods.js';
 import { template } from './support/fixtures.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -16,19 +22,33 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-function deployment(name: string, replicas: number, strategy: NonNullable<Deployment['spec']>['strategy'] = undefined, extra: Partial<NonNullable<Deployment['spec']>> = {}): Deployment {
+function deployment(
+  name: string,
+  replicas: number,
+  strategy: NonNullable<Deployment['spec']>['strategy'] = undefined,
+  extra: Partial<NonNullable<Deployment['spec']>> = {},
+): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: template({ app: name }), ...(strategy ? { strategy } : {}), ...extra },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: template({ app: name }),
+      ...(strategy ? { strategy } : {}),
+      ...extra,
+    },
   };
 }
 
 const key = (name: string) => ({ namespace: 'default', name });
 const replicaSetsOf = async (name: string) =>
-  (await h.api.list(ReplicaSetKind, { namespace: 'default' })).items.filter((rs) => rs.metadata?.ownerReferences?.some((r) => r.kind === 'Deployment' && r.name === name));
-const rolloutStatus = (name: string) => runKubectl(h.kubeconfig, ['rollout', 'status', `deployment/${name}`, '--timeout=60s'], { timeoutMs: 70_000 });
+  (await h.api.list(ReplicaSetKind, { namespace: 'default' })).items.filter((rs) =>
+    rs.metadata?.ownerReferences?.some((r) => r.kind === 'Deployment' && r.name === name),
+  );
+const rolloutStatus = (name: string) =>
+  runKubectl(h.kubeconfig, ['rollout', 'status', `deployment/${name}`, '--timeout=60s'], { timeoutMs: 70_000 });
 const conditionOf = (d: Deployment, type: string) => d.status?.conditions?.find((c) => c.type === type);
 const image = (p: Pod) => p.spec?.containers?.[0]?.image;
 
@@ -54,16 +74,32 @@ describe('Deployment controller', () => {
     expect(rs.metadata?.name).toBe(`web-${hash}`);
     expect(rs.spec?.selector.matchLabels).toEqual({ app: 'web', 'pod-template-hash': hash });
     expect(rs.metadata?.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
-    const d = await h.eventually('complete status', DeploymentKind, key('web'), (x) => conditionOf(x, 'Progressing')?.reason === 'NewReplicaSetAvailable');
+    const d = await h.eventually(
+      'complete status',
+      DeploymentKind,
+      key('web'),
+      (x) => conditionOf(x, 'Progressing')?.reason === 'NewReplicaSetAvailable',
+    );
     expect(d.metadata?.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
-    expect(d.status).toMatchObject({ replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: d.metadata?.generation });
+    expect(d.status).toMatchObject({
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: d.metadata?.generation,
+    });
     expect(d.status?.unavailableReplicas ?? 0).toBe(0);
     expect(conditionOf(d, 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
-    expect(conditionOf(d, 'Progressing')).toMatchObject({ status: 'True', message: `ReplicaSet "web-${hash}" has successfully progressed.` });
+    expect(conditionOf(d, 'Progressing')).toMatchObject({
+      status: 'True',
+      message: `ReplicaSet "web-${hash}" has successfully progressed.`,
+    });
   });
 
   it('rolls out a new image within maxSurge and maxUnavailable (integers)', async () => {
-    await h.api.create(deployment('ints', 4, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } }));
+    await h.api.create(
+      deployment('ints', 4, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } }),
+    );
     expect((await rolloutStatus('ints')).code).toBe(0);
     const watch = await PodWatch.start(h.api, 'app=ints', rollingBounds(5, 3));
     await h.kubectl(['set', 'image', 'deployment/ints', 'app=app:v2']);
@@ -74,7 +110,9 @@ describe('Deployment controller', () => {
     const pods = (await h.api.list(PodKind, { namespace: 'default', labelSelector: 'app=ints' })).items;
     expect(pods.map(image)).toEqual(['app:v2', 'app:v2', 'app:v2', 'app:v2']);
     const sets = await replicaSetsOf('ints');
-    expect(sets.map((rs) => [rs.metadata?.annotations?.['deployment.kubernetes.io/revision'], rs.spec?.replicas]).sort()).toEqual([
+    expect(
+      sets.map((rs) => [rs.metadata?.annotations?.['deployment.kubernetes.io/revision'], rs.spec?.replicas]).sort(),
+    ).toEqual([
       ['1', 0],
       ['2', 4],
     ]);
@@ -82,7 +120,9 @@ describe('Deployment controller', () => {
 
   it('rolls out within percentages: surge rounds up, unavailability down', async () => {
     // 3 replicas at 25%/25%: one extra pod, none unavailable.
-    await h.api.create(deployment('pct', 3, { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } }));
+    await h.api.create(
+      deployment('pct', 3, { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } }),
+    );
     expect((await rolloutStatus('pct')).code).toBe(0);
     let sawSurge = false;
     const watch = await PodWatch.start(h.api, 'app=pct', (pods) => {
@@ -101,10 +141,20 @@ describe('Deployment controller', () => {
     const v1 = before.find((rs) => rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] === '1')!;
     await h.kubectl(['rollout', 'undo', 'deployment/ints']);
     expect((await rolloutStatus('ints')).code).toBe(0);
-    const rs = await h.eventually('v1 to be revision 3', ReplicaSetKind, key(v1.metadata!.name!), (x) => x.metadata?.annotations?.['deployment.kubernetes.io/revision'] === '3');
+    const rs = await h.eventually(
+      'v1 to be revision 3',
+      ReplicaSetKind,
+      key(v1.metadata!.name!),
+      (x) => x.metadata?.annotations?.['deployment.kubernetes.io/revision'] === '3',
+    );
     expect(rs.metadata?.annotations?.['deployment.kubernetes.io/revision-history']).toBe('1');
     expect(rs.spec?.replicas).toBe(4);
-    const d = await h.eventually('deployment revision 3', DeploymentKind, key('ints'), (x) => x.metadata?.annotations?.['deployment.kubernetes.io/revision'] === '3');
+    const d = await h.eventually(
+      'deployment revision 3',
+      DeploymentKind,
+      key('ints'),
+      (x) => x.metadata?.annotations?.['deployment.kubernetes.io/revision'] === '3',
+    );
     expect(d.spec?.template.spec?.containers[0].image).toBe('app:v1');
     expect((await replicaSetsOf('ints')).length).toBe(2);
     const history = await h.kubectl(['rollout', 'history', 'deployment/ints']);
@@ -128,7 +178,9 @@ describe('Deployment controller', () => {
   it('recreates: the new pods start only after every old pod is gone', async () => {
     await h.api.create(deployment('recreate', 2, { type: 'Recreate' }));
     expect((await rolloutStatus('recreate')).code).toBe(0);
-    const watch = await PodWatch.start(h.api, 'app=recreate', (pods) => (new Set(pods.map(image)).size > 1 ? `old and new pods together: ${pods.map(image)}` : undefined));
+    const watch = await PodWatch.start(h.api, 'app=recreate', (pods) =>
+      new Set(pods.map(image)).size > 1 ? `old and new pods together: ${pods.map(image)}` : undefined,
+    );
     await h.kubectl(['set', 'image', 'deployment/recreate', 'app=app:v2']);
     expect((await rolloutStatus('recreate')).code).toBe(0);
     await watch.stop();
@@ -139,7 +191,12 @@ describe('Deployment controller', () => {
 
   it('scales through the scale subresource', async () => {
     await h.kubectl(['scale', 'deployment/web', '--replicas=5']);
-    const d = await h.eventually('5 available', DeploymentKind, key('web'), (x) => x.status?.availableReplicas === 5 && x.status.replicas === 5);
+    const d = await h.eventually(
+      '5 available',
+      DeploymentKind,
+      key('web'),
+      (x) => x.status?.availableReplicas === 5 && x.status.replicas === 5,
+    );
     expect(d.status?.updatedReplicas).toBe(5);
     expect((await replicaSetsOf('web'))[0].spec?.replicas).toBe(5);
   });
@@ -147,9 +204,19 @@ describe('Deployment controller', () => {
   it('rolls nothing out while paused, and resumes', async () => {
     await h.kubectl(['rollout', 'pause', 'deployment/web']);
     await h.kubectl(['set', 'image', 'deployment/web', 'app=app:v2']);
-    const paused = await h.eventually('Progressing DeploymentPaused', DeploymentKind, key('web'), (x) => conditionOf(x, 'Progressing')?.reason === 'DeploymentPaused');
+    const paused = await h.eventually(
+      'Progressing DeploymentPaused',
+      DeploymentKind,
+      key('web'),
+      (x) => conditionOf(x, 'Progressing')?.reason === 'DeploymentPaused',
+    );
     expect(conditionOf(paused, 'Progressing')?.status).toBe('Unknown');
-    await h.eventually('paused generation observed', DeploymentKind, key('web'), (x) => x.status?.observedGeneration === x.metadata?.generation);
+    await h.eventually(
+      'paused generation observed',
+      DeploymentKind,
+      key('web'),
+      (x) => x.status?.observedGeneration === x.metadata?.generation,
+    );
     expect(await replicaSetsOf('web')).toHaveLength(1);
     await h.kubectl(['rollout', 'resume', 'deployment/web']);
     expect((await rolloutStatus('web')).code).toBe(0);
@@ -164,8 +231,16 @@ describe('Deployment controller', () => {
     // The new pods can never be scheduled.
     const unschedulable = { progressDeadlineSeconds: 1, template: { spec: { nodeSelector: { disk: 'none' } } } };
     await h.api.patch(DeploymentKind, key('stuck'), { type: 'merge', patch: { spec: unschedulable } });
-    const d = await h.eventually('ProgressDeadlineExceeded', DeploymentKind, key('stuck'), (x) => conditionOf(x, 'Progressing')?.reason === 'ProgressDeadlineExceeded');
-    expect(conditionOf(d, 'Progressing')).toMatchObject({ status: 'False', message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/) });
+    const d = await h.eventually(
+      'ProgressDeadlineExceeded',
+      DeploymentKind,
+      key('stuck'),
+      (x) => conditionOf(x, 'Progressing')?.reason === 'ProgressDeadlineExceeded',
+    );
+    expect(conditionOf(d, 'Progressing')).toMatchObject({
+      status: 'False',
+      message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/),
+    });
     const status = await rolloutStatus('stuck');
     expect(status.code).not.toBe(0);
     expect(status.stderr).toContain('exceeded its progress deadline');

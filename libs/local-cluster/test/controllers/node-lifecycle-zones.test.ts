@@ -7,13 +7,21 @@ import { type Harness, startHarness } from './support/harness.js';
 
 const NOT_READY = 'node.kubernetes.io/not-ready';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const lifecycleTaintsOf = (node: Node) => (node.spec?.taints ?? []).filter((t) => t.key === NOT_READY).map((t) => t.effect).sort();
+const lifecycleTaintsOf = (node: Node) =>
+  (node.spec?.taints ?? [])
+    .filter((t) => t.key === NOT_READY)
+    .map((t) => t.effect)
+    .sort();
 
 /** A cluster of its own for the describe block, with nodes reporting Ready True in the zones given (zone → names). */
 function clusterWith(zones: Record<string, string[]>): () => Harness {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(['nodelifecycle'], { nodeMonitorGracePeriodMs: 600_000, nodeStartupGracePeriodMs: 600_000, nodeEvictionRate: 1000 });
+    h = await startHarness(['nodelifecycle'], {
+      nodeMonitorGracePeriodMs: 600_000,
+      nodeStartupGracePeriodMs: 600_000,
+      nodeEvictionRate: 1000,
+    });
     for (const [zone, names] of Object.entries(zones)) {
       for (const name of names) await h.kubelet.addNode(name, { labels: { 'topology.kubernetes.io/zone': zone } });
     }
@@ -33,19 +41,34 @@ async function setReady(h: Harness, name: string, status: 'True' | 'False'): Pro
   const node = await h.api.get(NodeKind, { name });
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const conditions = (node.status?.conditions ?? []).map((c) =>
-    c.type === 'Ready' ? { ...c, status, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady', lastHeartbeatTime: at, lastTransitionTime: at } : c,
+    c.type === 'Ready'
+      ? {
+          ...c,
+          status,
+          reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady',
+          lastHeartbeatTime: at,
+          lastTransitionTime: at,
+        }
+      : c,
   );
   await h.api.updateStatus({ ...node, status: { ...node.status, conditions } });
 }
 
 const waitTaints = (h: Harness, name: string, effects: string[]) =>
-  h.eventually(`${name} to carry not-ready ${effects.join('+') || 'nothing'}`, NodeKind, { name }, (n) => lifecycleTaintsOf(n).join() === effects.join(), 10_000);
+  h.eventually(
+    `${name} to carry not-ready ${effects.join('+') || 'nothing'}`,
+    NodeKind,
+    { name },
+    (n) => lifecycleTaintsOf(n).join() === effects.join(),
+    10_000,
+  );
 
 /** Waits for the nodes to carry only the NoSchedule not-ready taint, then checks for a while that no NoExecute one comes. */
 async function noExecuteHeldBack(h: Harness, names: string[], ms: number): Promise<void> {
   for (const name of names) await waitTaints(h, name, ['NoSchedule']);
   for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    for (const name of names) expect(lifecycleTaintsOf(await h.api.get(NodeKind, { name })), name).toEqual(['NoSchedule']);
+    for (const name of names)
+      expect(lifecycleTaintsOf(await h.api.get(NodeKind, { name })), name).toEqual(['NoSchedule']);
   }
 }
 

@@ -15,7 +15,8 @@ afterAll(() => h?.stop());
 
 const key = (name: string) => ({ namespace: 'default', name });
 const scheduledCondition = (p: Pod) => p.status?.conditions?.find((c) => c.type === 'PodScheduled');
-const eventsFor = async (name: string) => (await h.api.list(EventKind, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === name);
+const eventsFor = async (name: string) =>
+  (await h.api.list(EventKind, { namespace: 'default' })).items.filter((e) => e.involvedObject.name === name);
 
 describe('scheduler', () => {
   it('binds a pod to a ready node and records a Scheduled event', async () => {
@@ -23,19 +24,28 @@ describe('scheduler', () => {
     await h.api.create(pod('first', {}, { nodeSelector: { 'kubernetes.io/hostname': 'plain' } }));
     const bound = await h.eventually('first to be bound', PodKind, key('first'), (p) => p.spec?.nodeName === 'plain');
     expect(scheduledCondition(bound)?.status).toBe('True');
-    const events = await waitFor('a Scheduled event', async () => (await eventsFor('first')).find((e) => e.reason === 'Scheduled'));
+    const events = await waitFor('a Scheduled event', async () =>
+      (await eventsFor('first')).find((e) => e.reason === 'Scheduled'),
+    );
     expect(events.message).toBe('Successfully assigned default/first to plain');
     expect(events.source?.component).toBe('default-scheduler');
   });
 
   it('marks a pod no node fits Unschedulable, and schedules it once a node matches', async () => {
     await h.api.create(pod('picky', {}, { nodeSelector: { disk: 'ssd' } }));
-    const waiting = await h.eventually('PodScheduled=False', PodKind, key('picky'), (p) => scheduledCondition(p)?.status === 'False');
+    const waiting = await h.eventually(
+      'PodScheduled=False',
+      PodKind,
+      key('picky'),
+      (p) => scheduledCondition(p)?.status === 'False',
+    );
     expect(scheduledCondition(waiting)).toMatchObject({
       reason: 'Unschedulable',
       message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
     });
-    const event = await waitFor('a FailedScheduling event', async () => (await eventsFor('picky')).find((e) => e.reason === 'FailedScheduling'));
+    const event = await waitFor('a FailedScheduling event', async () =>
+      (await eventsFor('picky')).find((e) => e.reason === 'FailedScheduling'),
+    );
     expect(event.type).toBe('Warning');
     await h.kubelet.addNode('fast', { labels: { disk: 'ssd' } });
     const bound = await h.eventually('picky to be bound', PodKind, key('picky'), (p) => !!p.spec?.nodeName);
@@ -43,36 +53,83 @@ describe('scheduler', () => {
   });
 
   it('keeps requests within allocatable and retries when a pod frees resources', async () => {
-    await h.kubelet.addNode('small', { labels: { size: 'small' }, allocatable: { cpu: '1', memory: '1Gi', pods: '10' } });
+    await h.kubelet.addNode('small', {
+      labels: { size: 'small' },
+      allocatable: { cpu: '1', memory: '1Gi', pods: '10' },
+    });
     const onSmall = { nodeSelector: { size: 'small' } };
-    const big = (name: string) => pod(name, {}, { ...onSmall, containers: [{ name: 'app', image: 'app:v1', resources: { requests: { cpu: '800m' } } }] });
+    const big = (name: string) =>
+      pod(
+        name,
+        {},
+        { ...onSmall, containers: [{ name: 'app', image: 'app:v1', resources: { requests: { cpu: '800m' } } }] },
+      );
     await h.api.create(big('big-1'));
     await h.eventually('big-1 to be bound', PodKind, key('big-1'), (p) => p.spec?.nodeName === 'small');
     await h.api.create(big('big-2'));
-    const waiting = await h.eventually('big-2 Unschedulable', PodKind, key('big-2'), (p) => scheduledCondition(p)?.status === 'False');
+    const waiting = await h.eventually(
+      'big-2 Unschedulable',
+      PodKind,
+      key('big-2'),
+      (p) => scheduledCondition(p)?.status === 'False',
+    );
     expect(scheduledCondition(waiting)?.message).toBe(
       "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector.",
     );
     await h.api.delete(PodKind, key('big-1'));
-    await h.eventually('big-2 to be bound after big-1 left', PodKind, key('big-2'), (p) => p.spec?.nodeName === 'small');
+    await h.eventually(
+      'big-2 to be bound after big-1 left',
+      PodKind,
+      key('big-2'),
+      (p) => p.spec?.nodeName === 'small',
+    );
   });
 
   it('keeps pods off tainted, cordoned and not-ready nodes unless they tolerate it', async () => {
-    await h.kubelet.addNode('tainted', { labels: { pool: 'special' }, taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] });
+    await h.kubelet.addNode('tainted', {
+      labels: { pool: 'special' },
+      taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }],
+    });
     await h.api.create(pod('intolerant', {}, { nodeSelector: { pool: 'special' } }));
-    await h.api.create(pod('tolerant', {}, { nodeSelector: { pool: 'special' }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] }));
+    await h.api.create(
+      pod(
+        'tolerant',
+        {},
+        {
+          nodeSelector: { pool: 'special' },
+          tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }],
+        },
+      ),
+    );
     await h.eventually('tolerant to be bound', PodKind, key('tolerant'), (p) => p.spec?.nodeName === 'tainted');
-    const intolerant = await h.eventually('intolerant Unschedulable', PodKind, key('intolerant'), (p) => scheduledCondition(p)?.status === 'False');
+    const intolerant = await h.eventually(
+      'intolerant Unschedulable',
+      PodKind,
+      key('intolerant'),
+      (p) => scheduledCondition(p)?.status === 'False',
+    );
     expect(scheduledCondition(intolerant)?.message).toContain('1 node(s) had untolerated taint {dedicated: db}');
 
     await h.kubelet.addNode('cordoned', { labels: { pool: 'cordoned' }, unschedulable: true });
     await h.kubelet.addNode('sick', { labels: { pool: 'sick' }, ready: false });
     await h.api.create(pod('to-cordoned', {}, { nodeSelector: { pool: 'cordoned' } }));
     await h.api.create(pod('to-sick', {}, { nodeSelector: { pool: 'sick' } }));
-    const cordoned = await h.eventually('to-cordoned Unschedulable', PodKind, key('to-cordoned'), (p) => scheduledCondition(p)?.status === 'False');
+    const cordoned = await h.eventually(
+      'to-cordoned Unschedulable',
+      PodKind,
+      key('to-cordoned'),
+      (p) => scheduledCondition(p)?.status === 'False',
+    );
     expect(scheduledCondition(cordoned)?.message).toContain('1 node(s) were unschedulable');
-    const sick = await h.eventually('to-sick Unschedulable', PodKind, key('to-sick'), (p) => scheduledCondition(p)?.status === 'False');
-    expect(scheduledCondition(sick)?.message).toContain('1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }');
+    const sick = await h.eventually(
+      'to-sick Unschedulable',
+      PodKind,
+      key('to-sick'),
+      (p) => scheduledCondition(p)?.status === 'False',
+    );
+    expect(scheduledCondition(sick)?.message).toContain(
+      '1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }',
+    );
 
     // Uncordoning is a node change: the waiting pod is retried.
     await h.api.patch(NodeKind, { name: 'cordoned' }, { type: 'merge', patch: { spec: { unschedulable: false } } });

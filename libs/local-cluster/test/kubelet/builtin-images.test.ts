@@ -24,38 +24,57 @@ describe('built-in images', () => {
     const client = `http://127.0.0.1:${etcdPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
     await h.createPod('etcd', {
-      containers: [{
-        name: 'etcd',
-        image: 'registry.k8s.io/etcd:3.5.15-0',
-        command: ['etcd'],
-        args: [
-          '--name=default', '--data-dir=/var/etcd/data', `--listen-client-urls=${client}`, `--advertise-client-urls=${client}`,
-          `--listen-peer-urls=${peer}`, `--initial-advertise-peer-urls=${peer}`, `--initial-cluster=default=${peer}`,
-        ],
-        volumeMounts: [{ name: 'data', mountPath: '/var/etcd' }],
-        readinessProbe: { httpGet: { port: etcdPort, path: '/health' }, periodSeconds: 1 },
-      }],
+      containers: [
+        {
+          name: 'etcd',
+          image: 'registry.k8s.io/etcd:3.5.15-0',
+          command: ['etcd'],
+          args: [
+            '--name=default',
+            '--data-dir=/var/etcd/data',
+            `--listen-client-urls=${client}`,
+            `--advertise-client-urls=${client}`,
+            `--listen-peer-urls=${peer}`,
+            `--initial-advertise-peer-urls=${peer}`,
+            `--initial-cluster=default=${peer}`,
+          ],
+          volumeMounts: [{ name: 'data', mountPath: '/var/etcd' }],
+          readinessProbe: { httpGet: { port: etcdPort, path: '/health' }, periodSeconds: 1 },
+        },
+      ],
       volumes: [{ name: 'data', emptyDir: {} }],
     });
     const pod = await h.waitForPod('etcd', 'Ready', (p) => condition(p, 'Ready') === 'True', 30_000);
     expect(existsSync(join(h.dataDir, 'pods', pod.metadata!.uid!, 'volumes/data/data/member'))).toBe(true);
   });
 
-  it.skipIf(!existsSync(cli))('runs registry.k8s.io/kube-apiserver as the local API server on the etcd Pod', async () => {
-    const port = await freePort();
-    await h.createPod('kube-apiserver', {
-      containers: [{
-        name: 'kube-apiserver',
-        image: 'registry.k8s.io/kube-apiserver:v1.31.1',
-        command: ['/usr/local/bin/kube-apiserver'],
-        args: [`--secure-port=${port}`, `--etcd-servers=http://127.0.0.1:${etcdPort}`, '--anonymous-auth=true', '--tls-cert-file=/srv/tls/tls.crt', '--allow-privileged=true'],
-        readinessProbe: { httpGet: { port, path: '/readyz', scheme: 'HTTPS' }, periodSeconds: 1 },
-      }],
-    });
-    await h.waitForPod('kube-apiserver', 'Ready', (p) => condition(p, 'Ready') === 'True', 45_000);
-    const version = await fetchInsecure(`https://127.0.0.1:${port}/version`);
-    expect(JSON.parse(version)).toMatchObject({ major: '1' });
-  }, 60_000);
+  it.skipIf(!existsSync(cli))(
+    'runs registry.k8s.io/kube-apiserver as the local API server on the etcd Pod',
+    async () => {
+      const port = await freePort();
+      await h.createPod('kube-apiserver', {
+        containers: [
+          {
+            name: 'kube-apiserver',
+            image: 'registry.k8s.io/kube-apiserver:v1.31.1',
+            command: ['/usr/local/bin/kube-apiserver'],
+            args: [
+              `--secure-port=${port}`,
+              `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+              '--anonymous-auth=true',
+              '--tls-cert-file=/srv/tls/tls.crt',
+              '--allow-privileged=true',
+            ],
+            readinessProbe: { httpGet: { port, path: '/readyz', scheme: 'HTTPS' }, periodSeconds: 1 },
+          },
+        ],
+      });
+      await h.waitForPod('kube-apiserver', 'Ready', (p) => condition(p, 'Ready') === 'True', 45_000);
+      const version = await fetchInsecure(`https://127.0.0.1:${port}/version`);
+      expect(JSON.parse(version)).toMatchObject({ major: '1' });
+    },
+    60_000,
+  );
 });
 
 function fetchInsecure(url: string): Promise<string> {

@@ -24,8 +24,15 @@ afterEach(async () => {
 describe('kubelet lifetime', () => {
   it('stops every Pod process on stop()', async () => {
     h = await startHarness({ shutdownGraceMs: 1000 });
-    await h.createPod('one', { containers: [{ name: 'a', image: 'fixture', args: ['sleep'] }, { name: 'b', image: 'fixture', args: ['sleep', '--ignore-term'] }] });
-    const pod = await h.waitForPod('one', 'both running', (p) => ['a', 'b'].every((c) => containerStatus(p, c)?.state?.running));
+    await h.createPod('one', {
+      containers: [
+        { name: 'a', image: 'fixture', args: ['sleep'] },
+        { name: 'b', image: 'fixture', args: ['sleep', '--ignore-term'] },
+      ],
+    });
+    const pod = await h.waitForPod('one', 'both running', (p) =>
+      ['a', 'b'].every((c) => containerStatus(p, c)?.state?.running),
+    );
     const pids = [containerPid(pod, 'a'), containerPid(pod, 'b')];
     await h.kubelet.stop();
     for (const pid of pids) expect(processAlive(pid)).toBe(false);
@@ -35,17 +42,28 @@ describe('kubelet lifetime', () => {
     const first = await startHarness();
     h = first;
     await first.createPod('survivor', { containers: [{ name: 'main', image: 'fixture', args: ['sleep'] }] });
-    const before = await first.waitForPod('survivor', 'running', (p) => containerStatus(p, 'main')?.state?.running !== undefined);
+    const before = await first.waitForPod(
+      'survivor',
+      'running',
+      (p) => containerStatus(p, 'main')?.state?.running !== undefined,
+    );
     await first.kubelet.stop();
     expect(processAlive(containerPid(before, 'main'))).toBe(false);
 
     const second = await startKubelet({
-      kubeconfig: first.cluster.kubeconfigPath, nodeName: 'local-node', dataDir: first.dataDir, port: 0,
+      kubeconfig: first.cluster.kubeconfigPath,
+      nodeName: 'local-node',
+      dataDir: first.dataDir,
+      port: 0,
       imageMap: new ImageMap([{ image: 'fixture', command: [process.execPath, FIXTURE] }]),
       logger: createLogger({ name: 'second-kubelet', level: 'silent' }),
     });
     try {
-      const after = await first.waitForPod('survivor', 'running again', (p) => containerStatus(p, 'main')?.restartCount === 1 && !!containerStatus(p, 'main')?.state?.running);
+      const after = await first.waitForPod(
+        'survivor',
+        'running again',
+        (p) => containerStatus(p, 'main')?.restartCount === 1 && !!containerStatus(p, 'main')?.state?.running,
+      );
       expect(processAlive(containerPid(after, 'main'))).toBe(true);
     } finally {
       await second.stop();
@@ -64,7 +82,13 @@ describe('kubelet lifetime', () => {
     await first.kubelet.stop();
     expect(processAlive(stray.pid!)).toBe(true);
 
-    const second = await startKubelet({ kubeconfig: first.cluster.kubeconfigPath, nodeName: 'local-node', dataDir: first.dataDir, port: 0, logger: createLogger({ name: 'second-kubelet', level: 'silent' }) });
+    const second = await startKubelet({
+      kubeconfig: first.cluster.kubeconfigPath,
+      nodeName: 'local-node',
+      dataDir: first.dataDir,
+      port: 0,
+      logger: createLogger({ name: 'second-kubelet', level: 'silent' }),
+    });
     try {
       await waitFor('the stray process to be killed', () => !processAlive(stray.pid!));
       expect(existsSync(podDir)).toBe(false);

@@ -16,7 +16,10 @@ beforeAll(async () => {
   await core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'app' } } });
   pod = await core.createNamespacedPod({
     namespace: 'default',
-    body: { metadata: { name: 'holder' }, spec: { serviceAccountName: 'app', containers: [{ name: 'c', image: 'x' }] } },
+    body: {
+      metadata: { name: 'holder' },
+      spec: { serviceAccountName: 'app', containers: [{ name: 'c', image: 'x' }] },
+    },
   });
 });
 afterAll(async () => cluster?.stop());
@@ -28,7 +31,11 @@ function claims(token: string): Record<string, any> {
 
 describe('ServiceAccountTokens', () => {
   it("requests a token for the Pod's service account, bound to the Pod, with the audience and lifetime asked for", async () => {
-    const token = await new ServiceAccountTokens(core).token(pod, { path: 'token', audience: 'vault', expirationSeconds: 3600 });
+    const token = await new ServiceAccountTokens(core).token(pod, {
+      path: 'token',
+      audience: 'vault',
+      expirationSeconds: 3600,
+    });
     const c = claims(token);
     expect(c.aud).toEqual(['vault']);
     expect(c.exp - c.iat).toBe(3600);

@@ -12,7 +12,10 @@ export class JitteredBackoff {
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
 
-  constructor(options: BackoffOptions = {}, private readonly random: () => number = Math.random) {
+  constructor(
+    options: BackoffOptions = {},
+    private readonly random: () => number = Math.random,
+  ) {
     this.initialDelayMs = options.initialDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
     if (!(this.initialDelayMs > 0) || !(this.maxDelayMs >= this.initialDelayMs)) {

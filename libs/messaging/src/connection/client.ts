@@ -113,13 +113,19 @@ export class MessagingClient {
   }
 
   /** Subscribes now or, while NATS is unreachable, as soon as it is reachable. Handler errors are logged, never thrown. */
-  subscribe(subject: string, handler: (msg: Msg) => void | Promise<void>, options: { queue?: string } = {}): MessageSubscription {
+  subscribe(
+    subject: string,
+    handler: (msg: Msg) => void | Promise<void>,
+    options: { queue?: string } = {},
+  ): MessageSubscription {
     const registration: Registration = {
       subject,
       queue: options.queue,
       handler: (msg) => {
         try {
-          void Promise.resolve(handler(msg)).catch((err: unknown) => this.log.error({ err, subject: msg.subject }, 'Message handler failed'));
+          void Promise.resolve(handler(msg)).catch((err: unknown) =>
+            this.log.error({ err, subject: msg.subject }, 'Message handler failed'),
+          );
         } catch (err) {
           this.log.error({ err, subject: msg.subject }, 'Message handler failed');
         }
@@ -180,7 +186,10 @@ export class MessagingClient {
         });
       } catch (err) {
         const delayMs = this.backoff.next();
-        this.log.info({ err: String(err), servers, credentials: describeCredentials(credentials), delayMs }, 'NATS is unreachable, retrying');
+        this.log.info(
+          { err: String(err), servers, credentials: describeCredentials(credentials), delayMs },
+          'NATS is unreachable, retrying',
+        );
         await this.sleep(delayMs);
         continue;
       }
@@ -196,7 +205,11 @@ export class MessagingClient {
       this.nc = undefined;
       this.setConnected(false);
       // A connection nats.js gave up on (e.g. after repeated authentication errors) is replaced by a new one.
-      if (!this.closed) this.log.error({ err: closedWith ? String(closedWith) : undefined }, 'NATS connection closed, connecting again');
+      if (!this.closed)
+        this.log.error(
+          { err: closedWith ? String(closedWith) : undefined },
+          'NATS connection closed, connecting again',
+        );
     }
   }
 
@@ -204,7 +217,10 @@ export class MessagingClient {
     const server = nc.getServer();
     this.nc = nc;
     this.setConnected(true);
-    this.log.info({ server, buffered: this.outbox.size }, type === 'connected' ? 'Connected to NATS' : 'Reconnected to NATS');
+    this.log.info(
+      { server, buffered: this.outbox.size },
+      type === 'connected' ? 'Connected to NATS' : 'Reconnected to NATS',
+    );
     if (type === 'connected') for (const registration of this.registrations) this.activate(registration, nc);
     // The outbox goes first, so messages reach NATS in the order they were published.
     for (const message of this.outbox.drain()) this.publish(message.subject, message.data);

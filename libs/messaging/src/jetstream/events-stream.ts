@@ -42,7 +42,8 @@ const DEFAULT_DUPLICATE_WINDOW_MS = 2 * 60_000;
 
 export function eventsStreamConfig(options: EventsStreamOptions): Partial<StreamConfig> & { name: string } {
   for (const [field, value] of Object.entries({ maxAgeMs: options.maxAgeMs, maxBytes: options.maxBytes })) {
-    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`events stream ${field} must be a positive integer, got ${value}`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new RangeError(`events stream ${field} must be a positive integer, got ${value}`);
   }
   return {
     name: options.name ?? EVENTS_STREAM,
@@ -72,7 +73,9 @@ export async function ensureEventsStream(nc: NatsConnection, options: EventsStre
     throw err;
   }
   if (current.config.storage !== wanted.storage) {
-    throw new Error(`stream ${wanted.name} has ${current.config.storage} storage, wanted ${wanted.storage}: storage cannot change, delete the stream first`);
+    throw new Error(
+      `stream ${wanted.name} has ${current.config.storage} storage, wanted ${wanted.storage}: storage cannot change, delete the stream first`,
+    );
   }
   const differs = (Object.keys(wanted) as (keyof StreamConfig)[]).some(
     (key) => JSON.stringify(normalize(current.config[key])) !== JSON.stringify(normalize(wanted[key])),

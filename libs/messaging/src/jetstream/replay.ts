@@ -51,13 +51,21 @@ export async function replayEvents(
       let event: ReplayedEvent;
       try {
         const envelope = decodeEnvelope(msg.data);
-        if (!(EVENT_KINDS as readonly string[]).includes(envelope.payload)) throw new CodecError(`${envelope.payload} is not an event`);
+        if (!(EVENT_KINDS as readonly string[]).includes(envelope.payload))
+          throw new CodecError(`${envelope.payload} is not an event`);
         event = envelope as ReplayedEvent;
       } catch (err) {
-        options.logger?.error({ err: String(err), subject: msg.subject, sequence: msg.seq }, 'Skipping an undecodable stored event');
+        options.logger?.error(
+          { err: String(err), subject: msg.subject, sequence: msg.seq },
+          'Skipping an undecodable stored event',
+        );
         continue;
       }
-      await handler(event, { subject: msg.subject, sequence: msg.seq, storedAt: new Date(msg.info.timestampNanos / 1_000_000) });
+      await handler(event, {
+        subject: msg.subject,
+        sequence: msg.seq,
+        storedAt: new Date(msg.info.timestampNanos / 1_000_000),
+      });
     }
   })();
   return {

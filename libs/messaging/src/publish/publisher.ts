@@ -39,7 +39,8 @@ export class Publisher {
 
   event<K extends EventKind>(object: EventObject, kind: K, payload: MessageInput<Payloads[K]>): PublishResult {
     return this.send(
-      () => eventSubject({ seed: this.identity.seed, kind: object.kind, namespace: object.namespace, name: object.name }),
+      () =>
+        eventSubject({ seed: this.identity.seed, kind: object.kind, namespace: object.namespace, name: object.name }),
       () => ({
         metadata: {
           ...this.header(),
@@ -65,23 +66,33 @@ export class Publisher {
 
   heartbeat(heartbeat: MessageInput<Payloads['heartbeat']> & { component: string; identity: string }): PublishResult {
     return this.send(
-      () => heartbeatSubject({ seed: this.identity.seed, component: heartbeat.component, identity: heartbeat.identity }),
+      () =>
+        heartbeatSubject({ seed: this.identity.seed, component: heartbeat.component, identity: heartbeat.identity }),
       () => ({ metadata: this.header(), heartbeat }),
     );
   }
 
   wakeUp(target: { kind: string; namespace?: string; name: string; uid?: string }, reason: string): PublishResult {
     return this.send(
-      () => wakeUpSubject({ seed: this.identity.seed, kind: target.kind, namespace: target.namespace, name: target.name }),
+      () =>
+        wakeUpSubject({ seed: this.identity.seed, kind: target.kind, namespace: target.namespace, name: target.name }),
       () => ({
         metadata: this.header(),
-        wakeUp: { target: { kind: target.kind, namespace: target.namespace ?? '', name: target.name, uid: target.uid ?? '' }, reason },
+        wakeUp: {
+          target: { kind: target.kind, namespace: target.namespace ?? '', name: target.name, uid: target.uid ?? '' },
+          reason,
+        },
       }),
     );
   }
 
   private header() {
-    return { id: randomUUID(), time: toTimestamp(this.now()), source: this.identity.source, seed: this.identity.seed ?? '' };
+    return {
+      id: randomUUID(),
+      time: toTimestamp(this.now()),
+      source: this.identity.source,
+      seed: this.identity.seed ?? '',
+    };
   }
 
   private send(subject: () => string, envelope: () => MessageInput<Envelope>): PublishResult {

@@ -34,7 +34,13 @@ export class CodecError extends Error {
 const root = protobuf.Root.fromJSON(descriptor);
 
 // Enums as their names, 64-bit integers as numbers, absent messages left out (not null), oneofs named.
-const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: true, arrays: true, oneofs: true };
+const TO_OBJECT: protobuf.IConversionOptions = {
+  longs: Number,
+  enums: String,
+  defaults: true,
+  arrays: true,
+  oneofs: true,
+};
 
 export function codecFor<N extends MessageTypeName>(name: N): Codec<MessageTypes[N]> {
   const type = root.lookupType(name);
@@ -50,7 +56,9 @@ export function codecFor<N extends MessageTypeName>(name: N): Codec<MessageTypes
       try {
         message = type.decode(bytes);
       } catch (err) {
-        throw new CodecError(`cannot decode ${name} from ${bytes.length} bytes: ${(err as Error).message}`, { cause: err });
+        throw new CodecError(`cannot decode ${name} from ${bytes.length} bytes: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
       return withoutNulls(type.toObject(message, TO_OBJECT)) as MessageTypes[N];
     },

@@ -8,10 +8,16 @@ export type PayloadKind = NonNullable<Envelope['payload']>;
 /** The payload types by the name of their envelope field. */
 export type Payloads = { [K in PayloadKind]: NonNullable<Envelope[K]> };
 /** An envelope whose payload is known to be of kind K (a union of kinds gives a union of envelopes). */
-export type EnvelopeOf<K extends PayloadKind> = K extends PayloadKind ? Envelope & { payload: K } & { [P in K]: Payloads[P] } : never;
+export type EnvelopeOf<K extends PayloadKind> = K extends PayloadKind
+  ? Envelope & { payload: K } & { [P in K]: Payloads[P] }
+  : never;
 
 /** The payloads that are events: stored in the events stream, published on gardener.v1.events subjects. */
-export const EVENT_KINDS = ['operationProgress', 'conditionTransition', 'schedulingDecision'] as const satisfies readonly PayloadKind[];
+export const EVENT_KINDS = [
+  'operationProgress',
+  'conditionTransition',
+  'schedulingDecision',
+] as const satisfies readonly PayloadKind[];
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export function encodeEnvelope(envelope: MessageInput<Envelope>): Uint8Array {
@@ -22,7 +28,9 @@ export function encodeEnvelope(envelope: MessageInput<Envelope>): Uint8Array {
 export function decodeEnvelope(bytes: Uint8Array): Envelope & { payload: PayloadKind } {
   const envelope = codec.decode(bytes);
   if (!envelope.metadata || !envelope.payload) {
-    throw new CodecError(`not a gardener.v1.Envelope: ${bytes.length} bytes without ${envelope.metadata ? 'payload' : 'metadata'}`);
+    throw new CodecError(
+      `not a gardener.v1.Envelope: ${bytes.length} bytes without ${envelope.metadata ? 'payload' : 'metadata'}`,
+    );
   }
   return envelope as Envelope & { payload: PayloadKind };
 }

@@ -2,7 +2,18 @@
 // type ("abc" → 0) or drop an unknown enum name without a word.
 import protobuf from 'protobufjs/light.js';
 
-const INTEGER = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+const INTEGER = new Set([
+  'int32',
+  'uint32',
+  'sint32',
+  'fixed32',
+  'sfixed32',
+  'int64',
+  'uint64',
+  'sint64',
+  'fixed64',
+  'sfixed64',
+]);
 const UNSIGNED = new Set(['uint32', 'fixed32', 'uint64', 'fixed64']);
 const RANGE_32: Record<string, [number, number]> = {
   int32: [-(2 ** 31), 2 ** 31 - 1],
@@ -14,13 +25,15 @@ const RANGE_32: Record<string, [number, number]> = {
 
 /** Returns a description of the first problem, or undefined when the value fits the type. */
 export function checkShape(type: protobuf.Type, value: unknown, path: string): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return `${path}: expected an object, got ${describe(value)}`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return `${path}: expected an object, got ${describe(value)}`;
   const setOneofMembers = new Map<string, string>();
   for (const [key, fieldValue] of Object.entries(value)) {
     if (fieldValue === undefined) continue;
     const oneof = type.oneofs?.[key];
     if (oneof) {
-      if (typeof fieldValue !== 'string' || !oneof.oneof.includes(fieldValue)) return `${path}.${key}: expected one of ${oneof.oneof.join(', ')}`;
+      if (typeof fieldValue !== 'string' || !oneof.oneof.includes(fieldValue))
+        return `${path}.${key}: expected one of ${oneof.oneof.join(', ')}`;
       continue;
     }
     const field = type.fields[key];
@@ -51,8 +64,11 @@ function checkField(field: protobuf.Field, value: unknown, path: string): string
   const resolved = field.resolvedType;
   if (resolved instanceof protobuf.Type) return checkShape(resolved, value, path);
   if (resolved instanceof protobuf.Enum) {
-    const known = typeof value === 'string' ? value in resolved.values : Object.values(resolved.values).includes(value as number);
-    return known ? undefined : `${path}: ${describe(value)} is not a value of ${resolved.name} (${Object.keys(resolved.values).join(', ')})`;
+    const known =
+      typeof value === 'string' ? value in resolved.values : Object.values(resolved.values).includes(value as number);
+    return known
+      ? undefined
+      : `${path}: ${describe(value)} is not a value of ${resolved.name} (${Object.keys(resolved.values).join(', ')})`;
   }
   switch (field.type) {
     case 'string':
@@ -66,7 +82,8 @@ function checkField(field: protobuf.Field, value: unknown, path: string): string
       return typeof value === 'number' ? undefined : `${path}: expected a number, got ${describe(value)}`;
   }
   if (INTEGER.has(field.type)) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) return `${path}: expected an integer, got ${describe(value)}`;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value))
+      return `${path}: expected an integer, got ${describe(value)}`;
     if (UNSIGNED.has(field.type) && value < 0) return `${path}: expected a non-negative integer, got ${value}`;
     const range = RANGE_32[field.type];
     if (range && (value < range[0] || value > range[1])) return `${path}: ${value} does not fit ${field.type}`;

@@ -45,11 +45,24 @@ export function wakeUpSubject(s: ObjectSubject): string {
 
 /** gardener.v1.heartbeats.<seed>.<component>.<identity> */
 export function heartbeatSubject(s: HeartbeatSubject): string {
-  return [SUBJECT_ROOT, 'heartbeats', scope(s.seed), subjectToken('component', s.component), subjectToken('identity', s.identity)].join('.');
+  return [
+    SUBJECT_ROOT,
+    'heartbeats',
+    scope(s.seed),
+    subjectToken('component', s.component),
+    subjectToken('identity', s.identity),
+  ].join('.');
 }
 
 function objectSubject(family: SubjectFamily, s: ObjectSubject): string {
-  return [SUBJECT_ROOT, family, scope(s.seed), subjectToken('kind', s.kind), namespace(s.namespace), subjectToken('name', s.name)].join('.');
+  return [
+    SUBJECT_ROOT,
+    family,
+    scope(s.seed),
+    subjectToken('kind', s.kind),
+    namespace(s.namespace),
+    subjectToken('name', s.name),
+  ].join('.');
 }
 
 export function eventFilter(f: ObjectFilter = {}): string {
@@ -61,12 +74,25 @@ export function wakeUpFilter(f: ObjectFilter = {}): string {
 }
 
 export function heartbeatFilter(f: HeartbeatFilter = {}): string {
-  return [SUBJECT_ROOT, 'heartbeats', filterToken('seed', f.seed), filterToken('component', f.component), filterToken('identity', f.identity)].join('.');
+  return [
+    SUBJECT_ROOT,
+    'heartbeats',
+    filterToken('seed', f.seed),
+    filterToken('component', f.component),
+    filterToken('identity', f.identity),
+  ].join('.');
 }
 
 function objectFilter(family: SubjectFamily, f: ObjectFilter): string {
   const ns = f.namespace === '' ? CLUSTER_SCOPED : filterToken('namespace', f.namespace);
-  return [SUBJECT_ROOT, family, filterToken('seed', f.seed), filterToken('kind', f.kind), ns, filterToken('name', f.name)].join('.');
+  return [
+    SUBJECT_ROOT,
+    family,
+    filterToken('seed', f.seed),
+    filterToken('kind', f.kind),
+    ns,
+    filterToken('name', f.name),
+  ].join('.');
 }
 
 /** Every subject of one family, e.g. for a JetStream stream: gardener.v1.events.> */

@@ -17,11 +17,14 @@ const MAX_TOKEN_LENGTH = 253; // the longest Kubernetes name; subjects stay well
 export function subjectToken(field: string, value: unknown): string {
   if (typeof value !== 'string') throw new SubjectTokenError(field, value, 'not a string');
   if (value === '') throw new SubjectTokenError(field, value, 'empty');
-  if (value.length > MAX_TOKEN_LENGTH) throw new SubjectTokenError(field, value, `longer than ${MAX_TOKEN_LENGTH} characters`);
+  if (value.length > MAX_TOKEN_LENGTH)
+    throw new SubjectTokenError(field, value, `longer than ${MAX_TOKEN_LENGTH} characters`);
   if (value.includes('.')) throw new SubjectTokenError(field, value, '"." separates subject tokens');
-  if (value.includes('*') || value.includes('>')) throw new SubjectTokenError(field, value, '"*" and ">" are wildcards');
+  if (value.includes('*') || value.includes('>'))
+    throw new SubjectTokenError(field, value, '"*" and ">" are wildcards');
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) throw new SubjectTokenError(field, value, 'whitespace and control characters are not allowed');
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    throw new SubjectTokenError(field, value, 'whitespace and control characters are not allowed');
   return value;
 }
 

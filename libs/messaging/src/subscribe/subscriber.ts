@@ -41,7 +41,10 @@ export function subscribeEnvelopes<K extends PayloadKind>(
       }
       if (!(kinds as readonly PayloadKind[]).includes(envelope.payload)) {
         client.metrics.receivedInvalid.inc();
-        log.error({ subject: msg.subject, payload: envelope.payload, expected: kinds }, 'Received a message of an unexpected kind');
+        log.error(
+          { subject: msg.subject, payload: envelope.payload, expected: kinds },
+          'Received a message of an unexpected kind',
+        );
         return;
       }
       return handler(envelope as EnvelopeOf<K>, msg.subject);

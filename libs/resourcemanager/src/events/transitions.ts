@@ -42,10 +42,14 @@ const STATUS: Record<string, WireStatus> = {
   Progressing: 'CONDITION_STATUS_PROGRESSING',
 };
 
-const wireStatus = (s: string | undefined): WireStatus => (s === undefined ? 'CONDITION_STATUS_UNSPECIFIED' : (STATUS[s] ?? 'CONDITION_STATUS_UNSPECIFIED'));
+const wireStatus = (s: string | undefined): WireStatus =>
+  s === undefined ? 'CONDITION_STATUS_UNSPECIFIED' : (STATUS[s] ?? 'CONDITION_STATUS_UNSPECIFIED');
 
 /** The status changes between two condition lists (new conditions count as a change from unspecified). */
-export function conditionTransitions(oldConditions: readonly ConditionLike[] | undefined, newConditions: readonly ConditionLike[] | undefined): Transition[] {
+export function conditionTransitions(
+  oldConditions: readonly ConditionLike[] | undefined,
+  newConditions: readonly ConditionLike[] | undefined,
+): Transition[] {
   const out: Transition[] = [];
   for (const c of newConditions ?? []) {
     const old = (oldConditions ?? []).find((o) => o.type === c.type);

@@ -35,7 +35,12 @@ function conditionState(c: KubeCondition, expected: string): string | undefined 
   return `condition "${c.type}" has invalid status ${c.status ?? ''} (expected ${expected}) due to ${c.reason ?? ''}: ${c.message ?? ''}`;
 }
 
-function requireConditions(obj: Obj, required: string[], optionalTrue: string[], optionalFalse: string[]): string | undefined {
+function requireConditions(
+  obj: Obj,
+  required: string[],
+  optionalTrue: string[],
+  optionalFalse: string[],
+): string | undefined {
   for (const type of required) {
     const c = condition(obj, type);
     if (!c) return `condition "${type}" is missing`;
@@ -98,7 +103,8 @@ export function checkDaemonSet(ds: Obj): string | undefined {
   if ((st.numberMisscheduled ?? 0) > 0) return `misscheduled pods found (${st.numberMisscheduled})`;
   if ((st.updatedNumberScheduled ?? 0) < desired) {
     const max = daemonSetMaxUnavailable(ds);
-    if (unavailable > max) return `too many unavailable pods found (${unavailable}/${current}, only max. ${max} unavailable pods allowed)`;
+    if (unavailable > max)
+      return `too many unavailable pods found (${unavailable}/${current}, only max. ${max} unavailable pods allowed)`;
   } else if (unavailable > 0) {
     return `too many unavailable pods found (${unavailable}/${current})`;
   }
@@ -109,7 +115,8 @@ export function checkReplicaSet(rs: Obj): string | undefined {
   const outdated = generationOutdated(rs);
   if (outdated) return outdated;
   const replicas = rs.spec?.replicas;
-  if (replicas !== undefined && (rs.status?.readyReplicas ?? 0) < replicas) return 'ReplicaSet does not have minimum availability';
+  if (replicas !== undefined && (rs.status?.readyReplicas ?? 0) < replicas)
+    return 'ReplicaSet does not have minimum availability';
   return undefined;
 }
 
@@ -117,7 +124,8 @@ export function checkReplicationController(rc: Obj): string | undefined {
   const outdated = generationOutdated(rc);
   if (outdated) return outdated;
   const replicas = rc.spec?.replicas;
-  if (replicas !== undefined && (rc.status?.readyReplicas ?? 0) < replicas) return 'ReplicationController does not have minimum availability';
+  if (replicas !== undefined && (rc.status?.readyReplicas ?? 0) < replicas)
+    return 'ReplicationController does not have minimum availability';
   return undefined;
 }
 
@@ -176,7 +184,8 @@ export function isDeploymentProgressing(d: Obj): ProgressingResult {
   if (outdated) return { progressing: true, description: outdated };
   const c = condition(d, 'Progressing');
   if (!c) return { progressing: true, description: 'condition "Progressing" is missing' };
-  if (c.status !== 'True' || c.reason !== 'NewReplicaSetAvailable') return { progressing: true, description: c.message ?? '' };
+  if (c.status !== 'True' || c.reason !== 'NewReplicaSetAvailable')
+    return { progressing: true, description: c.message ?? '' };
   return { progressing: false, description: 'Deployment is fully rolled out' };
 }
 
@@ -185,7 +194,8 @@ export function isStatefulSetProgressing(s: Obj): ProgressingResult {
   if (outdated) return { progressing: true, description: outdated };
   const desired = s.spec?.replicas ?? 1;
   const updated = s.status?.updatedReplicas ?? 0;
-  if (updated < desired) return { progressing: true, description: `${updated} of ${desired} replica(s) have been updated` };
+  if (updated < desired)
+    return { progressing: true, description: `${updated} of ${desired} replica(s) have been updated` };
   return { progressing: false, description: 'StatefulSet is fully rolled out' };
 }
 
@@ -194,7 +204,8 @@ export function isDaemonSetProgressing(ds: Obj): ProgressingResult {
   if (outdated) return { progressing: true, description: outdated };
   const desired = ds.status?.desiredNumberScheduled ?? 0;
   const updated = ds.status?.updatedNumberScheduled ?? 0;
-  if (updated < desired) return { progressing: true, description: `${updated} of ${desired} replica(s) have been updated` };
+  if (updated < desired)
+    return { progressing: true, description: `${updated} of ${desired} replica(s) have been updated` };
   return { progressing: false, description: 'DaemonSet is fully rolled out' };
 }
 

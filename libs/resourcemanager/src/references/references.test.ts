@@ -18,8 +18,17 @@ describe('reference annotations', () => {
       spec: {
         template: {
           spec: {
-            containers: [{ name: 'c', envFrom: [{ configMapRef: { name: 'cm1' } }], env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 's1', key: 'k' } } }] }],
-            volumes: [{ name: 'v', projected: { sources: [{ secret: { name: 's2' } }] } }, { name: 'w', configMap: { name: 'cm2' } }],
+            containers: [
+              {
+                name: 'c',
+                envFrom: [{ configMapRef: { name: 'cm1' } }],
+                env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 's1', key: 'k' } } }],
+              },
+            ],
+            volumes: [
+              { name: 'v', projected: { sources: [{ secret: { name: 's2' } }] } },
+              { name: 'w', configMap: { name: 'cm2' } },
+            ],
             imagePullSecrets: [{ name: 'pull' }],
           },
         },
@@ -37,7 +46,10 @@ describe('reference annotations', () => {
   });
 
   it('covers CronJob templates and ManagedResource secretRefs; refuses other kinds', () => {
-    const cj: any = injectAnnotations({ kind: 'CronJob', spec: { jobTemplate: { spec: { template: { spec: { volumes: [{ secret: { secretName: 's' } }] } } } } } });
+    const cj: any = injectAnnotations({
+      kind: 'CronJob',
+      spec: { jobTemplate: { spec: { template: { spec: { volumes: [{ secret: { secretName: 's' } }] } } } } },
+    });
     const key = annotationKey('secret', 's');
     expect(cj.metadata.annotations[key]).toBe('s');
     expect(cj.spec.jobTemplate.metadata.annotations[key]).toBe('s');

@@ -59,7 +59,11 @@ export function authorizationHandler(authorize: Authorize, log: Logger): HttpHan
       }
       const contentType = req.headers['content-type'] ?? '';
       if (contentType !== 'application/json') {
-        return write(res, 'authorization.k8s.io/v1', erroredStatus(400, `contentType=${contentType}, expected application/json`));
+        return write(
+          res,
+          'authorization.k8s.io/v1',
+          erroredStatus(400, `contentType=${contentType}, expected application/json`),
+        );
       }
       let decoded: ReturnType<typeof decodeSubjectAccessReview>;
       try {
@@ -72,15 +76,34 @@ export function authorizationHandler(authorize: Authorize, log: Logger): HttpHan
       const { apiVersion, attributes } = decoded;
       try {
         const { decision, reason } = await withTimeout(authorize(attributes), DecisionTimeoutMs);
-        log.debug({ user: attributes.user.name, verb: attributes.verb, resource: attributes.resource, name: attributes.name, decision, reason }, 'Responding to request');
+        log.debug(
+          {
+            user: attributes.user.name,
+            verb: attributes.verb,
+            resource: attributes.resource,
+            name: attributes.name,
+            decision,
+            reason,
+          },
+          'Responding to request',
+        );
         write(res, apiVersion, statusFor(decision, reason));
       } catch (err) {
-        log.info({ user: attributes.user.name, verb: attributes.verb, resource: attributes.resource, err: (err as Error).message }, 'Error when consulting authorizer for opinion');
+        log.info(
+          {
+            user: attributes.user.name,
+            verb: attributes.verb,
+            resource: attributes.resource,
+            err: (err as Error).message,
+          },
+          'Error when consulting authorizer for opinion',
+        );
         write(res, apiVersion, erroredStatus(500, (err as Error).message));
       }
     })().catch((err: unknown) => {
       log.error({ err }, 'Authorization webhook failed');
-      if (!res.headersSent) write(res, 'authorization.k8s.io/v1', erroredStatus(500, `panic: ${(err as Error).message} [recovered]`));
+      if (!res.headersSent)
+        write(res, 'authorization.k8s.io/v1', erroredStatus(500, `panic: ${(err as Error).message} [recovered]`));
     });
   };
 }

@@ -21,18 +21,35 @@ export interface SelfSignedCertificate {
   caPem: string;
 }
 
-const serial = () => Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
-const generate = async () => (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+const serial = () =>
+  Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
+const generate = async () =>
+  (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
 
 /** The names the certificate is valid for: loopback, this host, and the in-cluster Service names. */
-export function servingNames(namespace: string, service = 'gardener-resource-manager'): { dns: string[]; ips: string[] } {
+export function servingNames(
+  namespace: string,
+  service = 'gardener-resource-manager',
+): { dns: string[]; ips: string[] } {
   return {
-    dns: ['localhost', hostname(), service, `${service}.${namespace}`, `${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`],
+    dns: [
+      'localhost',
+      hostname(),
+      service,
+      `${service}.${namespace}`,
+      `${service}.${namespace}.svc`,
+      `${service}.${namespace}.svc.cluster.local`,
+    ],
     ips: ['127.0.0.1', '::1'],
   };
 }
 
-export async function createSelfSignedCertificate(names: { dns: string[]; ips: string[] }, validDays = 365): Promise<SelfSignedCertificate> {
+export async function createSelfSignedCertificate(
+  names: { dns: string[]; ips: string[] },
+  validDays = 365,
+): Promise<SelfSignedCertificate> {
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + validDays * DAY_MS);
@@ -44,7 +61,10 @@ export async function createSelfSignedCertificate(names: { dns: string[]; ips: s
     notAfter,
     keys: caKeys,
     signingAlgorithm: ALG,
-    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+    ],
   });
   const keys = await generate();
   const cert = await x509.X509CertificateGenerator.create({
@@ -60,7 +80,10 @@ export async function createSelfSignedCertificate(names: { dns: string[]; ips: s
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([...names.dns.map((value) => ({ type: 'dns' as const, value })), ...names.ips.map((value) => ({ type: 'ip' as const, value }))]),
+      new x509.SubjectAlternativeNameExtension([
+        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
+        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
+      ]),
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as CryptoKey);

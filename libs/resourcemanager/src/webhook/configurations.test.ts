@@ -7,7 +7,11 @@ import { createSelfSignedCertificate } from './certificates.js';
 import { mutatingWebhooks, validatingWebhooks, webhookConfigurations } from './configurations.js';
 
 const config = (webhooks: Record<string, unknown>) =>
-  resourceManagerConfigSpec.schema.parse({ apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1', kind: 'ResourceManagerConfiguration', webhooks }) as ResourceManagerConfiguration;
+  resourceManagerConfigSpec.schema.parse({
+    apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1',
+    kind: 'ResourceManagerConfiguration',
+    webhooks,
+  }) as ResourceManagerConfiguration;
 
 describe('webhook configurations', () => {
   it('registers nothing when no webhook is enabled', () => {
@@ -21,7 +25,9 @@ describe('webhook configurations', () => {
     expect(ha).toMatchObject({
       path: '/webhooks/high-availability-config',
       namespaceSelector: { matchLabels: { 'high-availability-config.resources.gardener.cloud/consider': 'true' } },
-      objectSelector: { matchExpressions: [{ key: 'high-availability-config.resources.gardener.cloud/skip', operator: 'DoesNotExist' }] },
+      objectSelector: {
+        matchExpressions: [{ key: 'high-availability-config.resources.gardener.cloud/skip', operator: 'DoesNotExist' }],
+      },
     });
     const crd = validatingWebhooks(c)[0]!;
     expect(crd.rules[0]).toMatchObject({ operations: ['DELETE'], resources: ['customresourcedefinitions'] });
@@ -39,7 +45,10 @@ describe('webhook configurations', () => {
 
 describe('self-signed certificate', () => {
   it('is signed by the written CA and valid for loopback and the service names', async () => {
-    const { certDir, caPem } = await createSelfSignedCertificate({ dns: ['localhost', 'gardener-resource-manager.garden.svc'], ips: ['127.0.0.1'] });
+    const { certDir, caPem } = await createSelfSignedCertificate({
+      dns: ['localhost', 'gardener-resource-manager.garden.svc'],
+      ips: ['127.0.0.1'],
+    });
     try {
       const cert = new X509Certificate(await readFile(join(certDir, 'tls.crt')));
       expect(cert.verify(new X509Certificate(caPem).publicKey)).toBe(true);

@@ -1,15 +1,28 @@
 // Which webhooks a configuration enables, where each is served, and the Mutating/ValidatingWebhookConfigurations that
 // make an API server call them, with the rules and selectors Gardener registers them with.
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { rule, webhookConfiguration, type ClientTarget, type KubernetesObject, type WebhookSpec } from '@gardener-ts/controller-runtime';
+import {
+  rule,
+  webhookConfiguration,
+  type ClientTarget,
+  type KubernetesObject,
+  type WebhookSpec,
+} from '@gardener-ts/controller-runtime';
 import { WebhookLabel, WebhookPath, extensionValidationPath } from './constants.js';
 import { ProtectedExtensionResources } from './crd-deletion-protection.js';
 import { ExtensionRules } from './extension-validation.js';
-import { TokenInvalidatorPath, TokenInvalidatorSelector, TokenInvalidatorWebhookName, tokenInvalidatorEnabled } from './token-invalidator.js';
+import {
+  TokenInvalidatorPath,
+  TokenInvalidatorSelector,
+  TokenInvalidatorWebhookName,
+  tokenInvalidatorEnabled,
+} from './token-invalidator.js';
 
 const createUpdate = ['CREATE', 'UPDATE'] as ('CREATE' | 'UPDATE')[];
 const podRule = [rule(['CREATE'], '', 'v1', 'pods')];
-const notIn = (key: string, ...values: string[]) => ({ matchExpressions: [{ key, operator: 'NotIn' as const, values }] });
+const notIn = (key: string, ...values: string[]) => ({
+  matchExpressions: [{ key, operator: 'NotIn' as const, values }],
+});
 const doesNotExist = (key: string) => ({ matchExpressions: [{ key, operator: 'DoesNotExist' as const }] });
 
 const plural = (kind: string) => {
@@ -25,7 +38,10 @@ export function mutatingWebhooks(config: ResourceManagerConfiguration): WebhookS
     hooks.push({
       name: 'high-availability-config.resources.gardener.cloud',
       path: WebhookPath.HighAvailabilityConfig,
-      rules: [rule(createUpdate, 'apps', 'v1', 'deployments', 'statefulsets'), rule(createUpdate, 'autoscaling', 'v2', 'horizontalpodautoscalers')],
+      rules: [
+        rule(createUpdate, 'apps', 'v1', 'deployments', 'statefulsets'),
+        rule(createUpdate, 'autoscaling', 'v2', 'horizontalpodautoscalers'),
+      ],
       namespaceSelector: { matchLabels: { [WebhookLabel.HighAvailabilityConsider]: 'true' } },
       objectSelector: doesNotExist(WebhookLabel.HighAvailabilitySkip),
     });
@@ -53,7 +69,12 @@ export function mutatingWebhooks(config: ResourceManagerConfiguration): WebhookS
       name: 'pod-topology-spread-constraints.resources.gardener.cloud',
       path: WebhookPath.PodTopologySpreadConstraints,
       rules: podRule,
-      objectSelector: { matchExpressions: [...doesNotExist(WebhookLabel.PodTopologySpreadConstraintsSkip).matchExpressions, { key: 'app', operator: 'NotIn', values: ['gardener-resource-manager'] }] },
+      objectSelector: {
+        matchExpressions: [
+          ...doesNotExist(WebhookLabel.PodTopologySpreadConstraintsSkip).matchExpressions,
+          { key: 'app', operator: 'NotIn', values: ['gardener-resource-manager'] },
+        ],
+      },
     });
   }
   if (w.systemComponentsConfig.enabled) {
@@ -61,8 +82,15 @@ export function mutatingWebhooks(config: ResourceManagerConfiguration): WebhookS
       name: 'system-components-config.resources.gardener.cloud',
       path: WebhookPath.SystemComponentsConfig,
       rules: podRule,
-      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['kube-system', 'kubernetes-dashboard'] }] },
-      objectSelector: { matchLabels: { 'resources.gardener.cloud/managed-by': 'gardener' }, ...notIn(WebhookLabel.SystemComponentsConfigSkip, 'true') },
+      namespaceSelector: {
+        matchExpressions: [
+          { key: 'kubernetes.io/metadata.name', operator: 'In', values: ['kube-system', 'kubernetes-dashboard'] },
+        ],
+      },
+      objectSelector: {
+        matchLabels: { 'resources.gardener.cloud/managed-by': 'gardener' },
+        ...notIn(WebhookLabel.SystemComponentsConfigSkip, 'true'),
+      },
     });
   }
   if (w.endpointSliceHints.enabled) {
@@ -74,13 +102,27 @@ export function mutatingWebhooks(config: ResourceManagerConfiguration): WebhookS
     });
   }
   if (w.podSchedulerName.enabled) {
-    hooks.push({ name: 'pod-scheduler-name.resources.gardener.cloud', path: WebhookPath.PodSchedulerName, rules: podRule });
+    hooks.push({
+      name: 'pod-scheduler-name.resources.gardener.cloud',
+      path: WebhookPath.PodSchedulerName,
+      rules: podRule,
+    });
   }
   if (w.seccompProfile.enabled) {
-    hooks.push({ name: 'seccomp-profile.resources.gardener.cloud', path: WebhookPath.SeccompProfile, rules: podRule, objectSelector: doesNotExist(WebhookLabel.SeccompProfileSkip) });
+    hooks.push({
+      name: 'seccomp-profile.resources.gardener.cloud',
+      path: WebhookPath.SeccompProfile,
+      rules: podRule,
+      objectSelector: doesNotExist(WebhookLabel.SeccompProfileSkip),
+    });
   }
   if (tokenInvalidatorEnabled(config)) {
-    hooks.push({ name: TokenInvalidatorWebhookName, path: TokenInvalidatorPath, rules: [rule(createUpdate, '', 'v1', 'secrets')], objectSelector: { matchLabels: { ...TokenInvalidatorSelector } } });
+    hooks.push({
+      name: TokenInvalidatorWebhookName,
+      path: TokenInvalidatorPath,
+      rules: [rule(createUpdate, '', 'v1', 'secrets')],
+      objectSelector: { matchLabels: { ...TokenInvalidatorSelector } },
+    });
   }
   return hooks;
 }
@@ -100,7 +142,10 @@ export function validatingWebhooks(config: ResourceManagerConfiguration): Webhoo
       {
         name: 'cr-deletion-protection.resources.gardener.cloud',
         path: WebhookPath.CRDDeletionProtection,
-        rules: [rule(['DELETE'], 'extensions.gardener.cloud', 'v1alpha1', ...ProtectedExtensionResources), rule(['DELETE'], 'druid.gardener.cloud', 'v1alpha1', 'etcds')],
+        rules: [
+          rule(['DELETE'], 'extensions.gardener.cloud', 'v1alpha1', ...ProtectedExtensionResources),
+          rule(['DELETE'], 'druid.gardener.cloud', 'v1alpha1', 'etcds'),
+        ],
       },
     );
   }
@@ -118,11 +163,18 @@ export function validatingWebhooks(config: ResourceManagerConfiguration): Webhoo
 }
 
 /** The configurations for the enabled webhooks (none for a kind without enabled webhooks). */
-export function webhookConfigurations(config: ResourceManagerConfiguration, target: ClientTarget, caBundle: string | Buffer, name = 'gardener-resource-manager'): KubernetesObject[] {
+export function webhookConfigurations(
+  config: ResourceManagerConfiguration,
+  target: ClientTarget,
+  caBundle: string | Buffer,
+  name = 'gardener-resource-manager',
+): KubernetesObject[] {
   const result: KubernetesObject[] = [];
   const mutating = mutatingWebhooks(config);
   const validating = validatingWebhooks(config);
-  if (mutating.length > 0) result.push(webhookConfiguration({ type: 'mutating', name, target, caBundle, webhooks: mutating }));
-  if (validating.length > 0) result.push(webhookConfiguration({ type: 'validating', name, target, caBundle, webhooks: validating }));
+  if (mutating.length > 0)
+    result.push(webhookConfiguration({ type: 'mutating', name, target, caBundle, webhooks: mutating }));
+  if (validating.length > 0)
+    result.push(webhookConfiguration({ type: 'validating', name, target, caBundle, webhooks: validating }));
   return result;
 }

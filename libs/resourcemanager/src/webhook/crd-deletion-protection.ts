@@ -2,7 +2,13 @@
 // "true"`, or of an extension resource (extensions.gardener.cloud/v1alpha1, druid's Etcd), is refused unless the
 // object carries `confirmation.gardener.cloud/deletion: "true"`. A collection delete is refused if any item is not
 // confirmed.
-import { allowed, denied, type AdmissionRequest, type AdmissionResult, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  allowed,
+  denied,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type KubernetesObject,
+} from '@gardener-ts/controller-runtime';
 import { WebhookAnnotation, WebhookLabel } from './constants.js';
 import { annotationsOf, labelsOf, parseBool } from './mutate.js';
 
@@ -24,8 +30,18 @@ export type ProtectedResource = { kind: 'crd' } | { kind: 'resource' };
 /** Whether the request's resource is protected at all: CRDs (v1, v1beta1), the extension resources, etcds. */
 export function protectedResource(resource: AdmissionRequest['resource']): ProtectedResource | undefined {
   const { group, version, resource: name } = resource;
-  if (group === 'apiextensions.k8s.io' && (version === 'v1' || version === 'v1beta1') && name === 'customresourcedefinitions') return { kind: 'crd' };
-  if (group === 'extensions.gardener.cloud' && version === 'v1alpha1' && (ProtectedExtensionResources as readonly string[]).includes(name)) return { kind: 'resource' };
+  if (
+    group === 'apiextensions.k8s.io' &&
+    (version === 'v1' || version === 'v1beta1') &&
+    name === 'customresourcedefinitions'
+  )
+    return { kind: 'crd' };
+  if (
+    group === 'extensions.gardener.cloud' &&
+    version === 'v1alpha1' &&
+    (ProtectedExtensionResources as readonly string[]).includes(name)
+  )
+    return { kind: 'resource' };
   if (group === 'druid.gardener.cloud' && version === 'v1alpha1' && name === 'etcds') return { kind: 'resource' };
   return undefined;
 }

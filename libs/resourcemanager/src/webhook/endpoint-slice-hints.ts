@@ -4,7 +4,9 @@ import type { AdmissionRequest, AdmissionResult, KubernetesObject } from '@garde
 import { WebhookLabel } from './constants.js';
 import { labelsOf, mutateCopy } from './mutate.js';
 
-type EndpointSlice = KubernetesObject & { endpoints?: { zone?: string; hints?: { forZones?: { name: string }[] }; [key: string]: unknown }[] };
+type EndpointSlice = KubernetesObject & {
+  endpoints?: { zone?: string; hints?: { forZones?: { name: string }[] }; [key: string]: unknown }[];
+};
 
 /** Only slices of Services labelled `endpoint-slice-hints.resources.gardener.cloud/consider: "true"` (the label is copied to the slices). */
 export function endpointSliceHints(request: AdmissionRequest): AdmissionResult {

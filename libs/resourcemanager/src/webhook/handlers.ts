@@ -1,7 +1,13 @@
 // The HTTP side of each webhook: reads what the decision needs from the clusters (namespace, ServiceAccount, HPAs,
 // nodes, the objects of a collection delete), then calls the pure decision.
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { isNotFound, kind, type AdmissionHandler, type KubernetesObject, type Reader } from '@gardener-ts/controller-runtime';
+import {
+  isNotFound,
+  kind,
+  type AdmissionHandler,
+  type KubernetesObject,
+  type Reader,
+} from '@gardener-ts/controller-runtime';
 import { WebhookLabel } from './constants.js';
 import { crdDeletionProtection, protectedResource } from './crd-deletion-protection.js';
 import { highAvailabilityConfig } from './high-availability.js';
@@ -20,8 +26,16 @@ export function highAvailabilityHandler(target: Reader, config: Webhooks['highAv
   return async (request) => {
     const namespace = await target.get(NamespaceKind, { name: request.namespace ?? '' });
     const apiVersion = request.kind.group ? `${request.kind.group}/${request.kind.version}` : request.kind.version;
-    const hpas = request.kind.kind === 'HorizontalPodAutoscaler' ? [] : (await target.list(HPAKind, { namespace: request.namespace })).items;
-    const hpa = hpas.find((h) => h.spec.scaleTargetRef.apiVersion === apiVersion && h.spec.scaleTargetRef.kind === request.kind.kind && h.spec.scaleTargetRef.name === request.name);
+    const hpas =
+      request.kind.kind === 'HorizontalPodAutoscaler'
+        ? []
+        : (await target.list(HPAKind, { namespace: request.namespace })).items;
+    const hpa = hpas.find(
+      (h) =>
+        h.spec.scaleTargetRef.apiVersion === apiVersion &&
+        h.spec.scaleTargetRef.kind === request.kind.kind &&
+        h.spec.scaleTargetRef.name === request.name,
+    );
     return highAvailabilityConfig(request, {
       namespace,
       scaledUpTo: hpa?.spec.maxReplicas,
@@ -35,12 +49,17 @@ export function projectedTokenMountHandler(target: Reader, expirationSeconds: nu
   return async (request) => {
     const name = serviceAccountToCheck(request.object as Pod | undefined);
     // The request's namespace, not the pod's: a pod being created may not carry one yet.
-    const serviceAccount = name ? await target.get(ServiceAccountKind, { namespace: request.namespace, name }) : undefined;
+    const serviceAccount = name
+      ? await target.get(ServiceAccountKind, { namespace: request.namespace, name })
+      : undefined;
     return projectedTokenMount(request, { serviceAccount, expirationSeconds });
   };
 }
 
-export function systemComponentsConfigHandler(target: Reader, config: Webhooks['systemComponentsConfig']): AdmissionHandler {
+export function systemComponentsConfigHandler(
+  target: Reader,
+  config: Webhooks['systemComponentsConfig'],
+): AdmissionHandler {
   return async (request) => {
     const pod = request.object as Pod | undefined;
     const skip = !pod || pod.metadata?.labels?.[WebhookLabel.SystemComponentsConfigSkip] === 'true';
@@ -62,8 +81,16 @@ export function crdDeletionProtectionHandler(source: Reader): AdmissionHandler {
     const { group, version, kind: kindName } = request.kind;
     const k = kind(group ? `${group}/${version}` : version, kindName);
     try {
-      if (request.name) return crdDeletionProtection(request, [await source.get(k, { namespace: request.namespace || undefined, name: request.name })]);
-      const list = await source.list(k, target.kind === 'crd' ? { labelSelector: { [WebhookLabel.DeletionProtected]: 'true' } } : { namespace: request.namespace });
+      if (request.name)
+        return crdDeletionProtection(request, [
+          await source.get(k, { namespace: request.namespace || undefined, name: request.name }),
+        ]);
+      const list = await source.list(
+        k,
+        target.kind === 'crd'
+          ? { labelSelector: { [WebhookLabel.DeletionProtected]: 'true' } }
+          : { namespace: request.namespace },
+      );
       return crdDeletionProtection(request, list.items);
     } catch (err) {
       if (isNotFound(err)) return crdDeletionProtection(request, []);

@@ -6,14 +6,26 @@ const TYPE = 'high-availability-config.resources.gardener.cloud/type';
 const FTT = 'high-availability-config.resources.gardener.cloud/failure-tolerance-type';
 const ZONES = 'high-availability-config.resources.gardener.cloud/zones';
 
-const ns = (annotations: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ha', annotations } });
+const ns = (annotations: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'ha', annotations },
+});
 
-function deployment(replicas: number | undefined, labels: Record<string, string> = {}, annotations: Record<string, string> = {}): KubernetesObject {
+function deployment(
+  replicas: number | undefined,
+  labels: Record<string, string> = {},
+  annotations: Record<string, string> = {},
+): KubernetesObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'app', namespace: 'ha', labels, annotations },
-    spec: { ...(replicas === undefined ? {} : { replicas }), selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c' }] } } },
+    spec: {
+      ...(replicas === undefined ? {} : { replicas }),
+      selector: { matchLabels: { app: 'a' } },
+      template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c' }] } },
+    },
   } as KubernetesObject;
 }
 
@@ -29,7 +41,10 @@ const req = (object: KubernetesObject, kind = 'Deployment', group = 'apps', vers
 });
 
 function run(object: KubernetesObject, input: Partial<HighAvailabilityInput> = {}, kind?: string, group?: string) {
-  const result = highAvailabilityConfig(req(object, kind, group, kind === 'HorizontalPodAutoscaler' ? 'v2' : 'v1'), { namespace: ns(), ...input });
+  const result = highAvailabilityConfig(req(object, kind, group, kind === 'HorizontalPodAutoscaler' ? 'v2' : 'v1'), {
+    namespace: ns(),
+    ...input,
+  });
   if (!result.allowed) throw new Error(`denied: ${result.message}`);
   return result.patched as any;
 }
@@ -53,8 +68,16 @@ describe('high-availability-config: replicas', () => {
   });
 
   it('takes the replicas annotation as overwrite, and refuses a non-number', () => {
-    expect(run(deployment(1, { [TYPE]: 'server' }, { 'high-availability-config.resources.gardener.cloud/replicas': '5' })).spec.replicas).toBe(5);
-    const bad = highAvailabilityConfig(req(deployment(1, { [TYPE]: 'server' }, { 'high-availability-config.resources.gardener.cloud/replicas': 'many' })), { namespace: ns() });
+    expect(
+      run(deployment(1, { [TYPE]: 'server' }, { 'high-availability-config.resources.gardener.cloud/replicas': '5' }))
+        .spec.replicas,
+    ).toBe(5);
+    const bad = highAvailabilityConfig(
+      req(
+        deployment(1, { [TYPE]: 'server' }, { 'high-availability-config.resources.gardener.cloud/replicas': 'many' }),
+      ),
+      { namespace: ns() },
+    );
     expect(bad.allowed).toBe(false);
   });
 
@@ -71,31 +94,46 @@ describe('high-availability-config: replicas', () => {
 describe('high-availability-config: scheduling', () => {
   it('pins to the zones when a failure tolerance type is set', () => {
     const out = run(deployment(2), { namespace: ns({ [FTT]: 'zone', [ZONES]: 'b,a,,a' }) });
-    expect(out.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
-      { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a', 'b'] }] },
-    ]);
+    expect(
+      out.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+    ).toEqual([{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a', 'b'] }] }]);
   });
 
   it('pins with zone-pinning=true, and not without it or a failure tolerance type', () => {
-    expect(run(deployment(2), { namespace: ns({ [ZONES]: 'a', 'high-availability-config.resources.gardener.cloud/zone-pinning': 'true' }) }).spec.template.spec.affinity).toBeDefined();
+    expect(
+      run(deployment(2), {
+        namespace: ns({ [ZONES]: 'a', 'high-availability-config.resources.gardener.cloud/zone-pinning': 'true' }),
+      }).spec.template.spec.affinity,
+    ).toBeDefined();
     expect(run(deployment(2), { namespace: ns({ [ZONES]: 'a' }) }).spec.template.spec.affinity).toBeUndefined();
   });
 
   it('spreads over nodes (best effort) with one zone', () => {
     const out = run(deployment(2), { namespace: ns({ [ZONES]: 'a' }) });
     expect(out.spec.template.spec.topologySpreadConstraints).toEqual([
-      { topologyKey: 'kubernetes.io/hostname', maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'a' } } },
+      {
+        topologyKey: 'kubernetes.io/hostname',
+        maxSkew: 1,
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: { app: 'a' } },
+      },
     ]);
   });
 
   it('spreads over zones with two or more zones; minDomains and maxSkew follow the replicas', () => {
     const out = run(deployment(3), { namespace: ns({ [ZONES]: 'a,b,c' }) });
     expect(out.spec.template.spec.topologySpreadConstraints[1]).toEqual({
-      topologyKey: 'topology.kubernetes.io/zone', minDomains: 3, maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'a' } },
+      topologyKey: 'topology.kubernetes.io/zone',
+      minDomains: 3,
+      maxSkew: 1,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { app: 'a' } },
     });
-    const two = run(deployment(2), { namespace: ns({ [ZONES]: 'a,b,c' }) }).spec.template.spec.topologySpreadConstraints[1];
+    const two = run(deployment(2), { namespace: ns({ [ZONES]: 'a,b,c' }) }).spec.template.spec
+      .topologySpreadConstraints[1];
     expect(two.minDomains).toBe(2);
-    const many = run(deployment(5), { namespace: ns({ [ZONES]: 'a,b' }) }).spec.template.spec.topologySpreadConstraints[1];
+    const many = run(deployment(5), { namespace: ns({ [ZONES]: 'a,b' }) }).spec.template.spec
+      .topologySpreadConstraints[1];
     expect(many.maxSkew).toBe(2);
   });
 
@@ -115,17 +153,32 @@ describe('high-availability-config: scheduling', () => {
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 90 },
     ]);
     const own = deployment(1) as any;
-    own.spec.template.spec.tolerations = [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 5 }];
-    expect(run(own, { defaultNotReadyTolerationSeconds: 60 }).spec.template.spec.tolerations).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 5 }]);
+    own.spec.template.spec.tolerations = [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 5 },
+    ];
+    expect(run(own, { defaultNotReadyTolerationSeconds: 60 }).spec.template.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', tolerationSeconds: 5 },
+    ]);
   });
 });
 
 describe('high-availability-config: HorizontalPodAutoscaler', () => {
   const hpa = (minReplicas: number | undefined, maxReplicas: number) =>
-    ({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h', labels: { [TYPE]: 'server' } }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'app' }, minReplicas, maxReplicas } }) as KubernetesObject;
+    ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h', labels: { [TYPE]: 'server' } },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'app' }, minReplicas, maxReplicas },
+    }) as KubernetesObject;
 
   it('raises minReplicas (and maxReplicas below it)', () => {
-    expect(run(hpa(1, 1), {}, 'HorizontalPodAutoscaler', 'autoscaling').spec).toMatchObject({ minReplicas: 2, maxReplicas: 2 });
-    expect(run(hpa(3, 5), {}, 'HorizontalPodAutoscaler', 'autoscaling').spec).toMatchObject({ minReplicas: 3, maxReplicas: 5 });
+    expect(run(hpa(1, 1), {}, 'HorizontalPodAutoscaler', 'autoscaling').spec).toMatchObject({
+      minReplicas: 2,
+      maxReplicas: 2,
+    });
+    expect(run(hpa(3, 5), {}, 'HorizontalPodAutoscaler', 'autoscaling').spec).toMatchObject({
+      minReplicas: 3,
+      maxReplicas: 5,
+    });
   });
 });

@@ -1,10 +1,24 @@
 // The high-availability-config webhook: replicas, zone pinning, topology spread constraints and eviction tolerations of
 // Deployments and StatefulSets, and minReplicas/maxReplicas of HorizontalPodAutoscalers, from the resource's
 // `high-availability-config.resources.gardener.cloud/type` label and its namespace's annotations.
-import { allowed, denied, patched, type AdmissionRequest, type AdmissionResult, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  allowed,
+  denied,
+  patched,
+  type AdmissionRequest,
+  type AdmissionResult,
+  type KubernetesObject,
+} from '@gardener-ts/controller-runtime';
 import { WebhookAnnotation, WebhookLabel } from './constants.js';
 import { annotationsOf, labelsOf, parseBool } from './mutate.js';
-import { addEvictionTolerations, parseZones, pinToZones, replicaCount, setSpreadConstraints, topologySpreadConstraints } from './topology.js';
+import {
+  addEvictionTolerations,
+  parseZones,
+  pinToZones,
+  replicaCount,
+  setSpreadConstraints,
+  topologySpreadConstraints,
+} from './topology.js';
 import type { HorizontalPodAutoscaler, Workload } from './types.js';
 
 export interface HighAvailabilityInput {
@@ -17,14 +31,21 @@ export interface HighAvailabilityInput {
 }
 
 /** The replicas the resource should have, undefined for "leave them"; throws on an unparsable overwrite annotation. */
-function desiredReplicas(obj: KubernetesObject, current: number | undefined, failureToleranceType: string | undefined): number | undefined {
+function desiredReplicas(
+  obj: KubernetesObject,
+  current: number | undefined,
+  failureToleranceType: string | undefined,
+): number | undefined {
   // 0 replicas: hibernated (or an HPA switched off) — never scale up.
   if ((current ?? 0) === 0) return undefined;
   const replicas = replicaCount(failureToleranceType, labelsOf(obj)[WebhookLabel.HighAvailabilityType]);
   if (replicas === undefined) return undefined;
   const overwrite = annotationsOf(obj)[WebhookAnnotation.HighAvailabilityReplicas];
   if (overwrite) {
-    if (!/^[+-]?\d+$/.test(overwrite)) throw new Error(`invalid value for annotation ${WebhookAnnotation.HighAvailabilityReplicas}: ${JSON.stringify(overwrite)} is not an integer`);
+    if (!/^[+-]?\d+$/.test(overwrite))
+      throw new Error(
+        `invalid value for annotation ${WebhookAnnotation.HighAvailabilityReplicas}: ${JSON.stringify(overwrite)} is not an integer`,
+      );
     return Number(overwrite);
   }
   return replicas;
@@ -41,14 +62,25 @@ export function highAvailabilityConfig(request: AdmissionRequest, input: HighAva
     if (group === 'apps' && (kind === 'Deployment' || kind === 'StatefulSet')) {
       const workload = structuredClone(request.object) as Workload;
       const replicas = desiredReplicas(workload, workload.spec.replicas, failureToleranceType);
-      if (replicas !== undefined && (input.scaledUpTo === undefined || (workload.spec.replicas ?? 0) < replicas)) workload.spec.replicas = replicas;
+      if (replicas !== undefined && (input.scaledUpTo === undefined || (workload.spec.replicas ?? 0) < replicas))
+        workload.spec.replicas = replicas;
       const template = workload.spec.template;
       if (failureToleranceType !== undefined || zonePinning) pinToZones(template, zones);
       const current = workload.spec.replicas ?? 0;
       const maxReplicas = input.scaledUpTo === undefined || current > input.scaledUpTo ? current : input.scaledUpTo;
-      const selector = kind === 'StatefulSet' && workload.spec.selector ? workload.spec.selector : { matchLabels: template.metadata?.labels ?? {} };
-      setSpreadConstraints(template, topologySpreadConstraints(current, maxReplicas, selector, zones.length, failureToleranceType));
-      addEvictionTolerations(template, input.defaultNotReadyTolerationSeconds, input.defaultUnreachableTolerationSeconds);
+      const selector =
+        kind === 'StatefulSet' && workload.spec.selector
+          ? workload.spec.selector
+          : { matchLabels: template.metadata?.labels ?? {} };
+      setSpreadConstraints(
+        template,
+        topologySpreadConstraints(current, maxReplicas, selector, zones.length, failureToleranceType),
+      );
+      addEvictionTolerations(
+        template,
+        input.defaultNotReadyTolerationSeconds,
+        input.defaultUnreachableTolerationSeconds,
+      );
       return patched(workload);
     }
     if (group === 'autoscaling' && kind === 'HorizontalPodAutoscaler') {

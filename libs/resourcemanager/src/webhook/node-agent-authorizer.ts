@@ -57,12 +57,14 @@ const deny = (reason = ''): AuthorizerResult => ({ decision: 'Deny', reason });
 const list = (values: string[]) => `[${values.join(' ')}]`;
 
 function checkSubresource(attrs: AuthorizationAttributes, ...allowed: string[]): AuthorizerResult | undefined {
-  if (attrs.subresource && !allowed.includes(attrs.subresource)) return deny(`only the following subresources are allowed for this resource type: ${list(allowed)}`);
+  if (attrs.subresource && !allowed.includes(attrs.subresource))
+    return deny(`only the following subresources are allowed for this resource type: ${list(allowed)}`);
   return undefined;
 }
 
 function checkVerb(attrs: AuthorizationAttributes, ...allowed: string[]): AuthorizerResult | undefined {
-  if (!allowed.includes(attrs.verb)) return deny(`only the following verbs are allowed for this resource type: ${list(allowed)}`);
+  if (!allowed.includes(attrs.verb))
+    return deny(`only the following verbs are allowed for this resource type: ${list(allowed)}`);
   return undefined;
 }
 
@@ -81,7 +83,9 @@ class Decider {
   private async nodeName(): Promise<{ nodeName: string } | { denied: AuthorizerResult }> {
     let nodeName: string;
     if (this.o.machineNamespace !== undefined) {
-      const machine = await this.o.reads.machine(this.o.machineNamespace, this.machineName).catch(wrap(`error getting machine "${this.machineName}"`));
+      const machine = await this.o.reads
+        .machine(this.o.machineNamespace, this.machineName)
+        .catch(wrap(`error getting machine "${this.machineName}"`));
       nodeName = machine.labels[MachineNodeLabel] ?? '';
     } else {
       const node = await this.o.reads.node(this.machineName).catch(wrap(`error getting node "${this.machineName}"`));
@@ -96,7 +100,10 @@ class Decider {
     if (refused) return refused;
     if (this.attrs.verb === 'create') return allow;
     const username = await this.o.reads.csrUsername(this.attrs.name);
-    if (username !== this.attrs.user.name) return deny(`gardener-node-agent is only allowed to read or request CSRs for its own user "${this.attrs.user.name}"`);
+    if (username !== this.attrs.user.name)
+      return deny(
+        `gardener-node-agent is only allowed to read or request CSRs for its own user "${this.attrs.user.name}"`,
+      );
     return allow;
   }
 
@@ -117,13 +124,15 @@ class Decider {
   }
 
   async node(): Promise<AuthorizerResult> {
-    const refused = checkSubresource(this.attrs, 'status') ?? checkVerb(this.attrs, 'get', 'list', 'watch', 'patch', 'update');
+    const refused =
+      checkSubresource(this.attrs, 'status') ?? checkVerb(this.attrs, 'get', 'list', 'watch', 'patch', 'update');
     if (refused) return refused;
     // The node-agent knows its host name, not its node name: listing and watching Nodes is always allowed.
     if (this.attrs.verb === 'list' || this.attrs.verb === 'watch') return allow;
     const node = await this.nodeName();
     if ('denied' in node) return node.denied;
-    if (this.attrs.name !== node.nodeName) return deny(`this gardener-node-agent can only access node "${node.nodeName}"`);
+    if (this.attrs.name !== node.nodeName)
+      return deny(`this gardener-node-agent can only access node "${node.nodeName}"`);
     return allow;
   }
 
@@ -134,15 +143,23 @@ class Decider {
     if ('denied' in node) return node.denied;
     if (this.attrs.verb === 'get' || this.attrs.verb === 'delete') return this.singlePod(node.nodeName);
     if (!this.o.authorizeWithSelectors) return allow;
-    if (this.attrs.fieldSelectorError) throw new Error(`error parsing field selector: ${this.attrs.fieldSelectorError}`);
-    if (this.attrs.fieldSelector.some((r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node.nodeName)) return allow;
+    if (this.attrs.fieldSelectorError)
+      throw new Error(`error parsing field selector: ${this.attrs.fieldSelectorError}`);
+    if (
+      this.attrs.fieldSelector.some(
+        (r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node.nodeName,
+      )
+    )
+      return allow;
     if (this.attrs.name !== '') return this.singlePod(node.nodeName);
     return deny(`can only list/watch pods with spec.nodeName=${node.nodeName} field selector`);
   }
 
   private async singlePod(nodeName: string): Promise<AuthorizerResult> {
     const key = `${this.attrs.namespace}/${this.attrs.name}`;
-    const podNode = await this.o.reads.podNodeName(this.attrs.namespace, this.attrs.name).catch(wrap(`error getting pod "${key}"`));
+    const podNode = await this.o.reads
+      .podNodeName(this.attrs.namespace, this.attrs.name)
+      .catch(wrap(`error getting pod "${key}"`));
     if (podNode !== nodeName) return deny(`pod "${key}" does not belong to node "${nodeName}"`);
     return allow;
   }
@@ -152,13 +169,20 @@ class Decider {
     if (refused) return refused;
     const valid = [ValitailTokenSecretName];
     if (this.o.machineNamespace !== undefined) {
-      const machine = await this.o.reads.machine(this.o.machineNamespace, this.machineName).catch(wrap(`error getting machine "${this.machineName}"`));
+      const machine = await this.o.reads
+        .machine(this.o.machineNamespace, this.machineName)
+        .catch(wrap(`error getting machine "${this.machineName}"`));
       valid.push(machine.nodeTemplateLabels[LabelNodeAgentSecretName] ?? '');
     } else {
       const node = await this.o.reads.node(this.machineName).catch(wrap(`error getting node "${this.machineName}"`));
       // Without a Node the node-agent is still bootstrapping and may read any worker pool's OSC Secret.
       if (node) valid.push(node.labels[LabelNodeAgentSecretName] ?? '');
-      else valid.push(...(await this.o.reads.secretNamesWithLabel(LabelWorkerPool).catch(wrap('error listing operating system config secrets'))));
+      else
+        valid.push(
+          ...(await this.o.reads
+            .secretNamesWithLabel(LabelWorkerPool)
+            .catch(wrap('error listing operating system config secrets'))),
+        );
     }
     if (!valid.includes(this.attrs.name) || this.attrs.namespace !== KubeSystem) {
       return deny(`gardener-node-agent can only access secrets ${list(valid)} in "${KubeSystem}" namespace`);
@@ -168,7 +192,10 @@ class Decider {
 }
 
 /** Gardener's decision for a request; throws (an evaluation error) when something it needs cannot be read. */
-export async function authorizeNodeAgent(attrs: AuthorizationAttributes, o: NodeAgentAuthorizerOptions): Promise<AuthorizerResult> {
+export async function authorizeNodeAgent(
+  attrs: AuthorizationAttributes,
+  o: NodeAgentAuthorizerOptions,
+): Promise<AuthorizerResult> {
   const machineName = nodeAgentMachineName(attrs.user);
   if (machineName === undefined) return { decision: 'NoOpinion', reason: '' };
   if (machineName === '') return deny();

@@ -3,10 +3,15 @@
 import { isNotFound, kind, type KubernetesObject, type Reader } from '@gardener-ts/controller-runtime';
 import type { NodeAgentReads } from './node-agent-authorizer.js';
 
-const MachineK = kind<KubernetesObject & { spec?: { nodeTemplate?: { metadata?: { labels?: Record<string, string> } } } }>('machine.sapcloud.io/v1alpha1', 'Machine');
+const MachineK = kind<
+  KubernetesObject & { spec?: { nodeTemplate?: { metadata?: { labels?: Record<string, string> } } } }
+>('machine.sapcloud.io/v1alpha1', 'Machine');
 const NodeK = kind('v1', 'Node');
 const PodK = kind<KubernetesObject & { spec?: { nodeName?: string } }>('v1', 'Pod');
-const CSRK = kind<KubernetesObject & { spec?: { username?: string } }>('certificates.k8s.io/v1', 'CertificateSigningRequest');
+const CSRK = kind<KubernetesObject & { spec?: { username?: string } }>(
+  'certificates.k8s.io/v1',
+  'CertificateSigningRequest',
+);
 const SecretK = kind('v1', 'Secret');
 
 export function apiNodeAgentReads(source: Reader, target: Reader): NodeAgentReads {

@@ -25,7 +25,8 @@ export function serviceAccountToCheck(pod: Pod | null | undefined): string | und
 function integerAnnotation(pod: Pod, key: string, fallback: number): number {
   const value = annotationsOf(pod)[key];
   if (value === undefined) return fallback;
-  if (!/^[+-]?\d+$/.test(value)) throw new Error(`invalid value for annotation ${key}: ${JSON.stringify(value)} is not an integer`);
+  if (!/^[+-]?\d+$/.test(value))
+    throw new Error(`invalid value for annotation ${key}: ${JSON.stringify(value)} is not an integer`);
   return Number(value);
 }
 
@@ -37,7 +38,11 @@ export function projectedTokenVolume(expirationSeconds: number, defaultMode = De
       sources: [
         { serviceAccountToken: { expirationSeconds, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' }, path: 'namespace' }] } },
+        {
+          downwardAPI: {
+            items: [{ fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' }, path: 'namespace' }],
+          },
+        },
       ],
     },
   };
@@ -47,14 +52,23 @@ export function projectedTokenMount(request: AdmissionRequest, input: ProjectedT
   return mutateCopy<Pod>(request, (pod) => {
     if (labelsOf(pod)[WebhookLabel.ProjectedTokenSkip] === 'true') return 'pod opted out';
     if (!serviceAccountToCheck(pod)) return 'service account name is empty or default';
-    if (input.serviceAccount?.automountServiceAccountToken !== false) return 'service account does not set automountServiceAccountToken=false';
+    if (input.serviceAccount?.automountServiceAccountToken !== false)
+      return 'service account does not set automountServiceAccountToken=false';
     if (pod.spec.automountServiceAccountToken === false) return 'pod disables automount';
-    if ((pod.spec.volumes ?? []).some((v) => v.name.startsWith('kube-api-access-'))) return 'pod already has a service account volume';
-    const expirationSeconds = integerAnnotation(pod, WebhookAnnotation.ProjectedTokenExpirationSeconds, input.expirationSeconds);
+    if ((pod.spec.volumes ?? []).some((v) => v.name.startsWith('kube-api-access-')))
+      return 'pod already has a service account volume';
+    const expirationSeconds = integerAnnotation(
+      pod,
+      WebhookAnnotation.ProjectedTokenExpirationSeconds,
+      input.expirationSeconds,
+    );
     const mode = integerAnnotation(pod, WebhookAnnotation.ProjectedTokenFileMode, DefaultFileMode);
     pod.spec.volumes = [...(pod.spec.volumes ?? []), projectedTokenVolume(expirationSeconds, mode)];
     for (const c of [...pod.spec.containers, ...(pod.spec.initContainers ?? [])]) {
-      c.volumeMounts = [...(c.volumeMounts ?? []), { name: ProjectedTokenVolumeName, mountPath: ServiceAccountMountPath, readOnly: true }];
+      c.volumeMounts = [
+        ...(c.volumeMounts ?? []),
+        { name: ProjectedTokenVolumeName, mountPath: ServiceAccountMountPath, readOnly: true },
+      ];
     }
   });
 }

@@ -4,7 +4,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { isAlreadyExists, isConflict, isNotFound, kind, type ClientTarget, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  kind,
+  type ClientTarget,
+  type Client,
+  type KubernetesObject,
+} from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import { webhookConfigurations } from './configurations.js';
 
@@ -39,7 +47,11 @@ async function createOrReplace(client: Client, desired: KubernetesObject): Promi
         throw err;
       });
       if (!live) await client.create(desired);
-      else await client.update({ ...desired, metadata: { ...live.metadata, ...desired.metadata, resourceVersion: live.metadata?.resourceVersion } });
+      else
+        await client.update({
+          ...desired,
+          metadata: { ...live.metadata, ...desired.metadata, resourceVersion: live.metadata?.resourceVersion },
+        });
       return;
     } catch (err) {
       // Another replica wrote it meanwhile: read again.

@@ -4,12 +4,24 @@
 import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResourceManagerConfiguration } from '@gardener-ts/component-config';
-import { WebhookServer, type AdmissionHandler, type Client, type ComponentContext, type HttpHandler, type Reader } from '@gardener-ts/controller-runtime';
+import {
+  WebhookServer,
+  type AdmissionHandler,
+  type Client,
+  type ComponentContext,
+  type HttpHandler,
+  type Reader,
+} from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import { createSelfSignedCertificate, servingNames } from './certificates.js';
 import { mutatingWebhooks, validatingWebhooks } from './configurations.js';
 import { WebhookPath } from './constants.js';
-import { crdDeletionProtectionHandler, highAvailabilityHandler, projectedTokenMountHandler, systemComponentsConfigHandler } from './handlers.js';
+import {
+  crdDeletionProtectionHandler,
+  highAvailabilityHandler,
+  projectedTokenMountHandler,
+  systemComponentsConfigHandler,
+} from './handlers.js';
 import { endpointSliceHints } from './endpoint-slice-hints.js';
 import { extensionValidation } from './extension-validation.js';
 import { kubernetesServiceHost } from './kubernetes-service-host.js';
@@ -35,7 +47,9 @@ export interface ResourceManagerWebhooksOptions {
 }
 
 /** The handler for each path an enabled webhook is served at. */
-export function webhookHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config' | 'source' | 'target'>): Map<string, AdmissionHandler> {
+export function webhookHandlers(
+  o: Pick<ResourceManagerWebhooksOptions, 'config' | 'source' | 'target'>,
+): Map<string, AdmissionHandler> {
   const w = o.config.webhooks;
   const handlers = new Map<string, AdmissionHandler>();
   const byPath: Record<string, AdmissionHandler> = {
@@ -57,12 +71,24 @@ export function webhookHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config'
 }
 
 /** The authorization webhooks (SubjectAccessReviews, not AdmissionReviews) the configuration enables, by path. */
-export function authorizationHandlers(o: Pick<ResourceManagerWebhooksOptions, 'config' | 'source' | 'target' | 'log'>): Map<string, HttpHandler> {
+export function authorizationHandlers(
+  o: Pick<ResourceManagerWebhooksOptions, 'config' | 'source' | 'target' | 'log'>,
+): Map<string, HttpHandler> {
   const routes = new Map<string, HttpHandler>();
   const nodeAgent = o.config.webhooks.nodeAgentAuthorizer;
   if (nodeAgent.enabled) {
-    const options = { machineNamespace: nodeAgent.machineNamespace, authorizeWithSelectors: nodeAgent.authorizeWithSelectors ?? false, reads: apiNodeAgentReads(o.source, o.target) };
-    routes.set(NodeAgentAuthorizerPath, authorizationHandler((attrs) => authorizeNodeAgent(attrs, options), o.log.child({ webhook: 'node-agent-authorizer' })));
+    const options = {
+      machineNamespace: nodeAgent.machineNamespace,
+      authorizeWithSelectors: nodeAgent.authorizeWithSelectors ?? false,
+      reads: apiNodeAgentReads(o.source, o.target),
+    };
+    routes.set(
+      NodeAgentAuthorizerPath,
+      authorizationHandler(
+        (attrs) => authorizeNodeAgent(attrs, options),
+        o.log.child({ webhook: 'node-agent-authorizer' }),
+      ),
+    );
   }
   return routes;
 }
@@ -87,7 +113,10 @@ export class ResourceManagerWebhooks {
   /** Whether any webhook is enabled (otherwise there is nothing to serve). */
   get enabled(): boolean {
     const { config } = this.options;
-    return mutatingWebhooks(config).length + validatingWebhooks(config).length > 0 || config.webhooks.nodeAgentAuthorizer.enabled;
+    return (
+      mutatingWebhooks(config).length + validatingWebhooks(config).length > 0 ||
+      config.webhooks.nodeAgentAuthorizer.enabled
+    );
   }
 
   get port(): number | undefined {
@@ -99,13 +128,23 @@ export class ResourceManagerWebhooks {
     const endpoint = config.server.webhooks;
     let certDir = endpoint.tls.serverCertDir;
     if (!certDir || !(await hasCertificate(certDir))) {
-      if (certDir) log.info({ serverCertDir: certDir }, 'No tls.crt/tls.key in the webhook certificate directory, generating a self-signed certificate');
+      if (certDir)
+        log.info(
+          { serverCertDir: certDir },
+          'No tls.crt/tls.key in the webhook certificate directory, generating a self-signed certificate',
+        );
       const generated = await createSelfSignedCertificate(servingNames(this.options.namespace));
       certDir = generated.certDir;
       this.caPem = generated.caPem;
     }
     this.certDir = certDir;
-    const server = new WebhookServer({ host: endpoint.bindAddress || undefined, port: endpoint.port, certDir, log: log.child({ component: 'webhook-server' }), metrics: this.options.metrics });
+    const server = new WebhookServer({
+      host: endpoint.bindAddress || undefined,
+      port: endpoint.port,
+      certDir,
+      log: log.child({ component: 'webhook-server' }),
+      metrics: this.options.metrics,
+    });
     const validating = new Set(validatingWebhooks(config).map((h) => h.path));
     for (const [path, handler] of webhookHandlers(this.options)) {
       if (validating.has(path)) server.validating(path, handler);
@@ -116,12 +155,23 @@ export class ResourceManagerWebhooks {
     await server.start();
     this.server = server;
     log.info(
-      { port: server.port, paths: server.paths, certDir, ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}) },
+      {
+        port: server.port,
+        paths: server.paths,
+        certDir,
+        ...(this.caPem ? { caBundleFile: join(certDir, 'ca.crt') } : {}),
+      },
       'Webhook server for the resource-manager webhooks started',
     );
     if (config.webhookRegistration.enabled) {
       const caBundle = await caBundleOf(certDir, this.caPem);
-      await registerWebhookConfigurations(this.options.target, config, registrationTarget(config, server.port), caBundle, log);
+      await registerWebhookConfigurations(
+        this.options.target,
+        config,
+        registrationTarget(config, server.port),
+        caBundle,
+        log,
+      );
     }
   }
 

@@ -83,16 +83,21 @@ export function parseFieldSelector(raw: string): FieldRequirement[] {
 }
 
 /** Kubernetes' fieldSelectorAsSelector: In/NotIn with exactly one value; errors are collected, valid ones kept. */
-function fieldRequirements(reqs: { key: string; operator: string; values?: string[] }[]): { requirements: FieldRequirement[]; errors: string[] } {
+function fieldRequirements(reqs: { key: string; operator: string; values?: string[] }[]): {
+  requirements: FieldRequirement[];
+  errors: string[];
+} {
   const requirements: FieldRequirement[] = [];
   const errors: string[] = [];
   for (const r of reqs) {
     const values = r.values ?? [];
     if (values.length > 1) errors.push('fieldSelectors do not yet support multiple values');
     else if (r.operator === 'In' || r.operator === 'NotIn') {
-      if (values.length !== 1) errors.push(`fieldSelectors ${r.operator === 'In' ? 'in' : 'not in'} must have one value`);
+      if (values.length !== 1)
+        errors.push(`fieldSelectors ${r.operator === 'In' ? 'in' : 'not in'} must have one value`);
       else requirements.push({ field: r.key, operator: r.operator === 'In' ? '=' : '!=', value: values[0]! });
-    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') errors.push(`fieldSelectors do not yet support ${r.operator}`);
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist')
+      errors.push(`fieldSelectors do not yet support ${r.operator}`);
     else errors.push(`"${r.operator}" is not a valid field selector operator`);
   }
   return { requirements, errors };
@@ -126,16 +131,35 @@ export function decodeSubjectAccessReview(body: string): { apiVersion: string; a
   } catch (err) {
     throw new MalformedSubjectAccessReview(`the request body is not JSON: ${(err as Error).message}`);
   }
-  if (typeof review !== 'object' || review === null || Array.isArray(review)) throw new MalformedSubjectAccessReview('the request body is not a JSON object');
+  if (typeof review !== 'object' || review === null || Array.isArray(review))
+    throw new MalformedSubjectAccessReview('the request body is not a JSON object');
   const apiVersion: string = review.apiVersion || 'authorization.k8s.io/v1';
   if ((review.kind && review.kind !== 'SubjectAccessReview') || !SAR_VERSIONS.includes(apiVersion)) {
-    throw new MalformedSubjectAccessReview(`expected a SubjectAccessReview of ${SAR_VERSIONS.join(' or ')}, got ${review.kind} of ${apiVersion}`);
+    throw new MalformedSubjectAccessReview(
+      `expected a SubjectAccessReview of ${SAR_VERSIONS.join(' or ')}, got ${review.kind} of ${apiVersion}`,
+    );
   }
   const spec = review.spec ?? {};
   const groups: unknown = apiVersion.endsWith('v1beta1') ? spec.group : spec.groups;
-  const user: UserInfo = { name: String(spec.user ?? ''), groups: Array.isArray(groups) ? groups.map(String) : [], uid: spec.uid, extra: spec.extra };
+  const user: UserInfo = {
+    name: String(spec.user ?? ''),
+    groups: Array.isArray(groups) ? groups.map(String) : [],
+    uid: spec.uid,
+    extra: spec.extra,
+  };
   const ra: ResourceAttributes | undefined = spec.resourceAttributes ?? undefined;
-  const base = { user, verb: '', namespace: '', group: '', version: '', resource: '', subresource: '', name: '', path: '', fieldSelector: [] };
+  const base = {
+    user,
+    verb: '',
+    namespace: '',
+    group: '',
+    version: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path: '',
+    fieldSelector: [],
+  };
   if (ra) {
     const attributes: AuthorizationAttributes = {
       ...base,
@@ -168,5 +192,11 @@ export function erroredStatus(code: number, message: string): SubjectAccessRevie
 }
 
 export function encodeSubjectAccessReview(apiVersion: string, status: SubjectAccessReviewStatus): string {
-  return JSON.stringify({ apiVersion, kind: 'SubjectAccessReview', metadata: { creationTimestamp: null }, spec: {}, status });
+  return JSON.stringify({
+    apiVersion,
+    kind: 'SubjectAccessReview',
+    metadata: { creationTimestamp: null },
+    spec: {},
+    status,
+  });
 }

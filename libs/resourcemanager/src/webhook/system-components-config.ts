@@ -26,13 +26,21 @@ export function ignoredTaint(taint: Taint): boolean {
 }
 
 export function tolerationForTaint(taint: Taint): Toleration {
-  return { key: taint.key, operator: taint.value ? 'Equal' : 'Exists', ...(taint.value ? { value: taint.value } : {}), effect: taint.effect };
+  return {
+    key: taint.key,
+    operator: taint.value ? 'Equal' : 'Exists',
+    ...(taint.value ? { value: taint.value } : {}),
+    effect: taint.effect,
+  };
 }
 
-const tolerationKey = (t: Toleration) => JSON.stringify([t.key ?? '', t.operator ?? '', t.value ?? '', t.effect ?? '', t.tolerationSeconds ?? null]);
+const tolerationKey = (t: Toleration) =>
+  JSON.stringify([t.key ?? '', t.operator ?? '', t.value ?? '', t.effect ?? '', t.tolerationSeconds ?? null]);
 
 export function managedByDaemonSet(pod: Pod): boolean {
-  return (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' && o.apiVersion === 'apps/v1' && o.controller === true);
+  return (pod.metadata?.ownerReferences ?? []).some(
+    (o) => o.kind === 'DaemonSet' && o.apiVersion === 'apps/v1' && o.controller === true,
+  );
 }
 
 /** Opt-out: `system-components-config.resources.gardener.cloud/skip: "true"` on the pod. */
@@ -40,12 +48,16 @@ export function systemComponentsConfig(request: AdmissionRequest, input: SystemC
   return mutateCopy<Pod>(request, (pod) => {
     if (labelsOf(pod)[WebhookLabel.SystemComponentsConfigSkip] === 'true') return 'pod opted out';
     if (managedByDaemonSet(pod)) return 'pod is managed by a DaemonSet';
-    if (input.podNodeSelector && Object.keys(input.podNodeSelector).length > 0) pod.spec.nodeSelector = { ...pod.spec.nodeSelector, ...input.podNodeSelector };
+    if (input.podNodeSelector && Object.keys(input.podNodeSelector).length > 0)
+      pod.spec.nodeSelector = { ...pod.spec.nodeSelector, ...input.podNodeSelector };
     const tolerations = new Map<string, Toleration>();
     const add = (t: Toleration) => tolerations.has(tolerationKey(t)) || tolerations.set(tolerationKey(t), t);
     (pod.spec.tolerations ?? []).forEach(add);
     (input.podTolerations ?? []).forEach(add);
-    input.nodeTaints.filter((t) => !ignoredTaint(t)).map(tolerationForTaint).forEach(add);
+    input.nodeTaints
+      .filter((t) => !ignoredTaint(t))
+      .map(tolerationForTaint)
+      .forEach(add);
     if (tolerations.size > 0) pod.spec.tolerations = [...tolerations.values()];
   });
 }

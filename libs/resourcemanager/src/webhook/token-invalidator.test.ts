@@ -18,13 +18,22 @@ const secret = (data: Record<string, string> | undefined, labels: Record<string,
       name: 'my-serviceaccount-token-ntxs9',
       namespace: 'default',
       labels: { 'resources.gardener.cloud/purpose': 'token-invalidator', ...labels },
-      annotations: { 'kubernetes.io/service-account.name': 'my-serviceaccount', 'kubernetes.io/service-account.uid': '86e98645-2e05-11e9-863a-b2d4d086dd5a' },
+      annotations: {
+        'kubernetes.io/service-account.name': 'my-serviceaccount',
+        'kubernetes.io/service-account.uid': '86e98645-2e05-11e9-863a-b2d4d086dd5a',
+      },
     },
     type: 'kubernetes.io/service-account-token',
     ...(data ? { data } : {}),
   }) as KubernetesObject;
 const req = (object: KubernetesObject, operation: 'CREATE' | 'UPDATE' = 'UPDATE'): AdmissionRequest => ({
-  uid: '1', kind: { group: '', version: 'v1', kind: 'Secret' }, resource: { group: '', version: 'v1', resource: 'secrets' }, namespace: 'default', operation, userInfo: {}, object,
+  uid: '1',
+  kind: { group: '', version: 'v1', kind: 'Secret' },
+  resource: { group: '', version: 'v1', resource: 'secrets' },
+  namespace: 'default',
+  operation,
+  userInfo: {},
+  object,
 });
 const patched = (r: AdmissionResult) => (r.allowed ? (r.patched as any) : undefined);
 const valid = { 'ca.crt': b64('cluster-ca-cert'), namespace: b64('default'), token: b64('eyJhbGciOiJSUzI1NiJ9.valid') };
@@ -62,7 +71,11 @@ describe('token-invalidator webhook', () => {
 
 describe('token-invalidator registration', () => {
   const config = (doc: Record<string, unknown>) =>
-    resourceManagerConfigSpec.schema.parse({ apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1', kind: 'ResourceManagerConfiguration', ...doc }) as ResourceManagerConfiguration;
+    resourceManagerConfigSpec.schema.parse({
+      apiVersion: 'resourcemanager.config.gardener.cloud/v1alpha1',
+      kind: 'ResourceManagerConfiguration',
+      ...doc,
+    }) as ResourceManagerConfiguration;
 
   it('is registered for Secrets with the token-invalidator purpose when webhooks.tokenInvalidator is enabled', () => {
     const c = config({ webhooks: { tokenInvalidator: { enabled: true } } });
@@ -79,6 +92,10 @@ describe('token-invalidator registration', () => {
 
   it('is not registered otherwise, not even with the controller of the same name enabled', () => {
     expect(mutatingWebhooks(config({})).some((h) => h.path === TokenInvalidatorPath)).toBe(false);
-    expect(mutatingWebhooks(config({ controllers: { tokenInvalidator: { enabled: true } } })).some((h) => h.path === TokenInvalidatorPath)).toBe(false);
+    expect(
+      mutatingWebhooks(config({ controllers: { tokenInvalidator: { enabled: true } } })).some(
+        (h) => h.path === TokenInvalidatorPath,
+      ),
+    ).toBe(false);
   });
 });

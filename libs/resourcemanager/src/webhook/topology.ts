@@ -12,7 +12,10 @@ export const TaintUnreachable = 'node.kubernetes.io/unreachable';
  * Replicas for a component of `componentType` (`controller`, `server`) under `failureToleranceType` (undefined: the
  * namespace has no such annotation). Undefined when the resource has no type: its replicas stay as they are.
  */
-export function replicaCount(failureToleranceType: string | undefined, componentType: string | undefined): number | undefined {
+export function replicaCount(
+  failureToleranceType: string | undefined,
+  componentType: string | undefined,
+): number | undefined {
   if (!componentType) return undefined;
   if (failureToleranceType === '' && componentType === 'controller') return 1;
   return 2;
@@ -53,7 +56,9 @@ export function topologySpreadConstraints(
 /** Replaces the hostname and zone constraints of `template` by `constraints` (others are kept). */
 export function setSpreadConstraints(template: PodTemplateSpec, constraints: TopologySpreadConstraint[]): void {
   if (constraints.length === 0) return;
-  const kept = (template.spec.topologySpreadConstraints ?? []).filter((c) => c.topologyKey !== HostnameKey && c.topologyKey !== ZoneKey);
+  const kept = (template.spec.topologySpreadConstraints ?? []).filter(
+    (c) => c.topologyKey !== HostnameKey && c.topologyKey !== ZoneKey,
+  );
   template.spec.topologySpreadConstraints = [...kept, ...constraints];
 }
 
@@ -63,15 +68,24 @@ export function pinToZones(template: PodTemplateSpec, zones: string[]): void {
   const spec = template.spec;
   spec.affinity ??= {};
   spec.affinity.nodeAffinity ??= {};
-  const required = (spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [] });
+  const required = (spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution ??= {
+    nodeSelectorTerms: [],
+  });
   if (required.nodeSelectorTerms.length === 0) required.nodeSelectorTerms.push({});
   for (const term of required.nodeSelectorTerms) {
-    term.matchExpressions = [...(term.matchExpressions ?? []).filter((e) => e.key !== ZoneKey), { key: ZoneKey, operator: 'In', values: [...zones] }];
+    term.matchExpressions = [
+      ...(term.matchExpressions ?? []).filter((e) => e.key !== ZoneKey),
+      { key: ZoneKey, operator: 'In', values: [...zones] },
+    ];
   }
 }
 
 /** Adds NoExecute tolerations for not-ready and unreachable nodes with the configured seconds, unless present. */
-export function addEvictionTolerations(template: PodTemplateSpec, notReadySeconds: number | undefined, unreachableSeconds: number | undefined): void {
+export function addEvictionTolerations(
+  template: PodTemplateSpec,
+  notReadySeconds: number | undefined,
+  unreachableSeconds: number | undefined,
+): void {
   const existing = (template.spec.tolerations ?? []).filter((t) => !t.effect || t.effect === 'NoExecute');
   const tolerates = (key: string) => existing.some((t) => t.key === key);
   const added: Toleration[] = [];
@@ -79,7 +93,12 @@ export function addEvictionTolerations(template: PodTemplateSpec, notReadySecond
     added.push({ key: TaintNotReady, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: notReadySeconds });
   }
   if (unreachableSeconds !== undefined && !tolerates(TaintUnreachable)) {
-    added.push({ key: TaintUnreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: unreachableSeconds });
+    added.push({
+      key: TaintUnreachable,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: unreachableSeconds,
+    });
   }
   if (added.length > 0) template.spec.tolerations = [...(template.spec.tolerations ?? []), ...added];
 }

@@ -57,7 +57,13 @@ export interface PodSpec {
   nodeSelector?: Record<string, string>;
   tolerations?: Toleration[];
   topologySpreadConstraints?: TopologySpreadConstraint[];
-  affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTerm[] }; [key: string]: unknown }; [key: string]: unknown };
+  affinity?: {
+    nodeAffinity?: {
+      requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTerm[] };
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
   schedulerName?: string;
   securityContext?: { seccompProfile?: { type: string; localhostProfile?: string }; [key: string]: unknown };
   [key: string]: unknown;
@@ -70,8 +76,15 @@ export interface PodTemplateSpec {
   spec: PodSpec;
 }
 
-export type Workload = KubernetesObject & { spec: { replicas?: number; selector?: LabelSelector; template: PodTemplateSpec; [key: string]: unknown } };
+export type Workload = KubernetesObject & {
+  spec: { replicas?: number; selector?: LabelSelector; template: PodTemplateSpec; [key: string]: unknown };
+};
 
 export type HorizontalPodAutoscaler = KubernetesObject & {
-  spec: { scaleTargetRef: { apiVersion?: string; kind: string; name: string }; minReplicas?: number; maxReplicas: number; [key: string]: unknown };
+  spec: {
+    scaleTargetRef: { apiVersion?: string; kind: string; name: string };
+    minReplicas?: number;
+    maxReplicas: number;
+    [key: string]: unknown;
+  };
 };

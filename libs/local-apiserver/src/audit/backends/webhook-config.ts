@@ -45,7 +45,8 @@ export async function loadWebhookConfig(path: string): Promise<WebhookTarget> {
     if (typeof entry[file] === 'string') return readFile(resolve(base, entry[file] as string), 'utf8');
     return undefined;
   };
-  const tokenFile = typeof user.tokenFile === 'string' ? (await readFile(resolve(base, user.tokenFile), 'utf8')).trim() : undefined;
+  const tokenFile =
+    typeof user.tokenFile === 'string' ? (await readFile(resolve(base, user.tokenFile), 'utf8')).trim() : undefined;
   return {
     url,
     ca: await data(cluster, 'certificate-authority-data', 'certificate-authority'),

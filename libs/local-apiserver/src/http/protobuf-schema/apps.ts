@@ -8,7 +8,13 @@ const TEMPLATE = `${CORE}.PodTemplateSpec`;
 const TIME = `${META}.Time`;
 
 /** The condition shape apps/v1 uses for ReplicaSet, StatefulSet and DaemonSet. */
-const CONDITION = ['type 1 string', 'status 2 string', `lastTransitionTime 3 ${TIME}`, 'reason 4 string', 'message 5 string'];
+const CONDITION = [
+  'type 1 string',
+  'status 2 string',
+  `lastTransitionTime 3 ${TIME}`,
+  'reason 4 string',
+  'message 5 string',
+];
 
 export const APPS_MESSAGES: MessageTable = {
   [`${APPS}.Deployment`]: [OBJECT_META, 'spec 2 DeploymentSpec', 'status 3 DeploymentStatus'],
@@ -46,7 +52,12 @@ export const APPS_MESSAGES: MessageTable = {
   ],
 
   [`${APPS}.ReplicaSet`]: [OBJECT_META, 'spec 2 ReplicaSetSpec', 'status 3 ReplicaSetStatus'],
-  [`${APPS}.ReplicaSetSpec`]: ['replicas 1 *int32', 'minReadySeconds 4 int32', `selector 2 ${LS}`, `template 3 ${TEMPLATE}`],
+  [`${APPS}.ReplicaSetSpec`]: [
+    'replicas 1 *int32',
+    'minReadySeconds 4 int32',
+    `selector 2 ${LS}`,
+    `template 3 ${TEMPLATE}`,
+  ],
   [`${APPS}.ReplicaSetStatus`]: [
     'replicas 1 *int32',
     'fullyLabeledReplicas 2 int32',

@@ -4,7 +4,11 @@ import { AUTHN, AUTHZ, CERTS, META } from './notation.js';
 
 export const AUTH_MESSAGES: MessageTable = {
   [`${AUTHN}.BoundObjectReference`]: ['kind 1 string', 'apiVersion 2 string', 'name 3 string', 'uid 4 string'],
-  [`${AUTHN}.TokenRequestSpec`]: ['audiences 1 repeated string', 'boundObjectRef 3 BoundObjectReference', 'expirationSeconds 4 *int64'],
+  [`${AUTHN}.TokenRequestSpec`]: [
+    'audiences 1 repeated string',
+    'boundObjectRef 3 BoundObjectReference',
+    'expirationSeconds 4 *int64',
+  ],
   [`${AUTHN}.TokenRequest`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 TokenRequestSpec'],
   [`${AUTHN}.TokenReviewSpec`]: ['token 1 string', 'audiences 2 repeated string'],
   [`${AUTHN}.TokenReview`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 TokenReviewSpec'],
@@ -20,7 +24,10 @@ export const AUTH_MESSAGES: MessageTable = {
     'name 7 string',
   ],
   [`${AUTHZ}.NonResourceAttributes`]: ['path 1 string', 'verb 2 string'],
-  [`${AUTHZ}.SelfSubjectAccessReviewSpec`]: ['resourceAttributes 1 ResourceAttributes', 'nonResourceAttributes 2 NonResourceAttributes'],
+  [`${AUTHZ}.SelfSubjectAccessReviewSpec`]: [
+    'resourceAttributes 1 ResourceAttributes',
+    'nonResourceAttributes 2 NonResourceAttributes',
+  ],
   [`${AUTHZ}.SelfSubjectAccessReview`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 SelfSubjectAccessReviewSpec'],
   [`${AUTHZ}.SelfSubjectRulesReviewSpec`]: ['namespace 1 string'],
   [`${AUTHZ}.SelfSubjectRulesReview`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 SelfSubjectRulesReviewSpec'],
@@ -44,7 +51,10 @@ export const AUTH_MESSAGES: MessageTable = {
     `lastTransitionTime 5 ${META}.Time`,
     'status 6 string',
   ],
-  [`${CERTS}.CertificateSigningRequestStatus`]: ['conditions 1 repeated CertificateSigningRequestCondition', 'certificate 2 bytes'],
+  [`${CERTS}.CertificateSigningRequestStatus`]: [
+    'conditions 1 repeated CertificateSigningRequestCondition',
+    'certificate 2 bytes',
+  ],
   [`${CERTS}.CertificateSigningRequest`]: [
     `metadata 1 ${META}.ObjectMeta`,
     'spec 2 CertificateSigningRequestSpec',

@@ -19,7 +19,11 @@ export const AUTOSCALING_MESSAGES: MessageTable = {
   [`${AUTOSCALING}.ScaleSpec`]: ['replicas 1 *int32'],
   [`${AUTOSCALING}.ScaleStatus`]: ['replicas 1 *int32', 'selector 2 string'],
 
-  [`${AUTOSCALING}.HorizontalPodAutoscaler`]: [OBJECT_META, 'spec 2 HorizontalPodAutoscalerSpec', 'status 3 HorizontalPodAutoscalerStatus'],
+  [`${AUTOSCALING}.HorizontalPodAutoscaler`]: [
+    OBJECT_META,
+    'spec 2 HorizontalPodAutoscalerSpec',
+    'status 3 HorizontalPodAutoscalerStatus',
+  ],
   [`${AUTOSCALING}.HorizontalPodAutoscalerSpec`]: [
     'scaleTargetRef 1 CrossVersionObjectReference',
     'minReplicas 2 *int32',
@@ -35,7 +39,11 @@ export const AUTOSCALING_MESSAGES: MessageTable = {
     'currentCPUUtilizationPercentage 5 *int32',
   ],
 
-  [`${AUTOSCALING_V2}.HorizontalPodAutoscaler`]: [OBJECT_META, 'spec 2 HorizontalPodAutoscalerSpec', 'status 3 HorizontalPodAutoscalerStatus'],
+  [`${AUTOSCALING_V2}.HorizontalPodAutoscaler`]: [
+    OBJECT_META,
+    'spec 2 HorizontalPodAutoscalerSpec',
+    'status 3 HorizontalPodAutoscalerStatus',
+  ],
   [`${AUTOSCALING_V2}.HorizontalPodAutoscalerSpec`]: [
     'scaleTargetRef 1 CrossVersionObjectReference',
     'minReplicas 2 *int32',
@@ -67,7 +75,11 @@ export const AUTOSCALING_MESSAGES: MessageTable = {
     'averageUtilization 4 *int32',
   ],
   [`${AUTOSCALING_V2}.MetricIdentifier`]: ['name 1 string', `selector 2 ${META}.LabelSelector`],
-  [`${AUTOSCALING_V2}.ObjectMetricSource`]: ['describedObject 1 CrossVersionObjectReference', 'target 2 MetricTarget', 'metric 3 MetricIdentifier'],
+  [`${AUTOSCALING_V2}.ObjectMetricSource`]: [
+    'describedObject 1 CrossVersionObjectReference',
+    'target 2 MetricTarget',
+    'metric 3 MetricIdentifier',
+  ],
   [`${AUTOSCALING_V2}.PodsMetricSource`]: ['metric 1 MetricIdentifier', 'target 2 MetricTarget'],
   [`${AUTOSCALING_V2}.ResourceMetricSource`]: ['name 1 string', 'target 2 MetricTarget'],
   [`${AUTOSCALING_V2}.ContainerResourceMetricSource`]: ['name 1 string', 'target 2 MetricTarget', 'container 3 string'],
@@ -89,10 +101,22 @@ export const AUTOSCALING_MESSAGES: MessageTable = {
     'containerResource 7 ContainerResourceMetricStatus',
     'external 5 ExternalMetricStatus',
   ],
-  [`${AUTOSCALING_V2}.MetricValueStatus`]: [`value 1 ${QUANTITY}`, `averageValue 2 ${QUANTITY}`, 'averageUtilization 3 *int32'],
-  [`${AUTOSCALING_V2}.ObjectMetricStatus`]: ['metric 1 MetricIdentifier', 'current 2 MetricValueStatus', 'describedObject 3 CrossVersionObjectReference'],
+  [`${AUTOSCALING_V2}.MetricValueStatus`]: [
+    `value 1 ${QUANTITY}`,
+    `averageValue 2 ${QUANTITY}`,
+    'averageUtilization 3 *int32',
+  ],
+  [`${AUTOSCALING_V2}.ObjectMetricStatus`]: [
+    'metric 1 MetricIdentifier',
+    'current 2 MetricValueStatus',
+    'describedObject 3 CrossVersionObjectReference',
+  ],
   [`${AUTOSCALING_V2}.PodsMetricStatus`]: ['metric 1 MetricIdentifier', 'current 2 MetricValueStatus'],
   [`${AUTOSCALING_V2}.ResourceMetricStatus`]: ['name 1 string', 'current 2 MetricValueStatus'],
-  [`${AUTOSCALING_V2}.ContainerResourceMetricStatus`]: ['name 1 string', 'current 2 MetricValueStatus', 'container 3 string'],
+  [`${AUTOSCALING_V2}.ContainerResourceMetricStatus`]: [
+    'name 1 string',
+    'current 2 MetricValueStatus',
+    'container 3 string',
+  ],
   [`${AUTOSCALING_V2}.ExternalMetricStatus`]: ['metric 1 MetricIdentifier', 'current 2 MetricValueStatus'],
 };

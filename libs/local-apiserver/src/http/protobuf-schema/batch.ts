@@ -31,7 +31,11 @@ export const BATCH_MESSAGES: MessageTable = {
     'onExitCodes 2 PodFailurePolicyOnExitCodesRequirement',
     'onPodConditions 3 repeated PodFailurePolicyOnPodConditionsPattern',
   ],
-  [`${BATCH}.PodFailurePolicyOnExitCodesRequirement`]: ['containerName 1 *string', 'operator 2 string', 'values 3 repeated int32'],
+  [`${BATCH}.PodFailurePolicyOnExitCodesRequirement`]: [
+    'containerName 1 *string',
+    'operator 2 string',
+    'values 3 repeated int32',
+  ],
   [`${BATCH}.PodFailurePolicyOnPodConditionsPattern`]: ['type 1 string', 'status 2 string'],
   [`${BATCH}.SuccessPolicy`]: ['rules 1 repeated SuccessPolicyRule'],
   [`${BATCH}.SuccessPolicyRule`]: ['succeededIndexes 1 *string', 'succeededCount 2 *int32'],

@@ -90,8 +90,15 @@ export const CORE_POD_MESSAGES: MessageTable = {
   [`${CORE}.HostIP`]: ['ip 1 string'],
   [`${CORE}.PodIP`]: ['ip 1 string'],
   [`${CORE}.PodResourceClaimStatus`]: ['name 1 *string', 'resourceClaimName 2 *string'],
-  [`${CORE}.PodExtendedResourceClaimStatus`]: ['requestMappings 1 repeated *ContainerExtendedResourceRequest', 'resourceClaimName 2 *string'],
-  [`${CORE}.ContainerExtendedResourceRequest`]: ['containerName 1 *string', 'resourceName 2 *string', 'requestName 3 *string'],
+  [`${CORE}.PodExtendedResourceClaimStatus`]: [
+    'requestMappings 1 repeated *ContainerExtendedResourceRequest',
+    'resourceClaimName 2 *string',
+  ],
+  [`${CORE}.ContainerExtendedResourceRequest`]: [
+    'containerName 1 *string',
+    'resourceName 2 *string',
+    'requestName 3 *string',
+  ],
 
   // Container statuses (Go prints ready, restartCount, image, imageID and exitCode even when zero)
   [`${CORE}.ContainerStatus`]: [
@@ -111,7 +118,11 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'allocatedResourcesStatus 14 repeated ResourceStatus',
     'stopSignal 15 *string',
   ],
-  [`${CORE}.ContainerState`]: ['waiting 1 ContainerStateWaiting', 'running 2 ContainerStateRunning', 'terminated 3 ContainerStateTerminated'],
+  [`${CORE}.ContainerState`]: [
+    'waiting 1 ContainerStateWaiting',
+    'running 2 ContainerStateRunning',
+    'terminated 3 ContainerStateTerminated',
+  ],
   [`${CORE}.ContainerStateWaiting`]: ['reason 1 string', 'message 2 string'],
   [`${CORE}.ContainerStateRunning`]: [`startedAt 1 ${META}.Time`],
   [`${CORE}.ContainerStateTerminated`]: [
@@ -167,7 +178,13 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'tty 18 bool',
   ],
   [`${CORE}.EphemeralContainer`]: ['ephemeralContainerCommon 1 Container', 'targetContainerName 2 string'],
-  [`${CORE}.ContainerPort`]: ['name 1 string', 'hostPort 2 int32', 'containerPort 3 int32', 'protocol 4 string', 'hostIP 5 string'],
+  [`${CORE}.ContainerPort`]: [
+    'name 1 string',
+    'hostPort 2 int32',
+    'containerPort 3 int32',
+    'protocol 4 string',
+    'hostIP 5 string',
+  ],
   [`${CORE}.ContainerResizePolicy`]: ['resourceName 1 string', 'restartPolicy 2 string'],
   [`${CORE}.ContainerRestartRule`]: ['action 1 string', 'exitCodes 2 ContainerRestartRuleOnExitCodes'],
   [`${CORE}.ContainerRestartRuleOnExitCodes`]: ['operator 1 string', 'values 2 repeated int32'],
@@ -210,11 +227,27 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'failureThreshold 6 int32',
     'terminationGracePeriodSeconds 7 *int64',
   ],
-  [`${CORE}.ProbeHandler`]: ['exec 1 ExecAction', 'httpGet 2 HTTPGetAction', 'tcpSocket 3 TCPSocketAction', 'grpc 4 GRPCAction'],
+  [`${CORE}.ProbeHandler`]: [
+    'exec 1 ExecAction',
+    'httpGet 2 HTTPGetAction',
+    'tcpSocket 3 TCPSocketAction',
+    'grpc 4 GRPCAction',
+  ],
   [`${CORE}.Lifecycle`]: ['postStart 1 LifecycleHandler', 'preStop 2 LifecycleHandler', 'stopSignal 3 *string'],
-  [`${CORE}.LifecycleHandler`]: ['exec 1 ExecAction', 'httpGet 2 HTTPGetAction', 'tcpSocket 3 TCPSocketAction', 'sleep 4 SleepAction'],
+  [`${CORE}.LifecycleHandler`]: [
+    'exec 1 ExecAction',
+    'httpGet 2 HTTPGetAction',
+    'tcpSocket 3 TCPSocketAction',
+    'sleep 4 SleepAction',
+  ],
   [`${CORE}.ExecAction`]: ['command 1 repeated string'],
-  [`${CORE}.HTTPGetAction`]: ['path 1 string', `port 2 ${INTSTR}`, 'host 3 string', 'scheme 4 string', 'httpHeaders 5 repeated HTTPHeader'],
+  [`${CORE}.HTTPGetAction`]: [
+    'path 1 string',
+    `port 2 ${INTSTR}`,
+    'host 3 string',
+    'scheme 4 string',
+    'httpHeaders 5 repeated HTTPHeader',
+  ],
   [`${CORE}.HTTPHeader`]: ['name 1 string', 'value 2 *string'],
   [`${CORE}.TCPSocketAction`]: [`port 1 ${INTSTR}`, 'host 2 string'],
   [`${CORE}.GRPCAction`]: ['port 1 *int32', 'service 2 *string'],
@@ -265,13 +298,20 @@ export const CORE_POD_MESSAGES: MessageTable = {
   [`${CORE}.Ulimit`]: ['name 1 string', 'hard 2 *int64', 'soft 3 *int64'],
 
   // Scheduling
-  [`${CORE}.Affinity`]: ['nodeAffinity 1 NodeAffinity', 'podAffinity 2 PodAffinity', 'podAntiAffinity 3 PodAntiAffinity'],
+  [`${CORE}.Affinity`]: [
+    'nodeAffinity 1 NodeAffinity',
+    'podAffinity 2 PodAffinity',
+    'podAntiAffinity 3 PodAntiAffinity',
+  ],
   [`${CORE}.NodeAffinity`]: [
     'requiredDuringSchedulingIgnoredDuringExecution 1 NodeSelector',
     'preferredDuringSchedulingIgnoredDuringExecution 2 repeated PreferredSchedulingTerm',
   ],
   [`${CORE}.NodeSelector`]: ['nodeSelectorTerms 1 repeated NodeSelectorTerm'],
-  [`${CORE}.NodeSelectorTerm`]: ['matchExpressions 1 repeated NodeSelectorRequirement', 'matchFields 2 repeated NodeSelectorRequirement'],
+  [`${CORE}.NodeSelectorTerm`]: [
+    'matchExpressions 1 repeated NodeSelectorRequirement',
+    'matchFields 2 repeated NodeSelectorRequirement',
+  ],
   [`${CORE}.NodeSelectorRequirement`]: ['key 1 string', 'operator 2 string', 'values 3 repeated string'],
   [`${CORE}.PreferredSchedulingTerm`]: ['weight 1 *int32', 'preference 2 NodeSelectorTerm'],
   [`${CORE}.PodAffinity`]: [
@@ -291,7 +331,13 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'mismatchLabelKeys 6 repeated string',
   ],
   [`${CORE}.WeightedPodAffinityTerm`]: ['weight 1 *int32', 'podAffinityTerm 2 PodAffinityTerm'],
-  [`${CORE}.Toleration`]: ['key 1 string', 'operator 2 string', 'value 3 string', 'effect 4 string', 'tolerationSeconds 5 *int64'],
+  [`${CORE}.Toleration`]: [
+    'key 1 string',
+    'operator 2 string',
+    'value 3 string',
+    'effect 4 string',
+    'tolerationSeconds 5 *int64',
+  ],
   [`${CORE}.TopologySpreadConstraint`]: [
     'maxSkew 1 *int32',
     'topologyKey 2 string',
@@ -303,7 +349,11 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'matchLabelKeys 8 repeated string',
   ],
   [`${CORE}.HostAlias`]: ['ip 1 string', 'hostnames 2 repeated string'],
-  [`${CORE}.PodDNSConfig`]: ['nameservers 1 repeated string', 'searches 2 repeated string', 'options 3 repeated PodDNSConfigOption'],
+  [`${CORE}.PodDNSConfig`]: [
+    'nameservers 1 repeated string',
+    'searches 2 repeated string',
+    'options 3 repeated PodDNSConfigOption',
+  ],
   [`${CORE}.PodDNSConfigOption`]: ['name 1 string', 'value 2 *string'],
   [`${CORE}.PodReadinessGate`]: ['conditionType 1 string'],
   [`${CORE}.PodOS`]: ['name 1 string'],
@@ -349,7 +399,12 @@ export const CORE_POD_MESSAGES: MessageTable = {
   [`${CORE}.HostPathVolumeSource`]: ['path 1 string', 'type 2 *string'],
   [`${CORE}.EmptyDirVolumeSource`]: ['medium 1 string', `sizeLimit 2 ${QUANTITY}`],
   [`${CORE}.GitRepoVolumeSource`]: ['repository 1 string', 'revision 2 string', 'directory 3 string'],
-  [`${CORE}.SecretVolumeSource`]: ['secretName 1 string', 'items 2 repeated KeyToPath', 'defaultMode 3 *int32', 'optional 4 *bool'],
+  [`${CORE}.SecretVolumeSource`]: [
+    'secretName 1 string',
+    'items 2 repeated KeyToPath',
+    'defaultMode 3 *int32',
+    'optional 4 *bool',
+  ],
   [`${CORE}.NFSVolumeSource`]: ['server 1 string', 'path 2 string', 'readOnly 3 bool'],
   [`${CORE}.PersistentVolumeClaimVolumeSource`]: ['claimName 1 string', 'readOnly 2 bool'],
   [`${CORE}.DownwardAPIVolumeSource`]: ['items 1 repeated DownwardAPIVolumeFile', 'defaultMode 2 *int32'],
@@ -375,8 +430,16 @@ export const CORE_POD_MESSAGES: MessageTable = {
     'clusterTrustBundle 5 ClusterTrustBundleProjection',
     'podCertificate 6 PodCertificateProjection',
   ],
-  [`${CORE}.SecretProjection`]: ['localObjectReference 1 LocalObjectReference', 'items 2 repeated KeyToPath', 'optional 4 *bool'],
-  [`${CORE}.ConfigMapProjection`]: ['localObjectReference 1 LocalObjectReference', 'items 2 repeated KeyToPath', 'optional 4 *bool'],
+  [`${CORE}.SecretProjection`]: [
+    'localObjectReference 1 LocalObjectReference',
+    'items 2 repeated KeyToPath',
+    'optional 4 *bool',
+  ],
+  [`${CORE}.ConfigMapProjection`]: [
+    'localObjectReference 1 LocalObjectReference',
+    'items 2 repeated KeyToPath',
+    'optional 4 *bool',
+  ],
   [`${CORE}.DownwardAPIProjection`]: ['items 1 repeated DownwardAPIVolumeFile'],
   [`${CORE}.ServiceAccountTokenProjection`]: ['audience 1 string', 'expirationSeconds 2 *int64', 'path 3 string'],
   [`${CORE}.ClusterTrustBundleProjection`]: [

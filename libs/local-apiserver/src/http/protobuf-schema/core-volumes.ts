@@ -8,7 +8,11 @@ import { CORE, META, QUANTITY } from './notation.js';
 const QMAP = `map<string,${QUANTITY}>`;
 
 export const CORE_VOLUME_MESSAGES: MessageTable = {
-  [`${CORE}.PersistentVolume`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 PersistentVolumeSpec', 'status 3 PersistentVolumeStatus'],
+  [`${CORE}.PersistentVolume`]: [
+    `metadata 1 ${META}.ObjectMeta`,
+    'spec 2 PersistentVolumeSpec',
+    'status 3 PersistentVolumeStatus',
+  ],
   [`${CORE}.PersistentVolumeSpec`]: [
     `capacity 1 ${QMAP}`,
     'persistentVolumeSource 2 PersistentVolumeSource',
@@ -46,14 +50,34 @@ export const CORE_VOLUME_MESSAGES: MessageTable = {
     'csi 22 CSIPersistentVolumeSource',
   ],
   [`${CORE}.VolumeNodeAffinity`]: ['required 1 NodeSelector'],
-  [`${CORE}.PersistentVolumeStatus`]: ['phase 1 string', 'message 2 string', 'reason 3 string', `lastPhaseTransitionTime 4 ${META}.Time`],
+  [`${CORE}.PersistentVolumeStatus`]: [
+    'phase 1 string',
+    'message 2 string',
+    'reason 3 string',
+    `lastPhaseTransitionTime 4 ${META}.Time`,
+  ],
   [`${CORE}.SecretReference`]: ['name 1 string', 'namespace 2 string'],
 
   // In-tree volume sources (the `*PersistentVolumeSource` variants reference Secrets by SecretReference).
-  [`${CORE}.GCEPersistentDiskVolumeSource`]: ['pdName 1 *string', 'fsType 2 string', 'partition 3 int32', 'readOnly 4 bool'],
-  [`${CORE}.AWSElasticBlockStoreVolumeSource`]: ['volumeID 1 *string', 'fsType 2 string', 'partition 3 int32', 'readOnly 4 bool'],
+  [`${CORE}.GCEPersistentDiskVolumeSource`]: [
+    'pdName 1 *string',
+    'fsType 2 string',
+    'partition 3 int32',
+    'readOnly 4 bool',
+  ],
+  [`${CORE}.AWSElasticBlockStoreVolumeSource`]: [
+    'volumeID 1 *string',
+    'fsType 2 string',
+    'partition 3 int32',
+    'readOnly 4 bool',
+  ],
   [`${CORE}.GlusterfsVolumeSource`]: ['endpoints 1 *string', 'path 2 *string', 'readOnly 3 bool'],
-  [`${CORE}.GlusterfsPersistentVolumeSource`]: ['endpoints 1 *string', 'path 2 *string', 'readOnly 3 bool', 'endpointsNamespace 4 *string'],
+  [`${CORE}.GlusterfsPersistentVolumeSource`]: [
+    'endpoints 1 *string',
+    'path 2 *string',
+    'readOnly 3 bool',
+    'endpointsNamespace 4 *string',
+  ],
   [`${CORE}.RBDVolumeSource`]: [
     'monitors 1 repeated string',
     'image 2 *string',
@@ -100,8 +124,18 @@ export const CORE_VOLUME_MESSAGES: MessageTable = {
     'secretRef 10 SecretReference',
     'initiatorName 12 *string',
   ],
-  [`${CORE}.CinderVolumeSource`]: ['volumeID 1 *string', 'fsType 2 string', 'readOnly 3 bool', 'secretRef 4 LocalObjectReference'],
-  [`${CORE}.CinderPersistentVolumeSource`]: ['volumeID 1 *string', 'fsType 2 string', 'readOnly 3 bool', 'secretRef 4 SecretReference'],
+  [`${CORE}.CinderVolumeSource`]: [
+    'volumeID 1 *string',
+    'fsType 2 string',
+    'readOnly 3 bool',
+    'secretRef 4 LocalObjectReference',
+  ],
+  [`${CORE}.CinderPersistentVolumeSource`]: [
+    'volumeID 1 *string',
+    'fsType 2 string',
+    'readOnly 3 bool',
+    'secretRef 4 SecretReference',
+  ],
   [`${CORE}.CephFSVolumeSource`]: [
     'monitors 1 repeated string',
     'path 2 string',
@@ -118,7 +152,13 @@ export const CORE_VOLUME_MESSAGES: MessageTable = {
     'secretRef 5 SecretReference',
     'readOnly 6 bool',
   ],
-  [`${CORE}.FCVolumeSource`]: ['targetWWNs 1 repeated string', 'lun 2 *int32', 'fsType 3 string', 'readOnly 4 bool', 'wwids 5 repeated string'],
+  [`${CORE}.FCVolumeSource`]: [
+    'targetWWNs 1 repeated string',
+    'lun 2 *int32',
+    'fsType 3 string',
+    'readOnly 4 bool',
+    'wwids 5 repeated string',
+  ],
   [`${CORE}.FlockerVolumeSource`]: ['datasetName 1 string', 'datasetUUID 2 string'],
   [`${CORE}.FlexVolumeSource`]: [
     'driver 1 *string',
@@ -135,9 +175,26 @@ export const CORE_VOLUME_MESSAGES: MessageTable = {
     'options 5 map<string,string>',
   ],
   [`${CORE}.AzureFileVolumeSource`]: ['secretName 1 *string', 'shareName 2 *string', 'readOnly 3 bool'],
-  [`${CORE}.AzureFilePersistentVolumeSource`]: ['secretName 1 *string', 'shareName 2 *string', 'readOnly 3 bool', 'secretNamespace 4 *string'],
-  [`${CORE}.VsphereVirtualDiskVolumeSource`]: ['volumePath 1 *string', 'fsType 2 string', 'storagePolicyName 3 string', 'storagePolicyID 4 string'],
-  [`${CORE}.QuobyteVolumeSource`]: ['registry 1 *string', 'volume 2 *string', 'readOnly 3 bool', 'user 4 string', 'group 5 string', 'tenant 6 string'],
+  [`${CORE}.AzureFilePersistentVolumeSource`]: [
+    'secretName 1 *string',
+    'shareName 2 *string',
+    'readOnly 3 bool',
+    'secretNamespace 4 *string',
+  ],
+  [`${CORE}.VsphereVirtualDiskVolumeSource`]: [
+    'volumePath 1 *string',
+    'fsType 2 string',
+    'storagePolicyName 3 string',
+    'storagePolicyID 4 string',
+  ],
+  [`${CORE}.QuobyteVolumeSource`]: [
+    'registry 1 *string',
+    'volume 2 *string',
+    'readOnly 3 bool',
+    'user 4 string',
+    'group 5 string',
+    'tenant 6 string',
+  ],
   [`${CORE}.AzureDiskVolumeSource`]: [
     'diskName 1 *string',
     'diskURI 2 *string',

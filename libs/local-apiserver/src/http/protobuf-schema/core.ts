@@ -31,8 +31,19 @@ export const CORE_MESSAGES: MessageTable = {
     'reason 5 string',
     'message 6 string',
   ],
-  [`${CORE}.ConfigMap`]: [OBJECT_META, 'immutable 4 *bool', 'data 2 map<string,string>', 'binaryData 3 map<string,bytes>'],
-  [`${CORE}.Secret`]: [OBJECT_META, 'immutable 5 *bool', 'data 2 map<string,bytes>', 'stringData 4 map<string,string>', 'type 3 string'],
+  [`${CORE}.ConfigMap`]: [
+    OBJECT_META,
+    'immutable 4 *bool',
+    'data 2 map<string,string>',
+    'binaryData 3 map<string,bytes>',
+  ],
+  [`${CORE}.Secret`]: [
+    OBJECT_META,
+    'immutable 5 *bool',
+    'data 2 map<string,bytes>',
+    'stringData 4 map<string,string>',
+    'type 3 string',
+  ],
   [`${CORE}.ServiceAccount`]: [
     OBJECT_META,
     'secrets 2 repeated ObjectReference',
@@ -76,7 +87,12 @@ export const CORE_MESSAGES: MessageTable = {
   [`${CORE}.ClientIPConfig`]: ['timeoutSeconds 1 *int32'],
   [`${CORE}.ServiceStatus`]: ['loadBalancer 1 LoadBalancerStatus', `conditions 2 repeated ${META}.Condition`],
   [`${CORE}.LoadBalancerStatus`]: ['ingress 1 repeated LoadBalancerIngress'],
-  [`${CORE}.LoadBalancerIngress`]: ['ip 1 string', 'hostname 2 string', 'ipMode 3 *string', 'ports 4 repeated PortStatus'],
+  [`${CORE}.LoadBalancerIngress`]: [
+    'ip 1 string',
+    'hostname 2 string',
+    'ipMode 3 *string',
+    'ports 4 repeated PortStatus',
+  ],
   [`${CORE}.PortStatus`]: ['port 1 *int32', 'protocol 2 *string', 'error 3 *string'],
 
   // Quota and limits
@@ -84,7 +100,11 @@ export const CORE_MESSAGES: MessageTable = {
   [`${CORE}.ResourceQuotaSpec`]: [`hard 1 ${QMAP}`, 'scopes 2 repeated string', 'scopeSelector 3 ScopeSelector'],
   [`${CORE}.ResourceQuotaStatus`]: [`hard 1 ${QMAP}`, `used 2 ${QMAP}`],
   [`${CORE}.ScopeSelector`]: ['matchExpressions 1 repeated ScopedResourceSelectorRequirement'],
-  [`${CORE}.ScopedResourceSelectorRequirement`]: ['scopeName 1 string', 'operator 2 string', 'values 3 repeated string'],
+  [`${CORE}.ScopedResourceSelectorRequirement`]: [
+    'scopeName 1 string',
+    'operator 2 string',
+    'values 3 repeated string',
+  ],
   [`${CORE}.LimitRange`]: [OBJECT_META, 'spec 2 LimitRangeSpec'],
   [`${CORE}.LimitRangeSpec`]: ['limits 1 repeated LimitRangeItem'],
   [`${CORE}.LimitRangeItem`]: [
@@ -97,7 +117,11 @@ export const CORE_MESSAGES: MessageTable = {
   ],
 
   // PersistentVolumeClaim (also the volumeClaimTemplates of StatefulSets and ephemeral volumes)
-  [`${CORE}.PersistentVolumeClaim`]: [OBJECT_META, 'spec 2 PersistentVolumeClaimSpec', 'status 3 PersistentVolumeClaimStatus'],
+  [`${CORE}.PersistentVolumeClaim`]: [
+    OBJECT_META,
+    'spec 2 PersistentVolumeClaimSpec',
+    'status 3 PersistentVolumeClaimStatus',
+  ],
   [`${CORE}.PersistentVolumeClaimTemplate`]: [OBJECT_META, 'spec 2 PersistentVolumeClaimSpec'],
   [`${CORE}.PersistentVolumeClaimSpec`]: [
     'accessModes 1 repeated string',
@@ -133,8 +157,17 @@ export const CORE_MESSAGES: MessageTable = {
 
   // Endpoints (the legacy API, deprecated since 1.33 but still served)
   [`${CORE}.Endpoints`]: [OBJECT_META, 'subsets 2 repeated EndpointSubset'],
-  [`${CORE}.EndpointSubset`]: ['addresses 1 repeated EndpointAddress', 'notReadyAddresses 2 repeated EndpointAddress', 'ports 3 repeated EndpointPort'],
-  [`${CORE}.EndpointAddress`]: ['ip 1 *string', 'hostname 3 string', 'nodeName 4 *string', 'targetRef 2 ObjectReference'],
+  [`${CORE}.EndpointSubset`]: [
+    'addresses 1 repeated EndpointAddress',
+    'notReadyAddresses 2 repeated EndpointAddress',
+    'ports 3 repeated EndpointPort',
+  ],
+  [`${CORE}.EndpointAddress`]: [
+    'ip 1 *string',
+    'hostname 3 string',
+    'nodeName 4 *string',
+    'targetRef 2 ObjectReference',
+  ],
   [`${CORE}.EndpointPort`]: ['name 1 string', 'port 2 *int32', 'protocol 3 string', 'appProtocol 4 *string'],
 
   // Event (core/v1; events.k8s.io/v1 is in events.ts). eventTime and series.lastObservedTime are MicroTime.
@@ -163,7 +196,11 @@ export const CORE_MESSAGES: MessageTable = {
   [`${CORE}.TopologySelectorLabelRequirement`]: ['key 1 *string', 'values 2 repeated *string'],
 
   // ReplicationController
-  [`${CORE}.ReplicationController`]: [OBJECT_META, 'spec 2 ReplicationControllerSpec', 'status 3 ReplicationControllerStatus'],
+  [`${CORE}.ReplicationController`]: [
+    OBJECT_META,
+    'spec 2 ReplicationControllerSpec',
+    'status 3 ReplicationControllerStatus',
+  ],
   [`${CORE}.ReplicationControllerSpec`]: [
     'replicas 1 *int32',
     'minReadySeconds 4 int32',

@@ -4,7 +4,12 @@ import { INTSTR, META, QUANTITY, RUNTIME } from './notation.js';
 
 export const META_MESSAGES: MessageTable = {
   [`${RUNTIME}.TypeMeta`]: ['apiVersion 1 string', 'kind 2 string'],
-  [`${RUNTIME}.Unknown`]: [`typeMeta 1 ${RUNTIME}.TypeMeta`, 'raw 2 bytes', 'contentEncoding 3 string', 'contentType 4 string'],
+  [`${RUNTIME}.Unknown`]: [
+    `typeMeta 1 ${RUNTIME}.TypeMeta`,
+    'raw 2 bytes',
+    'contentEncoding 3 string',
+    'contentType 4 string',
+  ],
   [`${RUNTIME}.RawExtension`]: ['raw 1 bytes'],
   [INTSTR]: ['type 1 int64', 'intVal 2 int32', 'strVal 3 string'],
   [QUANTITY]: ['string 1 string'],
@@ -47,7 +52,10 @@ export const META_MESSAGES: MessageTable = {
     'managedFields 17 repeated ManagedFieldsEntry',
   ],
   [`${META}.LabelSelectorRequirement`]: ['key 1 string', 'operator 2 string', 'values 3 repeated string'],
-  [`${META}.LabelSelector`]: ['matchLabels 1 map<string,string>', 'matchExpressions 2 repeated LabelSelectorRequirement'],
+  [`${META}.LabelSelector`]: [
+    'matchLabels 1 map<string,string>',
+    'matchExpressions 2 repeated LabelSelectorRequirement',
+  ],
   [`${META}.Condition`]: [
     'type 1 string',
     'status 2 string',

@@ -23,7 +23,11 @@ export const NETWORKING_MESSAGES: MessageTable = {
   [`${NETWORKING}.HTTPIngressPath`]: ['path 1 string', 'pathType 3 *string', 'backend 2 IngressBackend'],
   [`${NETWORKING}.IngressStatus`]: ['loadBalancer 1 IngressLoadBalancerStatus'],
   [`${NETWORKING}.IngressLoadBalancerStatus`]: ['ingress 1 repeated IngressLoadBalancerIngress'],
-  [`${NETWORKING}.IngressLoadBalancerIngress`]: ['ip 1 string', 'hostname 2 string', 'ports 4 repeated IngressPortStatus'],
+  [`${NETWORKING}.IngressLoadBalancerIngress`]: [
+    'ip 1 string',
+    'hostname 2 string',
+    'ports 4 repeated IngressPortStatus',
+  ],
   [`${NETWORKING}.IngressPortStatus`]: ['port 1 *int32', 'protocol 2 *string', 'error 3 *string'],
 
   [`${NETWORKING}.IngressClass`]: [OBJECT_META, 'spec 2 IngressClassSpec'],
@@ -43,7 +47,10 @@ export const NETWORKING_MESSAGES: MessageTable = {
     'egress 3 repeated NetworkPolicyEgressRule',
     'policyTypes 4 repeated string',
   ],
-  [`${NETWORKING}.NetworkPolicyIngressRule`]: ['ports 1 repeated NetworkPolicyPort', 'from 2 repeated NetworkPolicyPeer'],
+  [`${NETWORKING}.NetworkPolicyIngressRule`]: [
+    'ports 1 repeated NetworkPolicyPort',
+    'from 2 repeated NetworkPolicyPeer',
+  ],
   [`${NETWORKING}.NetworkPolicyEgressRule`]: ['ports 1 repeated NetworkPolicyPort', 'to 2 repeated NetworkPolicyPeer'],
   [`${NETWORKING}.NetworkPolicyPeer`]: [`podSelector 1 ${LS}`, `namespaceSelector 2 ${LS}`, 'ipBlock 3 IPBlock'],
   [`${NETWORKING}.NetworkPolicyPort`]: ['protocol 1 *string', `port 2 ${INTSTR}`, 'endPort 3 *int32'],

@@ -7,7 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.js';
 import { decodeProtobufObject, protoRoot } from '../protobuf.js';
 import { independentRoot, kubeProtobufBody, kubeProtobufBodyFromJson } from './testdata/independent-protos.js';
-import { CORE_EVENT, ENDPOINT_SLICE, ENDPOINTS, EVENTS_EVENT, NODE, PERSISTENT_VOLUME, POD, STORAGE_CLASS } from './testdata/objects.js';
+import {
+  CORE_EVENT,
+  ENDPOINT_SLICE,
+  ENDPOINTS,
+  EVENTS_EVENT,
+  NODE,
+  PERSISTENT_VOLUME,
+  POD,
+  STORAGE_CLASS,
+} from './testdata/objects.js';
 
 /** Encodes the Go JSON form with the fixtures and decodes the bytes with the server's decoder. */
 function roundTrip(typeName: string, json: Record<string, unknown>): unknown {
@@ -55,8 +64,17 @@ describe('protobuf decoding of Node, PersistentVolume, Endpoints, EndpointSlice,
 
   it('decodes an EndpointSlice, with null endpoints and ports like Go when there are none', () => {
     expect(roundTrip('k8s.io.api.discovery.v1.EndpointSlice', ENDPOINT_SLICE)).toEqual(ENDPOINT_SLICE);
-    const empty = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'empty', namespace: 'default' }, addressType: 'FQDN' };
-    expect(roundTrip('k8s.io.api.discovery.v1.EndpointSlice', empty)).toEqual({ ...empty, endpoints: null, ports: null });
+    const empty = {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'empty', namespace: 'default' },
+      addressType: 'FQDN',
+    };
+    expect(roundTrip('k8s.io.api.discovery.v1.EndpointSlice', empty)).toEqual({
+      ...empty,
+      endpoints: null,
+      ports: null,
+    });
   });
 
   it('decodes a core/v1 Event with MicroTime eventTime and series', () => {
@@ -76,7 +94,9 @@ describe('protobuf decoding of Node, PersistentVolume, Endpoints, EndpointSlice,
   });
 
   it('still answers 415 for a served kind without a message table (coordination.k8s.io Lease)', () => {
-    const body = kubeProtobufBody('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.core.v1.EventSource', { component: 'x' });
+    const body = kubeProtobufBody('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.core.v1.EventSource', {
+      component: 'x',
+    });
     let error: unknown;
     try {
       decodeProtobufObject(body);
@@ -111,10 +131,13 @@ describe('protobuf decoding of Node, PersistentVolume, Endpoints, EndpointSlice,
             const shape = (f: protobuf.Field) =>
               `${f.id} ${f.map ? `map<${(f as unknown as protobuf.MapField).keyType},` : f.repeated ? 'repeated ' : ''}${f.resolve().resolvedType ? f.resolvedType!.fullName.slice(1) : f.type}${f.map ? '>' : ''}`;
             if (!other) problems.push(`${name}.${field.name}: missing from the tables`);
-            else if (shape(other) !== shape(field)) problems.push(`${name}.${field.name}: tables have ${shape(other)}, generated.proto ${shape(field)}`);
+            else if (shape(other) !== shape(field))
+              problems.push(`${name}.${field.name}: tables have ${shape(other)}, generated.proto ${shape(field)}`);
           }
           if (nested.fieldsArray.length > 0 && !partial.has(name)) {
-            for (const field of table.fieldsArray) if (!nested.fields[field.name]) problems.push(`${name}.${field.name}: in the tables but not in generated.proto`);
+            for (const field of table.fieldsArray)
+              if (!nested.fields[field.name])
+                problems.push(`${name}.${field.name}: in the tables but not in generated.proto`);
           }
         } else if (nested instanceof protobuf.Namespace) walk(nested);
       }

@@ -3,7 +3,11 @@ import type { MessageTable } from './notation.js';
 import { INTSTR, META, POLICY } from './notation.js';
 
 export const POLICY_MESSAGES: MessageTable = {
-  [`${POLICY}.PodDisruptionBudget`]: [`metadata 1 ${META}.ObjectMeta`, 'spec 2 PodDisruptionBudgetSpec', 'status 3 PodDisruptionBudgetStatus'],
+  [`${POLICY}.PodDisruptionBudget`]: [
+    `metadata 1 ${META}.ObjectMeta`,
+    'spec 2 PodDisruptionBudgetSpec',
+    'status 3 PodDisruptionBudgetStatus',
+  ],
   [`${POLICY}.PodDisruptionBudgetSpec`]: [
     `minAvailable 1 ${INTSTR}`,
     `selector 2 ${META}.LabelSelector`,

@@ -93,7 +93,8 @@ export const DEFAULTERS: Record<string, Defaulter> = {
     const spec = (o.spec ??= {});
     setIfAbsent(spec, 'replicas', 1);
     setIfAbsent(spec, 'strategy', rollingUpdate('25%', '25%'));
-    if (spec.strategy.type === 'RollingUpdate') spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...spec.strategy.rollingUpdate };
+    if (spec.strategy.type === 'RollingUpdate')
+      spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...spec.strategy.rollingUpdate };
     setIfAbsent(spec, 'revisionHistoryLimit', 10);
     setIfAbsent(spec, 'progressDeadlineSeconds', 600);
     template(o);
@@ -155,7 +156,8 @@ export const DEFAULTERS: Record<string, Defaulter> = {
 };
 
 function subjects(o: KubeObject): void {
-  for (const s of o.subjects ?? []) if (s.kind === 'User' || s.kind === 'Group') setIfAbsent(s, 'apiGroup', 'rbac.authorization.k8s.io');
+  for (const s of o.subjects ?? [])
+    if (s.kind === 'User' || s.kind === 'Group') setIfAbsent(s, 'apiGroup', 'rbac.authorization.k8s.io');
 }
 
 function webhooks(o: KubeObject, mutating: boolean): void {
@@ -179,5 +181,11 @@ function jobSelector(o: KubeObject): void {
   const name = o.metadata.name;
   spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
   const metadata = ((spec.template ??= {}).metadata ??= {});
-  metadata.labels = { ...metadata.labels, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+  metadata.labels = {
+    ...metadata.labels,
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': name,
+    'controller-uid': uid,
+    'job-name': name,
+  };
 }

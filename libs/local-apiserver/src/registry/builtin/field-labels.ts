@@ -10,7 +10,16 @@ const same = (...labels: string[]) => Object.fromEntries(labels.map((l) => [l, l
 const INVOLVED = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
 
 export const FIELD_LABELS: Record<string, Record<string, string>> = {
-  '/pods': same('spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'),
+  '/pods': same(
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ),
   '/secrets': same('type'),
   '/namespaces': same('status.phase'),
   '/nodes': same('spec.unschedulable'),

@@ -38,7 +38,11 @@ function fields(entries: Array<[string, unknown]>): Obj {
 const quantity = (v: unknown) => v ?? '0';
 
 function crossVersionRef(r: Obj | undefined): Obj {
-  return fields([['kind', r?.kind ?? ''], ['name', r?.name ?? ''], ['apiVersion', r?.apiVersion]]);
+  return fields([
+    ['kind', r?.kind ?? ''],
+    ['name', r?.name ?? ''],
+    ['apiVersion', r?.apiVersion],
+  ]);
 }
 
 const isCpuResource = (m: Obj) => m?.type === 'Resource' && isObject(m.resource) && m.resource.name === 'cpu';
@@ -47,54 +51,264 @@ const isCpuResource = (m: Obj) => m?.type === 'Resource' && isObject(m.resource)
 
 function metricSpecToV1(m: Obj): Obj {
   const t = (src: Obj | undefined) => (isObject(src?.target) ? src.target : {});
-  const o = m.object, p = m.pods, r = m.resource, c = m.containerResource, e = m.external;
+  const o = m.object,
+    p = m.pods,
+    r = m.resource,
+    c = m.containerResource,
+    e = m.external;
   return fields([
     ['type', m.type ?? ''],
-    ['object', isObject(o) ? fields([['target', crossVersionRef(o.describedObject)], ['metricName', o.metric?.name ?? ''], ['targetValue', quantity(t(o).value)], ['selector', o.metric?.selector], ['averageValue', t(o).averageValue]]) : undefined],
-    ['pods', isObject(p) ? fields([['metricName', p.metric?.name ?? ''], ['targetAverageValue', quantity(t(p).averageValue)], ['selector', p.metric?.selector]]) : undefined],
-    ['resource', isObject(r) ? fields([['name', r.name ?? ''], ['targetAverageUtilization', t(r).averageUtilization], ['targetAverageValue', t(r).averageValue]]) : undefined],
-    ['containerResource', isObject(c) ? fields([['name', c.name ?? ''], ['targetAverageUtilization', t(c).averageUtilization], ['targetAverageValue', t(c).averageValue], ['container', c.container ?? '']]) : undefined],
-    ['external', isObject(e) ? fields([['metricName', e.metric?.name ?? ''], ['metricSelector', e.metric?.selector], ['targetValue', t(e).value], ['targetAverageValue', t(e).averageValue]]) : undefined],
+    [
+      'object',
+      isObject(o)
+        ? fields([
+            ['target', crossVersionRef(o.describedObject)],
+            ['metricName', o.metric?.name ?? ''],
+            ['targetValue', quantity(t(o).value)],
+            ['selector', o.metric?.selector],
+            ['averageValue', t(o).averageValue],
+          ])
+        : undefined,
+    ],
+    [
+      'pods',
+      isObject(p)
+        ? fields([
+            ['metricName', p.metric?.name ?? ''],
+            ['targetAverageValue', quantity(t(p).averageValue)],
+            ['selector', p.metric?.selector],
+          ])
+        : undefined,
+    ],
+    [
+      'resource',
+      isObject(r)
+        ? fields([
+            ['name', r.name ?? ''],
+            ['targetAverageUtilization', t(r).averageUtilization],
+            ['targetAverageValue', t(r).averageValue],
+          ])
+        : undefined,
+    ],
+    [
+      'containerResource',
+      isObject(c)
+        ? fields([
+            ['name', c.name ?? ''],
+            ['targetAverageUtilization', t(c).averageUtilization],
+            ['targetAverageValue', t(c).averageValue],
+            ['container', c.container ?? ''],
+          ])
+        : undefined,
+    ],
+    [
+      'external',
+      isObject(e)
+        ? fields([
+            ['metricName', e.metric?.name ?? ''],
+            ['metricSelector', e.metric?.selector],
+            ['targetValue', t(e).value],
+            ['targetAverageValue', t(e).averageValue],
+          ])
+        : undefined,
+    ],
   ]);
 }
 
 function metricSpecToV2(m: Obj): Obj {
-  const o = m.object, p = m.pods, r = m.resource, c = m.containerResource, e = m.external;
+  const o = m.object,
+    p = m.pods,
+    r = m.resource,
+    c = m.containerResource,
+    e = m.external;
   const resourceTarget = (s: Obj) =>
-    fields([['type', s.targetAverageUtilization == null ? 'AverageValue' : 'Utilization'], ['averageValue', s.targetAverageValue], ['averageUtilization', s.targetAverageUtilization]]);
+    fields([
+      ['type', s.targetAverageUtilization == null ? 'AverageValue' : 'Utilization'],
+      ['averageValue', s.targetAverageValue],
+      ['averageUtilization', s.targetAverageUtilization],
+    ]);
   return fields([
     ['type', m.type ?? ''],
-    ['object', isObject(o) ? { describedObject: crossVersionRef(o.target), target: fields([['type', o.averageValue == null ? 'Value' : 'AverageValue'], ['value', quantity(o.targetValue)], ['averageValue', o.averageValue]]), metric: fields([['name', o.metricName ?? ''], ['selector', o.selector]]) } : undefined],
-    ['pods', isObject(p) ? { metric: fields([['name', p.metricName ?? ''], ['selector', p.selector]]), target: { type: 'AverageValue', averageValue: quantity(p.targetAverageValue) } } : undefined],
+    [
+      'object',
+      isObject(o)
+        ? {
+            describedObject: crossVersionRef(o.target),
+            target: fields([
+              ['type', o.averageValue == null ? 'Value' : 'AverageValue'],
+              ['value', quantity(o.targetValue)],
+              ['averageValue', o.averageValue],
+            ]),
+            metric: fields([
+              ['name', o.metricName ?? ''],
+              ['selector', o.selector],
+            ]),
+          }
+        : undefined,
+    ],
+    [
+      'pods',
+      isObject(p)
+        ? {
+            metric: fields([
+              ['name', p.metricName ?? ''],
+              ['selector', p.selector],
+            ]),
+            target: { type: 'AverageValue', averageValue: quantity(p.targetAverageValue) },
+          }
+        : undefined,
+    ],
     ['resource', isObject(r) ? { name: r.name ?? '', target: resourceTarget(r) } : undefined],
-    ['containerResource', isObject(c) ? { name: c.name ?? '', target: resourceTarget(c), container: c.container ?? '' } : undefined],
-    ['external', isObject(e) ? { metric: fields([['name', e.metricName ?? ''], ['selector', e.metricSelector]]), target: fields([['type', e.targetValue == null ? 'AverageValue' : 'Value'], ['value', e.targetValue], ['averageValue', e.targetAverageValue]]) } : undefined],
+    [
+      'containerResource',
+      isObject(c) ? { name: c.name ?? '', target: resourceTarget(c), container: c.container ?? '' } : undefined,
+    ],
+    [
+      'external',
+      isObject(e)
+        ? {
+            metric: fields([
+              ['name', e.metricName ?? ''],
+              ['selector', e.metricSelector],
+            ]),
+            target: fields([
+              ['type', e.targetValue == null ? 'AverageValue' : 'Value'],
+              ['value', e.targetValue],
+              ['averageValue', e.targetAverageValue],
+            ]),
+          }
+        : undefined,
+    ],
   ]);
 }
 
 function metricStatusToV1(m: Obj): Obj {
   const cur = (src: Obj | undefined) => (isObject(src?.current) ? src.current : {});
-  const o = m.object, p = m.pods, r = m.resource, c = m.containerResource, e = m.external;
+  const o = m.object,
+    p = m.pods,
+    r = m.resource,
+    c = m.containerResource,
+    e = m.external;
   return fields([
     ['type', m.type ?? ''],
-    ['object', isObject(o) ? fields([['target', crossVersionRef(o.describedObject)], ['metricName', o.metric?.name ?? ''], ['currentValue', quantity(cur(o).value)], ['selector', o.metric?.selector], ['averageValue', cur(o).averageValue]]) : undefined],
-    ['pods', isObject(p) ? fields([['metricName', p.metric?.name ?? ''], ['currentAverageValue', quantity(cur(p).averageValue)], ['selector', p.metric?.selector]]) : undefined],
-    ['resource', isObject(r) ? fields([['name', r.name ?? ''], ['currentAverageUtilization', cur(r).averageUtilization], ['currentAverageValue', quantity(cur(r).averageValue)]]) : undefined],
-    ['containerResource', isObject(c) ? fields([['name', c.name ?? ''], ['currentAverageUtilization', cur(c).averageUtilization], ['currentAverageValue', quantity(cur(c).averageValue)], ['container', c.container ?? '']]) : undefined],
-    ['external', isObject(e) ? fields([['metricName', e.metric?.name ?? ''], ['metricSelector', e.metric?.selector], ['currentValue', quantity(cur(e).value)], ['currentAverageValue', cur(e).averageValue]]) : undefined],
+    [
+      'object',
+      isObject(o)
+        ? fields([
+            ['target', crossVersionRef(o.describedObject)],
+            ['metricName', o.metric?.name ?? ''],
+            ['currentValue', quantity(cur(o).value)],
+            ['selector', o.metric?.selector],
+            ['averageValue', cur(o).averageValue],
+          ])
+        : undefined,
+    ],
+    [
+      'pods',
+      isObject(p)
+        ? fields([
+            ['metricName', p.metric?.name ?? ''],
+            ['currentAverageValue', quantity(cur(p).averageValue)],
+            ['selector', p.metric?.selector],
+          ])
+        : undefined,
+    ],
+    [
+      'resource',
+      isObject(r)
+        ? fields([
+            ['name', r.name ?? ''],
+            ['currentAverageUtilization', cur(r).averageUtilization],
+            ['currentAverageValue', quantity(cur(r).averageValue)],
+          ])
+        : undefined,
+    ],
+    [
+      'containerResource',
+      isObject(c)
+        ? fields([
+            ['name', c.name ?? ''],
+            ['currentAverageUtilization', cur(c).averageUtilization],
+            ['currentAverageValue', quantity(cur(c).averageValue)],
+            ['container', c.container ?? ''],
+          ])
+        : undefined,
+    ],
+    [
+      'external',
+      isObject(e)
+        ? fields([
+            ['metricName', e.metric?.name ?? ''],
+            ['metricSelector', e.metric?.selector],
+            ['currentValue', quantity(cur(e).value)],
+            ['currentAverageValue', cur(e).averageValue],
+          ])
+        : undefined,
+    ],
   ]);
 }
 
 function metricStatusToV2(m: Obj): Obj {
-  const o = m.object, p = m.pods, r = m.resource, c = m.containerResource, e = m.external;
-  const resourceCurrent = (s: Obj) => fields([['averageValue', quantity(s.currentAverageValue)], ['averageUtilization', s.currentAverageUtilization]]);
+  const o = m.object,
+    p = m.pods,
+    r = m.resource,
+    c = m.containerResource,
+    e = m.external;
+  const resourceCurrent = (s: Obj) =>
+    fields([
+      ['averageValue', quantity(s.currentAverageValue)],
+      ['averageUtilization', s.currentAverageUtilization],
+    ]);
   return fields([
     ['type', m.type ?? ''],
-    ['object', isObject(o) ? { metric: fields([['name', o.metricName ?? ''], ['selector', o.selector]]), current: fields([['value', quantity(o.currentValue)], ['averageValue', o.averageValue]]), describedObject: crossVersionRef(o.target) } : undefined],
-    ['pods', isObject(p) ? { metric: fields([['name', p.metricName ?? ''], ['selector', p.selector]]), current: { averageValue: quantity(p.currentAverageValue) } } : undefined],
+    [
+      'object',
+      isObject(o)
+        ? {
+            metric: fields([
+              ['name', o.metricName ?? ''],
+              ['selector', o.selector],
+            ]),
+            current: fields([
+              ['value', quantity(o.currentValue)],
+              ['averageValue', o.averageValue],
+            ]),
+            describedObject: crossVersionRef(o.target),
+          }
+        : undefined,
+    ],
+    [
+      'pods',
+      isObject(p)
+        ? {
+            metric: fields([
+              ['name', p.metricName ?? ''],
+              ['selector', p.selector],
+            ]),
+            current: { averageValue: quantity(p.currentAverageValue) },
+          }
+        : undefined,
+    ],
     ['resource', isObject(r) ? { name: r.name ?? '', current: resourceCurrent(r) } : undefined],
-    ['containerResource', isObject(c) ? { name: c.name ?? '', current: resourceCurrent(c), container: c.container ?? '' } : undefined],
-    ['external', isObject(e) ? { metric: fields([['name', e.metricName ?? ''], ['selector', e.metricSelector]]), current: fields([['value', quantity(e.currentValue)], ['averageValue', e.currentAverageValue]]) } : undefined],
+    [
+      'containerResource',
+      isObject(c) ? { name: c.name ?? '', current: resourceCurrent(c), container: c.container ?? '' } : undefined,
+    ],
+    [
+      'external',
+      isObject(e)
+        ? {
+            metric: fields([
+              ['name', e.metricName ?? ''],
+              ['selector', e.metricSelector],
+            ]),
+            current: fields([
+              ['value', quantity(e.currentValue)],
+              ['averageValue', e.currentAverageValue],
+            ]),
+          }
+        : undefined,
+    ],
   ]);
 }
 
@@ -113,7 +327,11 @@ function behaviorToGoJson(behavior: Obj): string {
       out[goName(f)] =
         f === 'policies'
           ? Array.isArray(r.policies)
-            ? r.policies.map((p: Obj) => ({ Type: p?.type ?? '', Value: p?.value ?? 0, PeriodSeconds: p?.periodSeconds ?? 0 }))
+            ? r.policies.map((p: Obj) => ({
+                Type: p?.type ?? '',
+                Value: p?.value ?? 0,
+                PeriodSeconds: p?.periodSeconds ?? 0,
+              }))
             : null
           : (r[f] ?? null);
     }
@@ -140,12 +358,22 @@ function behaviorFromGoJson(raw: string): Obj | undefined {
       if (v === undefined || v === null) continue;
       out[f] =
         f === 'policies' && Array.isArray(v)
-          ? v.map((p) => Object.fromEntries(POLICY_FIELDS.map((pf) => [pf, (isObject(p) ? goField(p, goName(pf)) : undefined) ?? (pf === 'type' ? '' : 0)])))
+          ? v.map((p) =>
+              Object.fromEntries(
+                POLICY_FIELDS.map((pf) => [
+                  pf,
+                  (isObject(p) ? goField(p, goName(pf)) : undefined) ?? (pf === 'type' ? '' : 0),
+                ]),
+              ),
+            )
           : v;
     }
     return out;
   };
-  const behavior = fields([['scaleUp', rules(goField(parsed, 'ScaleUp'))], ['scaleDown', rules(goField(parsed, 'ScaleDown'))]]);
+  const behavior = fields([
+    ['scaleUp', rules(goField(parsed, 'ScaleUp'))],
+    ['scaleDown', rules(goField(parsed, 'ScaleDown'))],
+  ]);
   // kube keeps the behavior only when it is not the zero value.
   return Object.keys(behavior).length > 0 ? behavior : undefined;
 }
@@ -199,7 +427,9 @@ export function hpaV2ToV1(hpa: Obj): Obj {
     const status = hpa.status;
     const current: Obj[] = Array.isArray(status.currentMetrics) ? status.currentMetrics : [];
     let currentCpu: unknown;
-    for (const m of current) if (isCpuResource(m) && m.resource.current?.averageUtilization != null) currentCpu = m.resource.current.averageUtilization;
+    for (const m of current)
+      if (isCpuResource(m) && m.resource.current?.averageUtilization != null)
+        currentCpu = m.resource.current.averageUtilization;
     out.status = fields([
       ['observedGeneration', status.observedGeneration],
       ['lastScaleTime', status.lastScaleTime],
@@ -209,7 +439,8 @@ export function hpaV2ToV1(hpa: Obj): Obj {
     ]);
     // Every current metric is kept, even the cpu one v1 shows, for its raw value.
     if (current.length > 0) annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(current.map(metricStatusToV1));
-    if (Array.isArray(status.conditions) && status.conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(status.conditions);
+    if (Array.isArray(status.conditions) && status.conditions.length > 0)
+      annotations[CONDITIONS_ANNOTATION] = JSON.stringify(status.conditions);
   }
   return withAnnotations(out, Object.keys(annotations).length > 0 ? annotations : undefined);
 }
@@ -221,19 +452,35 @@ export function hpaV1ToV2(hpa: Obj): Obj {
   let metrics: Obj[] =
     spec.targetCPUUtilizationPercentage == null
       ? []
-      : [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } }];
+      : [
+          {
+            type: 'Resource',
+            resource: {
+              name: 'cpu',
+              target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage },
+            },
+          },
+        ];
   const others = parseJson(annotations[METRIC_SPECS_ANNOTATION]);
   // The annotation's metrics come first, the one from targetCPUUtilizationPercentage last.
   if (Array.isArray(others)) metrics = [...others.filter(isObject).map(metricSpecToV2), ...metrics];
   if (metrics.length === 0) {
-    metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+    metrics = [
+      {
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+      },
+    ];
   }
   const v2Spec = fields([
     ['scaleTargetRef', crossVersionRef(spec.scaleTargetRef)],
     ['minReplicas', spec.minReplicas],
     ['maxReplicas', spec.maxReplicas ?? 0],
     ['metrics', metrics],
-    ['behavior', annotations[BEHAVIOR_ANNOTATION] === undefined ? undefined : behaviorFromGoJson(annotations[BEHAVIOR_ANNOTATION])],
+    [
+      'behavior',
+      annotations[BEHAVIOR_ANNOTATION] === undefined ? undefined : behaviorFromGoJson(annotations[BEHAVIOR_ANNOTATION]),
+    ],
   ]);
   const out: Obj = { ...hpa, apiVersion: 'autoscaling/v2', spec: v2Spec };
 
@@ -242,7 +489,14 @@ export function hpaV1ToV2(hpa: Obj): Obj {
   if (isObject(hpa.status) || Array.isArray(currentAnnotation) || Array.isArray(conditions)) {
     const status: Obj = isObject(hpa.status) ? hpa.status : {};
     let current: Obj[] | undefined =
-      status.currentCPUUtilizationPercentage == null ? undefined : [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } } }];
+      status.currentCPUUtilizationPercentage == null
+        ? undefined
+        : [
+            {
+              type: 'Resource',
+              resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } },
+            },
+          ];
     // The annotation's statuses replace the cpu one: they have more information.
     if (Array.isArray(currentAnnotation)) current = currentAnnotation.filter(isObject).map(metricStatusToV2);
     out.status = fields([

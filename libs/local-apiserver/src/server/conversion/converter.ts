@@ -10,7 +10,14 @@ import type { ResourceDefinition } from '../../registry/types.js';
 import type { KubeObject, Storage } from '../../storage/types.js';
 import { apiVersionOf, storageApiVersion } from '../keys.js';
 import { convertBuiltin } from './builtin.js';
-import { conversionReview, convertedObjects, MetadataError, restoreConverted, reviewVersion, TypeMetaError } from './review.js';
+import {
+  conversionReview,
+  convertedObjects,
+  MetadataError,
+  restoreConverted,
+  reviewVersion,
+  TypeMetaError,
+} from './review.js';
 
 /** kube's timeout for conversion webhook calls. */
 const TIMEOUT_MS = 30_000;
@@ -43,11 +50,16 @@ export class WebhookConverter {
     const uid = randomUUID();
     let converted: KubeObject[];
     try {
-      converted = convertedObjects(version, uid, await this.post(this.webhook.clientConfig, conversionReview(version, uid, desiredAPIVersion, toSend)));
+      converted = convertedObjects(
+        version,
+        uid,
+        await this.post(this.webhook.clientConfig, conversionReview(version, uid, desiredAPIVersion, toSend)),
+      );
     } catch (err) {
       throw fail(`failed: ${(err as Error).message}`);
     }
-    if (converted.length !== toSend.length) throw fail(`returned ${converted.length} objects, expected ${toSend.length}`);
+    if (converted.length !== toSend.length)
+      throw fail(`returned ${converted.length} objects, expected ${toSend.length}`);
     const single = !list;
     let index = 0;
     return objects.map((original) => {
@@ -57,9 +69,18 @@ export class WebhookConverter {
         return restoreConverted(original, converted[at], desiredAPIVersion);
       } catch (err) {
         const message = (err as Error).message;
-        if (err instanceof MetadataError) throw fail(single ? `returned invalid metadata: ${message}` : `returned invalid metadata in object at index ${at}: ${message}`);
+        if (err instanceof MetadataError)
+          throw fail(
+            single
+              ? `returned invalid metadata: ${message}`
+              : `returned invalid metadata in object at index ${at}: ${message}`,
+          );
         if (!single) throw fail(`returned invalid converted object at index ${at}: ${message}`);
-        throw fail(err instanceof TypeMetaError ? `returned invalid object at index 0: ${message}` : `returned invalid object: ${message}`);
+        throw fail(
+          err instanceof TypeMetaError
+            ? `returned invalid object at index 0: ${message}`
+            : `returned invalid object: ${message}`,
+        );
       }
     });
   }
@@ -79,7 +100,10 @@ export function httpsPoster(storage: Storage): ReviewPoster {
 export function webhookConversionOf(crd: KubeObject): WebhookConversion | undefined {
   const conversion = crd.spec?.conversion;
   if (conversion?.strategy !== 'Webhook' || !conversion.webhook?.clientConfig) return undefined;
-  return { clientConfig: conversion.webhook.clientConfig, conversionReviewVersions: conversion.webhook.conversionReviewVersions ?? [] };
+  return {
+    clientConfig: conversion.webhook.clientConfig,
+    conversionReviewVersions: conversion.webhook.conversionReviewVersions ?? [],
+  };
 }
 
 // The converters of the served CRD versions, attached to their resource definitions by the CRD controller.
@@ -112,7 +136,12 @@ export function toRequestedVersionSync(def: ResourceDefinition, object: KubeObje
   return convertSync(def, object, apiVersionOf(def));
 }
 
-async function convertAll(def: ResourceDefinition, objects: KubeObject[], apiVersion: string, list = false): Promise<KubeObject[]> {
+async function convertAll(
+  def: ResourceDefinition,
+  objects: KubeObject[],
+  apiVersion: string,
+  list = false,
+): Promise<KubeObject[]> {
   const converter = converters.get(def);
   if (!converter || objects.length === 0) return objects.map((o) => convertSync(def, o, apiVersion));
   const from = objects.find((o) => o.apiVersion !== apiVersion);

@@ -5,7 +5,15 @@ import type { KubeObject } from '../../storage/types.js';
 import { convertBuiltin } from './builtin.js';
 import { coreToEventsV1, eventsV1ToCore } from './events.js';
 
-const REF = { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'u-1', apiVersion: 'v1', resourceVersion: '7', fieldPath: 'spec.containers{web}' };
+const REF = {
+  kind: 'Pod',
+  namespace: 'default',
+  name: 'web-0',
+  uid: 'u-1',
+  apiVersion: 'v1',
+  resourceVersion: '7',
+  fieldPath: 'spec.containers{web}',
+};
 
 const CORE: KubeObject = {
   apiVersion: 'v1',
@@ -29,7 +37,8 @@ const CORE: KubeObject = {
 
 describe('Event conversion', () => {
   it('maps core/v1 fields to events.k8s.io/v1 as kube does', () => {
-    const { involvedObject, message, source, firstTimestamp, lastTimestamp, count, reportingComponent, ...unchanged } = CORE;
+    const { involvedObject, message, source, firstTimestamp, lastTimestamp, count, reportingComponent, ...unchanged } =
+      CORE;
     const modern = coreToEventsV1(CORE);
     expect(modern).toEqual({
       ...unchanged,
@@ -43,12 +52,45 @@ describe('Event conversion', () => {
       reportingController: reportingComponent,
     });
     // eventTime, series, action, reason, related, reportingInstance and type keep their names and values.
-    expect(Object.keys(unchanged).sort()).toEqual(['action', 'apiVersion', 'eventTime', 'kind', 'metadata', 'reason', 'related', 'reportingInstance', 'series', 'type']);
+    expect(Object.keys(unchanged).sort()).toEqual([
+      'action',
+      'apiVersion',
+      'eventTime',
+      'kind',
+      'metadata',
+      'reason',
+      'related',
+      'reportingInstance',
+      'series',
+      'type',
+    ]);
   });
 
   it('stores an events.k8s.io/v1 Event in core shape: regarding is involvedObject, note is message, reportingController is reportingComponent', () => {
-    const core = eventsV1ToCore({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' }, regarding: REF, note: 'hi', reportingController: 'ctrl', reportingInstance: 'ctrl-host', eventTime: 't', action: 'Do', reason: 'Done' });
-    expect(core).toEqual({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'x' }, involvedObject: REF, message: 'hi', reportingComponent: 'ctrl', reportingInstance: 'ctrl-host', eventTime: 't', action: 'Do', reason: 'Done' });
+    const core = eventsV1ToCore({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'x' },
+      regarding: REF,
+      note: 'hi',
+      reportingController: 'ctrl',
+      reportingInstance: 'ctrl-host',
+      eventTime: 't',
+      action: 'Do',
+      reason: 'Done',
+    });
+    expect(core).toEqual({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'x' },
+      involvedObject: REF,
+      message: 'hi',
+      reportingComponent: 'ctrl',
+      reportingInstance: 'ctrl-host',
+      eventTime: 't',
+      action: 'Do',
+      reason: 'Done',
+    });
     expect(core.source).toBeUndefined(); // reportingInstance is not source.host
   });
 
@@ -59,10 +101,24 @@ describe('Event conversion', () => {
   });
 
   const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-  const ref = fc.record({ kind: fc.string(), namespace: fc.string(), name: fc.string(), uid: fc.string(), apiVersion: fc.string(), resourceVersion: fc.string(), fieldPath: fc.string() }, { requiredKeys: [] });
+  const ref = fc.record(
+    {
+      kind: fc.string(),
+      namespace: fc.string(),
+      name: fc.string(),
+      uid: fc.string(),
+      apiVersion: fc.string(),
+      resourceVersion: fc.string(),
+      fieldPath: fc.string(),
+    },
+    { requiredKeys: [] },
+  );
   const coreEvent = fc
     .record({
-      metadata: fc.record({ name: fc.string(), namespace: fc.string(), annotations: fc.dictionary(fc.string(), fc.string()) }, { requiredKeys: ['name'] }),
+      metadata: fc.record(
+        { name: fc.string(), namespace: fc.string(), annotations: fc.dictionary(fc.string(), fc.string()) },
+        { requiredKeys: ['name'] },
+      ),
       involvedObject: ref,
       reason: optional(fc.string()),
       message: optional(fc.string()),
@@ -93,7 +149,16 @@ describe('Event conversion', () => {
       fc.property(coreEvent, (e) => {
         const modern = coreToEventsV1(e);
         expect(coreToEventsV1(eventsV1ToCore(modern))).toEqual(modern);
-        for (const old of ['involvedObject', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'reportingComponent']) expect(modern).not.toHaveProperty(old);
+        for (const old of [
+          'involvedObject',
+          'message',
+          'source',
+          'firstTimestamp',
+          'lastTimestamp',
+          'count',
+          'reportingComponent',
+        ])
+          expect(modern).not.toHaveProperty(old);
       }),
     );
   });

@@ -34,5 +34,9 @@ export function eventsV1ToCore(event: KubeObject): KubeObject {
 
 /** A core/v1 Event as an events.k8s.io/v1 Event. */
 export function coreToEventsV1(event: KubeObject): KubeObject {
-  return rename(event, 'events.k8s.io/v1', RENAMED.map(([v1, core]) => [core, v1] as const));
+  return rename(
+    event,
+    'events.k8s.io/v1',
+    RENAMED.map(([v1, core]) => [core, v1] as const),
+  );
 }

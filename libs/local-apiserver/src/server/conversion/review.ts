@@ -12,8 +12,17 @@ export function reviewVersion(preferred: string[]): string | undefined {
   return preferred.find((v) => SUPPORTED_REVIEW_VERSIONS.includes(v));
 }
 
-export function conversionReview(version: string, uid: string, desiredAPIVersion: string, objects: KubeObject[]): KubeObject {
-  return { apiVersion: `apiextensions.k8s.io/${version}`, kind: 'ConversionReview', request: { uid, desiredAPIVersion, objects } };
+export function conversionReview(
+  version: string,
+  uid: string,
+  desiredAPIVersion: string,
+  objects: KubeObject[],
+): KubeObject {
+  return {
+    apiVersion: `apiextensions.k8s.io/${version}`,
+    kind: 'ConversionReview',
+    request: { uid, desiredAPIVersion, objects },
+  };
 }
 
 /**
@@ -29,7 +38,8 @@ export function convertedObjects(version: string, uid: string, answer: KubeObjec
   }
   const response = answer?.response;
   if (!response || typeof response !== 'object') throw new Error('no response provided');
-  if (version === 'v1' && response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${response.uid ?? ''}"`);
+  if (version === 'v1' && response.uid !== uid)
+    throw new Error(`expected response.uid="${uid}", got "${response.uid ?? ''}"`);
   const status = response.result?.status ?? '';
   if (status !== 'Success') {
     const message = response.result?.message;
@@ -43,11 +53,15 @@ export function convertedObjects(version: string, uid: string, answer: KubeObjec
  * webhook's labels and annotations (kube's validateConvertedObject and restoreObjectMeta). Throws with kube's wording.
  */
 export function restoreConverted(original: KubeObject, converted: KubeObject, desiredAPIVersion: string): KubeObject {
-  if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) throw new TypeMetaError('not an object');
+  if (typeof converted !== 'object' || converted === null || Array.isArray(converted))
+    throw new TypeMetaError('not an object');
   if (converted.apiVersion !== desiredAPIVersion) {
-    throw new TypeMetaError(`invalid groupVersion (expected ${desiredAPIVersion}, received ${converted.apiVersion ?? ''})`);
+    throw new TypeMetaError(
+      `invalid groupVersion (expected ${desiredAPIVersion}, received ${converted.apiVersion ?? ''})`,
+    );
   }
-  if (converted.kind !== original.kind) throw new TypeMetaError(`invalid kind (expected ${original.kind}, received ${converted.kind ?? ''})`);
+  if (converted.kind !== original.kind)
+    throw new TypeMetaError(`invalid kind (expected ${original.kind}, received ${converted.kind ?? ''})`);
   const inMeta = original.metadata ?? {};
   const outMeta = converted.metadata;
   for (const [field, label] of [
@@ -55,10 +69,12 @@ export function restoreConverted(original: KubeObject, converted: KubeObject, de
     ['namespace', 'namespace'],
     ['uid', 'UID'],
   ] as const) {
-    if ((inMeta[field] ?? '') !== (outMeta?.[field] ?? '')) throw new Error(`must have the same ${label}: ${inMeta[field] ?? ''} != ${outMeta?.[field] ?? ''}`);
+    if ((inMeta[field] ?? '') !== (outMeta?.[field] ?? ''))
+      throw new Error(`must have the same ${label}: ${inMeta[field] ?? ''} != ${outMeta?.[field] ?? ''}`);
   }
   if (outMeta === undefined) throw new MetadataError('missing metadata in converted object');
-  if (typeof outMeta !== 'object' || outMeta === null || Array.isArray(outMeta)) throw new MetadataError(`invalid metadata of type ${typeof outMeta} in converted object`);
+  if (typeof outMeta !== 'object' || outMeta === null || Array.isArray(outMeta))
+    throw new MetadataError(`invalid metadata of type ${typeof outMeta} in converted object`);
   const metadata: KubeObject = structuredClone(inMeta);
   for (const field of ['labels', 'annotations'] as const) {
     const value = outMeta[field];
@@ -66,9 +82,13 @@ export function restoreConverted(original: KubeObject, converted: KubeObject, de
       delete metadata[field];
       continue;
     }
-    if (typeof value !== 'object' || Array.isArray(value)) throw new MetadataError(`invalid metadata.${field} of type ${Array.isArray(value) ? 'array' : typeof value} in converted object`);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new MetadataError(
+        `invalid metadata.${field} of type ${Array.isArray(value) ? 'array' : typeof value} in converted object`,
+      );
     for (const [k, v] of Object.entries(value)) {
-      if (typeof v !== 'string') throw new MetadataError(`metadata.${field}[${k}] must be a string, but is ${typeof v} in converted object`);
+      if (typeof v !== 'string')
+        throw new MetadataError(`metadata.${field}[${k}] must be a string, but is ${typeof v} in converted object`);
     }
     const problems = validateLabelsAndAnnotations({ [field]: value });
     if (problems.length > 0) throw new MetadataError(problems.map((p) => `${p.field}: ${p.message}`).join(', '));

@@ -37,7 +37,15 @@ const ATOMIC_STRUCTS = [
 
 // Built-in struct fields that are Go values (not pointers): an empty object of the kind already has them, so
 // writing them never adds the struct itself, only its fields.
-const VALUE_STRUCT_FIELDS = new Set(['metadata', 'spec', 'status', 'template', 'strategy', 'updateStrategy', 'resources']);
+const VALUE_STRUCT_FIELDS = new Set([
+  'metadata',
+  'spec',
+  'status',
+  'template',
+  'strategy',
+  'updateStrategy',
+  'resources',
+]);
 
 export function rootNode(shape: Shape): SchemaNode {
   return shape.view ? resolveNode(shape.view, shape.view.root) : { schema: undefined };
@@ -61,7 +69,8 @@ export function fieldInfo(shape: Shape, parent: SchemaNode, key: string): FieldI
   const s = parent.schema;
   if (!shape.view || !s) return { node: { schema: undefined }, declared: false, required: false };
   const property = s.properties?.[key];
-  if (property) return { node: resolveNode(shape.view, property), declared: true, required: !!s.required?.includes(key) };
+  if (property)
+    return { node: resolveNode(shape.view, property), declared: true, required: !!s.required?.includes(key) };
   if (typeof s.additionalProperties === 'object') {
     return { node: resolveNode(shape.view, s.additionalProperties), declared: false, required: false };
   }
@@ -85,7 +94,13 @@ export type ListInfo = { type: 'atomic' } | { type: 'set' } | { type: 'map'; key
  * How a list is tracked. `lists` are the list values involved (live, applied): when an item of any of them cannot
  * be keyed (a missing key without default, a duplicate, a non-scalar set item) the list is treated as atomic.
  */
-export function listInfo(shape: Shape, node: SchemaNode, key: string, parent: SchemaNode, lists: unknown[][]): ListInfo {
+export function listInfo(
+  shape: Shape,
+  node: SchemaNode,
+  key: string,
+  parent: SchemaNode,
+  lists: unknown[][],
+): ListInfo {
   const info = declaredListInfo(shape, node, key, parent);
   if (info.type === 'atomic') return info;
   const item = itemNode(shape, node);
@@ -142,7 +157,11 @@ export function itemElement(info: ListInfo, item: SchemaNode, value: unknown): P
 }
 
 /** Items of a keyed list by element, first occurrence wins, in list order. */
-export function indexItems(info: ListInfo, item: SchemaNode, list: unknown[]): { order: PathElement[]; byElement: Map<PathElement, unknown> } {
+export function indexItems(
+  info: ListInfo,
+  item: SchemaNode,
+  list: unknown[],
+): { order: PathElement[]; byElement: Map<PathElement, unknown> } {
   const order: PathElement[] = [];
   const byElement = new Map<PathElement, unknown>();
   for (const value of list) {
@@ -162,7 +181,7 @@ function present(value: unknown): boolean {
 export function fieldsOf(object: unknown, shape: Shape): FieldSet {
   const set = new FieldSet();
   const walk = (path: PathElement[], value: unknown, node: SchemaNode, key: string, parent: SchemaNode) => {
-    if (!present(value) || (typeof value !== 'object')) {
+    if (!present(value) || typeof value !== 'object') {
       set.insert(path);
       return;
     }
@@ -288,7 +307,14 @@ export function compareObjects(lhs: unknown, rhs: unknown, shape: Shape): Compar
     }
     container(path, lv, rv, where.item || marks(where, false));
   };
-  walk([], lhs ?? {}, rhs ?? {}, { node: rootNode(shape), key: '', parent: { schema: undefined }, item: false, declared: true, required: true });
+  walk([], lhs ?? {}, rhs ?? {}, {
+    node: rootNode(shape),
+    key: '',
+    parent: { schema: undefined },
+    item: false,
+    declared: true,
+    required: true,
+  });
   return result;
 }
 
@@ -297,4 +323,3 @@ function kindOf(value: unknown): string {
   if (isPlainObject(value)) return 'map';
   return 'scalar';
 }
-

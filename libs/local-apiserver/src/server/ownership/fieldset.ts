@@ -180,7 +180,8 @@ export class FieldSet {
   static fromFieldsV1(fields: unknown): FieldSet {
     const set = new FieldSet();
     const walk = (node: unknown, path: PathElement[]) => {
-      if (typeof node !== 'object' || node === null || Array.isArray(node)) throw new Error('FieldsV1 nodes must be objects');
+      if (typeof node !== 'object' || node === null || Array.isArray(node))
+        throw new Error('FieldsV1 nodes must be objects');
       const entries = Object.entries(node as Record<string, unknown>);
       if (entries.length === 0) {
         set.insert(path);

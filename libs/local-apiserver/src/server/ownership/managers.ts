@@ -41,8 +41,10 @@ export function decodeManagedFields(managedFields: unknown): Managers {
   for (const raw of managedFields) {
     if (typeof raw !== 'object' || raw === null) throw new Error('managedFields entries must be objects');
     if (!raw.manager && !raw.operation && !raw.fieldsV1) continue;
-    if (raw.operation !== 'Apply' && raw.operation !== 'Update') throw new Error(`invalid operation ${JSON.stringify(raw.operation)}`);
-    if (raw.fieldsType !== undefined && raw.fieldsType !== 'FieldsV1') throw new Error(`invalid fieldsType ${JSON.stringify(raw.fieldsType)}`);
+    if (raw.operation !== 'Apply' && raw.operation !== 'Update')
+      throw new Error(`invalid operation ${JSON.stringify(raw.operation)}`);
+    if (raw.fieldsType !== undefined && raw.fieldsType !== 'FieldsV1')
+      throw new Error(`invalid fieldsType ${JSON.stringify(raw.fieldsType)}`);
     const entry: ManagerEntry = {
       manager: String(raw.manager ?? ''),
       operation: raw.operation,

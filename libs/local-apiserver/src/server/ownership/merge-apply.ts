@@ -15,12 +15,23 @@ import {
 } from './fields-of.js';
 
 /** `live` merged with `applied`; neither is changed. `null` in the applied configuration removes a field. */
-export function mergeApplied(live: Record<string, unknown>, applied: Record<string, unknown>, shape: Shape): Record<string, unknown> {
+export function mergeApplied(
+  live: Record<string, unknown>,
+  applied: Record<string, unknown>,
+  shape: Shape,
+): Record<string, unknown> {
   const merged = mergeValue(live, applied, rootNode(shape), '', { schema: undefined }, shape);
   return isPlainObject(merged) ? merged : {};
 }
 
-function mergeValue(live: unknown, applied: unknown, node: SchemaNode, key: string, parent: SchemaNode, shape: Shape): unknown {
+function mergeValue(
+  live: unknown,
+  applied: unknown,
+  node: SchemaNode,
+  key: string,
+  parent: SchemaNode,
+  shape: Shape,
+): unknown {
   if (applied === undefined) return clone(live);
   if (live === undefined || live === null || applied === null) return withoutNulls(applied);
   if (isPlainObject(live) && isPlainObject(applied)) {

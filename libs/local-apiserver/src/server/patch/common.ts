@@ -38,7 +38,7 @@ export function hasOwn(obj: JsonMap, key: string): boolean {
 
 /** Sets an own data property (also for `__proto__`, which plain assignment would treat as the prototype). */
 export function put(obj: JsonMap, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }
-

@@ -126,7 +126,8 @@ function copy(doc: JsonMap, op: Operation): void {
   const from = pointer(op, 'from', 'copy operation failed to decode from');
   const [fromCon, fromKey] = locate(doc, from, `copy operation does not apply: doc is missing from path: ${from}`);
   const value = wrap(`error in copy for from: '${from}'`, () => getAt(fromCon, fromKey));
-  if (value === undefined) throw new OpError(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+  if (value === undefined)
+    throw new OpError(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
   const path = pointer(op, 'path', 'copy operation failed to decode path');
   const [con, key] = locate(doc, path, `copy operation does not apply: doc is missing destination path: ${path}`);
   wrap(`error in copy for path: '${path}'`, () => addAt(con, key, structuredClone(value)));

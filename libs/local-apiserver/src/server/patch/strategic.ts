@@ -26,13 +26,17 @@ export function applyStrategicMergePatch(live: KubeObject, body: string, view: S
   const original = structuredClone(live);
   if (parsed.value === null) return original; // Go decodes `null` into an empty patch
   if (!isPlainObject(parsed.value)) {
-    throw errors.badRequest(`json: cannot unmarshal ${goKind(parsed.value)} into Go value of type map[string]interface {}`);
+    throw errors.badRequest(
+      `json: cannot unmarshal ${goKind(parsed.value)} into Go value of type map[string]interface {}`,
+    );
   }
   return new StrategicMerge(view).mergeMap(original, parsed.value, view?.root);
 }
 
 function isDirectiveKey(key: string): boolean {
-  return key === PATCH || key === RETAIN_KEYS || key.startsWith(SET_ORDER) || key.startsWith(DELETE_FROM_PRIMITIVE_LIST);
+  return (
+    key === PATCH || key === RETAIN_KEYS || key.startsWith(SET_ORDER) || key.startsWith(DELETE_FROM_PRIMITIVE_LIST)
+  );
 }
 
 /** A patch value taken as is: directives and null members dropped, as the typed round trip in kube would. */
@@ -67,7 +71,8 @@ class StrategicMerge {
       if (directive === 'replace') return stripDirectives(patch) as JsonMap;
       if (directive === 'delete') return {};
       // kube rejects `$patch: merge` in a map; merging is what it means, so we accept it.
-      if (directive !== 'merge') throw internal(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+      if (directive !== 'merge')
+        throw internal(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
     }
     this.applyRetainKeys(original, patch);
     this.applySetElementOrder(original, patch, schema);
@@ -88,7 +93,11 @@ class StrategicMerge {
       if (Array.isArray(current) && Array.isArray(value)) {
         put(original, key, this.mergeListField(current, value, field, deleteList));
       } else if (isPlainObject(current) && isPlainObject(value)) {
-        put(original, key, this.mapStrategy(field) === 'replace' ? stripDirectives(value) : this.mergeMap(current, value, field));
+        put(
+          original,
+          key,
+          this.mapStrategy(field) === 'replace' ? stripDirectives(value) : this.mergeMap(current, value, field),
+        );
       } else if (!deleteList) {
         put(original, key, this.fresh(value, field));
       }
@@ -157,7 +166,13 @@ class StrategicMerge {
     return this.mergeList(original, patch, this.item(schema), semantics.mergeKey ?? '', deleteList);
   }
 
-  private mergeList(original: unknown[], patch: unknown[], schema: Schema, mergeKey: string, deleteList: boolean): unknown[] {
+  private mergeList(
+    original: unknown[],
+    patch: unknown[],
+    schema: Schema,
+    mergeKey: string,
+    deleteList: boolean,
+  ): unknown[] {
     if (original.length === 0 && patch.length === 0) return original;
     const kind = elementKind(original, patch);
     let merged: unknown[];
@@ -317,7 +332,9 @@ function sortByOrder(items: unknown[], order: unknown[], mergeKey: string, kind:
   }
   const positions = items.map((item) => indexIn(order, item, mergeKey, kind));
   const slots = positions.flatMap((p, i) => (p >= 0 ? [i] : []));
-  const sorted = slots.map((i) => items[i]).sort((a, b) => indexIn(order, a, mergeKey, kind) - indexIn(order, b, mergeKey, kind));
+  const sorted = slots
+    .map((i) => items[i])
+    .sort((a, b) => indexIn(order, a, mergeKey, kind) - indexIn(order, b, mergeKey, kind));
   const out = [...items];
   slots.forEach((slot, n) => (out[slot] = sorted[n]));
   const deleted = kind === 'map' ? order.filter((o) => isPlainObject(o) && o[PATCH] === 'delete') : [];

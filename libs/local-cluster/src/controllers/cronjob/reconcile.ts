@@ -26,7 +26,9 @@ export class CronJobReconciler {
     const cj = (await this.ctx.client.get(CronJobKind, req).catch(ignoreNotFound)) as CronJobWithSpec | undefined;
     if (!cj?.spec || cj.metadata?.deletionTimestamp) return;
     const now = this.ctx.now();
-    const jobs = (await this.ctx.client.list(JobKind, { namespace: req.namespace })).items.filter((j) => controllerOf(j)?.uid === cj.metadata?.uid);
+    const jobs = (await this.ctx.client.list(JobKind, { namespace: req.namespace })).items.filter(
+      (j) => controllerOf(j)?.uid === cj.metadata?.uid,
+    );
     const status: CronJobStatus = structuredClone(cj.status ?? {});
     this.syncActive(cj, status, jobs);
 
@@ -34,7 +36,12 @@ export class CronJobReconciler {
     try {
       schedule = parseSchedule(cj.spec.schedule, cj.spec.timeZone ?? 'UTC');
     } catch (err) {
-      this.events.event(cj, 'Warning', 'UnparseableSchedule', `unparseable schedule: ${JSON.stringify(cj.spec.schedule)} : ${(err as Error).message}`);
+      this.events.event(
+        cj,
+        'Warning',
+        'UnparseableSchedule',
+        `unparseable schedule: ${JSON.stringify(cj.spec.schedule)} : ${(err as Error).message}`,
+      );
       await this.writeStatus(cj, status);
       return;
     }
@@ -56,35 +63,63 @@ export class CronJobReconciler {
         return false;
       }
       if (!isFinished(job)) return true;
-      this.events.event(cj, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata?.name}, condition: ${hasCondition(job.status, 'Complete') ? 'Complete' : 'Failed'}`);
+      this.events.event(
+        cj,
+        'Normal',
+        'SawCompletedJob',
+        `Saw completed job: ${job.metadata?.name}, condition: ${hasCondition(job.status, 'Complete') ? 'Complete' : 'Failed'}`,
+      );
       return false;
     });
     for (const job of jobs) {
       const completed = job.status?.completionTime;
-      if (hasCondition(job.status, 'Complete') && completed && (!status.lastSuccessfulTime || Date.parse(completed) > Date.parse(status.lastSuccessfulTime))) {
+      if (
+        hasCondition(job.status, 'Complete') &&
+        completed &&
+        (!status.lastSuccessfulTime || Date.parse(completed) > Date.parse(status.lastSuccessfulTime))
+      ) {
         status.lastSuccessfulTime = completed;
       }
     }
     if (status.active.length === 0) delete status.active;
   }
 
-  private async startDueJob(cj: CronJobWithSpec, status: CronJobStatus, schedule: CronSchedule, jobs: Job[], now: number): Promise<void> {
+  private async startDueJob(
+    cj: CronJobWithSpec,
+    status: CronJobStatus,
+    schedule: CronSchedule,
+    jobs: Job[],
+    now: number,
+  ): Promise<void> {
     let earliest = Date.parse(status.lastScheduleTime ?? cj.metadata!.creationTimestamp!);
     const deadline = cj.spec.startingDeadlineSeconds;
     if (deadline !== undefined && deadline !== null) earliest = Math.max(earliest, now - deadline * 1000);
     const { time, missed } = mostRecent(schedule, earliest, now);
     if (time === undefined) return;
-    if (missed > 100) this.events.event(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
+    if (missed > 100)
+      this.events.event(
+        cj,
+        'Warning',
+        'TooManyMissedTimes',
+        'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+      );
 
     const active = status.active ?? [];
     const policy = cj.spec.concurrencyPolicy ?? 'Allow';
     if (policy === 'Forbid' && active.length > 0) {
-      this.events.event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+      this.events.event(
+        cj,
+        'Normal',
+        'JobAlreadyActive',
+        'Not starting job because prior execution is running and concurrency policy is Forbid',
+      );
       return;
     }
     if (policy === 'Replace') {
       for (const ref of active) {
-        await this.ctx.client.delete(JobKind, { namespace: cj.metadata?.namespace, name: ref.name! }, { propagationPolicy: 'Background' }).catch(ignoreNotFound);
+        await this.ctx.client
+          .delete(JobKind, { namespace: cj.metadata?.namespace, name: ref.name! }, { propagationPolicy: 'Background' })
+          .catch(ignoreNotFound);
         this.events.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${ref.name}`);
       }
       status.active = [];
@@ -101,10 +136,22 @@ export class CronJobReconciler {
         throw err;
       }
       // Created before (the status write was lost): adopt what is there.
-      created = jobs.find((j) => j.metadata?.name === job.metadata?.name) ?? (await this.ctx.api.get(JobKind, { namespace: cj.metadata?.namespace, name: job.metadata!.name! }));
+      created =
+        jobs.find((j) => j.metadata?.name === job.metadata?.name) ??
+        (await this.ctx.api.get(JobKind, { namespace: cj.metadata?.namespace, name: job.metadata!.name! }));
     }
     if (!isFinished(created) && !(status.active ?? []).some((r) => r.uid === created.metadata?.uid)) {
-      status.active = [...(status.active ?? []), { apiVersion: 'batch/v1', kind: 'Job', name: created.metadata?.name, namespace: created.metadata?.namespace, uid: created.metadata?.uid, resourceVersion: created.metadata?.resourceVersion }];
+      status.active = [
+        ...(status.active ?? []),
+        {
+          apiVersion: 'batch/v1',
+          kind: 'Job',
+          name: created.metadata?.name,
+          namespace: created.metadata?.namespace,
+          uid: created.metadata?.uid,
+          resourceVersion: created.metadata?.resourceVersion,
+        },
+      ];
     }
     status.lastScheduleTime = rfc3339(time);
   }
@@ -115,16 +162,29 @@ export class CronJobReconciler {
     const trim = async (finished: Job[], limit: number) => {
       const oldestFirst = finished.sort((a, b) => started(a) - started(b));
       for (const job of oldestFirst.slice(0, Math.max(0, oldestFirst.length - limit))) {
-        await this.ctx.client.delete(JobKind, { namespace: job.metadata?.namespace, name: job.metadata!.name! }, { propagationPolicy: 'Background' }).catch(ignoreNotFound);
+        await this.ctx.client
+          .delete(
+            JobKind,
+            { namespace: job.metadata?.namespace, name: job.metadata!.name! },
+            { propagationPolicy: 'Background' },
+          )
+          .catch(ignoreNotFound);
         this.events.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata?.name}`);
       }
     };
-    await trim(jobs.filter((j) => hasCondition(j.status, 'Complete')), cj.spec.successfulJobsHistoryLimit ?? 3);
-    await trim(jobs.filter((j) => hasCondition(j.status, 'Failed')), cj.spec.failedJobsHistoryLimit ?? 1);
+    await trim(
+      jobs.filter((j) => hasCondition(j.status, 'Complete')),
+      cj.spec.successfulJobsHistoryLimit ?? 3,
+    );
+    await trim(
+      jobs.filter((j) => hasCondition(j.status, 'Failed')),
+      cj.spec.failedJobsHistoryLimit ?? 1,
+    );
   }
 
   private async writeStatus(cj: CronJob, status: CronJobStatus): Promise<void> {
-    if (canonicalJson(status) !== canonicalJson(cj.status ?? {})) await this.ctx.client.updateStatus({ ...structuredClone(cj), status });
+    if (canonicalJson(status) !== canonicalJson(cj.status ?? {}))
+      await this.ctx.client.updateStatus({ ...structuredClone(cj), status });
   }
 }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mostRecent, nextAfter, parseSchedule } from './schedule.js';
 
 const at = (iso: string) => Date.parse(iso);
-const next = (schedule: string, after: string, tz?: string) => new Date(nextAfter(parseSchedule(schedule, tz), at(after))!).toISOString();
+const next = (schedule: string, after: string, tz?: string) =>
+  new Date(nextAfter(parseSchedule(schedule, tz), at(after))!).toISOString();
 
 describe('cron schedules', () => {
   it('evaluates fields, lists, ranges, steps and names', () => {
@@ -39,7 +40,9 @@ describe('cron schedules', () => {
     const r = mostRecent(parseSchedule('*/10 * * * *'), at('2026-03-01T10:00:00Z'), at('2026-03-01T10:35:00Z'));
     expect(new Date(r.time!).toISOString()).toBe('2026-03-01T10:30:00.000Z');
     expect(r.missed).toBe(3);
-    expect(mostRecent(parseSchedule('@hourly'), at('2026-03-01T10:00:00Z'), at('2026-03-01T10:59:00Z')).time).toBeUndefined();
+    expect(
+      mostRecent(parseSchedule('@hourly'), at('2026-03-01T10:00:00Z'), at('2026-03-01T10:59:00Z')).time,
+    ).toBeUndefined();
   });
 
   it('rejects malformed schedules and unknown zones with a clear error', () => {

@@ -35,7 +35,10 @@ export class ScheduleError extends Error {
 export function parseSchedule(schedule: string, timeZone = 'UTC'): CronSchedule {
   const spec = MACROS[schedule.trim().toLowerCase()] ?? schedule.trim();
   const parts = spec.split(/\s+/);
-  if (parts.length !== 5) throw new ScheduleError(`invalid schedule ${JSON.stringify(schedule)}: expected exactly 5 fields, found ${parts.length}`);
+  if (parts.length !== 5)
+    throw new ScheduleError(
+      `invalid schedule ${JSON.stringify(schedule)}: expected exactly 5 fields, found ${parts.length}`,
+    );
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
   } catch {
@@ -59,19 +62,24 @@ function parseField(text: string, min: number, max: number, names: string[] = []
   const value = (s: string) => {
     const i = names.indexOf(s.toUpperCase());
     const n = i >= 0 ? i + nameBase : /^\d+$/.test(s) ? Number(s) : NaN;
-    if (Number.isNaN(n) || n < min || n > max) throw new ScheduleError(`invalid value ${JSON.stringify(s)} in schedule field ${JSON.stringify(text)} (${min}-${max})`);
+    if (Number.isNaN(n) || n < min || n > max)
+      throw new ScheduleError(
+        `invalid value ${JSON.stringify(s)} in schedule field ${JSON.stringify(text)} (${min}-${max})`,
+      );
     return n;
   };
   for (const part of text.split(',')) {
     const [range, stepText] = part.split('/');
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new ScheduleError(`invalid step in schedule field ${JSON.stringify(text)}`);
+    if (!Number.isInteger(step) || step < 1)
+      throw new ScheduleError(`invalid step in schedule field ${JSON.stringify(text)}`);
     let [from, to] = [min, max];
     if (range !== '*' && range !== '?') {
       const [a, b] = range.split('-');
       from = value(a);
       to = b === undefined ? (stepText === undefined ? from : max) : value(b);
-      if (to < from) throw new ScheduleError(`invalid range ${JSON.stringify(range)} in schedule field ${JSON.stringify(text)}`);
+      if (to < from)
+        throw new ScheduleError(`invalid range ${JSON.stringify(range)} in schedule field ${JSON.stringify(text)}`);
     }
     for (let v = from; v <= to; v += step) values.add(v);
   }
@@ -80,7 +88,15 @@ function parseField(text: string, min: number, max: number, names: string[] = []
 
 /** Wall-clock fields of an instant in a time zone. */
 function wallClock(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(ms);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  }).formatToParts(ms);
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
 }

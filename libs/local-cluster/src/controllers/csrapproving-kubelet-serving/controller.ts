@@ -1,7 +1,16 @@
 // Wiring of the kubelet-serving CSR approver (opt-in: `controllers` must name it). Each CertificateSigningRequest for
 // kubernetes.io/kubelet-serving is reviewed once (rules.ts) and gets an Approved or Denied condition through the
 // approval subresource; the API server's signer then issues an approved one.
-import { controllerFor, ignoreNotFound, isConflict, isNotFound, kind, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  ignoreNotFound,
+  isConflict,
+  isNotFound,
+  kind,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import { NodeKind } from '../shared/kinds.js';
 import { needsReview, requestingNode, reviewKubeletServingCSR, type CertificateSigningRequest } from './rules.js';
@@ -27,12 +36,25 @@ export class KubeletServingCSRApprover {
     const node = nodeName ? await this.ctx.api.get(NodeKind, { name: nodeName }).catch(ignoreNotFound) : undefined;
     const review = reviewKubeletServingCSR(csr, node ?? undefined);
     const now = new Date(this.ctx.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const condition = { type: review.approve ? 'Approved' : 'Denied', status: 'True', reason: review.reason, message: review.message, lastUpdateTime: now, lastTransitionTime: now };
+    const condition = {
+      type: review.approve ? 'Approved' : 'Denied',
+      status: 'True',
+      reason: review.reason,
+      message: review.message,
+      lastUpdateTime: now,
+      lastTransitionTime: now,
+    };
     try {
       await this.ctx.client.patch(
         CSRKind,
         { name: req.name },
-        { type: 'merge', patch: { metadata: { resourceVersion: csr.metadata?.resourceVersion }, status: { conditions: [...(csr.status?.conditions ?? []), condition] } } },
+        {
+          type: 'merge',
+          patch: {
+            metadata: { resourceVersion: csr.metadata?.resourceVersion },
+            status: { conditions: [...(csr.status?.conditions ?? []), condition] },
+          },
+        },
         { subresource: 'approval' },
       );
     } catch (err) {
@@ -40,6 +62,9 @@ export class KubeletServingCSRApprover {
       if (isConflict(err)) return { requeue: true };
       throw err;
     }
-    log.info({ csr: req.name, node: nodeName, approved: review.approve, message: review.message }, review.approve ? 'Approved kubelet serving CSR' : 'Denied kubelet serving CSR');
+    log.info(
+      { csr: req.name, node: nodeName, approved: review.approve, message: review.message },
+      review.approve ? 'Approved kubelet serving CSR' : 'Denied kubelet serving CSR',
+    );
   }
 }

@@ -15,7 +15,8 @@ export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
     { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
     { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
   ];
-  if (spec?.hostNetwork) tolerations.push({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
+  if (spec?.hostNetwork)
+    tolerations.push({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
   const own = spec?.tolerations ?? [];
   return [...own, ...tolerations.filter((t) => !own.some((o) => o.key === t.key && o.effect === t.effect))];
 }
@@ -45,8 +46,11 @@ export function pinToNode(spec: PodSpec, nodeName: string): void {
 /** The node a daemon pod runs on, or is pinned to while unscheduled. */
 export function nodeOf(pod: Pod): string | undefined {
   if (pod.spec?.nodeName) return pod.spec.nodeName;
-  for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
-    const field = term.matchFields?.find((f) => f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1);
+  for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms ?? []) {
+    const field = term.matchFields?.find(
+      (f) => f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1,
+    );
     if (field) return field.values![0];
   }
   return undefined;

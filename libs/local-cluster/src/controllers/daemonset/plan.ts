@@ -26,7 +26,9 @@ export interface DaemonPlan {
   delete: Pod[];
 }
 
-const byAge = (a: Pod, b: Pod) => Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '') || (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
+const byAge = (a: Pod, b: Pod) =>
+  Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '') ||
+  (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
 
 /** The pod that counts for a node: its oldest live, not failed pod. */
 export function daemonPodOf(pods: Pod[]): Pod | undefined {

@@ -1,7 +1,12 @@
 // The DaemonSet reconciler: one plan step over the nodes and their daemon pods, then status and revision history.
 import { ignoreNotFound, isNotFound, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
-import { byRevision, REVISION_HASH_LABEL, syncUpdateRevision, truncateRevisionHistory } from '../shared/controller-revisions.js';
+import {
+  byRevision,
+  REVISION_HASH_LABEL,
+  syncUpdateRevision,
+  truncateRevisionHistory,
+} from '../shared/controller-revisions.js';
 import type { EventRecorder } from '../shared/events.js';
 import type { Expectations } from '../shared/expectations.js';
 import { canonicalJson } from '../shared/hash.js';
@@ -41,11 +46,26 @@ export class DaemonSetReconciler {
       },
     };
     const inNamespace = { namespace: req.namespace };
-    const pods = await claimObjects((await this.ctx.client.list(PodKind, inNamespace)).items, { ...claiming, kind: PodKind });
-    const revisions = (await claimObjects((await this.ctx.client.list(ControllerRevisionKind, inNamespace)).items, { ...claiming, kind: ControllerRevisionKind })).sort(byRevision);
+    const pods = await claimObjects((await this.ctx.client.list(PodKind, inNamespace)).items, {
+      ...claiming,
+      kind: PodKind,
+    });
+    const revisions = (
+      await claimObjects((await this.ctx.client.list(ControllerRevisionKind, inNamespace)).items, {
+        ...claiming,
+        kind: ControllerRevisionKind,
+      })
+    ).sort(byRevision);
     const update = await syncUpdateRevision(this.ctx, ds, DaemonSetKind, revisions);
     const hash = update.metadata!.labels![REVISION_HASH_LABEL];
-    const placements = this.placements(ds, (await this.ctx.client.list(NodeKind)).items.map((n) => ({ name: n.metadata!.name!, shouldRun: shouldRunOn(ds, n) })), pods);
+    const placements = this.placements(
+      ds,
+      (await this.ctx.client.list(NodeKind)).items.map((n) => ({
+        name: n.metadata!.name!,
+        shouldRun: shouldRunOn(ds, n),
+      })),
+      pods,
+    );
     const now = this.ctx.now();
 
     if (this.expectations.satisfied(key) && !ds.metadata?.deletionTimestamp) {
@@ -54,7 +74,10 @@ export class DaemonSetReconciler {
       const plan = planDaemonSet({
         nodes: placements,
         updateHash: hash,
-        maxUnavailable: strategy?.type === 'OnDelete' ? undefined : Math.max(1, scaledValue(strategy?.rollingUpdate?.maxUnavailable, desired, true, 1)),
+        maxUnavailable:
+          strategy?.type === 'OnDelete'
+            ? undefined
+            : Math.max(1, scaledValue(strategy?.rollingUpdate?.maxUnavailable, desired, true, 1)),
         minReadySeconds: ds.spec?.minReadySeconds ?? 0,
         now,
       });
@@ -64,8 +87,15 @@ export class DaemonSetReconciler {
     const status = daemonSetStatus(ds, placements, hash, now);
     if (canonicalJson(status) !== canonicalJson(ds.status ?? {})) await writeStatus(this.ctx.client, ds, status);
     const hashes = new Set([hash, ...pods.map((p) => p.metadata?.labels?.[DAEMON_REVISION_LABEL])]);
-    await truncateRevisionHistory(this.ctx, revisions, (r) => hashes.has(r.metadata?.labels?.[REVISION_HASH_LABEL]), ds.spec?.revisionHistoryLimit);
-    const waits = pods.map((p) => msUntilAvailable(p, ds.spec?.minReadySeconds ?? 0, now)).filter((ms): ms is number => ms !== undefined);
+    await truncateRevisionHistory(
+      this.ctx,
+      revisions,
+      (r) => hashes.has(r.metadata?.labels?.[REVISION_HASH_LABEL]),
+      ds.spec?.revisionHistoryLimit,
+    );
+    const waits = pods
+      .map((p) => msUntilAvailable(p, ds.spec?.minReadySeconds ?? 0, now))
+      .filter((ms): ms is number => ms !== undefined);
     return waits.length ? { requeueAfter: Math.min(...waits) + 50 } : undefined;
   }
 
@@ -86,7 +116,11 @@ export class DaemonSetReconciler {
     const results = await Promise.allSettled([
       ...create.map(async (node) => {
         const pod = podFromTemplate(ds.spec?.template, ds, DaemonSetKind, { generateName: `${ds.metadata!.name}-` });
-        pod.metadata!.labels = { ...pod.metadata!.labels, [DAEMON_REVISION_LABEL]: hash, 'pod-template-generation': String(ds.metadata?.generation ?? 1) };
+        pod.metadata!.labels = {
+          ...pod.metadata!.labels,
+          [DAEMON_REVISION_LABEL]: hash,
+          'pod-template-generation': String(ds.metadata?.generation ?? 1),
+        };
         pinToNode(pod.spec!, node);
         try {
           await this.ctx.client.create(pod);

@@ -5,7 +5,12 @@ import { DAEMON_REVISION_LABEL, daemonPodOf, type NodePlacement } from './plan.j
 
 export type DaemonSetStatus = NonNullable<DaemonSet['status']>;
 
-export function daemonSetStatus(ds: DaemonSet, nodes: NodePlacement[], updateHash: string, now: number): DaemonSetStatus {
+export function daemonSetStatus(
+  ds: DaemonSet,
+  nodes: NodePlacement[],
+  updateHash: string,
+  now: number,
+): DaemonSetStatus {
   const wanted = nodes.filter((n) => n.shouldRun).map((n) => daemonPodOf(n.pods));
   const scheduled = wanted.filter((p) => p !== undefined);
   const available = scheduled.filter((p) => isPodAvailable(p, ds.spec?.minReadySeconds ?? 0, now)).length;

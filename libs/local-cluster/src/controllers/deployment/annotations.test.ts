@@ -3,7 +3,13 @@ import { newReplicaSetAnnotations } from './annotations.js';
 
 describe('revision annotations', () => {
   it('gives a new ReplicaSet the revision and the Deployment’s own annotations, not its bookkeeping', () => {
-    const a = newReplicaSetAnnotations(undefined, { 'kubernetes.io/change-cause': 'v2', 'deployment.kubernetes.io/revision': '7' }, 2, 3, 4);
+    const a = newReplicaSetAnnotations(
+      undefined,
+      { 'kubernetes.io/change-cause': 'v2', 'deployment.kubernetes.io/revision': '7' },
+      2,
+      3,
+      4,
+    );
     expect(a).toEqual({
       'kubernetes.io/change-cause': 'v2',
       'deployment.kubernetes.io/revision': '2',
@@ -21,6 +27,10 @@ describe('revision annotations', () => {
   });
 
   it('keeps the revision of a ReplicaSet that is already the newest', () => {
-    expect(newReplicaSetAnnotations({ 'deployment.kubernetes.io/revision': '3' }, {}, 3, 1, 2)['deployment.kubernetes.io/revision-history']).toBeUndefined();
+    expect(
+      newReplicaSetAnnotations({ 'deployment.kubernetes.io/revision': '3' }, {}, 3, 1, 2)[
+        'deployment.kubernetes.io/revision-history'
+      ],
+    ).toBeUndefined();
   });
 });

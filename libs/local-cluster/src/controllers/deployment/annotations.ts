@@ -9,7 +9,14 @@ export const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 
 /** Deployment annotations that are the controller's own bookkeeping, never copied to ReplicaSets. */
-const NOT_COPIED = new Set([REVISION, REVISION_HISTORY, DESIRED_REPLICAS, MAX_REPLICAS, 'kubectl.kubernetes.io/last-applied-configuration', 'deprecated.deployment.rollback.to']);
+const NOT_COPIED = new Set([
+  REVISION,
+  REVISION_HISTORY,
+  DESIRED_REPLICAS,
+  MAX_REPLICAS,
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'deprecated.deployment.rollback.to',
+]);
 
 export function revisionOf(obj: KubernetesObject): number {
   const v = Number(obj.metadata?.annotations?.[REVISION] ?? '0');

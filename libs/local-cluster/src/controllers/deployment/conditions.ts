@@ -28,7 +28,15 @@ export function condition(status: DeploymentStatus, type: string): DeploymentCon
  * Sets a condition. The same status and reason is no change at all; the same status with a new reason keeps
  * lastTransitionTime; `refresh` moves lastUpdateTime even when nothing else changed (progress was made).
  */
-export function setCondition(status: DeploymentStatus, type: string, value: 'True' | 'False' | 'Unknown', reason: string, message: string, now: number, refresh = false): void {
+export function setCondition(
+  status: DeploymentStatus,
+  type: string,
+  value: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: number,
+  refresh = false,
+): void {
   const current = condition(status, type);
   if (current && current.status === value && current.reason === reason && !refresh) return;
   const at = rfc3339(now);

@@ -20,7 +20,9 @@ export function addDeploymentController(ctx: ControllerContext): void {
   controllerFor(ctx.mgr, 'deployment')
     .for(DeploymentKind)
     .owns(ReplicaSetKind)
-    .watches(ReplicaSetKind, (rs: ReplicaSet) => (controllerOf(rs) ? [] : ownersSelecting(ctx.cache, DeploymentKind, (d) => d.spec?.selector, rs)))
+    .watches(ReplicaSetKind, (rs: ReplicaSet) =>
+      controllerOf(rs) ? [] : ownersSelecting(ctx.cache, DeploymentKind, (d) => d.spec?.selector, rs),
+    )
     .watches(PodKind, deploymentOfPod)
     .withOptions({ maxConcurrentReconciles: 5, needLeaderElection: false })
     .complete(new DeploymentReconciler(ctx, ctx.events('deployment-controller')));

@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { Deployment, ReplicaSet } from '../shared/kinds.js';
 import { isScalingEvent, proportionalSizes } from './proportional-scaling.js';
 
-const d = (replicas: number): Deployment => ({ spec: { replicas, selector: {}, template: {}, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } } });
+const d = (replicas: number): Deployment => ({
+  spec: {
+    replicas,
+    selector: {},
+    template: {},
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } },
+  },
+});
 const rs = (name: string, replicas: number, createdSec: number, maxReplicas: number, desired = 10): ReplicaSet => ({
   metadata: {
     name,
     creationTimestamp: new Date(createdSec * 1000).toISOString(),
-    annotations: { 'deployment.kubernetes.io/max-replicas': String(maxReplicas), 'deployment.kubernetes.io/desired-replicas': String(desired) },
+    annotations: {
+      'deployment.kubernetes.io/max-replicas': String(maxReplicas),
+      'deployment.kubernetes.io/desired-replicas': String(desired),
+    },
   },
   spec: { replicas, selector: {} },
 });

@@ -28,9 +28,12 @@ export function proportionalSizes(d: Deployment, active: ReplicaSet[]): Map<stri
   const replicas = d.spec?.replicas ?? 1;
   const allowed = replicas > 0 ? replicas + resolveFenceposts(d).maxSurge : 0;
   const toAdd = allowed - sumSpec(active);
-  const byCreation = (a: ReplicaSet, b: ReplicaSet) => Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '');
+  const byCreation = (a: ReplicaSet, b: ReplicaSet) =>
+    Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '');
   // Growing favours the largest and then the newest; shrinking the largest and then the oldest.
-  const sorted = [...active].sort((a, b) => specReplicas(b) - specReplicas(a) || (toAdd > 0 ? -byCreation(a, b) : byCreation(a, b)));
+  const sorted = [...active].sort(
+    (a, b) => specReplicas(b) - specReplicas(a) || (toAdd > 0 ? -byCreation(a, b) : byCreation(a, b)),
+  );
   const sizes = new Map<string, number>();
   let added = 0;
   for (const rs of sorted) {

@@ -1,6 +1,11 @@
 // The Deployment reconciler: claim the ReplicaSets, then roll out (RollingUpdate or Recreate), or only resize
 // while paused or scaling, and report status.
-import { ignoreNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { type Deployment, DeploymentKind, PodKind, ReplicaSetKind } from '../shared/kinds.js';
@@ -22,7 +27,12 @@ export class DeploymentReconciler {
     const d = structuredClone(cached) as Deployment;
     const selector = d.spec?.selector;
     if (!selector?.matchLabels && !selector?.matchExpressions?.length) {
-      this.events.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+      this.events.event(
+        d,
+        'Warning',
+        'SelectingAll',
+        'This deployment is selecting all pods. A non-empty selector is required.',
+      );
       return;
     }
     const sets = await claimObjects((await this.ctx.client.list(ReplicaSetKind, { namespace: req.namespace })).items, {

@@ -22,7 +22,8 @@ export function equalIgnoringHash(a: Template, b: Template): boolean {
 }
 
 const byCreation = (a: ReplicaSet, b: ReplicaSet) =>
-  Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '') || (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
+  Date.parse(a.metadata?.creationTimestamp ?? '') - Date.parse(b.metadata?.creationTimestamp ?? '') ||
+  (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
 
 export function sortByCreation(sets: ReplicaSet[]): ReplicaSet[] {
   return [...sets].sort(byCreation);

@@ -3,9 +3,17 @@ import type { Deployment, ReplicaSet } from '../shared/kinds.js';
 import { maxScaledDown, newReplicaSetReplicas, resolveFenceposts } from './rollout-math.js';
 
 const deployment = (replicas: number, maxSurge: number | string, maxUnavailable: number | string): Deployment => ({
-  spec: { replicas, selector: {}, template: {}, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } } },
+  spec: {
+    replicas,
+    selector: {},
+    template: {},
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } },
+  },
 });
-const rs = (replicas: number, available = replicas): ReplicaSet => ({ spec: { replicas, selector: {} }, status: { replicas, availableReplicas: available } });
+const rs = (replicas: number, available = replicas): ReplicaSet => ({
+  spec: { replicas, selector: {} },
+  status: { replicas, availableReplicas: available },
+});
 
 describe('rolling update arithmetic', () => {
   it('rounds maxSurge up and maxUnavailable down', () => {

@@ -40,7 +40,9 @@ export class Rollout {
   /** Pods of the given ReplicaSets that exist and are not finished (terminating ones included). */
   podsOf(sets: ReplicaSet[]): Pod[] {
     const uids = new Set(sets.map((rs) => rs.metadata?.uid));
-    return this.pods.filter((p) => uids.has(controllerOf(p)?.uid) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    return this.pods.filter(
+      (p) => uids.has(controllerOf(p)?.uid) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+    );
   }
 
   /** Pods in the rollout: what the ReplicaSets ask for, or more while deleted pods are still around. */
@@ -55,11 +57,20 @@ export class Rollout {
   async syncRevision(create: boolean): Promise<void> {
     const revision = maxRevision(this.old) + 1;
     const annotations = (current?: Record<string, string>) =>
-      newReplicaSetAnnotations(current, this.d.metadata?.annotations, revision, this.replicas, this.replicas + resolveFenceposts(this.d).maxSurge);
+      newReplicaSetAnnotations(
+        current,
+        this.d.metadata?.annotations,
+        revision,
+        this.replicas,
+        this.replicas + resolveFenceposts(this.d).maxSurge,
+      );
     if (this.newRS) {
       const wanted = annotations(this.newRS.metadata?.annotations);
       const minReadySeconds = this.d.spec?.minReadySeconds ?? 0;
-      if (canonicalJson(wanted) !== canonicalJson(this.newRS.metadata?.annotations ?? {}) || (this.newRS.spec?.minReadySeconds ?? 0) !== minReadySeconds) {
+      if (
+        canonicalJson(wanted) !== canonicalJson(this.newRS.metadata?.annotations ?? {}) ||
+        (this.newRS.spec?.minReadySeconds ?? 0) !== minReadySeconds
+      ) {
         const next = structuredClone(this.newRS);
         next.metadata!.annotations = wanted;
         next.spec!.minReadySeconds = minReadySeconds;
@@ -81,7 +92,13 @@ export class Rollout {
   /** Scales a ReplicaSet, recording the Deployment's size it was scaled for. Returns whether it changed. */
   async scale(rs: ReplicaSet, replicas: number): Promise<boolean> {
     const from = specReplicas(rs);
-    const annotations = newReplicaSetAnnotations(rs.metadata?.annotations, {}, revisionOf(rs), this.replicas, this.replicas + resolveFenceposts(this.d).maxSurge);
+    const annotations = newReplicaSetAnnotations(
+      rs.metadata?.annotations,
+      {},
+      revisionOf(rs),
+      this.replicas,
+      this.replicas + resolveFenceposts(this.d).maxSurge,
+    );
     if (from === replicas && canonicalJson(annotations) === canonicalJson(rs.metadata?.annotations ?? {})) return false;
     const next = structuredClone(rs);
     next.spec!.replicas = replicas;
@@ -89,7 +106,12 @@ export class Rollout {
     this.replace(await this.ctx.client.update(next));
     if (from !== replicas) {
       const direction = replicas > from ? 'up' : 'down';
-      this.events.event(this.d, 'Normal', 'ScalingReplicaSet', `Scaled ${direction} replica set ${rs.metadata?.name} from ${from} to ${replicas}`);
+      this.events.event(
+        this.d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${direction} replica set ${rs.metadata?.name} from ${from} to ${replicas}`,
+      );
     }
     return from !== replicas;
   }
@@ -97,12 +119,21 @@ export class Rollout {
   /** Deletes the oldest empty ReplicaSets beyond revisionHistoryLimit. */
   async cleanup(): Promise<void> {
     const limit = this.d.spec?.revisionHistoryLimit ?? 10;
-    const cleanable = this.old.filter((rs) => !rs.metadata?.deletionTimestamp).sort((a, b) => revisionOf(a) - revisionOf(b));
+    const cleanable = this.old
+      .filter((rs) => !rs.metadata?.deletionTimestamp)
+      .sort((a, b) => revisionOf(a) - revisionOf(b));
     for (const rs of cleanable.slice(0, Math.max(0, cleanable.length - limit))) {
-      if ((rs.status?.replicas ?? 0) !== 0 || specReplicas(rs) !== 0 || (rs.metadata?.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
-      await this.ctx.client.delete(ReplicaSetKind, { namespace: rs.metadata?.namespace, name: rs.metadata!.name! }).catch((err: unknown) => {
-        if (!isConflict(err)) throw err;
-      });
+      if (
+        (rs.status?.replicas ?? 0) !== 0 ||
+        specReplicas(rs) !== 0 ||
+        (rs.metadata?.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
+      )
+        continue;
+      await this.ctx.client
+        .delete(ReplicaSetKind, { namespace: rs.metadata?.namespace, name: rs.metadata!.name! })
+        .catch((err: unknown) => {
+          if (!isConflict(err)) throw err;
+        });
     }
   }
 
@@ -114,7 +145,8 @@ export class Rollout {
     const now = this.ctx.now();
     const status = calculateStatus(this.d, this.all, this.newRS, now);
     if (progressing && !this.d.spec?.paused) updateProgressing(this.d, status, this.newRS, now);
-    if (canonicalJson(status) !== canonicalJson(this.d.status ?? {})) this.d = await this.ctx.client.updateStatus({ ...this.d, status });
+    if (canonicalJson(status) !== canonicalJson(this.d.status ?? {}))
+      this.d = await this.ctx.client.updateStatus({ ...this.d, status });
     if (!progressing || this.d.spec?.paused || isComplete(this.d, status)) return undefined;
     const past = pastDeadline(this.d, status, now);
     return past !== undefined && past < 0 ? -past : undefined;
@@ -124,8 +156,10 @@ export class Rollout {
   async syncPaused(): Promise<void> {
     const reason = condition(this.d.status ?? {}, PROGRESSING)?.reason;
     if (this.d.spec?.progressDeadlineSeconds === undefined) return;
-    if (this.d.spec?.paused && reason !== Reasons.paused) await this.writeStatus(Reasons.paused, 'Deployment is paused', 'Unknown');
-    else if (!this.d.spec?.paused && reason === Reasons.paused) await this.writeStatus(Reasons.resumed, 'Deployment is resumed', 'Unknown');
+    if (this.d.spec?.paused && reason !== Reasons.paused)
+      await this.writeStatus(Reasons.paused, 'Deployment is paused', 'Unknown');
+    else if (!this.d.spec?.paused && reason === Reasons.paused)
+      await this.writeStatus(Reasons.resumed, 'Deployment is resumed', 'Unknown');
   }
 
   private async createNewReplicaSet(annotations: Record<string, string>): Promise<void> {
@@ -134,7 +168,11 @@ export class Rollout {
       this.newRS = await this.ctx.client.create(rs);
     } catch (err) {
       if (!isAlreadyExists(err)) {
-        await this.writeStatus(Reasons.replicaSetCreateError, `Failed to create new replica set "${rs.metadata?.name}": ${(err as Error).message}`, 'False');
+        await this.writeStatus(
+          Reasons.replicaSetCreateError,
+          `Failed to create new replica set "${rs.metadata?.name}": ${(err as Error).message}`,
+          'False',
+        );
         throw err;
       }
       // The name is taken by a ReplicaSet with another template: the next hash gets a different name.
@@ -143,11 +181,20 @@ export class Rollout {
       throw new Error(`replica set ${rs.metadata?.name} exists with another template; trying the next name`);
     }
     this.old = this.old.filter((o) => o.metadata?.uid !== this.newRS?.metadata?.uid);
-    this.events.event(this.d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata?.name} from 0 to ${specReplicas(this.newRS)}`);
+    this.events.event(
+      this.d,
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled up replica set ${rs.metadata?.name} from 0 to ${specReplicas(this.newRS)}`,
+    );
     await this.writeStatus(Reasons.newReplicaSetCreated, `Created new replica set "${rs.metadata?.name}"`);
   }
 
-  private async writeStatus(reason: string, message: string, value: 'True' | 'False' | 'Unknown' = 'True'): Promise<void> {
+  private async writeStatus(
+    reason: string,
+    message: string,
+    value: 'True' | 'False' | 'Unknown' = 'True',
+  ): Promise<void> {
     const status = structuredClone(this.d.status ?? {});
     setCondition(status, PROGRESSING, value, reason, message, this.ctx.now());
     this.d = await this.ctx.client.updateStatus({ ...this.d, status });

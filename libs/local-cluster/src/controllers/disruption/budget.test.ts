@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, PodDisruptionBudget } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
-import { budgetStatus, countHealthy, DELETION_TIMEOUT_MS, disruptedPods, disruptionsAllowed, expectedAndDesired, failSafeStatus, scaledUp } from './budget.js';
+import {
+  budgetStatus,
+  countHealthy,
+  DELETION_TIMEOUT_MS,
+  disruptedPods,
+  disruptionsAllowed,
+  expectedAndDesired,
+  failSafeStatus,
+  scaledUp,
+} from './budget.js';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 type Spec = NonNullable<PodDisruptionBudget['spec']>;
@@ -74,7 +83,13 @@ describe('disruptionsAllowed', () => {
 describe('disrupted pods and healthy count', () => {
   it('keeps recent entries of selected pods, drops expired, deleted and unknown ones, and rechecks at the first expiry', () => {
     const pods = [pod('a', true), pod('b', true), pod('c', true, true), pod('d', true)];
-    const recorded = { a: rfc3339(T0 - 30_000), b: rfc3339(T0 - DELETION_TIMEOUT_MS - 1000), c: rfc3339(T0), gone: rfc3339(T0), d: rfc3339(T0 - 10_000) };
+    const recorded = {
+      a: rfc3339(T0 - 30_000),
+      b: rfc3339(T0 - DELETION_TIMEOUT_MS - 1000),
+      c: rfc3339(T0),
+      gone: rfc3339(T0),
+      d: rfc3339(T0 - 10_000),
+    };
     const result = disruptedPods(recorded, pods, T0);
     expect(result.active).toEqual({ a: recorded.a, d: recorded.d });
     expect(result.expired.map((p) => p.metadata?.name)).toEqual(['b']);
@@ -89,35 +104,96 @@ describe('disrupted pods and healthy count', () => {
 });
 
 describe('budgetStatus and failSafeStatus', () => {
-  const pdb = (status?: PodDisruptionBudget['status']): PodDisruptionBudget => ({ metadata: { name: 'b', namespace: 'default', generation: 3 }, spec: { minAvailable: 2 }, status });
+  const pdb = (status?: PodDisruptionBudget['status']): PodDisruptionBudget => ({
+    metadata: { name: 'b', namespace: 'default', generation: 3 },
+    spec: { minAvailable: 2 },
+    status,
+  });
 
   it('writes the counts, observedGeneration and DisruptionAllowed True with SufficientPods', () => {
-    const status = budgetStatus(pdb(), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} }, T0)!;
+    const status = budgetStatus(
+      pdb(),
+      { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} },
+      T0,
+    )!;
     expect(status).toEqual({
       currentHealthy: 3,
       desiredHealthy: 2,
       expectedPods: 3,
       disruptionsAllowed: 1,
       observedGeneration: 3,
-      conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', message: '', observedGeneration: 3, lastTransitionTime: rfc3339(T0) }],
+      conditions: [
+        {
+          type: 'DisruptionAllowed',
+          status: 'True',
+          reason: 'SufficientPods',
+          message: '',
+          observedGeneration: 3,
+          lastTransitionTime: rfc3339(T0),
+        },
+      ],
     });
-    expect(budgetStatus(pdb(status), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} }, T0 + 5000)).toBeUndefined();
+    expect(
+      budgetStatus(
+        pdb(status),
+        { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} },
+        T0 + 5000,
+      ),
+    ).toBeUndefined();
   });
 
   it('turns the condition False with InsufficientPods, moving lastTransitionTime only on a change of status', () => {
-    const allowed = budgetStatus(pdb(), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} }, T0)!;
-    const blocked = budgetStatus(pdb(allowed), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 2, disruptedPods: {} }, T0 + 1000)!;
+    const allowed = budgetStatus(
+      pdb(),
+      { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} },
+      T0,
+    )!;
+    const blocked = budgetStatus(
+      pdb(allowed),
+      { expectedPods: 3, desiredHealthy: 2, currentHealthy: 2, disruptedPods: {} },
+      T0 + 1000,
+    )!;
     expect(blocked.disruptionsAllowed).toBe(0);
-    expect(blocked.conditions).toEqual([{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: 3, lastTransitionTime: rfc3339(T0 + 1000) }]);
-    const fewer = budgetStatus(pdb(blocked), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 1, disruptedPods: {} }, T0 + 2000)!;
+    expect(blocked.conditions).toEqual([
+      {
+        type: 'DisruptionAllowed',
+        status: 'False',
+        reason: 'InsufficientPods',
+        message: '',
+        observedGeneration: 3,
+        lastTransitionTime: rfc3339(T0 + 1000),
+      },
+    ]);
+    const fewer = budgetStatus(
+      pdb(blocked),
+      { expectedPods: 3, desiredHealthy: 2, currentHealthy: 1, disruptedPods: {} },
+      T0 + 2000,
+    )!;
     expect(fewer.conditions![0].lastTransitionTime).toBe(rfc3339(T0 + 1000));
   });
 
   it('fails safe: no disruptions, SyncFailed with the error, observedGeneration kept', () => {
-    const allowed = budgetStatus(pdb(), { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} }, T0)!;
-    const failed = failSafeStatus({ ...pdb(allowed), metadata: { name: 'b', generation: 4 } }, 'found no controllers for pod "x"', T0 + 1000)!;
+    const allowed = budgetStatus(
+      pdb(),
+      { expectedPods: 3, desiredHealthy: 2, currentHealthy: 3, disruptedPods: {} },
+      T0,
+    )!;
+    const failed = failSafeStatus(
+      { ...pdb(allowed), metadata: { name: 'b', generation: 4 } },
+      'found no controllers for pod "x"',
+      T0 + 1000,
+    )!;
     expect(failed).toMatchObject({ disruptionsAllowed: 0, currentHealthy: 3, observedGeneration: 3 });
-    expect(failed.conditions).toEqual([{ type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message: 'found no controllers for pod "x"', observedGeneration: 3, lastTransitionTime: rfc3339(T0 + 1000) }]);
+    expect(failed.conditions).toEqual([
+      {
+        type: 'DisruptionAllowed',
+        status: 'False',
+        reason: 'SyncFailed',
+        message: 'found no controllers for pod "x"',
+        observedGeneration: 3,
+        lastTransitionTime: rfc3339(T0 + 1000),
+      },
+    ]);
     expect(failSafeStatus(pdb(failed), 'found no controllers for pod "x"', T0 + 2000)).toBeUndefined();
   });
 });

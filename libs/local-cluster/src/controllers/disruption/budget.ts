@@ -35,7 +35,11 @@ export function scaledUp(value: IntOrString, total: number): number {
  * controllers, read only for maxUnavailable and for minAvailable as a percentage. minAvailable as an integer
  * expects every selected pod (terminal ones too, as kube counts the whole list). Neither field set: both 0.
  */
-export function expectedAndDesired(spec: PodDisruptionBudget['spec'], selectedPods: number, scale: () => number): { expectedPods: number; desiredHealthy: number } {
+export function expectedAndDesired(
+  spec: PodDisruptionBudget['spec'],
+  selectedPods: number,
+  scale: () => number,
+): { expectedPods: number; desiredHealthy: number } {
   const maxUnavailable = spec?.maxUnavailable;
   const minAvailable = spec?.minAvailable;
   if (maxUnavailable !== undefined && maxUnavailable !== null) {
@@ -104,12 +108,21 @@ export function countHealthy(pods: Pod[], active: Record<string, string>, now: n
  * The conditions with `condition` set as apimachinery's SetStatusCondition does: lastTransitionTime moves only when
  * the status changes; reason, message and observedGeneration always follow.
  */
-export function setCondition(conditions: BudgetCondition[] | undefined, condition: Omit<BudgetCondition, 'lastTransitionTime'>, now: number): BudgetCondition[] {
+export function setCondition(
+  conditions: BudgetCondition[] | undefined,
+  condition: Omit<BudgetCondition, 'lastTransitionTime'>,
+  now: number,
+): BudgetCondition[] {
   const list = structuredClone(conditions ?? []);
   const current = list.find((c) => c.type === condition.type);
   if (!current) return [...list, { ...condition, lastTransitionTime: rfc3339(now) }];
   if (current.status !== condition.status) current.lastTransitionTime = rfc3339(now);
-  Object.assign(current, { status: condition.status, reason: condition.reason, message: condition.message, observedGeneration: condition.observedGeneration });
+  Object.assign(current, {
+    status: condition.status,
+    reason: condition.reason,
+    message: condition.message,
+    observedGeneration: condition.observedGeneration,
+  });
   return list;
 }
 
@@ -130,7 +143,11 @@ export function budgetStatus(pdb: PodDisruptionBudget, counts: BudgetCounts, now
   const generation = pdb.metadata?.generation ?? 0;
   const old = pdb.status;
   const condition = old?.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
-  const conditionOk = !!condition && (allowed > 0 ? condition.status === 'True' && condition.reason === REASON_SUFFICIENT : condition.status === 'False' && condition.reason === REASON_INSUFFICIENT);
+  const conditionOk =
+    !!condition &&
+    (allowed > 0
+      ? condition.status === 'True' && condition.reason === REASON_SUFFICIENT
+      : condition.status === 'False' && condition.reason === REASON_INSUFFICIENT);
   if (
     old &&
     old.currentHealthy === counts.currentHealthy &&
@@ -146,8 +163,20 @@ export function budgetStatus(pdb: PodDisruptionBudget, counts: BudgetCounts, now
   const conditions = setCondition(
     old?.conditions,
     allowed > 0
-      ? { type: DISRUPTION_ALLOWED, status: 'True', reason: REASON_SUFFICIENT, message: '', observedGeneration: generation }
-      : { type: DISRUPTION_ALLOWED, status: 'False', reason: REASON_INSUFFICIENT, message: '', observedGeneration: generation },
+      ? {
+          type: DISRUPTION_ALLOWED,
+          status: 'True',
+          reason: REASON_SUFFICIENT,
+          message: '',
+          observedGeneration: generation,
+        }
+      : {
+          type: DISRUPTION_ALLOWED,
+          status: 'False',
+          reason: REASON_INSUFFICIENT,
+          message: '',
+          observedGeneration: generation,
+        },
     now,
   );
   return {
@@ -168,8 +197,24 @@ export function budgetStatus(pdb: PodDisruptionBudget, counts: BudgetCounts, now
 export function failSafeStatus(pdb: PodDisruptionBudget, message: string, now: number): BudgetStatus | undefined {
   const old = pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, disruptionsAllowed: 0 };
   const condition = old.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
-  if (old.disruptionsAllowed === 0 && condition?.status === 'False' && condition.reason === REASON_SYNC_FAILED && condition.message === message) return undefined;
-  const conditions = setCondition(old.conditions, { type: DISRUPTION_ALLOWED, status: 'False', reason: REASON_SYNC_FAILED, message, observedGeneration: old.observedGeneration }, now);
+  if (
+    old.disruptionsAllowed === 0 &&
+    condition?.status === 'False' &&
+    condition.reason === REASON_SYNC_FAILED &&
+    condition.message === message
+  )
+    return undefined;
+  const conditions = setCondition(
+    old.conditions,
+    {
+      type: DISRUPTION_ALLOWED,
+      status: 'False',
+      reason: REASON_SYNC_FAILED,
+      message,
+      observedGeneration: old.observedGeneration,
+    },
+    now,
+  );
   return { ...structuredClone(old), disruptionsAllowed: 0, conditions };
 }
 

@@ -6,7 +6,15 @@ import type { OwnerReference, ReconcileContext, ReconcileResult, Request } from 
 import { ignoreNotFound } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
-import { DeploymentKind, type Pod, PodDisruptionBudgetKind, PodKind, ReplicaSetKind, ReplicationControllerKind, StatefulSetKind } from '../shared/kinds.js';
+import {
+  DeploymentKind,
+  type Pod,
+  PodDisruptionBudgetKind,
+  PodKind,
+  ReplicaSetKind,
+  ReplicationControllerKind,
+  StatefulSetKind,
+} from '../shared/kinds.js';
 import { controllerOf } from '../shared/owner.js';
 import { selectorMatcher } from '../shared/selectors.js';
 import { writeStatus } from '../shared/status-writer.js';
@@ -21,7 +29,8 @@ interface ControllerScale {
 }
 
 const groupOf = (apiVersion: string | undefined) => (apiVersion?.includes('/') ? apiVersion.split('/')[0] : '');
-const refIs = (ref: OwnerReference, kind: string, groups: string[]) => ref.kind === kind && groups.includes(groupOf(ref.apiVersion));
+const refIs = (ref: OwnerReference, kind: string, groups: string[]) =>
+  ref.kind === kind && groups.includes(groupOf(ref.apiVersion));
 
 export class DisruptionReconciler {
   constructor(
@@ -33,7 +42,9 @@ export class DisruptionReconciler {
     const pdb = await this.ctx.client.get(PodDisruptionBudgetKind, req).catch(ignoreNotFound);
     if (!pdb) return;
     const matches = selectorMatcher(pdb.spec?.selector);
-    const pods = (await this.ctx.cache.list(PodKind, { namespace: req.namespace })).items.filter((p) => matches(p.metadata?.labels));
+    const pods = (await this.ctx.cache.list(PodKind, { namespace: req.namespace })).items.filter((p) =>
+      matches(p.metadata?.labels),
+    );
     const now = this.ctx.now();
 
     let counts;
@@ -44,8 +55,16 @@ export class DisruptionReconciler {
       const message = (err as Error).message;
       const status = failSafeStatus(pdb, message, now);
       if (status) {
-        log.info({ pdb: `${req.namespace}/${req.name}`, err: message }, 'Failed to sync PodDisruptionBudget; no disruptions allowed');
-        this.events.event(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${message}`);
+        log.info(
+          { pdb: `${req.namespace}/${req.name}`, err: message },
+          'Failed to sync PodDisruptionBudget; no disruptions allowed',
+        );
+        this.events.event(
+          pdb,
+          'Warning',
+          'CalculateExpectedPodCountFailed',
+          `Failed to calculate the number of expected pods: ${message}`,
+        );
         await writeStatus(this.ctx.client, pdb, status);
       }
       return;
@@ -66,12 +85,21 @@ export class DisruptionReconciler {
         );
       }
       for (const pod of disrupted.expired) {
-        this.events.event(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${req.namespace}/${req.name} to be deleted but it wasn't`);
+        this.events.event(
+          pod,
+          'Warning',
+          'NotDeleted',
+          `Pod was expected by PDB ${req.namespace}/${req.name} to be deleted but it wasn't`,
+        );
       }
-      log.debug({ pdb: `${req.namespace}/${req.name}`, status: { ...status, conditions: undefined } }, 'Updating PodDisruptionBudget status');
+      log.debug(
+        { pdb: `${req.namespace}/${req.name}`, status: { ...status, conditions: undefined } },
+        'Updating PodDisruptionBudget status',
+      );
       await writeStatus(this.ctx.client, pdb, status);
     }
-    if (disrupted.recheckAt !== undefined) return { requeueAfter: Math.max(0, disrupted.recheckAt - now) + REQUEUE_SLACK_MS };
+    if (disrupted.recheckAt !== undefined)
+      return { requeueAfter: Math.max(0, disrupted.recheckAt - now) + REQUEUE_SLACK_MS };
   }
 
   /**
@@ -89,7 +117,11 @@ export class DisruptionReconciler {
       }
       if (scales.has(ref.uid)) continue;
       const namespace = pod.metadata?.namespace ?? '';
-      const found = this.replicationController(ref, namespace) ?? this.deployment(ref, namespace) ?? this.replicaSet(ref, namespace) ?? this.statefulSet(ref, namespace);
+      const found =
+        this.replicationController(ref, namespace) ??
+        this.deployment(ref, namespace) ??
+        this.replicaSet(ref, namespace) ??
+        this.statefulSet(ref, namespace);
       if (!found) throw new Error(`found no controllers for pod ${JSON.stringify(pod.metadata?.name ?? '')}`);
       scales.set(found.uid, found.scale);
     }
@@ -98,7 +130,11 @@ export class DisruptionReconciler {
     return total;
   }
 
-  private cached<T extends { metadata?: { uid?: string } }>(store: { get(key: string): T | undefined }, namespace: string, ref: { name: string; uid: string }): T | undefined {
+  private cached<T extends { metadata?: { uid?: string } }>(
+    store: { get(key: string): T | undefined },
+    namespace: string,
+    ref: { name: string; uid: string },
+  ): T | undefined {
     const obj = store.get(`${namespace}/${ref.name}`);
     return obj?.metadata?.uid === ref.uid ? obj : undefined;
   }
@@ -133,4 +169,3 @@ export class DisruptionReconciler {
     return sts ? { uid: ref.uid, scale: sts.spec?.replicas ?? 1 } : undefined;
   }
 }
-

@@ -18,14 +18,20 @@ export class EndpointsReconciler {
     const current = await this.ctx.client.get(EndpointsKind, req).catch(ignoreNotFound);
     if (!service) {
       // Only Endpoints this controller wrote go with their Service; hand-made ones stay.
-      if (current?.metadata?.annotations?.[TRIGGER_TIME]) await this.ctx.client.delete(EndpointsKind, req).catch(ignoreNotFound);
+      if (current?.metadata?.annotations?.[TRIGGER_TIME])
+        await this.ctx.client.delete(EndpointsKind, req).catch(ignoreNotFound);
       return;
     }
     if (!managesEndpoints(service)) return;
     const subsets = endpointSubsets(service, await podsOfService(this.ctx.cache, service));
     const labels: Record<string, string> = { ...service.metadata?.labels };
     if (service.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-    if (current && canonicalJson(current.subsets ?? []) === canonicalJson(subsets) && canonicalJson(current.metadata?.labels ?? {}) === canonicalJson(labels)) return;
+    if (
+      current &&
+      canonicalJson(current.subsets ?? []) === canonicalJson(subsets) &&
+      canonicalJson(current.metadata?.labels ?? {}) === canonicalJson(labels)
+    )
+      return;
     const desired: Endpoints = {
       apiVersion: 'v1',
       kind: 'Endpoints',

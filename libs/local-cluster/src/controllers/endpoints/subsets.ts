@@ -43,7 +43,12 @@ function resolvePorts(service: Service, pod: Pod): Port[] | undefined {
   for (const sp of servicePorts) {
     const port = resolveTargetPort(sp, pod);
     if (port === undefined) continue;
-    ports.push({ ...(sp.name ? { name: sp.name } : {}), port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+    ports.push({
+      ...(sp.name ? { name: sp.name } : {}),
+      port,
+      protocol: sp.protocol ?? 'TCP',
+      ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+    });
   }
   return ports.length ? ports : undefined;
 }

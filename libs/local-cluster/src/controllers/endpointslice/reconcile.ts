@@ -26,7 +26,12 @@ export class EndpointSliceReconciler {
       this.tracker.forget(key);
       return;
     }
-    const existing = (await this.ctx.client.list(EndpointSliceKind, { namespace: req.namespace, labelSelector: { [SERVICE_NAME_LABEL]: req.name, [MANAGED_BY_LABEL]: MANAGED_BY } })).items;
+    const existing = (
+      await this.ctx.client.list(EndpointSliceKind, {
+        namespace: req.namespace,
+        labelSelector: { [SERVICE_NAME_LABEL]: req.name, [MANAGED_BY_LABEL]: MANAGED_BY },
+      })
+    ).items;
     // The slice events still on their way enqueue this Service again.
     if (this.tracker.stale(key, existing)) return { requeueAfter: 1000 };
     const desired = desiredSlices(service, await podsOfService(this.ctx.cache, service));
@@ -40,18 +45,39 @@ export class EndpointSliceReconciler {
       const reuse = unused.length ? unused.splice(samePorts >= 0 ? samePorts : 0, 1)[0] : undefined;
       const slice = this.sliceFor(service, want, reuse);
       if (!reuse) this.tracker.wrote(key, await this.ctx.client.create(slice));
-      else if (canonicalJson(reuse) !== canonicalJson(slice)) this.tracker.wrote(key, await this.ctx.client.update(slice));
+      else if (canonicalJson(reuse) !== canonicalJson(slice))
+        this.tracker.wrote(key, await this.ctx.client.update(slice));
     }
     for (const s of unused) {
-      await this.ctx.client.delete(EndpointSliceKind, { namespace: req.namespace, name: s.metadata!.name! }).catch(ignoreNotFound);
+      await this.ctx.client
+        .delete(EndpointSliceKind, { namespace: req.namespace, name: s.metadata!.name! })
+        .catch(ignoreNotFound);
       this.tracker.deleted(key, s.metadata!.name!);
     }
   }
 
   private sliceFor(service: Service, want: DesiredSlice, reuse: EndpointSlice | undefined): EndpointSlice {
-    const labels: Record<string, string> = { ...service.metadata?.labels, [SERVICE_NAME_LABEL]: service.metadata!.name!, [MANAGED_BY_LABEL]: MANAGED_BY };
+    const labels: Record<string, string> = {
+      ...service.metadata?.labels,
+      [SERVICE_NAME_LABEL]: service.metadata!.name!,
+      [MANAGED_BY_LABEL]: MANAGED_BY,
+    };
     if (service.spec?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-    const metadata = reuse ? { ...structuredClone(reuse.metadata), labels } : { generateName: `${service.metadata!.name}-`, namespace: service.metadata?.namespace, labels, ownerReferences: [controllerRef(service, ServiceKind)] };
-    return { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata, addressType: 'IPv4', endpoints: want.endpoints, ports: want.ports };
+    const metadata = reuse
+      ? { ...structuredClone(reuse.metadata), labels }
+      : {
+          generateName: `${service.metadata!.name}-`,
+          namespace: service.metadata?.namespace,
+          labels,
+          ownerReferences: [controllerRef(service, ServiceKind)],
+        };
+    return {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata,
+      addressType: 'IPv4',
+      endpoints: want.endpoints,
+      ports: want.ports,
+    };
   }
 }

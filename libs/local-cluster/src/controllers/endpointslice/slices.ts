@@ -37,7 +37,8 @@ export function desiredSlices(service: Service, pods: Pod[]): DesiredSlice[] {
   const slices: DesiredSlice[] = [];
   for (const g of groups.values()) {
     g.endpoints.sort((a, b) => (a.addresses[0] < b.addresses[0] ? -1 : 1));
-    for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) slices.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
+    for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE)
+      slices.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
   }
   return slices;
 }
@@ -48,7 +49,12 @@ function slicePorts(service: Service, pod: Pod): Port[] | undefined {
   for (const sp of servicePorts) {
     const port = resolveTargetPort(sp, pod);
     if (port === undefined) continue;
-    ports.push({ name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+    ports.push({
+      name: sp.name ?? '',
+      port,
+      protocol: sp.protocol ?? 'TCP',
+      ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+    });
   }
   return servicePorts.length === 0 || ports.length ? ports : undefined;
 }

@@ -7,7 +7,10 @@ import { ownsPods } from '../shared/owned-pods.js';
 import { jobSelector } from './job-state.js';
 import { type JobControllerOptions, JobReconciler } from './reconcile.js';
 
-export function addJobController(ctx: ControllerContext, options: JobControllerOptions = { backoffBaseMs: 10_000 }): void {
+export function addJobController(
+  ctx: ControllerContext,
+  options: JobControllerOptions = { backoffBaseMs: 10_000 },
+): void {
   const expectations = new Expectations(ctx.now);
   observeOwnedObjects(ctx.cache.informerFor(PodKind), 'Job', expectations);
   const builder = controllerFor(ctx.mgr, 'job').for(JobKind);

@@ -11,7 +11,12 @@ export type JobConditionType = 'Complete' | 'Failed' | 'SuccessCriteriaMet' | 'F
 export function jobPodLabels(job: Job): Record<string, string> {
   const uid = job.metadata!.uid!;
   const name = job.metadata!.name!;
-  return { 'batch.kubernetes.io/controller-uid': uid, 'controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'job-name': name };
+  return {
+    'batch.kubernetes.io/controller-uid': uid,
+    'controller-uid': uid,
+    'batch.kubernetes.io/job-name': name,
+    'job-name': name,
+  };
 }
 
 /** The Job's selector; without one, its controller-uid label (what kube's API server would have generated). */
@@ -27,11 +32,25 @@ export function isFinished(job: Job): boolean {
   return hasCondition(job.status, 'Complete') || hasCondition(job.status, 'Failed');
 }
 
-export function setCondition(status: JobStatus, type: JobConditionType, value: 'True' | 'False', reason: string, message: string, now: number): void {
+export function setCondition(
+  status: JobStatus,
+  type: JobConditionType,
+  value: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: number,
+): void {
   const current = status.conditions?.find((c) => c.type === type);
   if (current?.status === value && current.reason === reason) return;
   const at = rfc3339(now);
-  const next = { type, status: value, reason, message, lastProbeTime: at, lastTransitionTime: current?.status === value ? current.lastTransitionTime : at };
+  const next = {
+    type,
+    status: value,
+    reason,
+    message,
+    lastProbeTime: at,
+    lastTransitionTime: current?.status === value ? current.lastTransitionTime : at,
+  };
   status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== type), next];
 }
 
@@ -41,7 +60,14 @@ export const isPodFinished = (p: Pod) => p.status?.phase === 'Succeeded' || p.st
 export function lastFailureTime(pods: Pod[]): number | undefined {
   const times = pods
     .filter((p) => p.status?.phase === 'Failed')
-    .map((p) => Date.parse(p.status?.containerStatuses?.[0]?.state?.terminated?.finishedAt ?? p.metadata?.deletionTimestamp ?? p.metadata?.creationTimestamp ?? ''))
+    .map((p) =>
+      Date.parse(
+        p.status?.containerStatuses?.[0]?.state?.terminated?.finishedAt ??
+          p.metadata?.deletionTimestamp ??
+          p.metadata?.creationTimestamp ??
+          '',
+      ),
+    )
     .filter((t) => !Number.isNaN(t));
   return times.length ? Math.max(...times) : undefined;
 }

@@ -13,7 +13,17 @@ import { isPodReady, podKey } from '../shared/pods.js';
 import { selectorMatcher } from '../shared/selectors.js';
 import { rfc3339 } from '../shared/time.js';
 import { podsToDelete } from '../replicaset/deletion-order.js';
-import { hasCondition, isFinished, isPodFinished, jobPodLabels, jobSelector, type JobStatus, lastFailureTime, setCondition, TRACKING_FINALIZER } from './job-state.js';
+import {
+  hasCondition,
+  isFinished,
+  isPodFinished,
+  jobPodLabels,
+  jobSelector,
+  type JobStatus,
+  lastFailureTime,
+  setCondition,
+  TRACKING_FINALIZER,
+} from './job-state.js';
 
 export interface JobControllerOptions {
   /** The first back-off before replacing a failed pod; it doubles per failure up to 6 minutes (kube: 10 s). */
@@ -44,7 +54,8 @@ export class JobReconciler {
       owner: job,
       ownerKind: JobKind,
       selector: selectorMatcher(jobSelector(job)),
-      ownerIsCurrent: async () => (await this.ctx.api.get(JobKind, req).catch(ignoreNotFound))?.metadata?.uid === job.metadata?.uid,
+      ownerIsCurrent: async () =>
+        (await this.ctx.api.get(JobKind, req).catch(ignoreNotFound))?.metadata?.uid === job.metadata?.uid,
     });
     if (isFinished(job)) {
       await this.releasePods(pods);
@@ -65,18 +76,49 @@ export class JobReconciler {
     if (!hasCondition(status, 'FailureTarget') && !hasCondition(status, 'SuccessCriteriaMet')) {
       const deadline = job.spec?.activeDeadlineSeconds;
       const started = status.startTime ? Date.parse(status.startTime) : now;
-      if (completions !== undefined && completions !== null ? succeeded >= completions : succeeded > 0 && active.length === 0) {
-        setCondition(status, 'SuccessCriteriaMet', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods', now);
+      if (
+        completions !== undefined && completions !== null
+          ? succeeded >= completions
+          : succeeded > 0 && active.length === 0
+      ) {
+        setCondition(
+          status,
+          'SuccessCriteriaMet',
+          'True',
+          'CompletionsReached',
+          'Reached expected number of succeeded pods',
+          now,
+        );
       } else if (failed > (job.spec?.backoffLimit ?? 6)) {
-        setCondition(status, 'FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', now);
-      } else if (deadline !== undefined && deadline !== null && !job.spec?.suspend && now >= started + deadline * 1000) {
-        setCondition(status, 'FailureTarget', 'True', 'DeadlineExceeded', 'Job was active longer than specified deadline', now);
+        setCondition(
+          status,
+          'FailureTarget',
+          'True',
+          'BackoffLimitExceeded',
+          'Job has reached the specified backoff limit',
+          now,
+        );
+      } else if (
+        deadline !== undefined &&
+        deadline !== null &&
+        !job.spec?.suspend &&
+        now >= started + deadline * 1000
+      ) {
+        setCondition(
+          status,
+          'FailureTarget',
+          'True',
+          'DeadlineExceeded',
+          'Job was active longer than specified deadline',
+          now,
+        );
       } else if (deadline !== undefined && deadline !== null && !job.spec?.suspend) {
         requeueAfter = started + deadline * 1000 - now;
       }
     }
 
-    const finishing = hasCondition(status, 'FailureTarget') || hasCondition(status, 'SuccessCriteriaMet') || !!job.spec?.suspend;
+    const finishing =
+      hasCondition(status, 'FailureTarget') || hasCondition(status, 'SuccessCriteriaMet') || !!job.spec?.suspend;
     if (this.expectations.satisfied(key)) {
       const want = finishing ? 0 : this.wantActive(job, succeeded, active.length);
       const backoff = this.backoffRemaining(failed, pods, now);
@@ -86,11 +128,13 @@ export class JobReconciler {
 
     if (finishing && active.length === 0 && terminating === 0) this.finish(job, status, now);
     if (job.spec?.suspend) setCondition(status, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now);
-    else if (hasCondition(status, 'Suspended')) setCondition(status, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+    else if (hasCondition(status, 'Suspended'))
+      setCondition(status, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
     status.active = active.length;
     status.ready = active.filter(isPodReady).length;
     status.terminating = terminating;
-    if (canonicalJson(status) !== canonicalJson(counted.job.status ?? {})) await this.ctx.client.updateStatus({ ...structuredClone(counted.job), status });
+    if (canonicalJson(status) !== canonicalJson(counted.job.status ?? {}))
+      await this.ctx.client.updateStatus({ ...structuredClone(counted.job), status });
     return requeueAfter !== undefined ? { requeueAfter: requeueAfter + 50 } : undefined;
   }
 
@@ -98,7 +142,8 @@ export class JobReconciler {
   private wantActive(job: Job, succeeded: number, active: number): number {
     const parallelism = job.spec?.parallelism ?? 1;
     const completions = job.spec?.completions;
-    if (completions === undefined || completions === null) return succeeded > 0 ? Math.min(active, parallelism) : parallelism;
+    if (completions === undefined || completions === null)
+      return succeeded > 0 ? Math.min(active, parallelism) : parallelism;
     return Math.max(0, Math.min(parallelism, completions - succeeded));
   }
 
@@ -121,10 +166,12 @@ export class JobReconciler {
       const victims = podsToDelete(active, active.length - want);
       this.expectations.expect(key, 0, victims.map(podKey));
       for (const pod of victims) {
-        await this.ctx.client.delete(PodKind, { namespace: pod.metadata?.namespace, name: pod.metadata!.name! }).catch((err: unknown) => {
-          this.expectations.deletionObserved(key, podKey(pod));
-          if (!isNotFound(err)) throw err;
-        });
+        await this.ctx.client
+          .delete(PodKind, { namespace: pod.metadata?.namespace, name: pod.metadata!.name! })
+          .catch((err: unknown) => {
+            this.expectations.deletionObserved(key, podKey(pod));
+            if (!isNotFound(err)) throw err;
+          });
       }
     }
   }
@@ -144,16 +191,25 @@ export class JobReconciler {
    */
   private async countFinishedPods(job: Job, pods: Pod[]): Promise<{ job: Job; status: JobStatus }> {
     const status: JobStatus = structuredClone(job.status ?? {});
-    const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] };
+    const uncounted = {
+      succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])],
+      failed: [...(status.uncountedTerminatedPods?.failed ?? [])],
+    };
     const known = new Set([...uncounted.succeeded, ...uncounted.failed]);
-    const done = pods.filter((p) => p.metadata?.finalizers?.includes(TRACKING_FINALIZER) && (isPodFinished(p) || p.metadata?.deletionTimestamp));
+    const done = pods.filter(
+      (p) =>
+        p.metadata?.finalizers?.includes(TRACKING_FINALIZER) && (isPodFinished(p) || p.metadata?.deletionTimestamp),
+    );
     for (const pod of done) {
       const uid = pod.metadata!.uid!;
       if (known.has(uid)) continue;
       (pod.status?.phase === 'Succeeded' ? uncounted.succeeded : uncounted.failed).push(uid);
     }
     if (uncounted.succeeded.length + uncounted.failed.length === 0) return { job, status };
-    const recorded = await this.ctx.client.updateStatus({ ...structuredClone(job), status: { ...status, uncountedTerminatedPods: uncounted } });
+    const recorded = await this.ctx.client.updateStatus({
+      ...structuredClone(job),
+      status: { ...status, uncountedTerminatedPods: uncounted },
+    });
     await this.releasePods(done);
     const counted: JobStatus = {
       ...structuredClone(recorded.status ?? {}),
@@ -168,7 +224,11 @@ export class JobReconciler {
     for (const pod of pods.filter((p) => p.metadata?.finalizers?.includes(TRACKING_FINALIZER))) {
       const finalizers = pod.metadata!.finalizers!.filter((f) => f !== TRACKING_FINALIZER);
       await this.ctx.client
-        .patch(PodKind, { namespace: pod.metadata?.namespace, name: pod.metadata!.name! }, { type: 'merge', patch: { metadata: { finalizers, resourceVersion: pod.metadata?.resourceVersion } } })
+        .patch(
+          PodKind,
+          { namespace: pod.metadata?.namespace, name: pod.metadata!.name! },
+          { type: 'merge', patch: { metadata: { finalizers, resourceVersion: pod.metadata?.resourceVersion } } },
+        )
         .catch(ignoreNotFound);
     }
   }
@@ -188,12 +248,18 @@ export class JobReconciler {
   private async expireAfterTtl(job: Job, now: number): Promise<ReconcileResult | void> {
     const ttl = job.spec?.ttlSecondsAfterFinished;
     if (ttl === undefined || ttl === null) return;
-    const finished = job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.lastTransitionTime;
+    const finished = job.status?.conditions?.find(
+      (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+    )?.lastTransitionTime;
     const expiresAt = Date.parse(finished ?? job.status?.completionTime ?? '') + ttl * 1000;
     if (Number.isNaN(expiresAt)) return;
     if (now < expiresAt) return { requeueAfter: expiresAt - now + 50 };
     await this.ctx.client
-      .delete(JobKind, { namespace: job.metadata?.namespace, name: job.metadata!.name! }, { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata?.uid } })
+      .delete(
+        JobKind,
+        { namespace: job.metadata?.namespace, name: job.metadata!.name! },
+        { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata?.uid } },
+      )
       .catch(ignoreNotFound);
   }
 }

@@ -9,14 +9,20 @@ import { ZoneMonitor } from './zone-monitor.js';
 import { DEFAULT_ZONE_RATES } from './zone-state.js';
 import { ZoneTainter } from './zone-tainter.js';
 
-export function addNodeLifecycleController(ctx: ControllerContext, options: NodeLifecycleOptions = { gracePeriodMs: 40_000 }): void {
+export function addNodeLifecycleController(
+  ctx: ControllerContext,
+  options: NodeLifecycleOptions = { gracePeriodMs: 40_000 },
+): void {
   const zones = new ZoneTainter({ ...DEFAULT_ZONE_RATES, ...definedOnly(options.zones) }, ctx.now);
   ctx.mgr.add(new ZoneMonitor(ctx, zones, options.evictionPeriodMs ?? 100));
   controllerFor(ctx.mgr, 'nodelifecycle')
     .for(NodeKind)
-    .watches(LeaseKind, (lease) => (lease.metadata?.namespace === NODE_LEASE_NAMESPACE ? [{ namespace: '', name: lease.metadata.name! }] : []))
+    .watches(LeaseKind, (lease) =>
+      lease.metadata?.namespace === NODE_LEASE_NAMESPACE ? [{ namespace: '', name: lease.metadata.name! }] : [],
+    )
     .withOptions({ maxConcurrentReconciles: 5, needLeaderElection: false })
     .complete(new NodeLifecycleReconciler(ctx, ctx.events('node-controller'), options, zones));
 }
 
-const definedOnly = <T extends object>(o: T | undefined): Partial<T> => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(o: T | undefined): Partial<T> =>
+  Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -19,10 +19,24 @@ const node = (ready: string | undefined, heartbeat = T0, taints: NonNullable<Nod
   metadata: { name: 'n', creationTimestamp: rfc3339(T0 - 60_000) },
   spec: { taints },
   status: {
-    conditions: ready === undefined ? [] : [{ type: 'Ready', status: ready, reason: 'KubeletReady', lastHeartbeatTime: rfc3339(heartbeat), lastTransitionTime: rfc3339(T0 - 30_000) }],
+    conditions:
+      ready === undefined
+        ? []
+        : [
+            {
+              type: 'Ready',
+              status: ready,
+              reason: 'KubeletReady',
+              lastHeartbeatTime: rfc3339(heartbeat),
+              lastTransitionTime: rfc3339(T0 - 30_000),
+            },
+          ],
   },
 });
-const lease = (renewed: number): Lease => ({ metadata: { name: 'n', namespace: 'kube-node-lease' }, spec: { renewTime: new Date(renewed).toISOString().replace('Z', '000Z') } });
+const lease = (renewed: number): Lease => ({
+  metadata: { name: 'n', namespace: 'kube-node-lease' },
+  spec: { renewTime: new Date(renewed).toISOString().replace('Z', '000Z') },
+});
 
 describe('lastHeardOf and msUntilSilent', () => {
   it('takes the later of the status heartbeat and the lease renewal', () => {
@@ -46,16 +60,44 @@ describe('silentNodeConditions', () => {
   it('sets monitored conditions Unknown, keeps heartbeats and other conditions, adds missing ones as never updated', () => {
     const n = node('True');
     n.status!.conditions!.push(
-      { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', lastHeartbeatTime: rfc3339(T0), lastTransitionTime: rfc3339(T0) },
-      { type: 'NetworkUnavailable', status: 'False', reason: 'RouteCreated', lastHeartbeatTime: rfc3339(T0), lastTransitionTime: rfc3339(T0) },
+      {
+        type: 'MemoryPressure',
+        status: 'False',
+        reason: 'KubeletHasSufficientMemory',
+        lastHeartbeatTime: rfc3339(T0),
+        lastTransitionTime: rfc3339(T0),
+      },
+      {
+        type: 'NetworkUnavailable',
+        status: 'False',
+        reason: 'RouteCreated',
+        lastHeartbeatTime: rfc3339(T0),
+        lastTransitionTime: rfc3339(T0),
+      },
     );
     const now = T0 + 50_000;
     const conditions = silentNodeConditions(n, now)!;
     const byType = new Map(conditions.map((c) => [c.type, c]));
-    expect(byType.get('Ready')).toEqual({ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: rfc3339(T0), lastTransitionTime: rfc3339(now) });
-    expect(byType.get('MemoryPressure')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', lastHeartbeatTime: rfc3339(T0) });
+    expect(byType.get('Ready')).toEqual({
+      type: 'Ready',
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+      lastHeartbeatTime: rfc3339(T0),
+      lastTransitionTime: rfc3339(now),
+    });
+    expect(byType.get('MemoryPressure')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      lastHeartbeatTime: rfc3339(T0),
+    });
     expect(byType.get('NetworkUnavailable')).toMatchObject({ status: 'False', reason: 'RouteCreated' });
-    expect(byType.get('DiskPressure')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: rfc3339(T0 - 60_000) });
+    expect(byType.get('DiskPressure')).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusNeverUpdated',
+      message: 'Kubelet never posted node status.',
+      lastHeartbeatTime: rfc3339(T0 - 60_000),
+    });
     expect(byType.get('PIDPressure')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusNeverUpdated' });
     expect(n.status!.conditions![0].status).toBe('True');
   });
@@ -96,9 +138,13 @@ describe('lifecycleTaints', () => {
   });
 
   it('removes lifecycle taints from a Ready node and leaves a node without Ready condition alone', () => {
-    expect(lifecycleTaints(node('True', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, foreign]), T0)).toEqual([foreign]);
+    expect(lifecycleTaints(node('True', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, foreign]), T0)).toEqual([
+      foreign,
+    ]);
     expect(lifecycleTaints(node('True', T0, [foreign]), T0)).toBeUndefined();
-    expect(lifecycleTaints(node(undefined, T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }]), T0)).toBeUndefined();
+    expect(
+      lifecycleTaints(node(undefined, T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }]), T0),
+    ).toBeUndefined();
   });
 });
 
@@ -108,11 +154,17 @@ describe('NoExecute taints through the zone queue', () => {
   it('adds only NoSchedule when a first NoExecute taint must wait for the queue', () => {
     const n = node('Unknown', T0, [foreign]);
     expect(needsNoExecuteTaint(n)).toBe(true);
-    expect(lifecycleTaints(n, T0, false)).toEqual([foreign, { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(T0) }]);
+    expect(lifecycleTaints(n, T0, false)).toEqual([
+      foreign,
+      { key: TAINT_UNREACHABLE, effect: 'NoSchedule', timeAdded: rfc3339(T0) },
+    ]);
   });
 
   it('swaps a NoExecute taint of the other key at once', () => {
-    const n = node('False', T0, [{ key: TAINT_UNREACHABLE, effect: 'NoSchedule' }, { key: TAINT_UNREACHABLE, effect: 'NoExecute' }]);
+    const n = node('False', T0, [
+      { key: TAINT_UNREACHABLE, effect: 'NoSchedule' },
+      { key: TAINT_UNREACHABLE, effect: 'NoExecute' },
+    ]);
     expect(needsNoExecuteTaint(n)).toBe(true);
     expect(lifecycleTaints(n, T0, false)).toEqual([
       { key: TAINT_NOT_READY, effect: 'NoSchedule', timeAdded: rfc3339(T0) },
@@ -128,7 +180,11 @@ describe('NoExecute taints through the zone queue', () => {
 
   it('removes only the lifecycle NoExecute taints for master disruption', () => {
     const noSchedule = { key: TAINT_UNREACHABLE, effect: 'NoSchedule' };
-    expect(withoutNoExecuteLifecycleTaints(node('Unknown', T0, [noSchedule, { key: TAINT_UNREACHABLE, effect: 'NoExecute' }, foreign]))).toEqual([noSchedule, foreign]);
+    expect(
+      withoutNoExecuteLifecycleTaints(
+        node('Unknown', T0, [noSchedule, { key: TAINT_UNREACHABLE, effect: 'NoExecute' }, foreign]),
+      ),
+    ).toEqual([noSchedule, foreign]);
     expect(withoutNoExecuteLifecycleTaints(node('Unknown', T0, [noSchedule, foreign]))).toBeUndefined();
   });
 });
@@ -139,7 +195,17 @@ describe('notReadyConditions', () => {
     status: {
       conditions: [
         { type: 'ContainersReady', status: 'True', lastTransitionTime: rfc3339(T0 - 9_000) },
-        ...(ready ? [{ type: 'Ready', status: ready, reason: 'Kept', message: 'as written', lastTransitionTime: rfc3339(T0 - 9_000) }] : []),
+        ...(ready
+          ? [
+              {
+                type: 'Ready',
+                status: ready,
+                reason: 'Kept',
+                message: 'as written',
+                lastTransitionTime: rfc3339(T0 - 9_000),
+              },
+            ]
+          : []),
       ],
     },
   });

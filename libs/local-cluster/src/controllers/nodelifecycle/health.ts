@@ -24,7 +24,8 @@ const time = (ts: string | undefined | null): number | undefined => {
   return Number.isNaN(ms) ? undefined : ms;
 };
 
-export const readyCondition = (node: Node): NodeCondition | undefined => node.status?.conditions?.find((c) => c.type === 'Ready');
+export const readyCondition = (node: Node): NodeCondition | undefined =>
+  node.status?.conditions?.find((c) => c.type === 'Ready');
 
 /**
  * When the kubelet last showed it is alive: the later of the Ready condition's heartbeat (the node's creation
@@ -47,7 +48,12 @@ export function gracePeriodFor(node: Node, monitorMs: number, startupMs: number)
 }
 
 /** Milliseconds until the node counts as silent (0 or less: it does), or undefined when it was never heard of at all. */
-export function msUntilSilent(node: Node, lease: Lease | undefined, gracePeriodMs: number, now: number): number | undefined {
+export function msUntilSilent(
+  node: Node,
+  lease: Lease | undefined,
+  gracePeriodMs: number,
+  now: number,
+): number | undefined {
   const last = lastHeardOf(node, lease);
   // "Longer than the grace period": exactly at the limit the node is still fine.
   return last === undefined ? undefined : last + gracePeriodMs + 1 - now;
@@ -75,7 +81,12 @@ export function silentNodeConditions(node: Node, now: number): NodeCondition[] |
       });
       changed = true;
     } else if (current.status !== 'Unknown') {
-      Object.assign(current, { status: 'Unknown', reason: REASON_UNKNOWN, message: MESSAGE_UNKNOWN, lastTransitionTime: at });
+      Object.assign(current, {
+        status: 'Unknown',
+        reason: REASON_UNKNOWN,
+        message: MESSAGE_UNKNOWN,
+        lastTransitionTime: at,
+      });
       changed = true;
     }
   }
@@ -107,8 +118,12 @@ export function lifecycleTaints(node: Node, now: number, addNoExecute = true): T
   const noExecute = addNoExecute || current.some((t) => isLifecycleTaint(t) && t.effect === 'NoExecute');
   const effects = noExecute ? (['NoSchedule', 'NoExecute'] as const) : (['NoSchedule'] as const);
   const wanted = key === null ? [] : effects.map((effect) => ({ key, effect }));
-  const kept = current.filter((t) => !isLifecycleTaint(t) || wanted.some((w) => w.key === t.key && w.effect === t.effect));
-  const added = wanted.filter((w) => !current.some((t) => t.key === w.key && t.effect === w.effect)).map((w) => ({ ...w, timeAdded: rfc3339(now) }));
+  const kept = current.filter(
+    (t) => !isLifecycleTaint(t) || wanted.some((w) => w.key === t.key && w.effect === t.effect),
+  );
+  const added = wanted
+    .filter((w) => !current.some((t) => t.key === w.key && t.effect === w.effect))
+    .map((w) => ({ ...w, timeAdded: rfc3339(now) }));
   if (added.length === 0 && kept.length === current.length) return undefined;
   return [...kept, ...added];
 }

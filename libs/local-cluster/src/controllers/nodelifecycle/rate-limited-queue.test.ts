@@ -8,7 +8,10 @@ function clock(start = 1_000_000) {
 }
 
 /** Runs one pass, returning the values handled. */
-async function pass(q: RateLimitedTimedQueue, result: (v: string) => boolean | { done: false; retryAfterMs: number } = () => true): Promise<string[]> {
+async function pass(
+  q: RateLimitedTimedQueue,
+  result: (v: string) => boolean | { done: false; retryAfterMs: number } = () => true,
+): Promise<string[]> {
   const seen: string[] = [];
   await q.try(async (v) => {
     seen.push(v.value);

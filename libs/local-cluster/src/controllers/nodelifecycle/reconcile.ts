@@ -4,11 +4,27 @@
 // its Ready condition implies, and the pods of a Node that is not Ready are marked not ready. Each Node is looked at
 // again when its grace would run out, so silence needs no event. A first NoExecute taint waits in its zone's
 // rate-limited queue (ZoneTainter, worked off by ZoneMonitor); NoSchedule taints, swaps and removals are immediate.
-import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  isConflict,
+  isNotFound,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { type Lease, LeaseKind, type Node, NodeKind, type Pod, PodKind } from '../shared/kinds.js';
-import { gracePeriodFor, lifecycleTaints, msUntilSilent, needsNoExecuteTaint, NODE_LEASE_NAMESPACE, notReadyConditions, readyCondition, silentNodeConditions } from './health.js';
+import {
+  gracePeriodFor,
+  lifecycleTaints,
+  msUntilSilent,
+  needsNoExecuteTaint,
+  NODE_LEASE_NAMESPACE,
+  notReadyConditions,
+  readyCondition,
+  silentNodeConditions,
+} from './health.js';
 import type { ZoneRateOptions } from './zone-state.js';
 import type { ZoneTainter } from './zone-tainter.js';
 
@@ -40,7 +56,9 @@ export class NodeLifecycleReconciler {
       this.zones.dequeue(req.name);
       return;
     }
-    const lease = await this.ctx.client.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name: req.name }).catch(ignoreNotFound);
+    const lease = await this.ctx.client
+      .get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name: req.name })
+      .catch(ignoreNotFound);
     let untilSilent = msUntilSilent(node, lease, this.grace(node), this.ctx.now());
 
     if (untilSilent !== undefined && untilSilent <= 0 && silentNodeConditions(node, this.ctx.now())) {
@@ -49,11 +67,15 @@ export class NodeLifecycleReconciler {
       if (!live) return;
       node = live.node;
       untilSilent = msUntilSilent(node, live.lease, this.grace(node), this.ctx.now());
-      const conditions = untilSilent !== undefined && untilSilent <= 0 ? silentNodeConditions(node, this.ctx.now()) : undefined;
+      const conditions =
+        untilSilent !== undefined && untilSilent <= 0 ? silentNodeConditions(node, this.ctx.now()) : undefined;
       if (conditions) {
         const wasReady = readyCondition(node)?.status === 'True';
         try {
-          node = await this.ctx.client.updateStatus<Node>({ ...structuredClone(node), status: { ...node.status, conditions } });
+          node = await this.ctx.client.updateStatus<Node>({
+            ...structuredClone(node),
+            status: { ...node.status, conditions },
+          });
         } catch (err) {
           if (isNotFound(err)) return;
           if (isConflict(err)) return { requeue: true };
@@ -68,21 +90,30 @@ export class NodeLifecycleReconciler {
     if (taints) {
       try {
         // Only spec.taints, and only on the version read: a Node changed meanwhile is looked at again.
-        node = await this.ctx.client.patch(NodeKind, { name: req.name }, { type: 'merge', patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } } });
+        node = await this.ctx.client.patch(
+          NodeKind,
+          { name: req.name },
+          { type: 'merge', patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } } },
+        );
       } catch (err) {
         if (isNotFound(err)) return;
         if (isConflict(err)) return { requeue: true };
         throw err;
       }
-      log.debug({ node: req.name, taints: node.spec?.taints?.map((t) => `${t.key}:${t.effect}`) }, 'Updated node lifecycle taints');
+      log.debug(
+        { node: req.name, taints: node.spec?.taints?.map((t) => `${t.key}:${t.effect}`) },
+        'Updated node lifecycle taints',
+      );
     }
     if (readyCondition(node)?.status === 'True') this.zones.dequeue(req.name);
-    else if (needsNoExecuteTaint(node) && this.zones.enqueue(node)) log.info({ node: req.name }, 'Node is not ready; added to the taint queue');
+    else if (needsNoExecuteTaint(node) && this.zones.enqueue(node))
+      log.info({ node: req.name }, 'Node is not ready; added to the taint queue');
 
     // kube's MarkPodsNotReady: the pods of a node that is not Ready leave Service endpoints at once, long before
     // taint eviction deletes them. The kubelet sets them Ready again once it runs and reports.
     const readyStatus = readyCondition(node)?.status;
-    const podsPending = readyStatus !== undefined && readyStatus !== 'True' ? await this.markPodsNotReady(req.name, log) : false;
+    const podsPending =
+      readyStatus !== undefined && readyStatus !== 'True' ? await this.markPodsNotReady(req.name, log) : false;
 
     // Still heard of: look again when the grace runs out. Silent and Unknown already: only the kubelet can change that.
     if (untilSilent !== undefined && untilSilent > 0) return { requeueAfter: untilSilent + REQUEUE_SLACK_MS };
@@ -110,7 +141,10 @@ export class NodeLifecycleReconciler {
         }
         throw err;
       }
-      log.info({ node: nodeName, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` }, 'Node is not ready; pod marked not ready');
+      log.info(
+        { node: nodeName, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` },
+        'Node is not ready; pod marked not ready',
+      );
       this.events.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
     }
     return again;

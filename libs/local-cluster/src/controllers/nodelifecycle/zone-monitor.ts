@@ -32,7 +32,9 @@ export class ZoneMonitor implements Runnable {
   start(): void {
     this.timer = setInterval(() => {
       // One pass at a time: a slow one makes the next ticks wait.
-      this.pass = this.pass.then(() => this.runPass()).catch((err: unknown) => this.log.error({ err }, 'Node lifecycle zone pass failed'));
+      this.pass = this.pass
+        .then(() => this.runPass())
+        .catch((err: unknown) => this.log.error({ err }, 'Node lifecycle zone pass failed'));
     }, this.periodMs);
   }
 
@@ -44,7 +46,11 @@ export class ZoneMonitor implements Runnable {
   async runPass(): Promise<void> {
     const nodes = (await this.ctx.cache.list(NodeKind)).items;
     const result = this.zones.handleDisruption(nodes);
-    for (const { zone, state } of result.changes) this.log.info({ zone: zoneName(zone), newState: state }, `Controller detected that zone ${zoneName(zone)} is now in state ${state}`);
+    for (const { zone, state } of result.changes)
+      this.log.info(
+        { zone: zoneName(zone), newState: state },
+        `Controller detected that zone ${zoneName(zone)} is now in state ${state}`,
+      );
     if (result.masterDisruption === 'enter') {
       this.log.info('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
       for (const node of nodes) await this.markReachable(node.metadata!.name!);
@@ -99,6 +105,10 @@ export class ZoneMonitor implements Runnable {
 
   /** Only spec.taints, and only on the version read. */
   private patchTaints(node: Node, taints: NonNullable<Node['spec']>['taints']): Promise<Node> {
-    return this.ctx.client.patch(NodeKind, { name: node.metadata!.name! }, { type: 'merge', patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } } });
+    return this.ctx.client.patch(
+      NodeKind,
+      { name: node.metadata!.name! },
+      { type: 'merge', patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } } },
+    );
   }
 }

@@ -8,7 +8,15 @@ describe('zoneKeyOf', () => {
   it('joins region and zone as kube does, preferring the GA labels, and is empty without both', () => {
     expect(zoneKeyOf(node({}))).toBe('');
     expect(zoneKeyOf(node({ 'topology.kubernetes.io/zone': 'a' }))).toBe(':\x00:a');
-    expect(zoneKeyOf(node({ 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'a', 'failure-domain.beta.kubernetes.io/zone': 'b' }))).toBe('r:\x00:a');
+    expect(
+      zoneKeyOf(
+        node({
+          'topology.kubernetes.io/region': 'r',
+          'topology.kubernetes.io/zone': 'a',
+          'failure-domain.beta.kubernetes.io/zone': 'b',
+        }),
+      ),
+    ).toBe('r:\x00:a');
     expect(zoneKeyOf(node({ 'failure-domain.beta.kubernetes.io/zone': 'b' }))).toBe(':\x00:b');
     expect(zoneName('r:\x00:a')).toBe('r/a');
     expect(zoneName(':\x00:a')).toBe('a');

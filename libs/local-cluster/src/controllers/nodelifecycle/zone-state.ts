@@ -16,7 +16,12 @@ export interface ZoneRateOptions {
   largeClusterSizeThreshold: number;
 }
 
-export const DEFAULT_ZONE_RATES: ZoneRateOptions = { evictionRate: 0.1, secondaryEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50 };
+export const DEFAULT_ZONE_RATES: ZoneRateOptions = {
+  evictionRate: 0.1,
+  secondaryEvictionRate: 0.01,
+  unhealthyZoneThreshold: 0.55,
+  largeClusterSizeThreshold: 50,
+};
 
 const REGION_LABELS = ['topology.kubernetes.io/region', 'failure-domain.beta.kubernetes.io/region'];
 const ZONE_LABELS = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
@@ -35,18 +40,23 @@ export function zoneKeyOf(node: Node): string {
 /** The zone key as people read it: the region and zone joined by '/', or '' for the default zone. */
 export const zoneName = (key: string): string => key.split(':\x00:').filter(Boolean).join('/');
 
-export const excludedFromDisruption = (node: Node): boolean => node.metadata?.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined;
+export const excludedFromDisruption = (node: Node): boolean =>
+  node.metadata?.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined;
 
 /**
  * A zone's state from the Ready statuses of its nodes (anything but 'True' counts as not ready): FullDisruption when
  * none is ready, PartialDisruption when more than 2 are not ready and they are at least the threshold's share,
  * Normal otherwise.
  */
-export function computeZoneState(readyStatuses: readonly (string | undefined)[], unhealthyZoneThreshold: number): { notReady: number; state: ZoneState } {
+export function computeZoneState(
+  readyStatuses: readonly (string | undefined)[],
+  unhealthyZoneThreshold: number,
+): { notReady: number; state: ZoneState } {
   const notReady = readyStatuses.filter((s) => s !== 'True').length;
   const ready = readyStatuses.length - notReady;
   if (ready === 0 && notReady > 0) return { notReady, state: 'FullDisruption' };
-  if (notReady > 2 && notReady / readyStatuses.length >= unhealthyZoneThreshold) return { notReady, state: 'PartialDisruption' };
+  if (notReady > 2 && notReady / readyStatuses.length >= unhealthyZoneThreshold)
+    return { notReady, state: 'PartialDisruption' };
   return { notReady, state: 'Normal' };
 }
 

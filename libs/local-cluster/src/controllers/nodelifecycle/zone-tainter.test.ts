@@ -3,8 +3,17 @@ import type { Node } from '../shared/kinds.js';
 import { DEFAULT_ZONE_RATES, type ZoneRateOptions } from './zone-state.js';
 import { ZoneTainter } from './zone-tainter.js';
 
-const node = (name: string, zone: string | undefined, ready: string | undefined, labels: Record<string, string> = {}): Node => ({
-  metadata: { name, uid: `uid-${name}`, labels: { ...labels, ...(zone ? { 'topology.kubernetes.io/zone': zone } : {}) } },
+const node = (
+  name: string,
+  zone: string | undefined,
+  ready: string | undefined,
+  labels: Record<string, string> = {},
+): Node => ({
+  metadata: {
+    name,
+    uid: `uid-${name}`,
+    labels: { ...labels, ...(zone ? { 'topology.kubernetes.io/zone': zone } : {}) },
+  },
   status: { conditions: ready ? [{ type: 'Ready', status: ready }] : [] },
 });
 const key = (zone: string) => `:\x00:${zone}`;
@@ -35,7 +44,8 @@ describe('ZoneTainter', () => {
       { zone: key('a'), state: 'Normal' },
       { zone: key('b'), state: 'Normal' },
     ]);
-    for (const n of nodes.filter((n) => n.status!.conditions![0].status !== 'True')) expect(zones.enqueue(n)).toBe(true);
+    for (const n of nodes.filter((n) => n.status!.conditions![0].status !== 'True'))
+      expect(zones.enqueue(n)).toBe(true);
     expect(zones.enqueue(nodes[0])).toBe(false);
     expect(await pass()).toEqual(['a1', 'b1']);
     advance(9_000);
@@ -47,7 +57,7 @@ describe('ZoneTainter', () => {
     expect(zones.handleDisruption(nodes).changes).toEqual([]);
   });
 
-  it('reports zone health as kube\'s metrics count it, leaving out nodes without Ready condition and excluded ones', () => {
+  it("reports zone health as kube's metrics count it, leaving out nodes without Ready condition and excluded ones", () => {
     const { zones } = setup();
     const result = zones.handleDisruption([
       node('a1', 'a', 'True'),
@@ -100,7 +110,11 @@ describe('ZoneTainter', () => {
 
   it('keeps the normal rate in a fully disrupted zone while another zone is not', () => {
     const { zones } = setup();
-    const result = zones.handleDisruption([node('a1', 'a', 'Unknown'), node('a2', 'a', 'Unknown'), node('b1', 'b', 'True')]);
+    const result = zones.handleDisruption([
+      node('a1', 'a', 'Unknown'),
+      node('a2', 'a', 'Unknown'),
+      node('b1', 'b', 'True'),
+    ]);
     expect(result.masterDisruption).toBeUndefined();
     expect(result.changes).toContainEqual({ zone: key('a'), state: 'FullDisruption' });
     expect(zones.rate(key('a'))).toBe(0.1);

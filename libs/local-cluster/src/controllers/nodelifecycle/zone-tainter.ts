@@ -5,7 +5,14 @@
 import type { Node } from '../shared/kinds.js';
 import { readyCondition } from './health.js';
 import { RateLimitedTimedQueue, type TimedValue, type TryResult } from './rate-limited-queue.js';
-import { computeZoneState, excludedFromDisruption, type ZoneRateOptions, type ZoneState, zoneKeyOf, zoneTaintRate } from './zone-state.js';
+import {
+  computeZoneState,
+  excludedFromDisruption,
+  type ZoneRateOptions,
+  type ZoneState,
+  zoneKeyOf,
+  zoneTaintRate,
+} from './zone-state.js';
 
 export interface ZoneHealth {
   /** Nodes of the zone that have a Ready condition (kube's node_collector_zone_size). */
@@ -74,7 +81,11 @@ export class ZoneTainter {
     let allAreFullyDisrupted = true;
     for (const [zone, statuses] of ready) {
       const { notReady, state } = computeZoneState(statuses, this.options.unhealthyZoneThreshold);
-      health.set(zone, { size: statuses.length, unhealthy: notReady, health: (100 * (statuses.length - notReady)) / statuses.length });
+      health.set(zone, {
+        size: statuses.length,
+        unhealthy: notReady,
+        health: (100 * (statuses.length - notReady)) / statuses.length,
+      });
       if (state !== 'FullDisruption') allAreFullyDisrupted = false;
       next.set(zone, state);
       if (!this.states.has(zone)) {

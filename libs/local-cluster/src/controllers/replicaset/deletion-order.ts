@@ -18,7 +18,9 @@ export function compareForDeletion(a: Pod, b: Pod): number {
     scheduled(a) - scheduled(b) ||
     phase(a) - phase(b) ||
     ready(a) - ready(b) ||
-    (isPodReady(a) && isPodReady(b) ? time(podCondition(b, 'Ready')?.lastTransitionTime) - time(podCondition(a, 'Ready')?.lastTransitionTime) : 0) ||
+    (isPodReady(a) && isPodReady(b)
+      ? time(podCondition(b, 'Ready')?.lastTransitionTime) - time(podCondition(a, 'Ready')?.lastTransitionTime)
+      : 0) ||
     restarts(b) - restarts(a) ||
     time(b.metadata?.creationTimestamp) - time(a.metadata?.creationTimestamp)
   );

@@ -1,5 +1,11 @@
 // The ReplicaSet reconciler: keep `spec.replicas` active pods that match the selector, and report on them.
-import { ignoreNotFound, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  isNotFound,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import type { Expectations } from '../shared/expectations.js';
@@ -57,7 +63,9 @@ export class ReplicaSetReconciler {
     }
     if (manageError) throw manageError;
     // Ready pods become available after minReadySeconds without any event: look again then.
-    const waits = pods.map((p) => msUntilAvailable(p, rs.spec?.minReadySeconds ?? 0, now)).filter((ms): ms is number => ms !== undefined);
+    const waits = pods
+      .map((p) => msUntilAvailable(p, rs.spec?.minReadySeconds ?? 0, now))
+      .filter((ms): ms is number => ms !== undefined);
     return waits.length ? { requeueAfter: Math.min(...waits) + 50 } : undefined;
   }
 
@@ -98,7 +106,9 @@ export class ReplicaSetReconciler {
 
   /** The owner as the API server has it now: same uid and not being deleted. */
   private async isCurrent(rs: ReplicaSet): Promise<boolean> {
-    const fresh = await this.ctx.api.get(ReplicaSetKind, { namespace: rs.metadata?.namespace, name: rs.metadata!.name! }).catch(ignoreNotFound);
+    const fresh = await this.ctx.api
+      .get(ReplicaSetKind, { namespace: rs.metadata?.namespace, name: rs.metadata!.name! })
+      .catch(ignoreNotFound);
     return !!fresh && fresh.metadata?.uid === rs.metadata?.uid && !fresh.metadata?.deletionTimestamp;
   }
 }

@@ -8,7 +8,8 @@ const nsLabels = new Map([
   ['shoot--b', { 'gardener.cloud/role': 'shoot' }],
   ['garden', { 'gardener.cloud/role': 'garden' }],
 ]);
-const matches = (term: Parameters<typeof compileTerm>[1], other: ReturnType<typeof labelled>) => termMatches(compileTerm(owner, term), other, nsLabels);
+const matches = (term: Parameters<typeof compileTerm>[1], other: ReturnType<typeof labelled>) =>
+  termMatches(compileTerm(owner, term), other, nsLabels);
 
 describe('pod affinity terms', () => {
   it('select pods of the declaring pod’s namespace by default, and of the listed namespaces otherwise', () => {
@@ -21,7 +22,11 @@ describe('pod affinity terms', () => {
   });
 
   it('select namespaces by namespaceSelector, ORed with namespaces; an empty selector takes every namespace', () => {
-    const term = { topologyKey: 'k', labelSelector: { matchLabels: { app: 'etcd' } }, namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'shoot' } } };
+    const term = {
+      topologyKey: 'k',
+      labelSelector: { matchLabels: { app: 'etcd' } },
+      namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'shoot' } },
+    };
     expect(matches(term, labelled('x', { app: 'etcd' }, {}, 'shoot--b'))).toBe(true);
     expect(matches(term, labelled('x', { app: 'etcd' }, {}, 'garden'))).toBe(false);
     expect(matches({ ...term, namespaces: ['garden'] }, labelled('x', { app: 'etcd' }, {}, 'garden'))).toBe(true);
@@ -34,7 +39,12 @@ describe('pod affinity terms', () => {
   });
 
   it('narrow the selector by the declaring pod’s values of matchLabelKeys (In) and mismatchLabelKeys (NotIn)', () => {
-    const term = { topologyKey: 'k', labelSelector: { matchLabels: { app: 'etcd' } }, matchLabelKeys: ['rev', 'absent'], mismatchLabelKeys: ['tenant'] };
+    const term = {
+      topologyKey: 'k',
+      labelSelector: { matchLabels: { app: 'etcd' } },
+      matchLabelKeys: ['rev', 'absent'],
+      mismatchLabelKeys: ['tenant'],
+    };
     expect(matches(term, labelled('x', { app: 'etcd', rev: 'r2', tenant: 't2' }, {}, 'shoot--a'))).toBe(true);
     expect(matches(term, labelled('x', { app: 'etcd', rev: 'r1', tenant: 't2' }, {}, 'shoot--a'))).toBe(false);
     expect(matches(term, labelled('x', { app: 'etcd', rev: 'r2', tenant: 't1' }, {}, 'shoot--a'))).toBe(false);

@@ -43,14 +43,26 @@ export function compileTerm(owner: Pod, term: PodAffinityTerm): AffinityTerm {
   let selector: LabelSelector | undefined = term.labelSelector;
   if (selector) {
     const derived = [
-      ...(term.matchLabelKeys ?? []).filter((k) => k in ownLabels).map((key) => ({ key, operator: 'In', values: [ownLabels[key]] })),
-      ...(term.mismatchLabelKeys ?? []).filter((k) => k in ownLabels).map((key) => ({ key, operator: 'NotIn', values: [ownLabels[key]] })),
+      ...(term.matchLabelKeys ?? [])
+        .filter((k) => k in ownLabels)
+        .map((key) => ({ key, operator: 'In', values: [ownLabels[key]] })),
+      ...(term.mismatchLabelKeys ?? [])
+        .filter((k) => k in ownLabels)
+        .map((key) => ({ key, operator: 'NotIn', values: [ownLabels[key]] })),
     ];
-    if (derived.length > 0) selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...derived] };
+    if (derived.length > 0)
+      selector = { ...selector, matchExpressions: [...(selector.matchExpressions ?? []), ...derived] };
   }
   const listed = term.namespaces ?? [];
-  const namespaces = new Set(listed.length === 0 && !term.namespaceSelector ? [owner.metadata?.namespace ?? 'default'] : listed);
-  return { topologyKey: term.topologyKey, selector: selectorMatcher(selector), namespaces, namespaceSelector: selectorMatcher(term.namespaceSelector) };
+  const namespaces = new Set(
+    listed.length === 0 && !term.namespaceSelector ? [owner.metadata?.namespace ?? 'default'] : listed,
+  );
+  return {
+    topologyKey: term.topologyKey,
+    selector: selectorMatcher(selector),
+    namespaces,
+    namespaceSelector: selectorMatcher(term.namespaceSelector),
+  };
 }
 
 export function podAffinityTerms(pod: Pod): PodAffinityTerms {
@@ -58,8 +70,12 @@ export function podAffinityTerms(pod: Pod): PodAffinityTerms {
   const weighted = (terms: { weight: number; podAffinityTerm: PodAffinityTerm }[] | undefined) =>
     (terms ?? []).map((t) => ({ ...compileTerm(pod, t.podAffinityTerm), weight: t.weight }));
   return {
-    requiredAffinity: (affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileTerm(pod, t)),
-    requiredAntiAffinity: (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => compileTerm(pod, t)),
+    requiredAffinity: (affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+      compileTerm(pod, t),
+    ),
+    requiredAntiAffinity: (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) =>
+      compileTerm(pod, t),
+    ),
     preferredAffinity: weighted(affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
     preferredAntiAffinity: weighted(affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
   };

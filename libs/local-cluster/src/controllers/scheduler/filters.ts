@@ -9,7 +9,10 @@ import { TAINT_UNSCHEDULABLE, toleratesAll, untoleratedTaint } from './taints.js
  * fails; resource fit reports every insufficient resource.
  */
 export function filterNode(pod: Pod, node: Node, usage: NodeUsage): string[] {
-  if (node.spec?.unschedulable && !toleratesAll(pod.spec?.tolerations, { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' })) {
+  if (
+    node.spec?.unschedulable &&
+    !toleratesAll(pod.spec?.tolerations, { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' })
+  ) {
     return ['node(s) were unschedulable'];
   }
   const taint = untoleratedTaint(node, pod.spec?.tolerations);

@@ -1,6 +1,12 @@
 // The scheduler: places each unscheduled pod of the default scheduler on the best feasible node through the
 // pods/binding subresource, or records why it cannot (PodScheduled=False, reason Unschedulable, and an Event).
-import { ignoreNotFound, NamespaceKind, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  NamespaceKind,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
@@ -18,7 +24,13 @@ const UNSCHEDULABLE_RETRY_MS = 30_000;
 export function needsScheduling(pod: Pod): boolean {
   const name = pod.spec?.schedulerName;
   const phase = pod.status?.phase;
-  return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && (!name || name === SCHEDULER_NAME) && phase !== 'Succeeded' && phase !== 'Failed';
+  return (
+    !pod.spec?.nodeName &&
+    !pod.metadata?.deletionTimestamp &&
+    (!name || name === SCHEDULER_NAME) &&
+    phase !== 'Succeeded' &&
+    phase !== 'Failed'
+  );
 }
 
 export class SchedulerReconciler {
@@ -56,7 +68,12 @@ export class SchedulerReconciler {
       await this.ctx.api.transport.request({
         method: 'POST',
         path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/binding`,
-        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid: pod.metadata?.uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } },
+        body: {
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name, namespace, uid: pod.metadata?.uid },
+          target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+        },
       });
     } catch (err) {
       this.assumed.delete(podKey(pod));
@@ -68,9 +85,21 @@ export class SchedulerReconciler {
   private async markUnschedulable(pod: Pod, message: string): Promise<void> {
     const current = podCondition(pod, 'PodScheduled');
     if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
-    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: rfc3339(this.ctx.now()) };
+    const condition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message,
+      lastProbeTime: null,
+      lastTransitionTime: rfc3339(this.ctx.now()),
+    };
     const conditions = [...(pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled'), condition];
-    await this.ctx.client.patch(PodKind, { namespace: pod.metadata?.namespace, name: pod.metadata!.name! }, { type: 'merge', patch: { status: { conditions } } }, { subresource: 'status' });
+    await this.ctx.client.patch(
+      PodKind,
+      { namespace: pod.metadata?.namespace, name: pod.metadata!.name! },
+      { type: 'merge', patch: { status: { conditions } } },
+      { subresource: 'status' },
+    );
     this.events.event(pod, 'Warning', 'FailedScheduling', message);
   }
 

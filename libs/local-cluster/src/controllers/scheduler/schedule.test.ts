@@ -12,7 +12,12 @@ describe('scheduling a pod', () => {
     expect(placed(schedulePod(pod({ nodeSelector: { disk: 'ssd' } }), [node('n1')], new Map()))).toBe(
       "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
     );
-    const nodes = [node('a', { unschedulable: true }), node('b', { cpu: '500m' }), node('c', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] }), node('d', { ready: 'False' })];
+    const nodes = [
+      node('a', { unschedulable: true }),
+      node('b', { cpu: '500m' }),
+      node('c', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] }),
+      node('d', { ready: 'False' }),
+    ];
     expect(placed(schedulePod(pod({}, '1'), nodes, new Map()))).toBe(
       '0/4 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: db}, 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }, 1 node(s) were unschedulable.',
     );
@@ -22,14 +27,25 @@ describe('scheduling a pod', () => {
   it('counts what bound pods request against allocatable, and the pod limit', () => {
     const used = emptyUsage();
     addPod(used, pod({}, '3500m'));
-    expect(placed(schedulePod(pod({}, '600m'), [node('n1')], new Map([['n1', used]])))).toBe('0/1 nodes are available: 1 Insufficient cpu.');
+    expect(placed(schedulePod(pod({}, '600m'), [node('n1')], new Map([['n1', used]])))).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu.',
+    );
     expect(placed(schedulePod(pod({}, '500m'), [node('n1')], new Map([['n1', used]])))).toBe('n1');
-    expect(placed(schedulePod(pod(), [node('n1', { pods: '1' })], new Map([['n1', used]])))).toBe('0/1 nodes are available: 1 Too many pods.');
+    expect(placed(schedulePod(pod(), [node('n1', { pods: '1' })], new Map([['n1', used]])))).toBe(
+      '0/1 nodes are available: 1 Too many pods.',
+    );
   });
 
   it('matches required node affinity: In, NotIn, Exists, DoesNotExist, Gt, Lt and metadata.name', () => {
-    const nodes = [node('a', { labels: { zone: 'x', gen: '3' } }), node('b', { labels: { zone: 'y', gen: '7' } }), node('c', { labels: {} })];
-    const affinity = (terms: object[]) => pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } } as never);
+    const nodes = [
+      node('a', { labels: { zone: 'x', gen: '3' } }),
+      node('b', { labels: { zone: 'y', gen: '7' } }),
+      node('c', { labels: {} }),
+    ];
+    const affinity = (terms: object[]) =>
+      pod({
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } },
+      } as never);
     const only = (terms: object[]) => placed(schedulePod(affinity(terms), nodes, new Map()));
     expect(only([{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['y'] }] }])).toBe('b');
     expect(only([{ matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['x', 'y'] }] }])).toBe('c');
@@ -38,7 +54,17 @@ describe('scheduling a pod', () => {
     expect(only([{ matchExpressions: [{ key: 'gen', operator: 'Lt', values: ['5'] }] }])).toBe('a');
     expect(only([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['c'] }] }])).toBe('c');
     // Terms are ORed; an empty term matches nothing.
-    expect(only([{}, { matchExpressions: [{ key: 'zone', operator: 'Exists' }, { key: 'gen', operator: 'Gt', values: ['4'] }] }])).toBe('b');
+    expect(
+      only([
+        {},
+        {
+          matchExpressions: [
+            { key: 'zone', operator: 'Exists' },
+            { key: 'gen', operator: 'Gt', values: ['4'] },
+          ],
+        },
+      ]),
+    ).toBe('b');
   });
 
   it('spreads pods over nodes by least requested', () => {
@@ -60,9 +86,25 @@ describe('scheduling a pod', () => {
 
   it('keeps hard topology spread constraints: maxSkew per zone over the matching pods of the namespace', () => {
     // Zone a is the emptiest by resources, yet already holds a matching pod; the pod must go to zone b.
-    const nodes = [node('a1', { labels: { zone: 'a' }, cpu: '64' }), node('b1', { labels: { zone: 'b' } }), node('x', {})];
-    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] };
-    const web = (nodeName?: string, namespace = 'default'): Pod => ({ ...pod({ ...spread, nodeName }), metadata: { name: `w-${nodeName}`, namespace, labels: { app: 'web' } } });
+    const nodes = [
+      node('a1', { labels: { zone: 'a' }, cpu: '64' }),
+      node('b1', { labels: { zone: 'b' } }),
+      node('x', {}),
+    ];
+    const spread = {
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
+    const web = (nodeName?: string, namespace = 'default'): Pod => ({
+      ...pod({ ...spread, nodeName }),
+      metadata: { name: `w-${nodeName}`, namespace, labels: { app: 'web' } },
+    });
     expect(placed(schedulePod(web(), nodes, new Map(), [web('a1')]))).toBe('b1');
     // Without the constraint least-requested scoring picks the big node.
     expect(placed(schedulePod({ ...web(), spec: pod().spec }, nodes, new Map(), [web('a1')]))).toBe('a1');
@@ -107,14 +149,16 @@ const LABEL_VALUES = ['a', 'b', '1', '5', '9'];
 
 const labelsArb = fc.dictionary(fc.constantFrom(...LABEL_KEYS), fc.constantFrom(...LABEL_VALUES), { maxKeys: 3 });
 const nodeArb = (name: string) =>
-  fc.record({
-    labels: labelsArb,
-    taints: fc.subarray(TAINTS),
-    unschedulable: fc.boolean(),
-    ready: fc.constantFrom('True', 'True', 'False'),
-    cpuMilli: fc.integer({ min: 500, max: 4000 }),
-    usedMilli: fc.integer({ min: 0, max: 4000 }),
-  }).map((n) => ({ name, ...n }));
+  fc
+    .record({
+      labels: labelsArb,
+      taints: fc.subarray(TAINTS),
+      unschedulable: fc.boolean(),
+      ready: fc.constantFrom('True', 'True', 'False'),
+      cpuMilli: fc.integer({ min: 500, max: 4000 }),
+      usedMilli: fc.integer({ min: 0, max: 4000 }),
+    })
+    .map((n) => ({ name, ...n }));
 const requirementArb = fc.record({
   key: fc.constantFrom(...LABEL_KEYS),
   operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'),
@@ -122,7 +166,15 @@ const requirementArb = fc.record({
 });
 const podArb = fc.record({
   nodeSelector: fc.dictionary(fc.constantFrom(...LABEL_KEYS), fc.constantFrom(...LABEL_VALUES), { maxKeys: 1 }),
-  terms: fc.option(fc.array(fc.record({ exprs: fc.array(requirementArb, { maxLength: 2 }), names: fc.option(fc.subarray(['n0', 'n1', 'n2'])) }), { minLength: 1, maxLength: 2 })),
+  terms: fc.option(
+    fc.array(
+      fc.record({
+        exprs: fc.array(requirementArb, { maxLength: 2 }),
+        names: fc.option(fc.subarray(['n0', 'n1', 'n2'])),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+  ),
   tolerations: fc.subarray(TOLERATIONS),
   cpuMilli: fc.integer({ min: 0, max: 3000 }),
 });
@@ -132,13 +184,19 @@ type GenPod = typeof podArb extends fc.Arbitrary<infer P> ? P : never;
 
 function oracle(p: GenPod, n: GenNode): boolean {
   const tolerated = (key: string, value: string | undefined, effect: string) =>
-    p.tolerations.some((t) => (t.effect === undefined || t.effect === effect) && (t.operator === 'Exists' ? !t.key || t.key === key : t.key === key && (t.value ?? '') === (value ?? '')));
+    p.tolerations.some(
+      (t) =>
+        (t.effect === undefined || t.effect === effect) &&
+        (t.operator === 'Exists' ? !t.key || t.key === key : t.key === key && (t.value ?? '') === (value ?? '')),
+    );
   if (n.unschedulable && !tolerated('node.kubernetes.io/unschedulable', undefined, 'NoSchedule')) return false;
   if (n.ready !== 'True' && !tolerated('node.kubernetes.io/not-ready', undefined, 'NoSchedule')) return false;
   for (const t of n.taints) if (t.effect !== 'PreferNoSchedule' && !tolerated(t.key, t.value, t.effect)) return false;
   for (const [k, v] of Object.entries(p.nodeSelector)) if (n.labels[k] !== v) return false;
   if (p.terms) {
-    const holds = (r: GenPod['terms'] extends (infer T)[] | null ? (T extends { exprs: (infer R)[] } ? R : never) : never) => {
+    const holds = (
+      r: GenPod['terms'] extends (infer T)[] | null ? (T extends { exprs: (infer R)[] } ? R : never) : never,
+    ) => {
       const v = n.labels[r.key];
       // kube's NewRequirement: In/NotIn need values, Exists/DoesNotExist none; a requirement that does not
       // convert fails its whole term.
@@ -152,7 +210,9 @@ function oracle(p: GenPod, n: GenNode): boolean {
     // kube's matchFields take In with exactly one value (nodeSelectorRequirementsAsFieldSelector); any other term
     // with matchFields does not convert and matches no node.
     const termHolds = (t: NonNullable<GenPod['terms']>[number]) =>
-      (t.exprs.length > 0 || t.names !== null) && t.exprs.every(holds) && (t.names === null || (t.names.length === 1 && t.names[0] === n.name));
+      (t.exprs.length > 0 || t.names !== null) &&
+      t.exprs.every(holds) &&
+      (t.names === null || (t.names.length === 1 && t.names[0] === n.name));
     if (!p.terms.some(termHolds)) return false;
   }
   // kube's NodeResourcesFit checks only what the pod requests: a pod asking no cpu fits an overcommitted node.
@@ -165,7 +225,13 @@ function toPod(p: GenPod): Pod {
     ...(t.names !== null ? { matchFields: [{ key: 'metadata.name', operator: 'In', values: t.names }] } : {}),
   }));
   return pod(
-    { nodeSelector: p.nodeSelector, tolerations: p.tolerations, ...(nodeSelectorTerms ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } } : {}) },
+    {
+      nodeSelector: p.nodeSelector,
+      tolerations: p.tolerations,
+      ...(nodeSelectorTerms
+        ? { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } }
+        : {}),
+    },
     p.cpuMilli ? `${p.cpuMilli}m` : undefined,
   );
 }
@@ -174,7 +240,15 @@ describe('scheduler filter (property)', () => {
   it('binds a pod only to a node that satisfies all its constraints, and only gives up when none does', () => {
     fc.assert(
       fc.property(fc.tuple(nodeArb('n0'), nodeArb('n1'), nodeArb('n2')), podArb, (genNodes, genPod) => {
-        const nodes = genNodes.map((n) => node(n.name, { labels: n.labels, taints: n.taints, unschedulable: n.unschedulable, ready: n.ready, cpu: `${n.cpuMilli}m` }));
+        const nodes = genNodes.map((n) =>
+          node(n.name, {
+            labels: n.labels,
+            taints: n.taints,
+            unschedulable: n.unschedulable,
+            ready: n.ready,
+            cpu: `${n.cpuMilli}m`,
+          }),
+        );
         const usage = new Map(
           genNodes.map((n) => {
             const u = emptyUsage();
@@ -184,7 +258,12 @@ describe('scheduler filter (property)', () => {
         );
         const decision = schedulePod(toPod(genPod), nodes, usage);
         if ('node' in decision) {
-          expect(oracle(genPod, genNodes.find((n) => n.name === decision.node.metadata?.name)!)).toBe(true);
+          expect(
+            oracle(
+              genPod,
+              genNodes.find((n) => n.name === decision.node.metadata?.name)!,
+            ),
+          ).toBe(true);
         } else {
           expect(genNodes.filter((n) => oracle(genPod, n))).toEqual([]);
         }
@@ -197,7 +276,15 @@ describe('scheduler filter (property)', () => {
             [
               { name: 'n0', labels: {}, taints: [], unschedulable: false, ready: 'True', cpuMilli: 500, usedMilli: 0 },
               { name: 'n1', labels: {}, taints: [], unschedulable: false, ready: 'True', cpuMilli: 500, usedMilli: 0 },
-              { name: 'n2', labels: {}, taints: [], unschedulable: false, ready: 'True', cpuMilli: 501, usedMilli: 502 },
+              {
+                name: 'n2',
+                labels: {},
+                taints: [],
+                unschedulable: false,
+                ready: 'True',
+                cpuMilli: 501,
+                usedMilli: 502,
+              },
             ],
             { nodeSelector: {}, terms: null, tolerations: [], cpuMilli: 0 },
           ],

@@ -15,7 +15,13 @@ export type Decision = { node: Node } | { unschedulable: string };
  * Filters run in kube's order and a node gets the reason of the first that fails: node-level filters, then
  * PodTopologySpread, then InterPodAffinity.
  */
-export function schedulePod(pod: Pod, nodes: Node[], usage: Map<string, NodeUsage>, placed: Pod[] = [], namespaces: NamespaceLabels = new Map()): Decision {
+export function schedulePod(
+  pod: Pod,
+  nodes: Node[],
+  usage: Map<string, NodeUsage>,
+  placed: Pod[] = [],
+  namespaces: NamespaceLabels = new Map(),
+): Decision {
   const reasonsByNode: string[][] = [];
   const feasible: Candidate[] = [];
   const spread = topologySpreadFilter(pod, nodes, placed);

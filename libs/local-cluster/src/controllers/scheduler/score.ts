@@ -34,6 +34,9 @@ export function scoreNodes(input: ScoreInput): number[] {
 export function pickNode(input: ScoreInput): Node | undefined {
   const totals = scoreNodes(input);
   const ranked = input.feasible.map((c, i) => ({ ...c, total: totals[i] }));
-  ranked.sort((a, b) => b.total - a.total || a.usage.pods - b.usage.pods || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!));
+  ranked.sort(
+    (a, b) =>
+      b.total - a.total || a.usage.pods - b.usage.pods || a.node.metadata!.name!.localeCompare(b.node.metadata!.name!),
+  );
   return ranked[0]?.node;
 }

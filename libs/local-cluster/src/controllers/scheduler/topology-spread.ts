@@ -28,8 +28,12 @@ export function spreadConstraints(pod: Pod, whenUnsatisfiable: 'DoNotSchedule' |
   return (pod.spec?.topologySpreadConstraints ?? [])
     .filter((c) => c.whenUnsatisfiable === whenUnsatisfiable)
     .map((c: Constraint) => {
-      const extra = Object.fromEntries((c.matchLabelKeys ?? []).filter((k) => k in podLabels).map((k) => [k, podLabels[k]]));
-      const selector = c.labelSelector ? { ...c.labelSelector, matchLabels: { ...c.labelSelector.matchLabels, ...extra } } : undefined;
+      const extra = Object.fromEntries(
+        (c.matchLabelKeys ?? []).filter((k) => k in podLabels).map((k) => [k, podLabels[k]]),
+      );
+      const selector = c.labelSelector
+        ? { ...c.labelSelector, matchLabels: { ...c.labelSelector.matchLabels, ...extra } }
+        : undefined;
       return {
         topologyKey: c.topologyKey,
         maxSkew: c.maxSkew,
@@ -37,7 +41,10 @@ export function spreadConstraints(pod: Pod, whenUnsatisfiable: 'DoNotSchedule' |
         matches: selectorMatcher(selector),
         includesNode: (node: Node) =>
           (c.nodeAffinityPolicy === 'Ignore' || matchesNodeSelectorAndAffinity(pod, node)) &&
-          (c.nodeTaintsPolicy !== 'Honor' || (node.spec?.taints ?? []).every((t) => (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') || toleratesAll(pod.spec?.tolerations, t))),
+          (c.nodeTaintsPolicy !== 'Honor' ||
+            (node.spec?.taints ?? []).every(
+              (t) => (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') || toleratesAll(pod.spec?.tolerations, t),
+            )),
       };
     });
 }
@@ -45,7 +52,13 @@ export function spreadConstraints(pod: Pod, whenUnsatisfiable: 'DoNotSchedule' |
 /** Whether a bound pod counts for a constraint of a pod in `namespace`: same namespace, not terminating or finished, matching. */
 export function countsFor(c: SpreadConstraint, namespace: string | undefined, other: Pod): boolean {
   const phase = other.status?.phase;
-  if (other.metadata?.namespace !== namespace || other.metadata?.deletionTimestamp || phase === 'Succeeded' || phase === 'Failed') return false;
+  if (
+    other.metadata?.namespace !== namespace ||
+    other.metadata?.deletionTimestamp ||
+    phase === 'Succeeded' ||
+    phase === 'Failed'
+  )
+    return false;
   return c.matches(other.metadata?.labels ?? {});
 }
 

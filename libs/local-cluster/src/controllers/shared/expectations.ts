@@ -49,7 +49,11 @@ export class Expectations {
  * Lowers the expectations of the controllers of `ownerKind` as their objects show up in (or leave) the informer:
  * an object's controller ownerReference says whose expectation it fulfils.
  */
-export function observeOwnedObjects(informer: SharedInformer<any>, ownerKind: string, expectations: Expectations): () => void {
+export function observeOwnedObjects(
+  informer: SharedInformer<any>,
+  ownerKind: string,
+  expectations: Expectations,
+): () => void {
   const ownerKey = (obj: KubernetesObject) => {
     const ref = controllerOf(obj);
     return ref?.kind === ownerKind ? `${obj.metadata?.namespace}/${ref.name}` : undefined;
@@ -64,7 +68,8 @@ export function observeOwnedObjects(informer: SharedInformer<any>, ownerKind: st
     },
     onUpdate(oldObj, obj) {
       const owner = ownerKey(obj);
-      if (owner && obj.metadata?.deletionTimestamp && !oldObj.metadata?.deletionTimestamp) expectations.deletionObserved(owner, objectKey(obj));
+      if (owner && obj.metadata?.deletionTimestamp && !oldObj.metadata?.deletionTimestamp)
+        expectations.deletionObserved(owner, objectKey(obj));
     },
     onDelete(obj) {
       const owner = ownerKey(obj);

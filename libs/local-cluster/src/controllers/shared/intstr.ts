@@ -6,7 +6,12 @@ export type IntOrString = number | string;
  * The absolute value of `value` for `total`: percentages are rounded up (`roundUp`) or down, as kube's
  * GetScaledValueFromIntOrPercent. Throws on anything but an integer or `<int>%`.
  */
-export function scaledValue(value: IntOrString | undefined, total: number, roundUp: boolean, fallback: IntOrString = 0): number {
+export function scaledValue(
+  value: IntOrString | undefined,
+  total: number,
+  roundUp: boolean,
+  fallback: IntOrString = 0,
+): number {
   const v = value ?? fallback;
   if (typeof v === 'number') {
     if (!Number.isInteger(v)) throw new Error(`invalid value ${v}: must be an integer or a percentage`);

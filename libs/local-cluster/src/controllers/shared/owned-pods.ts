@@ -1,6 +1,12 @@
 // Event wiring shared by the controllers that own pods (ReplicaSet, StatefulSet, DaemonSet, Job): a pod event
 // enqueues its controller owner, and an orphan pod enqueues every owner whose selector it matches (to be adopted).
-import { type ControllerBuilder, type InformerCache, type Kind, type KubernetesObject, type Request } from '@gardener-ts/controller-runtime';
+import {
+  type ControllerBuilder,
+  type InformerCache,
+  type Kind,
+  type KubernetesObject,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import { type LabelSelector, type Pod, PodKind } from './kinds.js';
 import { controllerOf } from './owner.js';
 import { selectorMatcher } from './selectors.js';
@@ -11,7 +17,9 @@ export function ownsPods<T extends KubernetesObject>(
   ownerKind: Kind<T>,
   selectorOf: (owner: T) => LabelSelector | undefined,
 ): ControllerBuilder {
-  return builder.owns(PodKind).watches(PodKind, (pod: Pod) => (controllerOf(pod) ? [] : ownersSelecting(cache, ownerKind, selectorOf, pod)));
+  return builder
+    .owns(PodKind)
+    .watches(PodKind, (pod: Pod) => (controllerOf(pod) ? [] : ownersSelecting(cache, ownerKind, selectorOf, pod)));
 }
 
 /** Requests for the owners in the object's namespace whose selector matches its labels. */

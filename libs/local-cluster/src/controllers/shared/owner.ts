@@ -52,21 +52,35 @@ export async function claimObjects<T extends KubernetesObject>(objects: T[], o: 
     if (ref) {
       if (ref.uid !== uid) continue;
       if (matches) claimed.push(obj);
-      else if (!ownerDeleting) await setOwnerReferences(o, obj, (obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid));
+      else if (!ownerDeleting)
+        await setOwnerReferences(
+          o,
+          obj,
+          (obj.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid),
+        );
       continue;
     }
     if (!matches || ownerDeleting || obj.metadata?.deletionTimestamp) continue;
     mayAdopt ??= await o.ownerIsCurrent();
     if (!mayAdopt) continue;
-    const adopted = await setOwnerReferences(o, obj, [...(obj.metadata?.ownerReferences ?? []), controllerRef(o.owner, o.ownerKind)]);
+    const adopted = await setOwnerReferences(o, obj, [
+      ...(obj.metadata?.ownerReferences ?? []),
+      controllerRef(o.owner, o.ownerKind),
+    ]);
     if (adopted) claimed.push(adopted);
   }
   return claimed;
 }
 
 /** Replaces the ownerReferences if the object is unchanged since it was read (a Conflict otherwise, retried by the queue). */
-async function setOwnerReferences<T extends KubernetesObject>(o: ClaimOptions<T>, obj: T, ownerReferences: OwnerReference[]): Promise<T | undefined> {
+async function setOwnerReferences<T extends KubernetesObject>(
+  o: ClaimOptions<T>,
+  obj: T,
+  ownerReferences: OwnerReference[],
+): Promise<T | undefined> {
   const key = { namespace: obj.metadata?.namespace, name: obj.metadata!.name! };
-  const patch = { metadata: { ownerReferences, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion } };
+  const patch = {
+    metadata: { ownerReferences, uid: obj.metadata?.uid, resourceVersion: obj.metadata?.resourceVersion },
+  };
   return o.client.patch(o.kind, key, { type: 'merge', patch }).catch(ignoreNotFound);
 }

@@ -31,7 +31,8 @@ export function resolveTargetPort(port: ServicePort, pod: Pod): number | undefin
 }
 
 /** Services with a selector are the ones whose endpoints the controllers manage. */
-export const managesEndpoints = (service: Service) => !!service.spec?.selector && Object.keys(service.spec.selector).length > 0 && service.spec.type !== 'ExternalName';
+export const managesEndpoints = (service: Service) =>
+  !!service.spec?.selector && Object.keys(service.spec.selector).length > 0 && service.spec.type !== 'ExternalName';
 
 /** Requests for the Services in the pod's namespace whose selector matches it. */
 export function servicesSelecting(cache: InformerCache, pod: Pod): Request[] {
@@ -39,7 +40,10 @@ export function servicesSelecting(cache: InformerCache, pod: Pod): Request[] {
   return cache
     .informerFor(ServiceKind)
     .store.byIndex('namespace', namespace)
-    .filter((s) => managesEndpoints(s) && Object.entries(s.spec!.selector!).every(([k, v]) => pod.metadata?.labels?.[k] === v))
+    .filter(
+      (s) =>
+        managesEndpoints(s) && Object.entries(s.spec!.selector!).every(([k, v]) => pod.metadata?.labels?.[k] === v),
+    )
     .map((s) => ({ namespace, name: s.metadata!.name! }));
 }
 

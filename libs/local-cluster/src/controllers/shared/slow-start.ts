@@ -2,7 +2,11 @@
 // that fails for every object (quota, a bad template) fails once rather than `count` times.
 
 /** Runs `fn` `count` times in doubling batches; returns how many succeeded and the first error, if any. */
-export async function slowStartBatch(count: number, fn: () => Promise<void>, initialBatch = 1): Promise<{ succeeded: number; error?: unknown }> {
+export async function slowStartBatch(
+  count: number,
+  fn: () => Promise<void>,
+  initialBatch = 1,
+): Promise<{ succeeded: number; error?: unknown }> {
   let succeeded = 0;
   let batch = Math.min(count, initialBatch);
   while (batch > 0) {

@@ -2,7 +2,11 @@
 // change reconciles it again, so the write is simply dropped. A gone object needs no status.
 import { isConflict, isNotFound, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 
-export async function writeStatus<T extends KubernetesObject & { status?: unknown }>(client: Client, obj: T, status: T['status']): Promise<void> {
+export async function writeStatus<T extends KubernetesObject & { status?: unknown }>(
+  client: Client,
+  obj: T,
+  status: T['status'],
+): Promise<void> {
   try {
     await client.updateStatus({ ...structuredClone(obj), status });
   } catch (err) {

@@ -23,7 +23,12 @@ export function ordinalOf(sts: StatefulSet, pod: Pod): number | undefined {
 export function statefulPod(sts: StatefulSet, ordinal: number, template: PodTemplateSpec, revision: string): Pod {
   const name = podName(sts, ordinal);
   const pod = podFromTemplate(template, sts, StatefulSetKind, { name });
-  pod.metadata!.labels = { ...pod.metadata!.labels, [REVISION_LABEL]: revision, [POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal) };
+  pod.metadata!.labels = {
+    ...pod.metadata!.labels,
+    [REVISION_LABEL]: revision,
+    [POD_NAME_LABEL]: name,
+    [POD_INDEX_LABEL]: String(ordinal),
+  };
   const spec = pod.spec!;
   spec.hostname = name;
   if (sts.spec?.serviceName) spec.subdomain = sts.spec.serviceName;
@@ -32,7 +37,10 @@ export function statefulPod(sts: StatefulSet, ordinal: number, template: PodTemp
     const claimed = new Set(claims.map((c) => c.metadata?.name));
     spec.volumes = [
       ...(spec.volumes ?? []).filter((v) => !claimed.has(v.name)),
-      ...claims.map((c) => ({ name: c.metadata!.name!, persistentVolumeClaim: { claimName: claimName(c.metadata!.name!, sts, ordinal) } })),
+      ...claims.map((c) => ({
+        name: c.metadata!.name!,
+        persistentVolumeClaim: { claimName: claimName(c.metadata!.name!, sts, ordinal) },
+      })),
     ];
   }
   return pod;

@@ -2,12 +2,30 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../shared/kinds.js';
 import { type Action, type PlanInput, planStatefulSet } from './plan.js';
 
-const pod = (ordinal: number, o: { ready?: boolean; phase?: string; revision?: string; terminating?: boolean } = {}): Pod => ({
-  metadata: { name: `db-${ordinal}`, labels: { 'controller-revision-hash': o.revision ?? 'r1' }, ...(o.terminating ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-  status: { phase: o.phase ?? 'Running', conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+const pod = (
+  ordinal: number,
+  o: { ready?: boolean; phase?: string; revision?: string; terminating?: boolean } = {},
+): Pod => ({
+  metadata: {
+    name: `db-${ordinal}`,
+    labels: { 'controller-revision-hash': o.revision ?? 'r1' },
+    ...(o.terminating ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+  },
+  status: {
+    phase: o.phase ?? 'Running',
+    conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+  },
 });
 const plan = (input: Partial<Omit<PlanInput, 'pods'>> & { pods: Pod[] }) =>
-  planStatefulSet({ replicas: 3, start: 0, orderedReady: true, partition: 0, updateRevision: 'r1', ...input, pods: new Map(input.pods.map((p) => [Number(p.metadata!.name!.split('-')[1]), p])) });
+  planStatefulSet({
+    replicas: 3,
+    start: 0,
+    orderedReady: true,
+    partition: 0,
+    updateRevision: 'r1',
+    ...input,
+    pods: new Map(input.pods.map((p) => [Number(p.metadata!.name!.split('-')[1]), p])),
+  });
 const summary = (actions: Action[]) => actions.map((a) => `${a.type} ${a.ordinal}`);
 
 describe('StatefulSet plan', () => {
@@ -20,7 +38,10 @@ describe('StatefulSet plan', () => {
 
   it('creates and deletes all at once with Parallel', () => {
     expect(summary(plan({ orderedReady: false, pods: [] }))).toEqual(['create 0', 'create 1', 'create 2']);
-    expect(summary(plan({ orderedReady: false, replicas: 1, pods: [pod(0), pod(1), pod(2)] }))).toEqual(['delete 2', 'delete 1']);
+    expect(summary(plan({ orderedReady: false, replicas: 1, pods: [pod(0), pod(1), pod(2)] }))).toEqual([
+      'delete 2',
+      'delete 1',
+    ]);
   });
 
   it('scales down from the highest ordinal, one at a time, waiting for the terminating one', () => {
@@ -35,9 +56,15 @@ describe('StatefulSet plan', () => {
   it('rolls out from the highest ordinal down to the partition', () => {
     const old = [pod(0), pod(1), pod(2)];
     expect(summary(plan({ updateRevision: 'r2', pods: old }))).toEqual(['delete 2']);
-    expect(summary(plan({ updateRevision: 'r2', pods: [pod(0), pod(1), pod(2, { revision: 'r2' })] }))).toEqual(['delete 1']);
-    expect(summary(plan({ updateRevision: 'r2', partition: 2, pods: [pod(0), pod(1), pod(2, { revision: 'r2' })] }))).toEqual([]);
-    expect(summary(plan({ updateRevision: 'r2', pods: [pod(0), pod(1), pod(2, { revision: 'r2', ready: false })] }))).toEqual([]);
+    expect(summary(plan({ updateRevision: 'r2', pods: [pod(0), pod(1), pod(2, { revision: 'r2' })] }))).toEqual([
+      'delete 1',
+    ]);
+    expect(
+      summary(plan({ updateRevision: 'r2', partition: 2, pods: [pod(0), pod(1), pod(2, { revision: 'r2' })] })),
+    ).toEqual([]);
+    expect(
+      summary(plan({ updateRevision: 'r2', pods: [pod(0), pod(1), pod(2, { revision: 'r2', ready: false })] })),
+    ).toEqual([]);
     expect(summary(plan({ updateRevision: 'r2', partition: undefined, pods: old }))).toEqual([]);
   });
 

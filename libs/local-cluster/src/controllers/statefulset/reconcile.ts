@@ -1,9 +1,21 @@
 // The StatefulSet reconciler: revisions first, then one plan step over the ordinal pods, then status and history.
-import { ignoreNotFound, isAlreadyExists, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  isAlreadyExists,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { canonicalJson } from '../shared/hash.js';
-import { type ControllerRevision, ControllerRevisionKind, PodKind, type StatefulSet, StatefulSetKind } from '../shared/kinds.js';
+import {
+  type ControllerRevision,
+  ControllerRevisionKind,
+  PodKind,
+  type StatefulSet,
+  StatefulSetKind,
+} from '../shared/kinds.js';
 import { claimObjects } from '../shared/owner.js';
 import { msUntilAvailable } from '../shared/pods.js';
 import { selectorMatcher } from '../shared/selectors.js';
@@ -33,8 +45,15 @@ export class StatefulSetReconciler {
       },
     };
     const inNamespace = { namespace: req.namespace };
-    const pods = (await claimObjects((await this.ctx.client.list(PodKind, inNamespace)).items, { ...claiming, kind: PodKind })).filter((p) => ordinalOf(sts, p) !== undefined);
-    const revisions = (await claimObjects((await this.ctx.client.list(ControllerRevisionKind, inNamespace)).items, { ...claiming, kind: ControllerRevisionKind })).sort(byRevision);
+    const pods = (
+      await claimObjects((await this.ctx.client.list(PodKind, inNamespace)).items, { ...claiming, kind: PodKind })
+    ).filter((p) => ordinalOf(sts, p) !== undefined);
+    const revisions = (
+      await claimObjects((await this.ctx.client.list(ControllerRevisionKind, inNamespace)).items, {
+        ...claiming,
+        kind: ControllerRevisionKind,
+      })
+    ).sort(byRevision);
 
     const update = await syncUpdateRevision(this.ctx, sts, StatefulSetKind, revisions);
     const current = revisions.find((r) => r.metadata?.name === sts.status?.currentRevision) ?? update;
@@ -57,16 +76,39 @@ export class StatefulSetReconciler {
     const now = this.ctx.now();
     const status = statefulSetStatus(sts, pods, current.metadata!.name!, update.metadata!.name!, now);
     if (canonicalJson(status) !== canonicalJson(sts.status ?? {})) await writeStatus(this.ctx.client, sts, status);
-    const live = new Set([status.currentRevision, status.updateRevision, ...pods.map((p) => p.metadata?.labels?.[REVISION_LABEL])]);
-    await truncateRevisionHistory(this.ctx, revisions, (r) => live.has(r.metadata?.name), sts.spec?.revisionHistoryLimit);
-    const waits = pods.map((p) => msUntilAvailable(p, sts.spec?.minReadySeconds ?? 0, now)).filter((ms): ms is number => ms !== undefined);
+    const live = new Set([
+      status.currentRevision,
+      status.updateRevision,
+      ...pods.map((p) => p.metadata?.labels?.[REVISION_LABEL]),
+    ]);
+    await truncateRevisionHistory(
+      this.ctx,
+      revisions,
+      (r) => live.has(r.metadata?.name),
+      sts.spec?.revisionHistoryLimit,
+    );
+    const waits = pods
+      .map((p) => msUntilAvailable(p, sts.spec?.minReadySeconds ?? 0, now))
+      .filter((ms): ms is number => ms !== undefined);
     return waits.length ? { requeueAfter: Math.min(...waits) + 50 } : undefined;
   }
 
-  private async apply(sts: StatefulSet, action: Action, current: ControllerRevision, update: ControllerRevision): Promise<void> {
+  private async apply(
+    sts: StatefulSet,
+    action: Action,
+    current: ControllerRevision,
+    update: ControllerRevision,
+  ): Promise<void> {
     if (action.type === 'delete') {
-      await this.ctx.client.delete(PodKind, { namespace: sts.metadata?.namespace, name: action.pod.metadata!.name! }).catch(ignoreNotFound);
-      this.events.event(sts, 'Normal', 'SuccessfulDelete', `delete Pod ${action.pod.metadata?.name} in StatefulSet ${sts.metadata?.name} successful`);
+      await this.ctx.client
+        .delete(PodKind, { namespace: sts.metadata?.namespace, name: action.pod.metadata!.name! })
+        .catch(ignoreNotFound);
+      this.events.event(
+        sts,
+        'Normal',
+        'SuccessfulDelete',
+        `delete Pod ${action.pod.metadata?.name} in StatefulSet ${sts.metadata?.name} successful`,
+      );
       return;
     }
     for (const claim of statefulClaims(sts, action.ordinal)) {
@@ -77,14 +119,25 @@ export class StatefulSetReconciler {
     // Ordinals below the partition stay on the current revision.
     const partition = sts.spec?.updateStrategy?.rollingUpdate?.partition ?? 0;
     const start = sts.spec?.ordinals?.start ?? 0;
-    const revision = sts.spec?.updateStrategy?.type !== 'OnDelete' && action.ordinal - start < partition ? current : update;
+    const revision =
+      sts.spec?.updateStrategy?.type !== 'OnDelete' && action.ordinal - start < partition ? current : update;
     try {
       await this.ctx.client.create(statefulPod(sts, action.ordinal, templateOf(revision), revision.metadata!.name!));
     } catch (err) {
       if (isAlreadyExists(err)) return;
-      this.events.event(sts, 'Warning', 'FailedCreate', `create Pod ${podName(sts, action.ordinal)} in StatefulSet ${sts.metadata?.name} failed error: ${(err as Error).message}`);
+      this.events.event(
+        sts,
+        'Warning',
+        'FailedCreate',
+        `create Pod ${podName(sts, action.ordinal)} in StatefulSet ${sts.metadata?.name} failed error: ${(err as Error).message}`,
+      );
       throw err;
     }
-    this.events.event(sts, 'Normal', 'SuccessfulCreate', `create Pod ${podName(sts, action.ordinal)} in StatefulSet ${sts.metadata?.name} successful`);
+    this.events.event(
+      sts,
+      'Normal',
+      'SuccessfulCreate',
+      `create Pod ${podName(sts, action.ordinal)} in StatefulSet ${sts.metadata?.name} successful`,
+    );
   }
 }

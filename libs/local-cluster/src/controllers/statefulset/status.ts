@@ -5,7 +5,13 @@ import { REVISION_LABEL } from './plan.js';
 
 export type StatefulSetStatus = NonNullable<StatefulSet['status']>;
 
-export function statefulSetStatus(sts: StatefulSet, pods: Pod[], currentRevision: string, updateRevision: string, now: number): StatefulSetStatus {
+export function statefulSetStatus(
+  sts: StatefulSet,
+  pods: Pod[],
+  currentRevision: string,
+  updateRevision: string,
+  now: number,
+): StatefulSetStatus {
   const created = pods.filter((p) => !p.metadata?.deletionTimestamp);
   const revision = (p: Pod) => p.metadata?.labels?.[REVISION_LABEL];
   const running = (p: Pod) => p.status?.phase === 'Running';
@@ -13,7 +19,8 @@ export function statefulSetStatus(sts: StatefulSet, pods: Pod[], currentRevision
     observedGeneration: sts.metadata?.generation,
     replicas: created.length,
     readyReplicas: created.filter((p) => running(p) && isPodReady(p)).length,
-    availableReplicas: created.filter((p) => running(p) && isPodAvailable(p, sts.spec?.minReadySeconds ?? 0, now)).length,
+    availableReplicas: created.filter((p) => running(p) && isPodAvailable(p, sts.spec?.minReadySeconds ?? 0, now))
+      .length,
     currentReplicas: created.filter((p) => revision(p) === currentRevision).length,
     updatedReplicas: created.filter((p) => revision(p) === updateRevision).length,
     currentRevision,
@@ -22,7 +29,12 @@ export function statefulSetStatus(sts: StatefulSet, pods: Pod[], currentRevision
   };
   // A finished rolling update makes the update revision current.
   const replicas = sts.spec?.replicas ?? 1;
-  if (sts.spec?.updateStrategy?.type !== 'OnDelete' && status.updatedReplicas === replicas && status.readyReplicas === replicas && status.replicas === replicas) {
+  if (
+    sts.spec?.updateStrategy?.type !== 'OnDelete' &&
+    status.updatedReplicas === replicas &&
+    status.readyReplicas === replicas &&
+    status.replicas === replicas
+  ) {
     status.currentRevision = updateRevision;
     status.currentReplicas = status.updatedReplicas;
   }

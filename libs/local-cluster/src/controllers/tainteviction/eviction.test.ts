@@ -8,7 +8,9 @@ const maintenance: Taint = { key: 'example.com/maintenance', effect: 'NoExecute'
 
 describe('noExecuteTaints', () => {
   it('keeps only NoExecute taints', () => {
-    expect(noExecuteTaints([{ key: 'a', effect: 'NoSchedule' }, dedicated, { key: 'b', effect: 'PreferNoSchedule' }])).toEqual([dedicated]);
+    expect(
+      noExecuteTaints([{ key: 'a', effect: 'NoSchedule' }, dedicated, { key: 'b', effect: 'PreferNoSchedule' }]),
+    ).toEqual([dedicated]);
     expect(noExecuteTaints(undefined)).toEqual([]);
   });
 });
@@ -20,10 +22,14 @@ describe('verdict', () => {
 
   it('evicts at once when any taint is not tolerated', () => {
     expect(verdict([dedicated], undefined)).toEqual({ evict: 'now' });
-    expect(verdict([dedicated, maintenance], [{ key: dedicated.key, value: 'db', effect: 'NoExecute' }])).toEqual({ evict: 'now' });
+    expect(verdict([dedicated, maintenance], [{ key: dedicated.key, value: 'db', effect: 'NoExecute' }])).toEqual({
+      evict: 'now',
+    });
     // The value must match for operator Equal; the effect must match when given.
     expect(verdict([dedicated], [{ key: dedicated.key, value: 'web' }])).toEqual({ evict: 'now' });
-    expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', effect: 'NoSchedule' }])).toEqual({ evict: 'now' });
+    expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', effect: 'NoSchedule' }])).toEqual({
+      evict: 'now',
+    });
   });
 
   it('keeps a pod forever when no matching toleration is bounded', () => {
@@ -45,8 +51,12 @@ describe('verdict', () => {
   });
 
   it('evicts at once for tolerationSeconds of zero or less', () => {
-    expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: 0 }])).toEqual({ evict: 'now' });
-    expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: -5 }, { operator: 'Exists' }])).toEqual({ evict: 'now' });
+    expect(verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: 0 }])).toEqual({
+      evict: 'now',
+    });
+    expect(
+      verdict([dedicated], [{ key: dedicated.key, operator: 'Exists', tolerationSeconds: -5 }, { operator: 'Exists' }]),
+    ).toEqual({ evict: 'now' });
   });
 });
 

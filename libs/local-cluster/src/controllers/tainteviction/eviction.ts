@@ -37,7 +37,11 @@ export interface ScheduledEviction {
  * one for `now`; for `after`, the scheduled eviction is kept as it is (kube does not restart or shorten a running
  * countdown when tolerations or taints change), else a new one from now.
  */
-export function schedule(v: Verdict, scheduled: ScheduledEviction | undefined, now: number): ScheduledEviction | undefined {
+export function schedule(
+  v: Verdict,
+  scheduled: ScheduledEviction | undefined,
+  now: number,
+): ScheduledEviction | undefined {
   switch (v.evict) {
     case 'never':
       return undefined;

@@ -2,7 +2,14 @@
 // does not tolerate is deleted at once; one tolerating them for `tolerationSeconds` is deleted when that runs out
 // (counted from when this controller first saw it so), unless the taints or its binding go first; one tolerating
 // them forever stays. Pending evictions live in memory, as kube's timed queue does: a restart starts them afresh.
-import { ignoreNotFound, isConflict, isNotFound, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  ignoreNotFound,
+  isConflict,
+  isNotFound,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
 import { NodeKind, type Pod, type PodCondition, PodKind } from '../shared/kinds.js';
@@ -49,7 +56,10 @@ export class TaintEvictionReconciler {
     if (!next) return;
     if (next.fireAt > now) {
       if (next !== previous) {
-        log.info({ pod: key, node: nodeName, at: rfc3339(next.fireAt) }, 'Pod tolerates the NoExecute taints of its node for a while; eviction scheduled');
+        log.info(
+          { pod: key, node: nodeName, at: rfc3339(next.fireAt) },
+          'Pod tolerates the NoExecute taints of its node for a while; eviction scheduled',
+        );
       }
       this.pending.set(key, next);
       return { requeueAfter: next.fireAt - now + REQUEUE_SLACK_MS };
@@ -58,10 +68,12 @@ export class TaintEvictionReconciler {
     log.info({ pod: key, node: nodeName }, 'Deleting pod: NoExecute taint');
     this.events.event(pod, 'Normal', REASON, `Marking for deletion Pod ${key}`);
     await this.markDisruptionTarget(pod);
-    await this.ctx.client.delete(PodKind, { namespace: req.namespace, name: req.name }, { preconditions: { uid: pod.metadata?.uid } }).catch((err: unknown) => {
-      // Not found: deleted meanwhile. Conflict: the name belongs to a new pod now, whose own event decides.
-      if (!isNotFound(err) && !isConflict(err)) throw err;
-    });
+    await this.ctx.client
+      .delete(PodKind, { namespace: req.namespace, name: req.name }, { preconditions: { uid: pod.metadata?.uid } })
+      .catch((err: unknown) => {
+        // Not found: deleted meanwhile. Conflict: the name belongs to a new pod now, whose own event decides.
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      });
     this.pending.delete(key);
     this.evicted.set(key, pod.metadata?.uid ?? '');
   }
@@ -69,7 +81,9 @@ export class TaintEvictionReconciler {
   /** kube's DisruptionTarget condition, so the pod's owner (a Job's pod failure policy, say) can tell why it went. */
   private async markDisruptionTarget(cached: Pod): Promise<void> {
     // Live, not cached: a status write on a stale copy would conflict and lose the condition.
-    const pod = await this.ctx.api.get(PodKind, { namespace: cached.metadata!.namespace!, name: cached.metadata!.name! }).catch(ignoreNotFound);
+    const pod = await this.ctx.api
+      .get(PodKind, { namespace: cached.metadata!.namespace!, name: cached.metadata!.name! })
+      .catch(ignoreNotFound);
     if (!pod || pod.metadata?.uid !== cached.metadata?.uid) return;
     const current = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
     if (current?.status === 'True' && current.reason === 'DeletionByTaintManager') return;

@@ -11,7 +11,14 @@ const PID_USED_MAX_FRACTION = 0.9;
 export const MAX_PODS = 110;
 
 export function goArch(arch = process.arch): string {
-  return ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[arch] ?? arch;
+  return (
+    (
+      { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<
+        string,
+        string
+      >
+    )[arch] ?? arch
+  );
 }
 
 export async function capacity(dataDir: string): Promise<Record<string, string>> {

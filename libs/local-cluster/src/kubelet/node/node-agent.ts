@@ -78,7 +78,12 @@ export class NodeAgent {
     const status = this.statusBuilder.build(this.facts, await pressure(this.dataDir));
     // Heartbeat times change on every write; what matters for "changed" is everything else.
     const text = JSON.stringify(status, (k, v) => (k === 'lastHeartbeatTime' ? undefined : v));
-    if (text === this.lastStatus && Date.now() - this.lastReport < this.options.statusReportMs && !(await this.readyOverwritten(status as { conditions?: { type: string; status: string }[] }))) return;
+    if (
+      text === this.lastStatus &&
+      Date.now() - this.lastReport < this.options.statusReportMs &&
+      !(await this.readyOverwritten(status as { conditions?: { type: string; status: string }[] }))
+    )
+      return;
     await this.clients.core.patchNodeStatus({ name: this.facts.nodeName, body: { status } }, MERGE_PATCH);
     this.lastStatus = text;
     this.lastReport = Date.now();

@@ -34,7 +34,12 @@ export function nodeAddresses(nodeName: string): { type: string; address: string
 }
 
 export function nodeObject(facts: NodeFacts): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: facts.nodeName, labels: facts.labels }, spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {} };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: facts.nodeName, labels: facts.labels },
+    spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},
+  };
 }
 
 interface Condition {
@@ -47,14 +52,39 @@ interface Condition {
 function conditions(p: Pressure): Condition[] {
   return [
     p.memory
-      ? { type: 'MemoryPressure', status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' }
-      : { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+      ? {
+          type: 'MemoryPressure',
+          status: 'True',
+          reason: 'KubeletHasInsufficientMemory',
+          message: 'kubelet has insufficient memory available',
+        }
+      : {
+          type: 'MemoryPressure',
+          status: 'False',
+          reason: 'KubeletHasSufficientMemory',
+          message: 'kubelet has sufficient memory available',
+        },
     p.disk
       ? { type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' }
-      : { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
+      : {
+          type: 'DiskPressure',
+          status: 'False',
+          reason: 'KubeletHasNoDiskPressure',
+          message: 'kubelet has no disk pressure',
+        },
     p.pid
-      ? { type: 'PIDPressure', status: 'True', reason: 'KubeletHasInsufficientPID', message: 'kubelet has insufficient PID available' }
-      : { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+      ? {
+          type: 'PIDPressure',
+          status: 'True',
+          reason: 'KubeletHasInsufficientPID',
+          message: 'kubelet has insufficient PID available',
+        }
+      : {
+          type: 'PIDPressure',
+          status: 'False',
+          reason: 'KubeletHasSufficientPID',
+          message: 'kubelet has sufficient PID available',
+        },
     { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
   ];
 }

@@ -20,7 +20,10 @@ export interface EnvContext {
 }
 
 /** The variables the container declares, resolved; throws with a message naming what is missing. */
-export async function containerEnv({ pod, container, reader, allocatable }: EnvContext, base: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function containerEnv(
+  { pod, container, reader, allocatable }: EnvContext,
+  base: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const env: Record<string, string> = { ...base };
   for (const source of container.envFrom ?? []) {
     const prefix = source.prefix ?? '';
@@ -42,7 +45,11 @@ export async function containerEnv({ pod, container, reader, allocatable }: EnvC
   return env;
 }
 
-async function envValue(variable: k8s.V1EnvVar, { pod, container, reader, allocatable }: EnvContext, defined: Record<string, string>): Promise<string | undefined> {
+async function envValue(
+  variable: k8s.V1EnvVar,
+  { pod, container, reader, allocatable }: EnvContext,
+  defined: Record<string, string>,
+): Promise<string | undefined> {
   const from = variable.valueFrom;
   if (!from) return expandReferences(variable.value ?? '', (name) => defined[name]);
   if (from.fieldRef) return podFieldValue(pod, from.fieldRef.fieldPath);

@@ -40,11 +40,18 @@ export class PodStatusBuilder {
 
   constructor(previous: k8s.V1PodStatus | undefined) {
     for (const c of previous?.conditions ?? []) {
-      if (c.lastTransitionTime) this.transitions.set(c.type, { status: c.status, time: rfc3339(new Date(c.lastTransitionTime)) });
+      if (c.lastTransitionTime)
+        this.transitions.set(c.type, { status: c.status, time: rfc3339(new Date(c.lastTransitionTime)) });
     }
   }
 
-  build(pod: k8s.V1Pod, init: ContainerState[], regular: ContainerState[], startTime: string, podIP: string): Record<string, unknown> {
+  build(
+    pod: k8s.V1Pod,
+    init: ContainerState[],
+    regular: ContainerState[],
+    startTime: string,
+    podIP: string,
+  ): Record<string, unknown> {
     const phase = podPhase(pod.spec?.restartPolicy ?? 'Always', init, regular);
     const terminal = phase === 'Succeeded' || phase === 'Failed';
     const unready = regular.filter((c) => !c.ready).map((c) => c.name);
@@ -52,13 +59,22 @@ export class PodStatusBuilder {
     const readiness: Omit<ConditionValue, 'type'> = terminal
       ? { status: 'False', reason: 'PodCompleted' }
       : unready.length > 0
-        ? { status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${unready.join(' ')}]` }
+        ? {
+            status: 'False',
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${unready.join(' ')}]`,
+          }
         : { status: 'True' };
     const conditions: ConditionValue[] = [
       { type: 'PodScheduled', status: 'True' },
       uninitialised.length === 0
         ? { type: 'Initialized', status: 'True' }
-        : { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: `containers with incomplete status: [${uninitialised.join(' ')}]` },
+        : {
+            type: 'Initialized',
+            status: 'False',
+            reason: 'ContainersNotInitialized',
+            message: `containers with incomplete status: [${uninitialised.join(' ')}]`,
+          },
       { type: 'ContainersReady', ...readiness },
       { type: 'Ready', ...readiness },
     ];

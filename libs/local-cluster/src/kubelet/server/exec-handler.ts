@@ -9,7 +9,13 @@ import { encodeFrame, EXEC_CONTENT_TYPE, ExecChannel, exitStatus } from './exec-
 import { spawned, spawnInContainer } from './exec-target.js';
 import { flag } from './logs-handler.js';
 
-export async function serveExec(worker: PodWorker, containerName: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveExec(
+  worker: PodWorker,
+  containerName: string,
+  query: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const command = query.getAll('command');
   const stdin = flag(query, 'stdin');
   const stdout = query.has('stdout') ? flag(query, 'stdout') : true;
@@ -18,7 +24,9 @@ export async function serveExec(worker: PodWorker, containerName: string, query:
   const failed = await spawned(child);
   res.writeHead(200, { 'Content-Type': EXEC_CONTENT_TYPE, 'Cache-Control': 'no-store' });
   if (failed) {
-    res.end(encodeFrame(ExecChannel.Error, JSON.stringify(exitStatus(126, `failed to run ${command[0]}: ${failed.message}`))));
+    res.end(
+      encodeFrame(ExecChannel.Error, JSON.stringify(exitStatus(126, `failed to run ${command[0]}: ${failed.message}`))),
+    );
     return;
   }
   const pid = child.pid!;
@@ -28,7 +36,9 @@ export async function serveExec(worker: PodWorker, containerName: string, query:
   child.stderr!.on('data', (chunk: Buffer) => stderr && res.write(encodeFrame(ExecChannel.Stderr, chunk)));
   const onClose = () => signalGroup(pid, 'SIGKILL');
   res.once('close', onClose);
-  const exitCode = await new Promise<number>((done) => child.once('close', (code, signal) => done(exitCodeOf(code, signal))));
+  const exitCode = await new Promise<number>((done) =>
+    child.once('close', (code, signal) => done(exitCodeOf(code, signal))),
+  );
   res.off('close', onClose);
   signalGroup(pid, 'SIGKILL');
   res.end(encodeFrame(ExecChannel.Error, JSON.stringify(exitStatus(exitCode))));

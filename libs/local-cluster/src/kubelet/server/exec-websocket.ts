@@ -7,7 +7,13 @@ import type { PodWorker } from '../pods/pod-worker.js';
 import { exitCodeOf, signalGroup } from '../runtime/process-group.js';
 import { spawned, spawnInContainer } from './exec-target.js';
 
-export function serveExecWebSocket(worker: PodWorker, containerName: string, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+export function serveExecWebSocket(
+  worker: PodWorker,
+  containerName: string,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): void {
   serveRemoteCommand(req, socket, head, (request, session) => {
     void (async () => {
       let child;

@@ -35,7 +35,13 @@ export class KubeletServer {
 
   static async start(options: KubeletServerOptions, pods: PodLookup, log: Logger): Promise<KubeletServer> {
     const server = createServer(
-      { cert: options.cert?.certPem, key: options.cert?.keyPem, ca: options.clientCaPem, requestCert: !!options.clientCaPem, rejectUnauthorized: !!options.clientCaPem },
+      {
+        cert: options.cert?.certPem,
+        key: options.cert?.keyPem,
+        ca: options.clientCaPem,
+        requestCert: !!options.clientCaPem,
+        rejectUnauthorized: !!options.clientCaPem,
+      },
       (req, res) => {
         route(req, res, pods).catch((err) => {
           if (!(err instanceof HttpError)) log.error({ err, url: req.url }, 'Kubelet request failed');
@@ -51,7 +57,9 @@ export class KubeletServer {
       } catch (err) {
         const code = err instanceof HttpError ? err.code : 500;
         const message = (err as Error).message;
-        socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+        socket.end(
+          `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`,
+        );
       }
     });
     // Without a certificate (kube: "no serving certificate available for the kubelet") or with a client that does

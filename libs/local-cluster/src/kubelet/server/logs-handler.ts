@@ -6,7 +6,13 @@ import { containerLogPath } from '../runtime/log-file.js';
 import { followLog, readLog, type LogQuery } from '../runtime/log-reader.js';
 import { HttpError } from './responses.js';
 
-export async function serveLogs(worker: PodWorker, containerName: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveLogs(
+  worker: PodWorker,
+  containerName: string,
+  query: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const container = worker.container(containerName);
   if (!container) throw new HttpError(400, `container ${containerName} is not valid for pod ${worker.name}`);
   const previous = flag(query, 'previous');
@@ -14,8 +20,12 @@ export async function serveLogs(worker: PodWorker, containerName: string, query:
   const index = previous ? container.restartCount - 1 : container.restartCount;
   const path = containerLogPath(worker.dir, containerName, index);
   if (runs === 0 || index < 0 || !(await exists(path))) {
-    if (previous) throw new HttpError(400, `previous terminated container "${containerName}" in pod "${worker.name}" not found`);
-    throw new HttpError(400, `container "${containerName}" in pod "${worker.name}" is waiting to start: ${reasonOf(container.state)}`);
+    if (previous)
+      throw new HttpError(400, `previous terminated container "${containerName}" in pod "${worker.name}" not found`);
+    throw new HttpError(
+      400,
+      `container "${containerName}" in pod "${worker.name}" is waiting to start: ${reasonOf(container.state)}`,
+    );
   }
   const logQuery = parseQuery(query);
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -27,7 +37,13 @@ export async function serveLogs(worker: PodWorker, containerName: string, query:
   const abort = new AbortController();
   req.once('close', () => abort.abort());
   const process = container.process;
-  await followLog(path, logQuery, (chunk) => res.write(chunk), () => !process?.running || container.process !== process, abort.signal);
+  await followLog(
+    path,
+    logQuery,
+    (chunk) => res.write(chunk),
+    () => !process?.running || container.process !== process,
+    abort.signal,
+  );
   res.end();
 }
 
@@ -36,17 +52,24 @@ function parseQuery(query: URLSearchParams): LogQuery {
     const raw = query.get(name);
     if (raw === null || raw === '') return undefined;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new HttpError(400, `${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new HttpError(400, `${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
     return value;
   };
   const sinceSeconds = number('sinceSeconds');
   const sinceTime = query.get('sinceTime');
-  if (sinceTime && Number.isNaN(Date.parse(sinceTime))) throw new HttpError(400, `sinceTime must be an RFC 3339 time, got ${JSON.stringify(sinceTime)}`);
+  if (sinceTime && Number.isNaN(Date.parse(sinceTime)))
+    throw new HttpError(400, `sinceTime must be an RFC 3339 time, got ${JSON.stringify(sinceTime)}`);
   return {
     tailLines: number('tailLines'),
     limitBytes: number('limitBytes'),
     timestamps: flag(query, 'timestamps'),
-    since: sinceSeconds !== undefined ? new Date(Date.now() - sinceSeconds * 1000) : sinceTime ? new Date(sinceTime) : undefined,
+    since:
+      sinceSeconds !== undefined
+        ? new Date(Date.now() - sinceSeconds * 1000)
+        : sinceTime
+          ? new Date(sinceTime)
+          : undefined,
   };
 }
 

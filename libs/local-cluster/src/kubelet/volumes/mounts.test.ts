@@ -19,12 +19,18 @@ const mounts = containerMounts(
 
 describe('mount paths', () => {
   it('maps each mount path to its volume directory (and subPath)', () => {
-    expect(JSON.parse(mountsJson(mounts))).toEqual({ '/etc/config': '/host/config', '/etc/config/certs': '/host/certs', '/var/data': '/host/data/sub' });
+    expect(JSON.parse(mountsJson(mounts))).toEqual({
+      '/etc/config': '/host/config',
+      '/etc/config/certs': '/host/certs',
+      '/var/data': '/host/data/sub',
+    });
   });
 
   it('rewrites paths that start with a mount path, preferring the longest one', () => {
     expect(rewriteMountPaths('/etc/config/app.yaml', mounts)).toBe('/host/config/app.yaml');
-    expect(rewriteMountPaths('--tls-cert-file=/etc/config/certs/tls.crt', mounts)).toBe('--tls-cert-file=/host/certs/tls.crt');
+    expect(rewriteMountPaths('--tls-cert-file=/etc/config/certs/tls.crt', mounts)).toBe(
+      '--tls-cert-file=/host/certs/tls.crt',
+    );
     expect(rewriteMountPaths('a:/var/data,b:/etc/config', mounts)).toBe('a:/host/data/sub,b:/host/config');
   });
 
@@ -35,6 +41,8 @@ describe('mount paths', () => {
   });
 
   it('rejects a mount of a volume the Pod does not have', () => {
-    expect(() => containerMounts({ name: 'c', volumeMounts: [{ name: 'nope', mountPath: '/x' }] }, new Map())).toThrow('volumeMount "nope" names no volume');
+    expect(() => containerMounts({ name: 'c', volumeMounts: [{ name: 'nope', mountPath: '/x' }] }, new Map())).toThrow(
+      'volumeMount "nope" names no volume',
+    );
   });
 });

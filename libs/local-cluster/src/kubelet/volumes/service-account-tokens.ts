@@ -35,8 +35,11 @@ export class ServiceAccountTokens {
       },
     });
     const token = response.status?.token;
-    if (!token) throw new Error(`TokenRequest for service account ${meta.namespace}/${serviceAccount} returned no token`);
-    const expiresAt = response.status?.expirationTimestamp ? new Date(response.status.expirationTimestamp).getTime() : issuedAt + expirationSeconds * 1000;
+    if (!token)
+      throw new Error(`TokenRequest for service account ${meta.namespace}/${serviceAccount} returned no token`);
+    const expiresAt = response.status?.expirationTimestamp
+      ? new Date(response.status.expirationTimestamp).getTime()
+      : issuedAt + expirationSeconds * 1000;
     const lifetime = expiresAt - issuedAt;
     this.cache.set(key, { token, refreshAt: issuedAt + Math.min(lifetime * REFRESH_FRACTION, MAX_AGE_MS) });
     return token;

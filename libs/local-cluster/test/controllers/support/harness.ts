@@ -3,7 +3,11 @@ import { ApiClient, type Kind, type KubernetesObject } from '@gardener-ts/contro
 import { startTestCluster, type TestCluster } from '@gardener-ts/local-apiserver';
 import { createLogger } from '@gardener-ts/logging';
 import { kubectl, waitFor } from '@gardener-ts/test-support';
-import { startControllerManager, type ControllerManager, type ControllerManagerOptions } from '../../../src/controllers/controller-manager.js';
+import {
+  startControllerManager,
+  type ControllerManager,
+  type ControllerManagerOptions,
+} from '../../../src/controllers/controller-manager.js';
 import { TestKubelet } from './test-kubelet.js';
 
 export interface Harness {
@@ -14,11 +18,20 @@ export interface Harness {
   manager: ControllerManager;
   kubectl(args: string[], input?: object): Promise<string>;
   /** Polls `get` until `check` holds; the error names `what`. */
-  eventually<T extends KubernetesObject>(what: string, kind: Kind<T>, key: { namespace?: string; name: string }, check: (obj: T) => boolean, timeoutMs?: number): Promise<T>;
+  eventually<T extends KubernetesObject>(
+    what: string,
+    kind: Kind<T>,
+    key: { namespace?: string; name: string },
+    check: (obj: T) => boolean,
+    timeoutMs?: number,
+  ): Promise<T>;
   stop(): Promise<void>;
 }
 
-export async function startHarness(controllers: string[], options: Partial<ControllerManagerOptions> = {}): Promise<Harness> {
+export async function startHarness(
+  controllers: string[],
+  options: Partial<ControllerManagerOptions> = {},
+): Promise<Harness> {
   const cluster = await startTestCluster();
   const kubeconfig = cluster.kubeconfigPath;
   const api = await ApiClient.create(kubeconfig);
@@ -37,10 +50,14 @@ export async function startHarness(controllers: string[], options: Partial<Contr
     manager,
     kubectl: (args, input) => kubectl(kubeconfig, args, input ? { input: JSON.stringify(input) } : {}),
     eventually: (what, kind, key, check, timeoutMs = 20_000) =>
-      waitFor(what, async () => {
-        const obj = await api.get(kind, key);
-        return check(obj) ? obj : undefined;
-      }, { timeoutMs }),
+      waitFor(
+        what,
+        async () => {
+          const obj = await api.get(kind, key);
+          return check(obj) ? obj : undefined;
+        },
+        { timeoutMs },
+      ),
     async stop() {
       await manager.stop();
       await kubelet.stop();

@@ -13,14 +13,20 @@ export class PodWatch {
   private constructor() {}
 
   /** Starts from a list, so the invariant is judged on whole states only, never on the watch's first ADDED events. */
-  static async start(api: ApiClient, labelSelector: string, invariant: (pods: Pod[]) => string | undefined, namespace = 'default'): Promise<PodWatch> {
+  static async start(
+    api: ApiClient,
+    labelSelector: string,
+    invariant: (pods: Pod[]) => string | undefined,
+    namespace = 'default',
+  ): Promise<PodWatch> {
     const w = new PodWatch();
     const { items, resourceVersion } = await api.listPages(PodKind, { namespace, labelSelector });
     for (const p of items) w.pods.set(p.metadata!.name!, p);
     w.done = api
       .watch(PodKind, { namespace, labelSelector, resourceVersion, signal: w.abort.signal }, (e) => {
         const name = e.object.metadata!.name!;
-        if ((e.type === 'DELETED' || e.object.metadata?.deletionTimestamp) && !w.deletions.includes(name)) w.deletions.push(name);
+        if ((e.type === 'DELETED' || e.object.metadata?.deletionTimestamp) && !w.deletions.includes(name))
+          w.deletions.push(name);
         if (e.type === 'DELETED') w.pods.delete(name);
         else if (e.type === 'ADDED' || e.type === 'MODIFIED') w.pods.set(name, e.object);
         const broken = invariant([...w.pods.values()]);

@@ -43,7 +43,15 @@ export class TestKubelet {
       spec: { taints: o.taints, unschedulable: o.unschedulable },
     });
     const allocatable = o.allocatable ?? { cpu: '4', memory: '8Gi', pods: '110' };
-    const conditions = [{ type: 'Ready', status: o.ready === false ? 'False' : 'True', reason: 'KubeletReady', lastHeartbeatTime: rfc3339(), lastTransitionTime: rfc3339() }];
+    const conditions = [
+      {
+        type: 'Ready',
+        status: o.ready === false ? 'False' : 'True',
+        reason: 'KubeletReady',
+        lastHeartbeatTime: rfc3339(),
+        lastTransitionTime: rfc3339(),
+      },
+    ];
     return this.api.updateStatus({ ...node, status: { allocatable, capacity: allocatable, conditions } });
   }
 
@@ -65,7 +73,9 @@ export class TestKubelet {
       restartCount: 0,
       state: { terminated: { exitCode, reason: phase === 'Succeeded' ? 'Completed' : 'Error', finishedAt: rfc3339() } },
     }));
-    const notReady = (pod.status?.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c));
+    const notReady = (pod.status?.conditions ?? []).map((c) =>
+      c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c,
+    );
     await this.api.updateStatus({ ...pod, status: { ...pod.status, phase, conditions: notReady, containerStatuses } });
   }
 
@@ -92,9 +102,20 @@ function withStatus(pod: Pod, phase: string, ready: boolean): Pod {
   const conditions = ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
     type,
     status: type === 'Ready' || type === 'ContainersReady' ? (ready ? 'True' : 'False') : 'True',
-    lastTransitionTime: pod.status?.conditions?.find((c) => c.type === type && c.status === (ready ? 'True' : 'False'))?.lastTransitionTime ?? at,
+    lastTransitionTime:
+      pod.status?.conditions?.find((c) => c.type === type && c.status === (ready ? 'True' : 'False'))
+        ?.lastTransitionTime ?? at,
   }));
-  return { ...pod, status: { ...pod.status, phase, conditions, podIP: pod.status?.podIP ?? podIP(pod), startTime: pod.status?.startTime ?? at } };
+  return {
+    ...pod,
+    status: {
+      ...pod.status,
+      phase,
+      conditions,
+      podIP: pod.status?.podIP ?? podIP(pod),
+      startTime: pod.status?.startTime ?? at,
+    },
+  };
 }
 
 /** A stable fake IP per pod name. */

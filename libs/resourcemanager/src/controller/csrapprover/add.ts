@@ -1,5 +1,11 @@
 // Registers the kubelet CSR approver: kubelet-serving CertificateSigningRequests created or updated in the target.
-import { controllerFor, type Cluster, type Controller, type Manager, type Predicate } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  type Cluster,
+  type Controller,
+  type Manager,
+  type Predicate,
+} from '@gardener-ts/controller-runtime';
 import { CSRApprover, CSRKind, type CertificateSigningRequest } from './reconcile.js';
 import { KubeletServingSigner } from './rules.js';
 
@@ -14,7 +20,8 @@ export interface AddCSRApproverOptions {
 }
 
 export function addCSRApprover(mgr: Manager, o: AddCSRApproverOptions): Controller {
-  const predicate: Predicate<CertificateSigningRequest> = (e) => e.type !== 'delete' && e.object.spec?.signerName === KubeletServingSigner;
+  const predicate: Predicate<CertificateSigningRequest> = (e) =>
+    e.type !== 'delete' && e.object.spec?.signerName === KubeletServingSigner;
   return controllerFor(mgr, CSRApproverControllerName)
     .inCluster(o.targetCluster)
     .for(CSRKind, { predicates: [predicate] })

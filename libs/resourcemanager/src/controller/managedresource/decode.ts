@@ -41,15 +41,19 @@ function documents(text: string): { value?: unknown; error?: string }[] {
       // Not one JSON value: read it as YAML (which also reads JSON documents separated by ---).
     }
   }
-  return parseAllDocuments(text).map((doc) => (doc.errors.length > 0 ? { error: doc.errors[0].message } : { value: doc.toJS() }));
+  return parseAllDocuments(text).map((doc) =>
+    doc.errors.length > 0 ? { error: doc.errors[0].message } : { value: doc.toJS() },
+  );
 }
 
 function validate(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `expected an object, got ${Array.isArray(value) ? 'a list' : typeof value}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `expected an object, got ${Array.isArray(value) ? 'a list' : typeof value}`;
   const o = value as Obj;
   if (typeof o.apiVersion !== 'string' || !o.apiVersion) return "Object 'apiVersion' is missing";
   if (typeof o.kind !== 'string' || !o.kind) return "Object 'Kind' is missing";
-  if (o.metadata !== undefined && (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata))) return "'metadata' must be an object";
+  if (o.metadata !== undefined && (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata)))
+    return "'metadata' must be an object";
   if (typeof o.metadata?.name !== 'string' || !o.metadata.name) return "Object 'metadata.name' is missing";
   return undefined;
 }
@@ -87,7 +91,12 @@ export class DecodeCache {
 }
 
 /** The documents of one data key: from the cache (as copies, callers mutate them) or parsed. */
-function cachedDocuments(secret: SecretLike, key: string, parse: () => Documents | undefined, cache?: DecodeCache): Documents | undefined {
+function cachedDocuments(
+  secret: SecretLike,
+  key: string,
+  parse: () => Documents | undefined,
+  cache?: DecodeCache,
+): Documents | undefined {
   const cacheKey = cache && DecodeCache.keyOf(secret, key);
   const hit = cacheKey ? cache!.get(cacheKey) : undefined;
   const docs = hit ?? parse();
@@ -105,18 +114,23 @@ export function decodeSecrets(secrets: readonly SecretLike[], cache?: DecodeCach
     for (const key of Object.keys(secret.data ?? {}).sort()) {
       const raw = Buffer.from(secret.data![key], 'base64');
       hash.update(raw);
-      const docs = cachedDocuments(secret, key, () => {
-        let bytes = raw;
-        if (key.endsWith(BROTLI_SUFFIX)) {
-          try {
-            bytes = brotliDecompressSync(bytes);
-          } catch (err) {
-            errors.push(decodingError(secret, key, 0, `brotli: ${(err as Error).message}`));
-            return undefined;
+      const docs = cachedDocuments(
+        secret,
+        key,
+        () => {
+          let bytes = raw;
+          if (key.endsWith(BROTLI_SUFFIX)) {
+            try {
+              bytes = brotliDecompressSync(bytes);
+            } catch (err) {
+              errors.push(decodingError(secret, key, 0, `brotli: ${(err as Error).message}`));
+              return undefined;
+            }
           }
-        }
-        return documents(bytes.toString('utf8'));
-      }, cache);
+          return documents(bytes.toString('utf8'));
+        },
+        cache,
+      );
       if (!docs) continue;
       docs.forEach((doc, index) => {
         if (doc.error) return void errors.push(decodingError(secret, key, index, doc.error));

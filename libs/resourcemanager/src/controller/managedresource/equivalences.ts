@@ -19,7 +19,12 @@ export const groupOf = (apiVersion: string | undefined) => (apiVersion?.includes
 const gkKey = (gk: GroupKind) => `${gk.group}/${gk.kind}`;
 
 /** Objects are identified by group, kind, namespace and name: a new version of the same kind is the same object. */
-export function objectKey(group: string, kind: string | undefined, namespace: string | undefined, name: string | undefined): string {
+export function objectKey(
+  group: string,
+  kind: string | undefined,
+  namespace: string | undefined,
+  name: string | undefined,
+): string {
   return `${group}/${kind}/${namespace ?? ''}/${name}`;
 }
 
@@ -66,7 +71,9 @@ export class Equivalences {
 
   /** The keys `ref` would have under each equivalent GroupKind. */
   equivalentKeys(ref: ObjectRef): string[] {
-    return this.equivalentTo({ group: groupOf(ref.apiVersion), kind: ref.kind ?? '' }).map((gk) => objectKey(gk.group, gk.kind, ref.namespace, ref.name));
+    return this.equivalentTo({ group: groupOf(ref.apiVersion), kind: ref.kind ?? '' }).map((gk) =>
+      objectKey(gk.group, gk.kind, ref.namespace, ref.name),
+    );
   }
 }
 

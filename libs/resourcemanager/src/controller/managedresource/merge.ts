@@ -22,7 +22,11 @@ export interface MergeOptions {
  * Start from the live map, drop keys that were desired before but are no longer, then set every desired key.
  * Keys somebody else added (not desired before) stay.
  */
-export function mergeMapsBasedOnOldMap(desired: StringMap | undefined, current: StringMap | undefined, old: StringMap | undefined): StringMap {
+export function mergeMapsBasedOnOldMap(
+  desired: StringMap | undefined,
+  current: StringMap | undefined,
+  old: StringMap | undefined,
+): StringMap {
   const out: StringMap = { ...current };
   for (const key of Object.keys(old ?? {})) if (!(key in (desired ?? {}))) delete out[key];
   return Object.assign(out, desired);
@@ -55,13 +59,18 @@ export function merge(origin: string, desired: Obj, current: Obj, options: Merge
   const annotations: StringMap = {
     ...(options.forceOverwriteAnnotations
       ? desired.metadata?.annotations
-      : mergeMapsBasedOnOldMap(desired.metadata?.annotations, withoutReferenceAnnotations(currentMeta?.annotations), options.existingAnnotations)),
+      : mergeMapsBasedOnOldMap(
+          desired.metadata?.annotations,
+          withoutReferenceAnnotations(currentMeta?.annotations),
+          options.existingAnnotations,
+        )),
     [Annotation.Description]: DescriptionText,
     [Annotation.Origin]: origin,
   };
   setMap(merged.metadata, 'annotations', annotations);
 
-  if (current.status && typeof current.status === 'object' && Object.keys(current.status).length > 0) merged.status = structuredClone(current.status);
+  if (current.status && typeof current.status === 'object' && Object.keys(current.status).length > 0)
+    merged.status = structuredClone(current.status);
   else delete merged.status;
 
   const desiredAnnotations = desired.metadata?.annotations ?? {};
@@ -91,7 +100,11 @@ export function merge(origin: string, desired: Obj, current: Obj, options: Merge
       mergeJob(merged, current, preserveResources);
       break;
     case 'batch/CronJob':
-      mergePodTemplate(current.spec?.jobTemplate?.spec?.template, merged.spec?.jobTemplate?.spec?.template, preserveResources);
+      mergePodTemplate(
+        current.spec?.jobTemplate?.spec?.template,
+        merged.spec?.jobTemplate?.spec?.template,
+        preserveResources,
+      );
       break;
     case '/Service':
       mergeService(merged, current);
@@ -116,7 +129,11 @@ function mergeReplicas(merged: Obj, current: Obj, preserve: boolean): void {
 
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
-function mergePodTemplate(oldTemplate: Obj | undefined, newTemplate: Obj | undefined, preserveResources: boolean): void {
+function mergePodTemplate(
+  oldTemplate: Obj | undefined,
+  newTemplate: Obj | undefined,
+  preserveResources: boolean,
+): void {
   if (!newTemplate) return;
   const restartedAt = oldTemplate?.metadata?.annotations?.[RESTARTED_AT];
   if (restartedAt !== undefined) {
@@ -162,7 +179,8 @@ function mergeService(merged: Obj, current: Obj): void {
     merged.spec.ports = ((merged.spec.ports ?? []) as Obj[]).map((p) => {
       const port = { ...p };
       for (const op of (oldSpec.ports ?? []) as Obj[]) {
-        if ((p.port === op.port || (p.name !== undefined && p.name === op.name)) && !p.nodePort && op.nodePort) port.nodePort = op.nodePort;
+        if ((p.port === op.port || (p.name !== undefined && p.name === op.name)) && !p.nodePort && op.nodePort)
+          port.nodePort = op.nodePort;
       }
       return port;
     });
@@ -199,7 +217,16 @@ export function injectLabels(obj: Obj, labels: StringMap | undefined): void {
   };
   into((obj.metadata ??= {}));
   const group = groupOf(obj.apiVersion);
-  const podTemplateOwner = ['apps/Deployment', 'extensions/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet', 'extensions/ReplicaSet', 'extensions/DaemonSet', 'batch/Job'];
+  const podTemplateOwner = [
+    'apps/Deployment',
+    'extensions/Deployment',
+    'apps/StatefulSet',
+    'apps/DaemonSet',
+    'apps/ReplicaSet',
+    'extensions/ReplicaSet',
+    'extensions/DaemonSet',
+    'batch/Job',
+  ];
   if (podTemplateOwner.includes(`${group}/${obj.kind}`) && obj.spec?.template) {
     into((obj.spec.template.metadata ??= {}));
   } else if (`${group}/${obj.kind}` === 'batch/CronJob' && obj.spec?.jobTemplate) {

@@ -10,7 +10,8 @@ export interface GroupKindRef {
 
 const groupOf = (apiVersion: string | undefined) => (apiVersion?.includes('/') ? apiVersion.split('/')[0] : '');
 
-const isCRD = (r: GroupKindRef) => groupOf(r.apiVersion) === 'apiextensions.k8s.io' && r.kind === 'CustomResourceDefinition';
+const isCRD = (r: GroupKindRef) =>
+  groupOf(r.apiVersion) === 'apiextensions.k8s.io' && r.kind === 'CustomResourceDefinition';
 const isNamespace = (r: GroupKindRef) => groupOf(r.apiVersion) === '' && r.kind === 'Namespace';
 
 /** 0 for CRDs, 1 for Namespaces, 2 for everything else. */
@@ -36,7 +37,10 @@ export function deletionWaves<T extends GroupKindRef>(refs: readonly T[]): T[][]
 
 /** Objects sorted for applying (stable within a priority). */
 export function sortForApply<T extends GroupKindRef>(objects: readonly T[]): T[] {
-  return objects.map((o, i) => ({ o, i })).sort((a, b) => applyPriority(a.o) - applyPriority(b.o) || a.i - b.i).map((x) => x.o);
+  return objects
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => applyPriority(a.o) - applyPriority(b.o) || a.i - b.i)
+    .map((x) => x.o);
 }
 
 /** API groups whose objects are deleted with foreground propagation (their dependents go first). */

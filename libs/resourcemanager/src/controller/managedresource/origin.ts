@@ -6,7 +6,10 @@ export function originFor(clusterID: string, namespace: string, name: string): s
 }
 
 /** The ManagedResource an origin names, or undefined when it is malformed or names another cluster. */
-export function parseOrigin(origin: string | undefined, clusterID: string): { namespace: string; name: string } | undefined {
+export function parseOrigin(
+  origin: string | undefined,
+  clusterID: string,
+): { namespace: string; name: string } | undefined {
   if (!origin) return undefined;
   let rest = origin;
   const slash = origin.indexOf('/');

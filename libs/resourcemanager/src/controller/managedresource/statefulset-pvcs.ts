@@ -8,14 +8,15 @@ type Obj = Record<string, any>;
 
 export const PersistentVolumeClaimKind = kindOf('v1', 'PersistentVolumeClaim');
 
-const isStatefulSet = (obj: Obj) => obj.kind === 'StatefulSet' && ['apps', 'extensions'].includes(groupOf(obj.apiVersion));
+const isStatefulSet = (obj: Obj) =>
+  obj.kind === 'StatefulSet' && ['apps', 'extensions'].includes(groupOf(obj.apiVersion));
 
 /**
  * Deletes the PVCs of `obj` (the live object) when it is a StatefulSet with volumeClaimTemplates. Like Gardener, only
  * `selector.matchLabels` is used (matchExpressions are not), and nothing is waited for.
  */
 export async function deleteStatefulSetPVCs(api: Client, obj: Obj): Promise<void> {
-  if (!isStatefulSet(obj) || !((obj.spec?.volumeClaimTemplates as unknown[] | undefined)?.length)) return;
+  if (!isStatefulSet(obj) || !(obj.spec?.volumeClaimTemplates as unknown[] | undefined)?.length) return;
   const namespace = obj.metadata?.namespace as string;
   const labelSelector: Record<string, string> = { ...obj.spec?.selector?.matchLabels };
   const errMsg = 'failed cleaning up PersistentVolumeClaims of StatefulSet';
@@ -23,7 +24,9 @@ export async function deleteStatefulSetPVCs(api: Client, obj: Obj): Promise<void
   try {
     pvcs = await api.list(PersistentVolumeClaimKind, { namespace, labelSelector });
   } catch (err) {
-    throw new Error(`${errMsg}: could not list PVCs of StatefulSet: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `${errMsg}: could not list PVCs of StatefulSet: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   if (pvcs.items.length === 0) return;
   try {

@@ -1,7 +1,14 @@
 // Registers the node-agent reconciliation delay controller: Node creations and deletions in the target cluster, one
 // worker (Gardener enqueues anonymously; here every event enqueues the node, and a reconciliation for an unchanged set
 // of nodes does nothing).
-import { controllerFor, type Cluster, type Controller, type Manager, type Predicate, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  type Cluster,
+  type Controller,
+  type Manager,
+  type Predicate,
+  type KubernetesObject,
+} from '@gardener-ts/controller-runtime';
 import { NodeAgentReconciliationDelay, NodeKind } from './reconcile.js';
 
 export const NodeAgentReconciliationDelayControllerName = 'node-agent-reconciliation-delay';
@@ -19,5 +26,7 @@ export function addNodeAgentReconciliationDelay(mgr: Manager, o: AddNodeAgentRec
     .inCluster(o.targetCluster)
     .for(NodeKind, { predicates: [createOrDelete] })
     .withOptions({ maxConcurrentReconciles: 1 })
-    .complete(new NodeAgentReconciliationDelay({ target: o.target.client, minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs }));
+    .complete(
+      new NodeAgentReconciliationDelay({ target: o.target.client, minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs }),
+    );
 }

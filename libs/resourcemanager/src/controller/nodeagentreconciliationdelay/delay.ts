@@ -16,7 +16,9 @@ export function formatGoDuration(nanoseconds: number): string {
   ns = Math.abs(ns);
   const fraction = (value: number, digits: number) => {
     const whole = Math.floor(value / 10 ** digits);
-    const frac = String(value % 10 ** digits).padStart(digits, '0').replace(/0+$/, '');
+    const frac = String(value % 10 ** digits)
+      .padStart(digits, '0')
+      .replace(/0+$/, '');
     return frac ? `${whole}.${frac}` : String(whole);
   };
   if (ns < 1e9) {
@@ -36,7 +38,11 @@ export function formatGoDuration(nanoseconds: number): string {
  * The delay of every node, by node name: the names sorted, node i of n gets `minDelay + i·(maxDelay − minDelay)/n`
  * seconds (as Gardener computes it, in floating point, truncated to whole nanoseconds), formatted like Go.
  */
-export function reconciliationDelays(nodeNames: readonly string[], minDelayMs: number, maxDelayMs: number): Map<string, string> {
+export function reconciliationDelays(
+  nodeNames: readonly string[],
+  minDelayMs: number,
+  maxDelayMs: number,
+): Map<string, string> {
   const sorted = [...new Set(nodeNames)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const minSeconds = minDelayMs / 1000;
   const rangeSize = (maxDelayMs / 1000 - minSeconds) / sorted.length;

@@ -87,7 +87,11 @@ describe('NodeAgentReconciliationDelay', () => {
 
     t.nodes.set('c', { metadata: { name: 'c', annotations: {} } });
     await r.reconcile({ namespace: '', name: 'c' }, ctx);
-    expect(Object.fromEntries([...t.nodes].map(([n, o]) => [n, o.metadata.annotations[AnnotationNodeAgentReconciliationDelay]]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [...t.nodes].map(([n, o]) => [n, o.metadata.annotations[AnnotationNodeAgentReconciliationDelay]]),
+      ),
+    ).toEqual({
       a: '0s',
       b: '1m40s',
       c: '3m20s',

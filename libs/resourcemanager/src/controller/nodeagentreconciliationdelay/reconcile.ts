@@ -1,6 +1,13 @@
 // The node-agent reconciliation delay controller: whenever the set of Nodes of the target cluster changes, writes
 // every Node's `node-agent.gardener.cloud/reconciliation-delay` annotation (spread between minDelay and maxDelay).
-import { kind, type Client, type KubernetesObject, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  kind,
+  type Client,
+  type KubernetesObject,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import { AnnotationNodeAgentReconciliationDelay, reconciliationDelays } from './delay.js';
 
 export const NodeKind = kind<KubernetesObject>('v1', 'Node');
@@ -33,7 +40,11 @@ export class NodeAgentReconciliationDelay {
         ctx.log.debug({ nodeName: name, delay }, 'Computed reconciliation delay');
         // Always sent (not skipped when the cached node already shows the value): the cache may still hold the value
         // of an earlier spread that the previous reconciliation has just overwritten.
-        await this.o.target.patch(NodeKind, { name }, { type: 'merge', patch: { metadata: { annotations: { [AnnotationNodeAgentReconciliationDelay]: delay } } } });
+        await this.o.target.patch(
+          NodeKind,
+          { name },
+          { type: 'merge', patch: { metadata: { annotations: { [AnnotationNodeAgentReconciliationDelay]: delay } } } },
+        );
       }),
     );
     this.knownNodeNames = names;

@@ -1,5 +1,13 @@
 // Registers the node critical components controller: Nodes of the target cluster carrying the taint.
-import { controllerFor, EventRecorder, type Cluster, type Controller, type KubernetesObject, type Manager, type Predicate } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  EventRecorder,
+  type Cluster,
+  type Controller,
+  type KubernetesObject,
+  type Manager,
+  type Predicate,
+} from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import type { NodeLike } from './daemon.js';
 import { NodeCriticalComponents, NodeKind } from './reconcile.js';
@@ -16,9 +24,13 @@ export interface AddNodeCriticalComponentsOptions {
 }
 
 export function addNodeCriticalComponents(mgr: Manager, o: AddNodeCriticalComponentsOptions): Controller {
-  const recorder = new EventRecorder(o.target.api, { component: `${NodeCriticalComponentsControllerName}-controller`, log: o.log });
+  const recorder = new EventRecorder(o.target.api, {
+    component: `${NodeCriticalComponentsControllerName}-controller`,
+    log: o.log,
+  });
   mgr.add({ needLeaderElection: false, start: () => undefined, stop: () => recorder.stop() });
-  const predicate: Predicate<KubernetesObject & NodeLike> = (e) => (e.type === 'create' || e.type === 'update') && hasCriticalComponentsTaint(e.object);
+  const predicate: Predicate<KubernetesObject & NodeLike> = (e) =>
+    (e.type === 'create' || e.type === 'update') && hasCriticalComponentsTaint(e.object);
   return controllerFor(mgr, NodeCriticalComponentsControllerName)
     .inCluster(o.targetCluster)
     .for(NodeKind, { predicates: [predicate] })

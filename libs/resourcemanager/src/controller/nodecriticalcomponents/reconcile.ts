@@ -1,14 +1,32 @@
 // The node critical components controller: removes the `critical-components-not-ready` taint from a Node of the
 // target cluster once its node-critical components (kube-system) are scheduled and ready; checks again after the
 // backoff otherwise.
-import { isNotFound, kind, type ApiClient, type EventRecorder, type KubernetesObject, type ReconcileContext, type ReconcileResult, type Request } from '@gardener-ts/controller-runtime';
+import {
+  isNotFound,
+  kind,
+  type ApiClient,
+  type EventRecorder,
+  type KubernetesObject,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
 import type { DaemonSetLike, NodeLike } from './daemon.js';
-import { criticalComponentsFindings, hasCriticalComponentsTaint, LabelCriticalComponent, withoutCriticalComponentsTaint, type PodLike } from './rules.js';
+import {
+  criticalComponentsFindings,
+  hasCriticalComponentsTaint,
+  LabelCriticalComponent,
+  withoutCriticalComponentsTaint,
+  type PodLike,
+} from './rules.js';
 
 export const NodeKind = kind<KubernetesObject & NodeLike>('v1', 'Node');
 const DaemonSetKind = kind<KubernetesObject & DaemonSetLike>('apps/v1', 'DaemonSet');
 const PodKind = kind<KubernetesObject & PodLike & { spec?: { nodeName?: string } }>('v1', 'Pod');
-const CSINodeKind = kind<KubernetesObject & { spec?: { drivers?: Array<{ name?: string }> } }>('storage.k8s.io/v1', 'CSINode');
+const CSINodeKind = kind<KubernetesObject & { spec?: { drivers?: Array<{ name?: string }> } }>(
+  'storage.k8s.io/v1',
+  'CSINode',
+);
 
 export interface NodeCriticalComponentsOptions {
   target: ApiClient;
@@ -50,11 +68,23 @@ export class NodeCriticalComponents {
     }
 
     ctx.log.info('All node-critical components got ready, removing taint');
-    this.o.recorder.event(node, 'Normal', 'NodeCriticalComponentsReady', 'All node-critical components got ready, removing taint');
+    this.o.recorder.event(
+      node,
+      'Normal',
+      'NodeCriticalComponentsReady',
+      'All node-critical components got ready, removing taint',
+    );
     // Optimistic lock: fails (and retries) if the Node changed since it was read.
-    await this.o.target.patch(NodeKind, { name: req.name }, {
-      type: 'merge',
-      patch: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints: withoutCriticalComponentsTaint(node.spec?.taints) } },
-    });
+    await this.o.target.patch(
+      NodeKind,
+      { name: req.name },
+      {
+        type: 'merge',
+        patch: {
+          metadata: { resourceVersion: node.metadata?.resourceVersion },
+          spec: { taints: withoutCriticalComponentsTaint(node.spec?.taints) },
+        },
+      },
+    );
   }
 }

@@ -26,13 +26,15 @@ export function hasCriticalComponentsTaint(node: NodeLike | undefined): boolean 
   return (node?.spec?.taints ?? []).some((t) => t.key === TaintCriticalComponentsNotReady);
 }
 
-const key = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const key = (o: { metadata?: { namespace?: string; name?: string } }) =>
+  `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
 export function unscheduledDaemonSets(node: NodeLike, daemonSets: DaemonSetLike[], pods: PodLike[]): string[] {
   const scheduled = new Set<string>();
   for (const pod of pods) {
     const owner = (pod.metadata?.ownerReferences ?? []).find((r) => r.controller);
-    if (owner && owner.kind === 'DaemonSet' && /^apps\//.test(owner.apiVersion ?? '') && owner.uid) scheduled.add(owner.uid);
+    if (owner && owner.kind === 'DaemonSet' && /^apps\//.test(owner.apiVersion ?? '') && owner.uid)
+      scheduled.add(owner.uid);
   }
   return daemonSets
     .filter((ds) => ds.spec?.template?.metadata?.labels?.[LabelCriticalComponent] === 'true')
@@ -40,12 +42,14 @@ export function unscheduledDaemonSets(node: NodeLike, daemonSets: DaemonSetLike[
     .map(key);
 }
 
-export const isPodReady = (pod: PodLike) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+export const isPodReady = (pod: PodLike) =>
+  (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 export function requiredDrivers(pods: PodLike[]): Set<string> {
   const drivers = new Set<string>();
   for (const pod of pods) {
-    for (const [k, v] of Object.entries(pod.metadata?.annotations ?? {})) if (k.startsWith(AnnotationPrefixWaitForCSINode)) drivers.add(v);
+    for (const [k, v] of Object.entries(pod.metadata?.annotations ?? {}))
+      if (k.startsWith(AnnotationPrefixWaitForCSINode)) drivers.add(v);
   }
   return drivers;
 }
@@ -59,15 +63,30 @@ export async function criticalComponentsFindings(
 ): Promise<Finding[]> {
   const unscheduled = unscheduledDaemonSets(node, daemonSets, pods);
   if (unscheduled.length > 0) {
-    return [{ reason: 'UnscheduledNodeCriticalDaemonSets', message: `Node-critical DaemonSets found that were not scheduled to Node yet: ${unscheduled.join(', ')}` }];
+    return [
+      {
+        reason: 'UnscheduledNodeCriticalDaemonSets',
+        message: `Node-critical DaemonSets found that were not scheduled to Node yet: ${unscheduled.join(', ')}`,
+      },
+    ];
   }
   const unready = pods.filter((p) => !isPodReady(p)).map(key);
-  if (unready.length > 0) return [{ reason: 'UnreadyNodeCriticalPods', message: `Unready node-critical Pods found on Node: ${unready.join(', ')}` }];
+  if (unready.length > 0)
+    return [
+      { reason: 'UnreadyNodeCriticalPods', message: `Unready node-critical Pods found on Node: ${unready.join(', ')}` },
+    ];
   const required = requiredDrivers(pods);
   if (required.size === 0) return [];
   const existing = await existingDrivers();
   const missing = [...required].filter((d) => !existing.has(d)).sort();
-  return missing.length > 0 ? [{ reason: 'UnreadyRequiredCSIDrivers', message: `Unready required CSI drivers for Node: [${missing.join(' ')}]` }] : [];
+  return missing.length > 0
+    ? [
+        {
+          reason: 'UnreadyRequiredCSIDrivers',
+          message: `Unready required CSI drivers for Node: [${missing.join(' ')}]`,
+        },
+      ]
+    : [];
 }
 
 /** The taints without this controller's taint. */

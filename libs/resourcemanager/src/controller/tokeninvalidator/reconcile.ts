@@ -11,7 +11,12 @@ import {
   type Reader,
   type Request,
 } from '@gardener-ts/controller-runtime';
-import { planInvalidation, PurposeTokenInvalidator, ServiceAccountNameAnnotation, TokenInvalidatorLabel as L } from './rules.js';
+import {
+  planInvalidation,
+  PurposeTokenInvalidator,
+  ServiceAccountNameAnnotation,
+  TokenInvalidatorLabel as L,
+} from './rules.js';
 
 export const SecretMetadataKind = metadataOnly(kind('v1', 'Secret'));
 export interface ServiceAccountObject extends KubernetesObject {
@@ -19,7 +24,10 @@ export interface ServiceAccountObject extends KubernetesObject {
   secrets?: Array<{ name?: string }>;
 }
 export const ServiceAccountKind = kind<ServiceAccountObject>('v1', 'ServiceAccount');
-const PodKind = kind<KubernetesObject & { spec?: { volumes?: Array<{ secret?: { secretName?: string } }> } }>('v1', 'Pod');
+const PodKind = kind<KubernetesObject & { spec?: { volumes?: Array<{ secret?: { secretName?: string } }> } }>(
+  'v1',
+  'Pod',
+);
 
 export interface TokenInvalidatorOptions {
   /** Cached reads of Secrets (metadata) and ServiceAccounts. */
@@ -38,9 +46,11 @@ export class TokenInvalidator {
     });
     if (!secret) return;
     const saName = secret.metadata?.annotations?.[ServiceAccountNameAnnotation] ?? '';
-    const serviceAccount = await this.o.reader.get(ServiceAccountKind, { namespace: req.namespace, name: saName }).catch((err) => {
-      throw new Error(`could not fetch ServiceAccount: ${(err as Error).message}`);
-    });
+    const serviceAccount = await this.o.reader
+      .get(ServiceAccountKind, { namespace: req.namespace, name: saName })
+      .catch((err) => {
+        throw new Error(`could not fetch ServiceAccount: ${(err as Error).message}`);
+      });
     const plan = await planInvalidation({
       secretLabels: secret.metadata?.labels,
       serviceAccount,

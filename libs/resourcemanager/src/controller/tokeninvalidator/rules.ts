@@ -28,7 +28,8 @@ export async function planInvalidation(i: InvalidatorInput): Promise<Invalidator
   const labels = i.secretLabels ?? {};
   const addPurpose = !(TokenInvalidatorLabel.Purpose in labels);
   const saLabels = i.serviceAccount.metadata?.labels ?? {};
-  if (TokenInvalidatorLabel.Skip in saLabels || i.serviceAccount.automountServiceAccountToken !== false) return { addPurpose, consider: 'remove' };
+  if (TokenInvalidatorLabel.Skip in saLabels || i.serviceAccount.automountServiceAccountToken !== false)
+    return { addPurpose, consider: 'remove' };
   if (TokenInvalidatorLabel.Consider in labels) return { addPurpose, consider: 'keep' };
   // A Pod still using the static token would break: wait until none mounts it.
   if (await i.mountedByPod()) return { addPurpose, consider: 'retry' };

@@ -1,5 +1,11 @@
 // Registers the token-requestor controller: token-requestor Secrets in the source cluster.
-import { controllerFor, type Cluster, type Controller, type Manager, type Predicate } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  type Cluster,
+  type Controller,
+  type Manager,
+  type Predicate,
+} from '@gardener-ts/controller-runtime';
 import { isTokenRequestorSecret } from './renewal.js';
 import { SecretKind, TokenRequestor, type SecretObject } from './reconcile.js';
 

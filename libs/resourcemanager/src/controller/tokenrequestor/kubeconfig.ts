@@ -16,7 +16,8 @@ function parse(text: string): Kubeconfig {
   } catch (err) {
     throw new Error(`cannot decode kubeconfig: ${(err as Error).message}`);
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('cannot decode kubeconfig: not an object');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new Error('cannot decode kubeconfig: not an object');
   return doc as Kubeconfig;
 }
 
@@ -49,7 +50,8 @@ function currentCluster(config: Kubeconfig): Record<string, unknown> {
 export function setKubeconfigToken(kubeconfig: string, token: string, caData = ''): string {
   const config = parse(kubeconfig);
   currentUser(config).token = token;
-  if (caData !== '') currentCluster(config)['certificate-authority-data'] = Buffer.from(caData, 'utf8').toString('base64');
+  if (caData !== '')
+    currentCluster(config)['certificate-authority-data'] = Buffer.from(caData, 'utf8').toString('base64');
   return YAML.stringify(config);
 }
 

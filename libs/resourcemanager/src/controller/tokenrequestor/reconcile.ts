@@ -13,7 +13,16 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { setKubeconfigToken } from './kubeconfig.js';
 import { DataKey, GardenerAudience, TokenRequestorAnnotation as A } from './names.js';
-import { caBundleUpToDate, expirationSeconds, hasToken, injectsCABundle, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
+import {
+  caBundleUpToDate,
+  expirationSeconds,
+  hasToken,
+  injectsCABundle,
+  isTokenRequestorSecret,
+  renewAfterMs,
+  renewalPendingMs,
+  renewTimestamp,
+} from './renewal.js';
 
 export interface SecretObject extends KubernetesObject {
   type?: string;
@@ -56,7 +65,11 @@ const unb64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
  * (`caData`, PEM, only passed when the CA bundle is to be injected) the kubeconfig's current cluster gets it as
  * `certificate-authority-data`, else `bundle.crt` holds it; without one `bundle.crt` is removed (as Gardener does).
  */
-export function withToken(data: Record<string, string> | undefined, token: string, caData = ''): Record<string, string> {
+export function withToken(
+  data: Record<string, string> | undefined,
+  token: string,
+  caData = '',
+): Record<string, string> {
   const out = { ...(data ?? {}) };
   if (out[DataKey.Kubeconfig] === undefined) {
     out[DataKey.Token] = b64(token);
@@ -103,7 +116,9 @@ export class TokenRequestor {
     const result = await this.requestToken(sa, expirationSeconds(annotations));
     const token = result.status?.token ?? '';
     const now = this.now();
-    const expiration = result.status?.expirationTimestamp ? new Date(result.status.expirationTimestamp) : new Date(now.getTime() + expirationSeconds(annotations) * 1000);
+    const expiration = result.status?.expirationTimestamp
+      ? new Date(result.status.expirationTimestamp)
+      : new Date(now.getTime() + expirationSeconds(annotations) * 1000);
     const renewMs = renewAfterMs(expiration, now, this.random());
     const injectCA = injectsCABundle(annotations);
     if (injectCA) ctx.log.info('Injecting CA bundle into secret');
@@ -114,17 +129,22 @@ export class TokenRequestor {
       await this.writeTargetSecret(targetKey, token, caData);
       // The token (and CA bundle) lives in the target Secret only.
       data = {};
-      for (const key of [DataKey.Token, DataKey.CABundle, DataKey.Kubeconfig]) if (secret.data?.[key] !== undefined) data[key] = null;
+      for (const key of [DataKey.Token, DataKey.CABundle, DataKey.Kubeconfig])
+        if (secret.data?.[key] !== undefined) data[key] = null;
     } else {
       data = withToken(secret.data, token, caData);
       // A merge patch removes a key only when it says null.
-      if (secret.data?.[DataKey.CABundle] !== undefined && data[DataKey.CABundle] === undefined) data[DataKey.CABundle] = null;
+      if (secret.data?.[DataKey.CABundle] !== undefined && data[DataKey.CABundle] === undefined)
+        data[DataKey.CABundle] = null;
     }
     // Optimistic lock: whoever maintains the kubeconfig (e.g. a new CA bundle) may have written meanwhile.
     await this.o.source.patch(SecretKind, req, {
       type: 'merge',
       patch: {
-        metadata: { resourceVersion: secret.metadata?.resourceVersion, annotations: { [A.RenewTimestamp]: renewTimestamp(new Date(now.getTime() + renewMs)) } },
+        metadata: {
+          resourceVersion: secret.metadata?.resourceVersion,
+          annotations: { [A.RenewTimestamp]: renewTimestamp(new Date(now.getTime() + renewMs)) },
+        },
         ...(Object.keys(data).length > 0 ? { data } : {}),
       },
     });
@@ -132,7 +152,11 @@ export class TokenRequestor {
     return { requeueAfter: renewMs };
   }
 
-  private async pendingMs(annotations: Record<string, string>, secret: SecretObject, targetKey: ReturnType<typeof targetSecretKey>): Promise<number | undefined> {
+  private async pendingMs(
+    annotations: Record<string, string>,
+    secret: SecretObject,
+    targetKey: ReturnType<typeof targetSecretKey>,
+  ): Promise<number | undefined> {
     const renewAt = annotations[A.RenewTimestamp];
     if (!renewAt) return undefined;
     let data = secret.data;
@@ -157,7 +181,9 @@ export class TokenRequestor {
     return renewalPendingMs(renewAt, tokenPresent, this.now());
   }
 
-  private async ensureServiceAccount(annotations: Record<string, string>): Promise<{ namespace: string; name: string }> {
+  private async ensureServiceAccount(
+    annotations: Record<string, string>,
+  ): Promise<{ namespace: string; name: string }> {
     const key = {
       namespace: this.o.serviceAccountNamespace ?? annotations[A.ServiceAccountNamespace] ?? '',
       name: annotations[A.ServiceAccountName] ?? '',
@@ -168,7 +194,9 @@ export class TokenRequestor {
       try {
         labels = JSON.parse(labelsJSON);
       } catch (err) {
-        throw new Error(`failed unmarshalling service account labels from secret annotation "${A.ServiceAccountLabels}" (${labelsJSON}): ${(err as Error).message}`);
+        throw new Error(
+          `failed unmarshalling service account labels from secret annotation "${A.ServiceAccountLabels}" (${labelsJSON}): ${(err as Error).message}`,
+        );
       }
     }
     const existing = await this.o.target.get(ServiceAccountKind, key).catch((err) => {
@@ -176,10 +204,18 @@ export class TokenRequestor {
       throw err;
     });
     if (!existing) {
-      await this.o.target.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { ...key, labels }, automountServiceAccountToken: false });
+      await this.o.target.create({
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { ...key, labels },
+        automountServiceAccountToken: false,
+      });
       return key;
     }
-    if (existing.automountServiceAccountToken !== false || JSON.stringify(existing.metadata?.labels ?? {}) !== JSON.stringify(labels ?? {})) {
+    if (
+      existing.automountServiceAccountToken !== false ||
+      JSON.stringify(existing.metadata?.labels ?? {}) !== JSON.stringify(labels ?? {})
+    ) {
       const updated = structuredClone(existing);
       updated.metadata = { ...updated.metadata, labels };
       updated.automountServiceAccountToken = false;
@@ -201,13 +237,22 @@ export class TokenRequestor {
     });
   }
 
-  private async writeTargetSecret(key: { namespace: string; name: string }, token: string, caData: string): Promise<void> {
+  private async writeTargetSecret(
+    key: { namespace: string; name: string },
+    token: string,
+    caData: string,
+  ): Promise<void> {
     const existing = await this.o.target.get(SecretKind, key).catch((err) => {
       if (isNotFound(err)) return undefined;
       throw err;
     });
     if (!existing) {
-      await this.o.target.create({ apiVersion: 'v1', kind: 'Secret', metadata: key, data: withToken(undefined, token, caData) });
+      await this.o.target.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: key,
+        data: withToken(undefined, token, caData),
+      });
       return;
     }
     const updated = structuredClone(existing);

@@ -14,7 +14,10 @@ interface SecretLike {
 /** Labeled `purpose: token-requestor` and, if the controller has a class, labeled with that class. */
 export function isTokenRequestorSecret(secret: SecretLike | undefined, cls: string | undefined): boolean {
   const labels = secret?.metadata?.labels ?? {};
-  return labels[TokenRequestorLabel.Purpose] === PurposeTokenRequestor && (cls === undefined || labels[TokenRequestorLabel.Class] === cls);
+  return (
+    labels[TokenRequestorLabel.Purpose] === PurposeTokenRequestor &&
+    (cls === undefined || labels[TokenRequestorLabel.Class] === cls)
+  );
 }
 
 /** The requested token lifetime in seconds: the `token-expiration-duration` annotation or 12 h. */
@@ -22,7 +25,8 @@ export function expirationSeconds(annotations: Record<string, string> | undefine
   const value = annotations?.[TokenRequestorAnnotation.ExpirationDuration];
   if (value === undefined) return DefaultExpirationMs / 1000;
   const ms = parseDuration(value);
-  if (ms === undefined) throw new Error(`invalid ${TokenRequestorAnnotation.ExpirationDuration} ${JSON.stringify(value)}`);
+  if (ms === undefined)
+    throw new Error(`invalid ${TokenRequestorAnnotation.ExpirationDuration} ${JSON.stringify(value)}`);
   return Math.floor(ms / 1000);
 }
 
@@ -71,6 +75,7 @@ export function injectsCABundle(annotations: Record<string, string> | undefined)
  */
 export function caBundleUpToDate(data: Record<string, string> | undefined, caData: string): boolean {
   const kubeconfig = data?.[DataKey.Kubeconfig];
-  if (kubeconfig === undefined) return Buffer.from(data?.[DataKey.CABundle] ?? '', 'base64').toString('utf8') === caData;
+  if (kubeconfig === undefined)
+    return Buffer.from(data?.[DataKey.CABundle] ?? '', 'base64').toString('utf8') === caData;
   return kubeconfigCA(Buffer.from(kubeconfig, 'base64').toString('utf8')) === caData;
 }

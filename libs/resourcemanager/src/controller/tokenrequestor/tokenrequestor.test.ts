@@ -3,7 +3,17 @@ import YAML from 'yaml';
 import { kubeconfigCA, kubeconfigToken, setKubeconfigToken } from './kubeconfig.js';
 import { withToken } from './reconcile.js';
 import { seedKubeconfig } from './seed-example.js';
-import { caBundleUpToDate, expirationSeconds, goParseBool, hasToken, injectsCABundle, isTokenRequestorSecret, renewAfterMs, renewalPendingMs, renewTimestamp } from './renewal.js';
+import {
+  caBundleUpToDate,
+  expirationSeconds,
+  goParseBool,
+  hasToken,
+  injectsCABundle,
+  isTokenRequestorSecret,
+  renewAfterMs,
+  renewalPendingMs,
+  renewTimestamp,
+} from './renewal.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const unb64 = (s: string) => Buffer.from(s, 'base64').toString();
@@ -37,10 +47,12 @@ describe('kubeconfig token', () => {
   });
 
   it('fails when the current context or its user is missing', () => {
-    expect(() => setKubeconfigToken('current-context: x\ncontexts: []\n', 't')).toThrow('did not find context defined in current context');
-    expect(() => setKubeconfigToken('current-context: x\ncontexts: [{name: x, context: {user: u}}]\nusers: []\n', 't')).toThrow(
-      'did not find authInfo of current context named u',
+    expect(() => setKubeconfigToken('current-context: x\ncontexts: []\n', 't')).toThrow(
+      'did not find context defined in current context',
     );
+    expect(() =>
+      setKubeconfigToken('current-context: x\ncontexts: [{name: x, context: {user: u}}]\nusers: []\n', 't'),
+    ).toThrow('did not find authInfo of current context named u');
     expect(() => setKubeconfigToken('- a list', 't')).toThrow('cannot decode kubeconfig');
   });
 });
@@ -65,16 +77,24 @@ describe('where the token goes', () => {
 describe('relevant Secrets', () => {
   const secret = (labels: Record<string, string>) => ({ metadata: { labels } });
   it('needs the purpose label', () => {
-    expect(isTokenRequestorSecret(secret({ 'resources.gardener.cloud/purpose': 'token-requestor' }), undefined)).toBe(true);
+    expect(isTokenRequestorSecret(secret({ 'resources.gardener.cloud/purpose': 'token-requestor' }), undefined)).toBe(
+      true,
+    );
     expect(isTokenRequestorSecret(secret({ 'resources.gardener.cloud/purpose': 'other' }), undefined)).toBe(false);
     expect(isTokenRequestorSecret(secret({}), undefined)).toBe(false);
   });
   it('needs the class label to match when the controller has a class', () => {
     const labels = { 'resources.gardener.cloud/purpose': 'token-requestor' };
-    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'shoot' }), 'shoot')).toBe(true);
-    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'garden' }), 'shoot')).toBe(false);
+    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'shoot' }), 'shoot')).toBe(
+      true,
+    );
+    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'garden' }), 'shoot')).toBe(
+      false,
+    );
     expect(isTokenRequestorSecret(secret(labels), 'shoot')).toBe(false);
-    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'garden' }), undefined)).toBe(true);
+    expect(isTokenRequestorSecret(secret({ ...labels, 'resources.gardener.cloud/class': 'garden' }), undefined)).toBe(
+      true,
+    );
   });
 });
 
@@ -84,8 +104,12 @@ describe('renewal', () => {
 
   it('requests 12h by default or the token-expiration-duration annotation', () => {
     expect(expirationSeconds(undefined)).toBe(43200);
-    expect(expirationSeconds({ 'serviceaccount.resources.gardener.cloud/token-expiration-duration': '6h' })).toBe(21600);
-    expect(() => expirationSeconds({ 'serviceaccount.resources.gardener.cloud/token-expiration-duration': 'soon' })).toThrow();
+    expect(expirationSeconds({ 'serviceaccount.resources.gardener.cloud/token-expiration-duration': '6h' })).toBe(
+      21600,
+    );
+    expect(() =>
+      expirationSeconds({ 'serviceaccount.resources.gardener.cloud/token-expiration-duration': 'soon' }),
+    ).toThrow();
   });
 
   it('renews at 80 % of the lifetime, at the latest after 80 % of 24h, plus at most 5 % jitter', () => {
@@ -135,7 +159,11 @@ describe('inject-ca-bundle', () => {
     expect(data['bundle.crt']).toBeUndefined();
     expect(kubeconfigCA(unb64(data.kubeconfig!))).toBe(CA);
     // Without a CA the kubeconfig's CA stays as it was.
-    expect(YAML.parse(unb64(withToken({ kubeconfig: b64(seedKubeconfig) }, 'tok').kubeconfig!)).clusters[0].cluster['certificate-authority-data']).toBe('AAAA');
+    expect(
+      YAML.parse(unb64(withToken({ kubeconfig: b64(seedKubeconfig) }, 'tok').kubeconfig!)).clusters[0].cluster[
+        'certificate-authority-data'
+      ],
+    ).toBe('AAAA');
   });
 
   it('fails like Gardener when the current context names no known cluster', () => {

@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const FILES = ['meta.proto', 'runtime.proto', 'resource.proto', 'core.proto', 'discovery.proto', 'events.proto', 'storage.proto'];
+const FILES = [
+  'meta.proto',
+  'runtime.proto',
+  'resource.proto',
+  'core.proto',
+  'discovery.proto',
+  'events.proto',
+  'storage.proto',
+];
 
 /** The four bytes every kube protobuf body starts with (`k8s\0`). */
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -25,14 +33,21 @@ export function independentRoot(): protobuf.Root {
 }
 
 /** Encodes `object` (protobufjs object form) as `typeName` and wraps it like client-go: `k8s\0` + runtime.Unknown. */
-export function kubeProtobufBody(apiVersion: string, kind: string, typeName: string, object: Record<string, unknown>): Buffer {
+export function kubeProtobufBody(
+  apiVersion: string,
+  kind: string,
+  typeName: string,
+  object: Record<string, unknown>,
+): Buffer {
   const root = independentRoot();
   const type = root.lookupType(typeName);
   const problem = type.verify(object);
   if (problem) throw new Error(`${typeName}: ${problem}`);
   const raw = type.encode(type.fromObject(object)).finish();
   const unknown = root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown');
-  const body = unknown.encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const body = unknown
+    .encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }))
+    .finish();
   return Buffer.concat([MAGIC, body]);
 }
 

@@ -34,8 +34,21 @@ export const NODE = {
     allocatable: { cpu: '3800m', memory: '15Gi', pods: '110' },
     phase: 'Running',
     conditions: [
-      { type: 'Ready', status: 'True', lastHeartbeatTime: T2, lastTransitionTime: T1, reason: 'KubeletReady', message: 'kubelet is posting ready status' },
-      { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: T2, lastTransitionTime: T1, reason: 'KubeletHasSufficientMemory' },
+      {
+        type: 'Ready',
+        status: 'True',
+        lastHeartbeatTime: T2,
+        lastTransitionTime: T1,
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+      },
+      {
+        type: 'MemoryPressure',
+        status: 'False',
+        lastHeartbeatTime: T2,
+        lastTransitionTime: T1,
+        reason: 'KubeletHasSufficientMemory',
+      },
     ],
     addresses: [
       { type: 'InternalIP', address: '10.0.1.5' },
@@ -56,7 +69,13 @@ export const NODE = {
       swap: { capacity: 0 },
     },
     images: [
-      { names: ['registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a', 'registry.k8s.io/pause:3.10'], sizeBytes: 320368 },
+      {
+        names: [
+          'registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a',
+          'registry.k8s.io/pause:3.10',
+        ],
+        sizeBytes: 320368,
+      },
       { names: ['nginx:1.27'], sizeBytes: 5_000_000_000 },
     ],
     volumesInUse: ['kubernetes.io/csi/ebs.csi.aws.com^vol-1'],
@@ -80,7 +99,10 @@ export const NODE = {
 const nodeAffinity = {
   required: {
     nodeSelectorTerms: [
-      { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-1'] }], matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }] },
+      {
+        matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-1'] }],
+        matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-1'] }],
+      },
     ],
   },
 };
@@ -124,13 +146,44 @@ const ALL_PV_SOURCES = {
     secretRef: { name: 'ceph', namespace: 'storage' },
     readOnly: true,
   },
-  fc: { targetWWNs: ['500a0982991b8dc5'], lun: 2, fsType: 'ext4', readOnly: true, wwids: ['3600508b400105e210000900000490000'] },
+  fc: {
+    targetWWNs: ['500a0982991b8dc5'],
+    lun: 2,
+    fsType: 'ext4',
+    readOnly: true,
+    wwids: ['3600508b400105e210000900000490000'],
+  },
   flocker: { datasetName: 'ds', datasetUUID: 'uuid-1' },
-  flexVolume: { driver: 'example.com/lvm', fsType: 'ext4', secretRef: { name: 'flex', namespace: 'storage' }, readOnly: true, options: { size: '1Gi' } },
+  flexVolume: {
+    driver: 'example.com/lvm',
+    fsType: 'ext4',
+    secretRef: { name: 'flex', namespace: 'storage' },
+    readOnly: true,
+    options: { size: '1Gi' },
+  },
   azureFile: { secretName: 'azure', shareName: 'share', readOnly: true, secretNamespace: 'storage' },
-  vsphereVolume: { volumePath: '[datastore1] volumes/myDisk', fsType: 'ext4', storagePolicyName: 'gold', storagePolicyID: 'p-1' },
-  quobyte: { registry: 'registry:7861', volume: 'testVolume', readOnly: true, user: 'root', group: 'root', tenant: 't-1' },
-  azureDisk: { diskName: 'disk', diskURI: 'https://example.blob.core.windows.net/vhds/disk.vhd', cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Managed' },
+  vsphereVolume: {
+    volumePath: '[datastore1] volumes/myDisk',
+    fsType: 'ext4',
+    storagePolicyName: 'gold',
+    storagePolicyID: 'p-1',
+  },
+  quobyte: {
+    registry: 'registry:7861',
+    volume: 'testVolume',
+    readOnly: true,
+    user: 'root',
+    group: 'root',
+    tenant: 't-1',
+  },
+  azureDisk: {
+    diskName: 'disk',
+    diskURI: 'https://example.blob.core.windows.net/vhds/disk.vhd',
+    cachingMode: 'ReadWrite',
+    fsType: 'ext4',
+    readOnly: false,
+    kind: 'Managed',
+  },
   photonPersistentDisk: { pdID: 'photon-1', fsType: 'ext4' },
   portworxVolume: { volumeID: 'px-1', fsType: 'ext4', readOnly: true },
   scaleIO: {
@@ -146,7 +199,13 @@ const ALL_PV_SOURCES = {
     readOnly: true,
   },
   local: { path: '/mnt/disks/ssd1', fsType: 'ext4' },
-  storageos: { volumeName: 'redis', volumeNamespace: 'default', fsType: 'ext4', readOnly: true, secretRef: { kind: 'Secret', namespace: 'storage', name: 'sos' } },
+  storageos: {
+    volumeName: 'redis',
+    volumeNamespace: 'default',
+    fsType: 'ext4',
+    readOnly: true,
+    secretRef: { kind: 'Secret', namespace: 'storage', name: 'sos' },
+  },
   csi: {
     driver: 'ebs.csi.aws.com',
     volumeHandle: 'vol-0abc',
@@ -169,7 +228,14 @@ export const PERSISTENT_VOLUME = {
     capacity: { storage: '10Gi' },
     ...ALL_PV_SOURCES,
     accessModes: ['ReadWriteOnce', 'ReadOnlyMany'],
-    claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: 'uid-1', apiVersion: 'v1', resourceVersion: '12' },
+    claimRef: {
+      kind: 'PersistentVolumeClaim',
+      namespace: 'default',
+      name: 'data',
+      uid: 'uid-1',
+      apiVersion: 'v1',
+      resourceVersion: '12',
+    },
     persistentVolumeReclaimPolicy: 'Retain',
     storageClassName: 'local-storage',
     mountOptions: ['hard', 'nfsvers=4.1'],
@@ -187,7 +253,12 @@ export const ENDPOINTS = {
   subsets: [
     {
       addresses: [
-        { ip: '10.0.1.10', hostname: 'web-0', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'p-0' } },
+        {
+          ip: '10.0.1.10',
+          hostname: 'web-0',
+          nodeName: 'node-1',
+          targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'p-0' },
+        },
         { ip: '10.0.1.11' },
       ],
       notReadyAddresses: [{ ip: '10.0.1.12', nodeName: '' }],
@@ -227,7 +298,15 @@ export const CORE_EVENT = {
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name: 'web-0.17f0', namespace: 'default' },
-  involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'p-0', apiVersion: 'v1', resourceVersion: '77', fieldPath: 'spec.containers{web}' },
+  involvedObject: {
+    kind: 'Pod',
+    namespace: 'default',
+    name: 'web-0',
+    uid: 'p-0',
+    apiVersion: 'v1',
+    resourceVersion: '77',
+    fieldPath: 'spec.containers{web}',
+  },
   reason: 'Pulled',
   message: 'Successfully pulled image "nginx:1.27"',
   source: { component: 'kubelet', host: 'node-1' },
@@ -288,11 +367,29 @@ export const POD = {
       { name: 'iscsi', iscsi: { ...ALL_PV_SOURCES.iscsi, lun: 3, secretRef: { name: 'chap' } } },
       { name: 'gluster', glusterfs: { endpoints: 'glusterfs-cluster', path: 'vol', readOnly: true } },
       { name: 'rbd', rbd: { ...ALL_PV_SOURCES.rbd, secretRef: { name: 'ceph-secret' } } },
-      { name: 'flex', flexVolume: { driver: 'example.com/lvm', fsType: 'ext4', secretRef: { name: 'flex' }, readOnly: true, options: { size: '1Gi' } } },
+      {
+        name: 'flex',
+        flexVolume: {
+          driver: 'example.com/lvm',
+          fsType: 'ext4',
+          secretRef: { name: 'flex' },
+          readOnly: true,
+          options: { size: '1Gi' },
+        },
+      },
       { name: 'cinder', cinder: { volumeID: 'c-1', fsType: 'ext4', readOnly: true, secretRef: { name: 'os' } } },
       { name: 'cephfs', cephfs: { ...ALL_PV_SOURCES.cephfs, secretRef: { name: 'ceph' } } },
       { name: 'flocker', flocker: { datasetName: 'ds', datasetUUID: 'uuid-1' } },
-      { name: 'fc', fc: { targetWWNs: ['500a0982991b8dc5'], lun: 0, fsType: 'ext4', readOnly: true, wwids: ['3600508b400105e210000900000490000'] } },
+      {
+        name: 'fc',
+        fc: {
+          targetWWNs: ['500a0982991b8dc5'],
+          lun: 0,
+          fsType: 'ext4',
+          readOnly: true,
+          wwids: ['3600508b400105e210000900000490000'],
+        },
+      },
       { name: 'azfile', azureFile: { secretName: 'azure', shareName: 'share', readOnly: true } },
       { name: 'vsphere', vsphereVolume: ALL_PV_SOURCES.vsphereVolume },
       { name: 'quobyte', quobyte: ALL_PV_SOURCES.quobyte },
@@ -300,7 +397,16 @@ export const POD = {
       { name: 'photon', photonPersistentDisk: ALL_PV_SOURCES.photonPersistentDisk },
       { name: 'px', portworxVolume: ALL_PV_SOURCES.portworxVolume },
       { name: 'sio', scaleIO: { ...ALL_PV_SOURCES.scaleIO, secretRef: { name: 'sio' } } },
-      { name: 'sos', storageos: { volumeName: 'redis', volumeNamespace: 'default', fsType: 'ext4', readOnly: true, secretRef: { name: 'sos' } } },
+      {
+        name: 'sos',
+        storageos: {
+          volumeName: 'redis',
+          volumeNamespace: 'default',
+          fsType: 'ext4',
+          readOnly: true,
+          secretRef: { name: 'sos' },
+        },
+      },
       { name: 'host', hostPath: { path: '/var/log' } },
       { name: 'nfs', nfs: { server: 'nfs.example.com', path: '/exports/a' } },
     ],
@@ -321,7 +427,15 @@ export const POD = {
     initContainerStatuses: [
       {
         name: 'init',
-        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: T1, finishedAt: T2, containerID: 'containerd://init' } },
+        state: {
+          terminated: {
+            exitCode: 0,
+            reason: 'Completed',
+            startedAt: T1,
+            finishedAt: T2,
+            containerID: 'containerd://init',
+          },
+        },
         lastState: {},
         ready: true,
         restartCount: 0,
@@ -335,7 +449,17 @@ export const POD = {
       {
         name: 'app',
         state: { running: { startedAt: T2 } },
-        lastState: { terminated: { exitCode: 137, signal: 9, reason: 'OOMKilled', message: 'killed', startedAt: T1, finishedAt: T2, containerID: 'containerd://old' } },
+        lastState: {
+          terminated: {
+            exitCode: 137,
+            signal: 9,
+            reason: 'OOMKilled',
+            message: 'killed',
+            startedAt: T1,
+            finishedAt: T2,
+            containerID: 'containerd://old',
+          },
+        },
         ready: false,
         restartCount: 1,
         image: 'nginx:1.27',
@@ -343,22 +467,45 @@ export const POD = {
         containerID: 'containerd://app',
         started: true,
         allocatedResources: { cpu: '250m', memory: '64Mi' },
-        resources: { limits: { memory: '128Mi' }, requests: { cpu: '250m', memory: '64Mi' }, claims: [{ name: 'gpu', request: 'one' }] },
+        resources: {
+          limits: { memory: '128Mi' },
+          requests: { cpu: '250m', memory: '64Mi' },
+          claims: [{ name: 'gpu', request: 'one' }],
+        },
         volumeMounts: [
           { name: 'host', mountPath: '/var/log', readOnly: true, recursiveReadOnly: 'Enabled' },
-          { name: 'models', mountPath: '/models', readOnly: true, image: { imageRef: 'registry.example/models@sha256:2' } },
+          {
+            name: 'models',
+            mountPath: '/models',
+            readOnly: true,
+            image: { imageRef: 'registry.example/models@sha256:2' },
+          },
         ],
         user: { linux: { uid: 0, gid: 1000, supplementalGroups: [1000, 2000] } },
-        allocatedResourcesStatus: [{ name: 'claim:gpu/one', resources: [{ resourceID: 'gpu-0', health: 'Healthy' }, { resourceID: 'gpu-1' }] }],
+        allocatedResourcesStatus: [
+          { name: 'claim:gpu/one', resources: [{ resourceID: 'gpu-0', health: 'Healthy' }, { resourceID: 'gpu-1' }] },
+        ],
         stopSignal: 'SIGTERM',
       },
     ],
     qosClass: 'Burstable',
-    ephemeralContainerStatuses: [{ name: 'debug', state: { waiting: { reason: 'ContainerCreating', message: 'pulling' } }, lastState: {}, ready: false, restartCount: 0, image: 'busybox', imageID: '' }],
+    ephemeralContainerStatuses: [
+      {
+        name: 'debug',
+        state: { waiting: { reason: 'ContainerCreating', message: 'pulling' } },
+        lastState: {},
+        ready: false,
+        restartCount: 0,
+        image: 'busybox',
+        imageID: '',
+      },
+    ],
     resize: 'InProgress',
     resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'legacy-gpu-x7' }, { name: 'none' }],
     extendedResourceClaimStatus: {
-      requestMappings: [{ containerName: 'app', resourceName: 'example.com/gpu', requestName: 'container-0-request-0' }],
+      requestMappings: [
+        { containerName: 'app', resourceName: 'example.com/gpu', requestName: 'container-0-request-0' },
+      ],
       resourceClaimName: 'legacy-extended-resources-abc',
     },
     allocatedResources: { cpu: '500m' },

@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { appTerm, boundTo, HOSTNAME, labelled, node, podAffinity, scoreInput, ZONE } from '../testing.js';
 import { interPodAffinityRaw, interPodAffinityScore } from './inter-pod-affinity.js';
 
-const nodes = [node('a1', { labels: { [ZONE]: 'a' } }), node('b1', { labels: { [ZONE]: 'b' } }), node('c1', { labels: { [ZONE]: 'c' } })];
+const nodes = [
+  node('a1', { labels: { [ZONE]: 'a' } }),
+  node('b1', { labels: { [ZONE]: 'b' } }),
+  node('c1', { labels: { [ZONE]: 'c' } }),
+];
 
 describe('InterPodAffinity score', () => {
   it('adds the weights of preferred affinity and subtracts those of preferred anti-affinity, per domain', () => {
-    const p = labelled('p', { app: 'web' }, podAffinity({ preferred: [[30, appTerm('cache', ZONE)]], antiPreferred: [[50, appTerm('web', ZONE)]] }));
-    const placed = [boundTo('a1', labelled('cache', { app: 'cache' })), boundTo('b1', labelled('web-0', { app: 'web' })), boundTo('b1', labelled('cache-2', { app: 'cache' }))];
+    const p = labelled(
+      'p',
+      { app: 'web' },
+      podAffinity({ preferred: [[30, appTerm('cache', ZONE)]], antiPreferred: [[50, appTerm('web', ZONE)]] }),
+    );
+    const placed = [
+      boundTo('a1', labelled('cache', { app: 'cache' })),
+      boundTo('b1', labelled('web-0', { app: 'web' })),
+      boundTo('b1', labelled('cache-2', { app: 'cache' })),
+    ];
     expect(interPodAffinityRaw(scoreInput(p, nodes, placed))).toEqual([30, -20, 0]);
     expect(interPodAffinityScore(scoreInput(p, nodes, placed))).toEqual([100, 0, 40]);
   });

@@ -21,13 +21,17 @@ export function interPodAffinityRaw({ pod, feasible, nodes, placed, namespaces }
     for (const t of own.preferredAffinity) if (termMatches(t, other, namespaces)) add(node, t, t.weight);
     for (const t of own.preferredAntiAffinity) if (termMatches(t, other, namespaces)) add(node, t, -t.weight);
     const theirs = podAffinityTerms(other);
-    for (const t of theirs.requiredAffinity) if (termMatches(t, pod, namespaces)) add(node, t, HARD_POD_AFFINITY_WEIGHT);
+    for (const t of theirs.requiredAffinity)
+      if (termMatches(t, pod, namespaces)) add(node, t, HARD_POD_AFFINITY_WEIGHT);
     for (const t of theirs.preferredAffinity) if (termMatches(t, pod, namespaces)) add(node, t, t.weight);
     for (const t of theirs.preferredAntiAffinity) if (termMatches(t, pod, namespaces)) add(node, t, -t.weight);
   }
   if (byDomain.size === 0) return undefined;
   return feasible.map(({ node }) =>
-    Object.keys(node.metadata?.labels ?? {}).reduce((sum, key) => sum + (byDomain.get(topologyPair(node, key)!) ?? 0), 0),
+    Object.keys(node.metadata?.labels ?? {}).reduce(
+      (sum, key) => sum + (byDomain.get(topologyPair(node, key)!) ?? 0),
+      0,
+    ),
   );
 }
 

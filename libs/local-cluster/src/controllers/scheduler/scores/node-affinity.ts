@@ -10,4 +10,5 @@ export function preferredNodeAffinityWeight(pod: Pod, node: Node): number {
   return terms.reduce((sum, t) => sum + (matchesNodeSelectorTerms([t.preference], node) ? t.weight : 0), 0);
 }
 
-export const nodeAffinityScore: ScorePlugin = ({ pod, feasible }) => defaultNormalize(feasible.map((c) => preferredNodeAffinityWeight(pod, c.node)));
+export const nodeAffinityScore: ScorePlugin = ({ pod, feasible }) =>
+  defaultNormalize(feasible.map((c) => preferredNodeAffinityWeight(pod, c.node)));

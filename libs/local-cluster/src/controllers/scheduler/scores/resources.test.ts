@@ -3,7 +3,10 @@ import { emptyUsage } from '../resources.js';
 import { boundTo, node, pod, usageOf } from '../testing.js';
 import { balancedAllocation, leastAllocated } from './resources.js';
 
-const withRequests = (cpu: string, memory: string) => ({ ...pod(), spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu, memory } } }] } });
+const withRequests = (cpu: string, memory: string) => ({
+  ...pod(),
+  spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu, memory } } }] },
+});
 
 describe('NodeResourcesFit LeastAllocated score', () => {
   it('is the mean free share of cpu and memory once the pod is placed', () => {

@@ -46,5 +46,7 @@ function integerShare(part: number, whole: number): number {
   return Number((BigInt(Math.round(part)) * BigInt(MAX_NODE_SCORE)) / BigInt(Math.round(whole)));
 }
 
-export const leastAllocatedScore: ScorePlugin = ({ pod, feasible }) => feasible.map((c) => leastAllocated(pod, c.node, c.usage));
-export const balancedAllocationScore: ScorePlugin = ({ pod, feasible }) => feasible.map((c) => balancedAllocation(pod, c.node, c.usage) ?? 0);
+export const leastAllocatedScore: ScorePlugin = ({ pod, feasible }) =>
+  feasible.map((c) => leastAllocated(pod, c.node, c.usage));
+export const balancedAllocationScore: ScorePlugin = ({ pod, feasible }) =>
+  feasible.map((c) => balancedAllocation(pod, c.node, c.usage) ?? 0);

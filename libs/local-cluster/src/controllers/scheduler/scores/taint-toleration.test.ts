@@ -9,7 +9,9 @@ describe('TaintToleration score', () => {
     const n = node('n', { taints: [soft('a'), soft('b'), { key: 'c', effect: 'NoSchedule' }] });
     expect(intolerablePreferNoSchedule(pod(), n)).toBe(2);
     expect(intolerablePreferNoSchedule(pod({ tolerations: [{ key: 'a', operator: 'Exists' }] }), n)).toBe(1);
-    expect(intolerablePreferNoSchedule(pod({ tolerations: [{ key: 'a', operator: 'Exists', effect: 'NoSchedule' }] }), n)).toBe(2);
+    expect(
+      intolerablePreferNoSchedule(pod({ tolerations: [{ key: 'a', operator: 'Exists', effect: 'NoSchedule' }] }), n),
+    ).toBe(2);
   });
 
   it('scores untainted nodes highest', () => {

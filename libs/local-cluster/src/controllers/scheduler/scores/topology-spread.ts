@@ -16,7 +16,8 @@ export function topologySpreadScore({ pod, feasible, nodes, placed }: ScoreInput
   const namespace = pod.metadata?.namespace;
   const hasAllKeys = (node: Node) => constraints.every((c) => node.metadata?.labels?.[c.topologyKey] !== undefined);
   const scored = feasible.filter((c) => hasAllKeys(c.node));
-  const counted = (c: SpreadConstraint, nodeName: string) => placed.filter((p) => p.spec?.nodeName === nodeName && countsFor(c, namespace, p)).length;
+  const counted = (c: SpreadConstraint, nodeName: string) =>
+    placed.filter((p) => p.spec?.nodeName === nodeName && countsFor(c, namespace, p)).length;
 
   // Per constraint: matching pods per domain of the scored nodes, and the weight from the number of those domains.
   const perConstraint = constraints.map((c) => {
@@ -36,7 +37,10 @@ export function topologySpreadScore({ pod, feasible, nodes, placed }: ScoreInput
   for (const { node } of scored) {
     let score = 0;
     for (const { c, domains, weight } of perConstraint) {
-      const count = c.topologyKey === HOSTNAME ? counted(c, node.metadata!.name!) : domains.get(node.metadata!.labels![c.topologyKey])!;
+      const count =
+        c.topologyKey === HOSTNAME
+          ? counted(c, node.metadata!.name!)
+          : domains.get(node.metadata!.labels![c.topologyKey])!;
       score += count * weight + (c.maxSkew - 1);
     }
     raw.set(node, Math.round(score));
