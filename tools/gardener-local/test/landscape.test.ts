@@ -61,7 +61,9 @@ describe('gardener-local up: the local Gardener landscape', () => {
         ),
       ).toBe(true);
     }
-    expect(lines.some((l) => /^– gardenlet for seed local: skipped — .+/.test(l))).toBe(true);
+    expect(lines.some((l) => /^✓ gardenlet for seed local .* — Seed local: GardenletReady, Bootstrapped/.test(l))).toBe(
+      true,
+    );
     expect(lines.some((l) => l.startsWith('✓ project local'))).toBe(true);
     expect(up.output()).not.toContain('"level"');
   });
@@ -96,24 +98,46 @@ describe('gardener-local up: the local Gardener landscape', () => {
     ).toBe('local');
   });
 
-  it("takes Gardener's example shoot with kubectl, and the scheduler in its Pod sees it (no seed yet)", async () => {
+  it('registers Seed local through the gardenlet, which bootstrapped with a bootstrap token and deploys its resource-manager', async () => {
+    const seed = JSON.parse(await kubectl(kc(), ['get', 'seed', 'local', '-o', 'json'])) as {
+      status: { conditions: { type: string; status: string }[]; lastOperation?: { state: string } };
+    };
+    for (const type of ['GardenletReady', 'Bootstrapped']) {
+      expect(seed.status.conditions.find((c) => c.type === type)?.status, type).toBe('True');
+    }
+    expect(seed.status.lastOperation?.state).toBe('Succeeded');
+    // The gardenlet's client certificate came from a CSR that the controller-manager approved.
+    expect(await kubectl(kc(), ['get', 'csr', '-o', 'jsonpath={.items[*].spec.username}'])).toContain(
+      'system:bootstrap:',
+    );
+    await waitFor(
+      "the seed's gardener-resource-manager",
+      async () =>
+        (await kubectl(kc(), [
+          '-n',
+          'garden',
+          'get',
+          'deployment',
+          'gardener-resource-manager',
+          '--ignore-not-found',
+          '-o',
+          'jsonpath={.status.readyReplicas}',
+        ])) === '1',
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+  });
+
+  it("takes Gardener's example shoot with kubectl: admission defaults it and the scheduler binds it to Seed local", async () => {
     await kubectl(kc(), ['apply', '-f', join(workspaceRoot(), 'deploy/gardener/examples/local/shoot.yaml')]);
     expect(await kubectl(kc(), ['get', 'shoots', '-A'])).toMatch(/garden-local\s+local\s+local/);
+    expect(
+      await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.spec.kubernetes.version}']),
+    ).toMatch(/^\d+\.\d+\.\d+$/);
     await waitFor(
-      'the scheduler reports that no seed fits',
+      'the scheduler to bind the shoot',
       async () =>
-        (
-          await kubectl(kc(), [
-            '-n',
-            'garden-local',
-            'get',
-            'events',
-            '--field-selector',
-            'involvedObject.name=local',
-            '-o',
-            'jsonpath={.items[*].reason}',
-          ])
-        ).includes('SchedulingFailed'),
+        (await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.spec.seedName}'])) ===
+        'local',
       { timeoutMs: 60_000, intervalMs: 500 },
     );
   });
@@ -128,6 +152,8 @@ describe('gardener-local up: the local Gardener landscape', () => {
     ).toBe('local');
     expect(
       await kubectl(kc(), ['-n', 'garden', 'get', 'deployments', '-o', 'jsonpath={.items[*].metadata.name}']),
-    ).toBe('gardener-admission gardener-controller-manager gardener-scheduler nats');
+    ).toBe(
+      'gardener-admission gardener-controller-manager gardener-resource-manager gardener-scheduler gardenlet nats',
+    );
   }, 300_000);
 });

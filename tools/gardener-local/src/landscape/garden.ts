@@ -4,10 +4,12 @@
 // provider-local example shoot needs. Every step is idempotent, so a second `npm start` resumes the same landscape.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { ensureEventsStream } from '@gardener-ts/messaging';
+import { parse, stringify } from 'yaml';
 import { Checklist, SkipStep } from './checklist.js';
 
 /** The garden components deployed from their charts, in this order (admission first: it guards the API). */
@@ -142,16 +144,62 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
     );
   }
 
-  await checklist.step('provider-local registered (ControllerRegistration + ControllerDeployment)', async () => {
+  await checklist.step('provider-local registered (ControllerRegistration)', async () => {
     const registration = join(workspace, 'deploy/charts/provider-local/registration');
     if (!existsSync(registration))
       throw new SkipStep('provider-local has no ControllerRegistration/ControllerDeployment yet (issue 18)');
     await kubectl(['apply', '--server-side', '--force-conflicts', '-f', registration]);
   });
 
-  await checklist.step('gardenlet for seed local', async () => {
-    throw new SkipStep('the gardenlet does not bootstrap and register a seed yet (issue 17); shoots stay unscheduled');
-  });
+  await checklist.step(
+    'gardenlet for seed local (chart deploy/charts/gardenlet, TLS bootstrap with a bootstrap token)',
+    async () => {
+      // What an operator prepares for a gardenlet's TLS bootstrap, as Gardener's control plane chart does: a bootstrap
+      // token, the seed-bootstrapper role for system:bootstrappers, and the seeds' permissions (cluster-admin stands
+      // in for Gardener's SeedAuthorizer, which the landscape's API server does not call yet).
+      const token = { id: randomBytes(3).toString('hex'), secret: randomBytes(8).toString('hex') };
+      await kubectl(['apply', '-f', '-'], gardenletBootstrapManifests(token));
+      const admin = parse(await readFile(options.kubeconfig, 'utf8')) as {
+        clusters: { cluster: Record<string, unknown> }[];
+      };
+      const bootstrapKubeconfig = stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        'current-context': 'gardenlet-bootstrap',
+        clusters: [{ name: 'garden', cluster: admin.clusters[0]!.cluster }],
+        contexts: [{ name: 'gardenlet-bootstrap', context: { cluster: 'garden', user: 'gardenlet-bootstrap' } }],
+        users: [{ name: 'gardenlet-bootstrap', user: { token: `${token.id}.${token.secret}` } }],
+      });
+      const kubeconfigFile = join(options.stateDir, 'gardenlet-bootstrap-kubeconfig');
+      await writeFile(kubeconfigFile, bootstrapKubeconfig, { mode: 0o600 });
+      const chart = join(workspace, 'deploy/charts/gardenlet');
+      await helm(['dependency', 'build', chart]);
+      // Once bootstrapped, the gardenlet keeps its own kubeconfig Secret; the bootstrap Secret is only for the first time.
+      const bootstrapped = await kubectl([
+        '-n',
+        'garden',
+        'get',
+        'secret',
+        'gardenlet-kubeconfig',
+        '--ignore-not-found',
+        '-o',
+        'name',
+      ]);
+      const manifests = await helm([
+        'template',
+        'gardenlet',
+        chart,
+        '--namespace',
+        'garden',
+        ...(bootstrapped.trim() ? [] : ['--set-file', `bootstrapKubeconfig.kubeconfig=${kubeconfigFile}`]),
+      ]);
+      await kubectl(['apply', '--server-side', '--force-conflicts', '-n', 'garden', '-f', '-'], manifests);
+      await waitForPodsStartedAndReady(kubectl, 'garden', 'app.kubernetes.io/instance=gardenlet', since);
+      await waitForSeedConditions(kubectl, 'local', ['GardenletReady', 'Bootstrapped']);
+      return 'Seed local: GardenletReady, Bootstrapped';
+    },
+    logFile,
+  );
 
   await checklist.step(
     'project local (CloudProfile local, Project local, namespace garden-local, credentials)',
@@ -168,6 +216,93 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
     logFile,
   );
   return garden;
+}
+
+/** The bootstrap token Secret and the roles a gardenlet's TLS bootstrap needs (kubectl apply input). */
+function gardenletBootstrapManifests(token: { id: string; secret: string }): string {
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gardener-system-seed-lease' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `bootstrap-token-${token.id}`, namespace: 'kube-system' },
+      type: 'bootstrap.kubernetes.io/token',
+      stringData: {
+        'token-id': token.id,
+        'token-secret': token.secret,
+        'usage-bootstrap-authentication': 'true',
+        expiration: new Date(Date.now() + 24 * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+    },
+    // The DNS credentials the seed's `spec.dns.provider` names, as Gardener's local setup creates them.
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 'internal-domain-internal-local-gardener-cloud',
+        namespace: 'garden',
+        labels: { 'gardener.cloud/role': 'internal-domain' },
+        annotations: {
+          'dns.gardener.cloud/provider': 'local',
+          'dns.gardener.cloud/domain': 'internal.local.gardener.cloud',
+        },
+      },
+      type: 'Opaque',
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'gardener.cloud:system:seed-bootstrapper' },
+      rules: [
+        { apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'], verbs: ['create', 'get'] },
+        { apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/seedclient'], verbs: ['create'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'gardener.cloud:system:seed-bootstrapper' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'gardener.cloud:system:seed-bootstrapper',
+      },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:bootstrappers' }],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'gardener.cloud:system:seeds' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'gardener.cloud:system:seeds' }],
+    },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n---\n');
+}
+
+/** Waits until the Seed's conditions are all True. */
+async function waitForSeedConditions(
+  kubectl: (args: string[]) => Promise<string>,
+  seed: string,
+  types: string[],
+  timeoutMs = 180_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = 'no Seed yet';
+  while (Date.now() < deadline) {
+    const text = await kubectl(['get', 'seed', seed, '--ignore-not-found', '-o', 'json']);
+    if (text.trim()) {
+      const conditions =
+        (JSON.parse(text) as { status?: { conditions?: { type: string; status: string; message?: string }[] } }).status
+          ?.conditions ?? [];
+      const missing = types.filter((t) => conditions.find((c) => c.type === t)?.status !== 'True');
+      if (missing.length === 0) return;
+      seen = missing.map((t) => `${t}=${conditions.find((c) => c.type === t)?.status ?? 'absent'}`).join(', ');
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`Seed ${seed} not ready after ${timeoutMs / 1000}s (${seen})`);
 }
 
 /** The (Mutating|Validating)WebhookConfigurations a rendered chart contains, as [kind, name]. */

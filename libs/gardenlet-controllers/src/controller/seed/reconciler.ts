@@ -3,6 +3,7 @@
 // Bootstrapped False with the error (then retried with back-off). Runs again every controllers.seed.syncPeriod.
 import { flowCauses } from '@gardener-ts/flow';
 import {
+  buildLastOperation,
   ignoreNotFound,
   messageOf,
   systemClock,
@@ -45,9 +46,16 @@ export class SeedReconciler {
     if (seed.metadata?.deletionTimestamp) return;
 
     const name = req.name;
+    // status.lastOperation as Gardener's seed reconciler writes it (the scheduler only picks seeds that have one).
+    const operationType = (seed.status as { lastOperation?: unknown } | undefined)?.lastOperation
+      ? 'Reconcile'
+      : 'Create';
+    const lastOperation = (state: 'Processing' | 'Succeeded' | 'Error', progress: number, description: string) =>
+      buildLastOperation(operationType, state, progress, description, clock.now());
     if (needsProgressing(seed, this.deps.gardener.version)) {
       await this.patchStatus(name, (conditions) => ({
         conditions: bootstrappedConditions(conditions, 'Progressing', 'Seed cluster is being bootstrapped.', clock),
+        lastOperation: lastOperation('Processing', 0, 'Seed cluster is being reconciled.'),
       }));
     }
 
@@ -61,18 +69,20 @@ export class SeedReconciler {
       const message = flowCauses(err).map(messageOf).join('; ') || messageOf(err);
       await this.patchStatus(name, (conditions) => ({
         conditions: bootstrappedConditions(conditions, 'False', message, clock),
+        lastOperation: lastOperation('Error', 50, message),
         ...(result.kubernetesVersion ? { kubernetesVersion: result.kubernetesVersion } : {}),
       }));
       throw wrapError(err, `reconciling Seed ${name}`);
     }
 
-    await this.patchStatus(name, (conditions) =>
-      this.successStatus(
+    await this.patchStatus(name, (conditions) => ({
+      ...this.successStatus(
         seed,
         bootstrappedConditions(conditions, 'True', 'Seed cluster has been bootstrapped successfully.', clock),
         result,
       ),
-    );
+      lastOperation: lastOperation('Succeeded', 100, 'Seed cluster has been successfully reconciled.'),
+    }));
     return { requeueAfter: this.deps.syncPeriodMs };
   }
 
