@@ -54,6 +54,23 @@ describe('pod preload: mounts', () => {
     expect(existsSync('/etc/webhook/srv')).toBe(false);
   });
 
+  it("leaves the program's own files alone when they lie under a mount path (a workspace under /tmp)", () => {
+    const scratch = join(dir, 'scratch-program');
+    mkdirSync(scratch);
+    const program = join(dir, 'program.mjs');
+    writeFileSync(
+      program,
+      "import { realpathSync } from 'node:fs'; console.log(realpathSync(process.argv[1]) === process.argv[1]);",
+    );
+    const env = podNetworkEnv('127.9.3.2', {
+      PATH: process.env.PATH ?? '',
+      GARDENER_LOCAL_MOUNTS: JSON.stringify({ '/tmp': scratch }),
+    });
+    const result = spawnSync(process.execPath, [program], { env, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('true');
+  });
+
   it('leaves host paths the kubelet gave the program alone, even under a mount path such as /tmp', () => {
     const config = join(dir, 'config');
     mkdirSync(config);

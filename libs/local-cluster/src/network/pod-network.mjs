@@ -477,7 +477,16 @@ const mounts = Object.entries(JSON.parse(process.env.GARDENER_LOCAL_MOUNTS || '{
   .sort(([a], [b]) => b.length - a.length);
 // Paths on this machine that the kubelet already gave the program (volume directories in rewritten args, the
 // cluster's own files) are not paths inside the pod, even where a mount path (/tmp, say) is a prefix of them.
-const hostRoots = [...mounts.map(([, hostPath]) => hostPath), ...(servicesFile ? [posix.dirname(servicesFile)] : [])];
+// The same goes for the program's own files and the Node.js running it (the ES module loader resolves them through
+// these fs functions), which may well lie under a mount path such as /tmp: the workspace the preload is shipped in,
+// the program's directory and Node's installation.
+const hostRoots = [
+  ...mounts.map(([, hostPath]) => hostPath),
+  ...(servicesFile ? [posix.dirname(servicesFile)] : []),
+  posix.resolve(posix.dirname(fileURLToPath(import.meta.url)), '../../..'),
+  ...(process.argv[1] ? [posix.dirname(posix.resolve(process.argv[1]))] : []),
+  posix.resolve(posix.dirname(process.execPath), '..'),
+];
 const under = (path, root) => path === root || path.startsWith(`${root}/`);
 if (mounts.length) {
   const remap = (path) => {
