@@ -129,7 +129,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe('the hello extension', () => {
+// Each wait allows 60 s on a loaded machine; a test may hold two of them.
+describe('the hello extension', { timeout: 150_000 }, () => {
   it('reconciles an Extension gardenlet asks for and removes the reconcile annotation at once', async () => {
     const namespace = await shootNamespace();
     await client.create(hello(namespace, 'Hello from the seed'));

@@ -4,6 +4,7 @@
 // as Gardener's patches with an optimistic lock); on a conflict it reads again and recomputes.
 import {
   isConflict,
+  liveReader,
   type Client,
   type Condition,
   type Kind,
@@ -24,7 +25,7 @@ export async function patchStatusOptimistically<T extends KubernetesObject & { s
   change: (current: T, conditions: Condition[] | undefined) => Record<string, unknown> | undefined,
 ): Promise<T | undefined> {
   for (let attempt = 0; ; attempt++) {
-    const current = await client.get(kind, key);
+    const current = await liveReader(client).get(kind, key);
     const status = change(current, current.status?.conditions as Condition[] | undefined);
     if (!status) return undefined;
     try {

@@ -57,6 +57,20 @@ describe('addFinalizer', () => {
     expect(client.patches).toHaveLength(2);
   });
 
+  it('re-reads a conflicting object from the API server, not from a stale cache', async () => {
+    const api = new FakeClient();
+    const stale = api.put(configMap());
+    api.put({ ...configMap(), data: { a: '2' } });
+    const cached = {
+      get: (async () => structuredClone(stale)) as unknown as FakeClient['get'],
+      patch: api.patch.bind(api),
+      api,
+    };
+    const updated = await addFinalizer(cached, stale, FINALIZER);
+    expect(updated.metadata?.finalizers).toEqual([FINALIZER]);
+    expect(api.stored<ReturnType<typeof configMap>>(stale)?.data).toEqual({ a: '2' });
+  });
+
   it('reads the object first when the given one has no resourceVersion', async () => {
     const client = new FakeClient(configMap(['x']));
     const updated = await addFinalizer(client, configMap(), FINALIZER);

@@ -6,7 +6,7 @@ import type { Client } from '../client/client.js';
 import { gvkOf, type Kind } from '../client/gvk.js';
 import type { KubernetesObject } from '../client/types.js';
 import type { ReconcileResult } from '../controller/reconciler.js';
-import { MAX_CONFLICT_RETRIES, withKind } from './operation.js';
+import { MAX_CONFLICT_RETRIES, liveReader, withKind } from './operation.js';
 
 /** The client calls the finalizer helpers need. */
 export type FinalizerClient = Pick<Client, 'get' | 'patch'>;
@@ -60,7 +60,7 @@ async function patchFinalizers<T extends KubernetesObject>(
   if (!current.metadata?.resourceVersion) {
     // Without a resourceVersion the patch would have no precondition: read the object to get one.
     try {
-      current = withKind(await client.get(kind, key), obj);
+      current = withKind(await liveReader(client).get(kind, key), obj);
     } catch (err) {
       if (goneIsDone && isNotFound(err)) return obj;
       throw err;
@@ -79,7 +79,7 @@ async function patchFinalizers<T extends KubernetesObject>(
       if (goneIsDone && isNotFound(err)) return current;
       if (!isConflict(err) || attempt >= MAX_CONFLICT_RETRIES) throw err;
       try {
-        current = withKind(await client.get(kind, key), obj);
+        current = withKind(await liveReader(client).get(kind, key), obj);
       } catch (readErr) {
         if (goneIsDone && isNotFound(readErr)) return current;
         throw readErr;

@@ -10,6 +10,7 @@ export {
 } from './finalizers.js';
 export {
   MAX_CONFLICT_RETRIES,
+  liveReader,
   OPERATION_ANNOTATION,
   OPERATION_MIGRATE,
   OPERATION_RECONCILE,

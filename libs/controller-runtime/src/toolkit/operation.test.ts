@@ -71,4 +71,19 @@ describe('operation annotation', () => {
     client.remove(read);
     await expect(removeOperationAnnotation(client, read)).resolves.toBe(read);
   });
+
+  it('re-reads a conflicting object from the API server, not from a stale cache', async () => {
+    const api = new FakeClient();
+    const read = api.put(infra('reconcile'));
+    api.put({ ...infra('reconcile'), status: { written: 'by the last reconcile' } });
+    // A cache-backed client whose cache never saw the last write: every read from it would conflict again.
+    const cached = {
+      get: (async () => structuredClone(read)) as unknown as FakeClient['get'],
+      patch: api.patch.bind(api),
+      api,
+    };
+    const result = await removeOperationAnnotation(cached, read);
+    expect(operationOf(result)).toBeUndefined();
+    expect(operationOf(api.stored(read)!)).toBeUndefined();
+  });
 });

@@ -54,11 +54,22 @@ export async function removeOperationAnnotation<T extends KubernetesObject>(
     } catch (err) {
       if (isNotFound(err)) return current;
       if (!isConflict(err) || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      const fresh = await client.get(kind, key).catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
+      const fresh = await liveReader(client)
+        .get(kind, key)
+        .catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
       if (!fresh) return current;
       current = withKind(fresh, obj);
     }
   }
+}
+
+/**
+ * Where a retry after a 409 reads the object again: the API server when `client` reads from an informer cache (a
+ * `CachedClient` has `api`). The cache may still hold the version that conflicted — under load for longer than all
+ * retries take — and a retry from it only conflicts again.
+ */
+export function liveReader(client: Pick<Client, 'get'> & { api?: Pick<Client, 'get'> }): Pick<Client, 'get'> {
+  return client.api ?? client;
 }
 
 /** How often a race-free write re-reads and retries after a 409 before giving up. */
