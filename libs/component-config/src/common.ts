@@ -70,3 +70,18 @@ export function serverRuntime(c: {
     metrics: toEndpoint(c.server.metrics),
   };
 }
+
+/**
+ * gardener-ts extension (not a field of Gardener's formats): the NATS servers a component publishes its events on,
+ * with at most one credential. Without it the component runs without NATS.
+ */
+export const natsConnection = z
+  .object({
+    servers: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    credsFile: z.string().min(1).optional(),
+    nkeySeedFile: z.string().min(1).optional(),
+    token: z.string().min(1).optional(),
+  })
+  .refine((n) => [n.credsFile, n.nkeySeedFile, n.token].filter(Boolean).length <= 1, {
+    message: 'set at most one of credsFile, nkeySeedFile and token',
+  });

@@ -6,11 +6,14 @@ import { hostname } from 'node:os';
 import { parseDuration, type GardenletConfiguration } from '@gardener-ts/component-config';
 import {
   ApiClient,
+  isNotFound,
+  Kinds,
   leaderElectorFromConfig,
   Manager,
   VERSION,
   type ComponentContext,
 } from '@gardener-ts/controller-runtime';
+import { credentialsOf, MessagingClient, Publisher } from '@gardener-ts/messaging';
 import { gardenConnection, requestedValiditySeconds, sleep } from './bootstrap/bootstrap.js';
 import { CertificateRotation } from './bootstrap/certificate-rotation.js';
 import { HelmRenderer } from './charts/helm.js';
@@ -18,6 +21,7 @@ import { addControllers } from './controller/add.js';
 import { HealthManager } from './controller/lease/health.js';
 import { ClusterSeedSystem } from './controller/seed/seed-system.js';
 import { registerSeed } from './registration/seed-registration.js';
+import { progressMessage, shootEventObject } from './shoot/progress.js';
 
 /** The cluster names of the gardenlet's manager. */
 export const GARDEN = 'garden';
@@ -52,6 +56,17 @@ export async function probeHealthz(api: ApiClient): Promise<void> {
   } catch (err) {
     if (err instanceof SyntaxError) return; // 2xx with a non-JSON body: healthy
     throw err;
+  }
+}
+
+/** The garden's cluster identity (`kube-system/cluster-identity`, key `cluster-identity`), if it has one. */
+async function readClusterIdentity(garden: ApiClient): Promise<string | undefined> {
+  try {
+    const cm = await garden.get(Kinds.ConfigMap, { namespace: 'kube-system', name: 'cluster-identity' });
+    return cm.data?.['cluster-identity'];
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw new Error('reading the garden cluster identity (kube-system/cluster-identity) failed', { cause: err });
   }
 }
 
@@ -99,8 +114,10 @@ export async function startGardenlet(
   log.info({ source: garden.source, seed: seedName }, 'Garden connection established');
 
   const gardenApi = await ApiClient.create(garden.kubeConfig);
+  let gardenClusterIdentity: string | undefined;
   try {
     await registerSeed(gardenApi, config.seedConfig);
+    gardenClusterIdentity = await readClusterIdentity(gardenApi);
   } finally {
     gardenApi.close();
   }
@@ -149,6 +166,16 @@ export async function startGardenlet(
   await deploySeedCRDs(seedSystem, ctx.signal);
   log.info('Seed CRDs deployed');
   const host = hostname();
+  const messaging = config.nats
+    ? new MessagingClient({
+        servers: config.nats.servers,
+        name: 'gardenlet',
+        credentials: credentialsOf(config.nats),
+        logger: log,
+        registry: ctx.metrics,
+      }).start()
+    : undefined;
+  const publisher = messaging ? new Publisher(messaging, { source: 'gardenlet', seed: seedName }) : undefined;
   const controllers = addControllers(mgr, {
     config,
     seedName,
@@ -159,6 +186,15 @@ export async function startGardenlet(
     seedSystem,
     gardener: { id: createHash('sha256').update(`${host}/${VERSION}`).digest('hex'), name: host, version: VERSION },
     renderArchive: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
+    ...(gardenClusterIdentity ? { gardenClusterIdentity } : {}),
+    ...(publisher
+      ? {
+          shootProgress: ({ shoot, operation, flow, event }) => {
+            const message = progressMessage(operation, flow, event);
+            if (message) publisher.operationProgress(shootEventObject(shoot), message);
+          },
+        }
+      : {}),
   });
 
   // The heartbeat is judged from the moment this gardenlet leads (its lease reconciler runs only then).
@@ -187,6 +223,7 @@ export async function startGardenlet(
   log.info({ seed: seedName, controllers }, 'gardenlet started');
   return async () => {
     await mgr.stop();
+    await messaging?.close();
     await helm.close();
     seedApi.close();
   };

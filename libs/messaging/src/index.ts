@@ -40,7 +40,7 @@ export {
   type MessageSubscription,
 } from './connection/client.js';
 export { JitteredBackoff, type BackoffOptions } from './connection/backoff.js';
-export type { Credentials } from './connection/credentials.js';
+export { credentialsOf, type Credentials, type CredentialSettings } from './connection/credentials.js';
 export { DEFAULT_OUTBOX_LIMITS, type OutboxLimits } from './outbox/outbox.js';
 export { messagingMetrics, type MessagingMetrics, type DropReason } from './metrics.js';
 export { Publisher, type PublisherIdentity, type EventObject } from './publish/publisher.js';

@@ -11,7 +11,7 @@ import {
   type ComponentContext,
   type ConfigMap,
 } from '@gardener-ts/controller-runtime';
-import { MessagingClient, Publisher, type Credentials } from '@gardener-ts/messaging';
+import { MessagingClient, Publisher, credentialsOf } from '@gardener-ts/messaging';
 import { ClassFilter } from './class-filter.js';
 import { addGarbageCollector } from './controller/garbagecollector/add.js';
 import { addHealthController } from './controller/health/add.js';
@@ -64,15 +64,6 @@ export async function resolveClusterID(setting: string, client: ApiClient): Prom
 /** The namespaces ManagedResources are watched in: `namespaces` or `namespace`; empty means all. */
 function watchedNamespaces(c: ResourceManagerConfiguration['sourceClientConnection']): string[] {
   return [...(c.namespaces ?? []), ...(c.namespace ? [c.namespace] : [])];
-}
-
-function natsCredentials(c: NonNullable<ResourceManagerConfiguration['nats']>['credentials']): Credentials | undefined {
-  if (!c) return undefined;
-  if (c.credsFile) return { credsFile: c.credsFile };
-  if (c.nkeySeedFile) return { nkeySeedFile: c.nkeySeedFile };
-  if (c.token) return { token: c.token };
-  if (c.user) return { user: c.user, password: c.password ?? '' };
-  return undefined;
 }
 
 export interface ResourceManagerOptions {
@@ -158,7 +149,7 @@ export async function startResourceManager(
     messaging = new MessagingClient({
       servers: config.nats.servers.split(',').map((s) => s.trim()),
       name: 'gardener-resource-manager',
-      credentials: natsCredentials(config.nats.credentials),
+      credentials: credentialsOf(config.nats.credentials),
       logger: log.child({ component: 'nats' }),
       registry: ctx.metrics,
     }).start();

@@ -9,7 +9,7 @@ import {
   leaderElectorFromConfig,
   type ComponentContext,
 } from '@gardener-ts/controller-runtime';
-import { MessagingClient, Publisher, type Credentials } from '@gardener-ts/messaging';
+import { MessagingClient, Publisher, credentialsOf, type Credentials } from '@gardener-ts/messaging';
 import {
   EVENT_COMPONENT,
   GARDEN_NAMESPACE,
@@ -28,12 +28,9 @@ export interface StartSchedulerOptions {
 
 const GARDEN = 'garden';
 
-export function natsCredentials(nats: NonNullable<SchedulerConfiguration['nats']>): Credentials | undefined {
-  if (nats.credsFile) return { credsFile: nats.credsFile };
-  if (nats.nkeySeedFile) return { nkeySeedFile: nats.nkeySeedFile };
-  if (nats.token) return { token: nats.token };
-  return undefined;
-}
+/** The credentials of the scheduler's `nats` settings. */
+export const natsCredentials = (nats: NonNullable<SchedulerConfiguration['nats']>): Credentials | undefined =>
+  credentialsOf(nats);
 
 /** Starts scheduling; resolves once the caches have synced. The returned function stops everything. */
 export async function startScheduler(

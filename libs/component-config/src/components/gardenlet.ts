@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
 import {
+  natsConnection,
   duration,
   featureGates,
   leaderElection,
@@ -144,6 +145,8 @@ const schema = z.object({
   featureGates,
   seedConfig: seedConfig.optional(),
   resources: z.object({ capacity: resourceList.optional(), reserved: resourceList.optional() }).optional(),
+  // gardener-ts: where the gardenlet publishes the shoot flows' progress (gardener.v1.events.<seed>.shoot...).
+  nats: natsConnection.optional(),
   nodeToleration: z
     .object({
       defaultNotReadyTolerationSeconds: z.number().int().nonnegative().optional(),

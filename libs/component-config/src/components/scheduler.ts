@@ -1,6 +1,7 @@
 // SchedulerConfiguration (scheduler.config.gardener.cloud/v1alpha1), the gardener-scheduler's format.
 import { z } from 'zod';
 import {
+  natsConnection,
   clientConnection,
   duration,
   endpoint,
@@ -42,17 +43,7 @@ const schema = z.object({
   featureGates,
   // gardener-ts: where the scheduler publishes its decisions and answers previews. Not part of Gardener's format;
   // without it the scheduler runs without NATS.
-  nats: z
-    .object({
-      servers: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-      credsFile: z.string().min(1).optional(),
-      nkeySeedFile: z.string().min(1).optional(),
-      token: z.string().min(1).optional(),
-    })
-    .refine((n) => [n.credsFile, n.nkeySeedFile, n.token].filter(Boolean).length <= 1, {
-      message: 'set at most one of credsFile, nkeySeedFile and token',
-    })
-    .optional(),
+  nats: natsConnection.optional(),
 });
 
 export type SchedulerConfiguration = z.infer<typeof schema>;

@@ -81,7 +81,7 @@ export function renderEtcd(values: ShootValues, role: EtcdRole, secrets: ShootSe
     tls,
     garbageCollectionPolicy: 'Exponential',
     garbageCollectionPeriod: '12h0m0s',
-    snapshotCompression: { enabled: true, policy: 'gzip' },
+    compression: { enabled: true, policy: 'gzip' },
     resources: { requests: { cpu: '23m', memory: '128Mi' } },
   };
   if (options.backup) {

@@ -10,6 +10,8 @@ describe('controller registry', () => {
       'controllerinstallation',
       'controllerinstallation-care',
       'controllerinstallation-required',
+      'shoot',
+      'etcd',
       'token-requestor',
     ]);
   });

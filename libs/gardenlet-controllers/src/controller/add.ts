@@ -6,12 +6,15 @@ import type { ConditionThresholds, Controller, KubernetesObject, Manager } from 
 import { addControllerInstallationController } from './controllerinstallation/add.js';
 import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
 import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
+import { addEtcdController } from './etcd/add.js';
 import type { SeedSystem } from './seed/flow.js';
 import type { HealthManager } from './lease/health.js';
 import { addLeaseController } from './lease/add.js';
 import { addSeedController } from './seed/add.js';
 import { addSeedCareController } from './seedcare/add.js';
 import { addTokenRequestorController } from './tokenrequestor/add.js';
+import { addShootController } from './shoot/add.js';
+import type { ShootProgress } from './shoot/reconciler.js';
 
 /** What the controllers need beyond the manager. */
 export interface ControllerDeps {
@@ -23,6 +26,10 @@ export interface ControllerDeps {
   health: HealthManager;
   seedSystem: SeedSystem;
   gardener: { id: string; name: string; version: string };
+  /** The garden's cluster identity (`kube-system/cluster-identity`), when it has one. */
+  gardenClusterIdentity?: string;
+  /** Publishes the shoot flows' progress (NATS); absent without NATS. */
+  shootProgress?: (p: ShootProgress) => void;
   /** Renders a chart archive (ControllerDeployment `helm.rawChart`). */
   renderArchive: (
     archive: Buffer,
@@ -113,6 +120,33 @@ export const CONTROLLERS: Record<string, Entry> = {
         seedCluster: d.seedCluster,
         concurrentSyncs: d.config.controllers.controllerInstallationRequired.concurrentSyncs,
       }),
+  },
+  shoot: {
+    enabled: (c) => c.controllers.shoot.concurrentSyncs > 0,
+    add: (mgr, d) => {
+      const shoot = d.config.controllers.shoot;
+      return addShootController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: shoot.concurrentSyncs,
+        sync: {
+          syncPeriod: ms(shoot.syncPeriod, 3600_000),
+          respectSyncPeriodOverwrite: shoot.respectSyncPeriodOverwrite,
+          reconcileInMaintenanceOnly: shoot.reconcileInMaintenanceOnly,
+          waitSyncPeriod: 15_000,
+        },
+        gardener: d.gardener,
+        retryDurationMs: ms(shoot.retryDuration, 12 * 3600_000),
+        ...(d.shootProgress ? { progress: d.shootProgress } : {}),
+        botanist: d.gardenClusterIdentity ? { gardenClusterIdentity: d.gardenClusterIdentity } : {},
+      });
+    },
+  },
+  // etcd-druid's job in the seed: Etcd resources become etcd StatefulSets (controller/etcd); druid's defaults.
+  etcd: {
+    enabled: () => true,
+    add: (mgr, d) => addEtcdController(mgr, { seedCluster: d.seedCluster }),
   },
   // controllers.tokenRequestor is not read from the configuration yet: Gardener's default of 5 workers.
   'token-requestor': {

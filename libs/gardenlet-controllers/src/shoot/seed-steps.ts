@@ -46,7 +46,8 @@ export interface SeedShootStepsOptions {
 
 /** Steps of the shoot flows over the seed client, for one shoot. */
 export class SeedShootSteps {
-  private readonly extensions: ExtensionResources;
+  /** Deploys, waits for and deletes the shoot's extension resources. */
+  readonly extensions: ExtensionResources;
   private secretNames: ShootSecretNames | undefined;
   private caBundle: string | undefined;
   private encryptionKeys: EncryptionKey[] = [];
@@ -97,9 +98,20 @@ export class SeedShootSteps {
     // The current key first, the old one (during a rotation) after it, so existing data stays readable.
     this.encryptionKeys = (['current', 'old'] as const).flatMap((cls) => {
       const secret = manager.get(SecretNames.ETCDEncryptionKey, { class: cls });
-      return secret ? [{ key: decode(secret, 'key').toString(), secret: decode(secret, 'secret').toString() }] : [];
+      if (!secret) return [];
+      // kube-apiserver takes the AES key base64 encoded; `encoding: none` marks a raw key (Gardener's
+      // aesKeyFromSecretData); without it the secret is base64 already.
+      const value = decode(secret, 'secret');
+      const isRaw = secret.data?.encoding !== undefined && decode(secret, 'encoding').toString() === 'none';
+      return [{ key: decode(secret, 'key').toString(), secret: isRaw ? value.toString('base64') : value.toString() }];
     });
   };
+
+  /** The cluster CA bundle (PEM) of the last `initializeSecretsManagement`; throws before it ran. */
+  get clusterCABundle(): string {
+    if (!this.caBundle) throw new Error('secrets management has not been initialized');
+    return this.caBundle;
+  }
 
   /** The secret names of the last `initializeSecretsManagement`; throws before it ran. */
   get secrets(): ShootSecretNames {

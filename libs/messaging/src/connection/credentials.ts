@@ -17,6 +17,25 @@ export type Credentials =
   /** A decentralized-auth .creds file (user JWT and nkey seed). */
   | { credsFile: string };
 
+/** Credential settings as component configurations write them: at most one kind set. */
+export interface CredentialSettings {
+  credsFile?: string | undefined;
+  nkeySeedFile?: string | undefined;
+  token?: string | undefined;
+  user?: string | undefined;
+  password?: string | undefined;
+}
+
+/** The credentials of a component's NATS settings (creds file, nkey seed file, token, user/password), if any. */
+export function credentialsOf(c: CredentialSettings | undefined): Credentials | undefined {
+  if (!c) return undefined;
+  if (c.credsFile) return { credsFile: c.credsFile };
+  if (c.nkeySeedFile) return { nkeySeedFile: c.nkeySeedFile };
+  if (c.token) return { token: c.token };
+  if (c.user) return { user: c.user, password: c.password ?? '' };
+  return undefined;
+}
+
 export function authenticatorFor(credentials: Credentials): Authenticator {
   if ('user' in credentials) return usernamePasswordAuthenticator(credentials.user, credentials.password);
   if ('token' in credentials) return tokenAuthenticator(credentials.token);

@@ -3,14 +3,14 @@
 // rendered from their Helm charts (deploy/charts/<app>) with the real helm and applied as Pods, the objects Gardener's
 // provider-local example shoot needs. Every step is idempotent, so a second `npm start` resumes the same landscape.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { ensureEventsStream } from '@gardener-ts/messaging';
 import { parse, stringify } from 'yaml';
-import { Checklist, SkipStep } from './checklist.js';
+import { Checklist } from './checklist.js';
+import { registerProviderLocal } from './provider-local.js';
 
 /** The garden components deployed from their charts, in this order (admission first: it guards the API). */
 export const GARDEN_COMPONENTS = ['admission', 'controller-manager', 'scheduler'] as const;
@@ -144,13 +144,6 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
     );
   }
 
-  await checklist.step('provider-local registered (ControllerRegistration)', async () => {
-    const registration = join(workspace, 'deploy/charts/provider-local/registration');
-    if (!existsSync(registration))
-      throw new SkipStep('provider-local has no ControllerRegistration/ControllerDeployment yet (issue 18)');
-    await kubectl(['apply', '--server-side', '--force-conflicts', '-f', registration]);
-  });
-
   await checklist.step(
     'gardenlet for seed local (chart deploy/charts/gardenlet, TLS bootstrap with a bootstrap token)',
     async () => {
@@ -198,6 +191,20 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
       await waitForSeedConditions(kubectl, 'local', ['GardenletReady', 'Bootstrapped']);
       return 'Seed local: GardenletReady, Bootstrapped';
     },
+    logFile,
+  );
+
+  await checklist.step(
+    'provider-local (ControllerRegistration + ControllerDeployment with the chart inline, installed by the gardenlet)',
+    () =>
+      registerProviderLocal({
+        workspace,
+        stateDir: options.stateDir,
+        kubectl,
+        helm,
+        seed: 'local',
+        waitForPods: (namespace, selector) => waitForPodsStartedAndReady(kubectl, namespace, selector, since),
+      }),
     logFile,
   );
 

@@ -1,4 +1,4 @@
-// `gardener-local shoot create|watch|delete|hibernate|wake-up`: shoots for a user of the local landscape, the way
+// `gardener-local shoot create|watch|delete|hibernate|wake-up|kubeconfig`: shoots for a user of the local landscape, the way
 // gardenctl and kubectl users expect. A change is sent to the garden API, then the operation is followed live: the
 // flow's progress events from NATS (JetStream history first, so a late `watch` sees the tasks already done) when a
 // NATS URL is given, and the Shoot itself polled all along (the API is the truth and decides when the watch ends).
@@ -9,6 +9,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createLogUpdate } from 'log-update';
 import { parseAllDocuments, stringify } from 'yaml';
 import { replayEvents, type Replay } from '@gardener-ts/messaging';
+import { issueAdminKubeconfig } from './kubeconfig.js';
 import {
   applyProgress,
   applyShoot,
@@ -24,6 +25,10 @@ export const SHOOT_USAGE = `  gardener-local shoot create -f FILE [-n NS]     cr
   gardener-local shoot watch NAME [-n NS]         follow the running operation until the shoot is Ready, hibernated or failed
   gardener-local shoot delete NAME [-n NS]        confirm (confirmation.gardener.cloud/deletion) and delete it, then watch until gone
   gardener-local shoot hibernate|wake-up NAME [-n NS]   set spec.hibernation.enabled, then watch
+  gardener-local shoot kubeconfig NAME [-n NS] [--expiration 1h] [--seed-kubeconfig FILE]
+                                                  print a short-lived admin kubeconfig of the shoot (a client
+                                                  certificate of its client CA in group system:masters, as
+                                                  shoots/adminkubeconfig issues it); the seed is the garden by default
     common: [--kubeconfig FILE] [--nats URL] [--no-watch] [--timeout 30m] [-o json|yaml]
     --nats (or GARDENER_NATS_URL): live task progress from the flow's events; without it the Shoot's
     lastOperation is polled. -o prints the final Shoot for scripts instead of the progress display.
@@ -83,12 +88,14 @@ export async function shootCommand(
       output: { type: 'string', short: 'o' },
       'no-watch': { type: 'boolean' },
       timeout: { type: 'string' },
+      expiration: { type: 'string' },
+      'seed-kubeconfig': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
   });
   const [verb, name] = positionals;
-  const verbs = ['create', 'watch', 'delete', 'hibernate', 'wake-up'];
+  const verbs = ['create', 'watch', 'delete', 'hibernate', 'wake-up', 'kubeconfig'];
   if (!verb || !verbs.includes(verb) || (verb === 'create' ? !values.filename : !name)) {
     process.stderr.write(usage);
     return 2;
@@ -111,6 +118,20 @@ export async function shootCommand(
   const api = KubernetesObjectApi.makeApiClient(kc);
   const namespace = options.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
 
+  if (verb === 'kubeconfig') {
+    const seed = new KubeConfig();
+    if (values['seed-kubeconfig']) seed.loadFromFile(values['seed-kubeconfig']);
+    else seed.loadFromString(kc.exportConfig());
+    out.write(
+      await issueAdminKubeconfig(
+        kc,
+        seed,
+        { namespace, name: name! },
+        { validitySeconds: parseTimeout(values.expiration ?? '1h') / 1000, user: 'admin' },
+      ),
+    );
+    return 0;
+  }
   let target: { namespace: string; name: string };
   let waitFor: 'ready' | 'deleted' = 'ready';
   switch (verb) {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chartValues, extensionNamespaceObject, installationManagedResource } from './install.js';
+import fc from 'fast-check';
+import {
+  chartValues,
+  extensionNamespaceObject,
+  installationManagedResource,
+  managedResourceDataKey,
+} from './install.js';
 
 describe('ControllerInstallation deployment objects', () => {
   it('names and labels the extension namespace, with the pod security level of the registration', () => {
@@ -73,5 +79,32 @@ describe('ControllerInstallation deployment objects', () => {
     const decoded = Object.values(data).map((v) => JSON.parse(Buffer.from(v, 'base64').toString()));
     expect(decoded.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Deployment/d', 'ClusterRole/c']);
     expect(secret.metadata).toMatchObject({ name: 'managedresource-ci-1', namespace: 'garden' });
+  });
+
+  it('keys every object with a valid Secret key, also ClusterRoles named gardener-ts:provider-local', () => {
+    const { secret } = installationManagedResource('provider-local-x1y2z', [
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'gardener-ts:provider-local' },
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'gardener-ts:provider-local' },
+      },
+    ]);
+    expect(Object.keys((secret as { data: Record<string, string> }).data)).toEqual([
+      '000_clusterrole__gardener-ts_provider-local.json',
+      '001_clusterrolebinding__gardener-ts_provider-local.json',
+    ]);
+    fc.assert(
+      fc.property(fc.nat(999), fc.string(), fc.string(), fc.string(), (index, kind, namespace, name) => {
+        const key = managedResourceDataKey(index, { kind, metadata: { namespace, name } });
+        // Kubernetes' IsConfigMapKey: alphanumerics, '-', '_' or '.'.
+        expect(key).toMatch(/^[-._a-zA-Z0-9]+$/);
+        expect(key.startsWith(String(index).padStart(3, '0'))).toBe(true);
+      }),
+    );
   });
 });

@@ -76,6 +76,15 @@ export function chartValues(
   });
 }
 
+/**
+ * The Secret data key of the `index`th rendered object: index, kind, namespace and name, with every character a Secret
+ * key may not hold (`:` of `gardener.cloud:...` ClusterRoles, say) replaced by `_`, as Gardener's registry does.
+ */
+export function managedResourceDataKey(index: number, object: KubernetesObject): string {
+  const key = `${String(index).padStart(3, '0')}_${object.kind?.toLowerCase()}_${object.metadata?.namespace ?? ''}_${object.metadata?.name ?? ''}.json`;
+  return key.replace(/[^-._a-zA-Z0-9]/g, '_');
+}
+
 /** The ManagedResource and its Secret carrying the rendered objects (one key per object). */
 export function installationManagedResource(
   installation: string,
@@ -84,8 +93,7 @@ export function installationManagedResource(
   const secretName = `managedresource-${installation}`;
   const data: Record<string, string> = {};
   objects.forEach((o, i) => {
-    const key = `${String(i).padStart(3, '0')}_${o.kind?.toLowerCase()}_${o.metadata?.namespace ?? ''}_${o.metadata?.name ?? ''}.json`;
-    data[key] = Buffer.from(JSON.stringify(o)).toString('base64');
+    data[managedResourceDataKey(i, o)] = Buffer.from(JSON.stringify(o)).toString('base64');
   });
   const labels = { [CONTROLLER_INSTALLATION_LABEL]: installation };
   return {

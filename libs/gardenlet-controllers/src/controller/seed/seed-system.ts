@@ -6,6 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { gvkOf, Kinds, type ApiClient, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { HelmRenderer } from '../../charts/helm.js';
 import { FIELD_MANAGER, GARDEN_NAMESPACE } from '../../constants.js';
+import { withEtcdCRD } from '../etcd/crd.js';
 import { resourceManagerValues, seedCRDs } from './components.js';
 import type { SeedSystem } from './flow.js';
 
@@ -61,7 +62,8 @@ export class ClusterSeedSystem implements SeedSystem {
   }
 
   crds(): Promise<KubernetesObject[]> {
-    this.crdCache ??= readCRDFiles(this.options.crdDirs).then(seedCRDs);
+    // etcd-druid's Etcd CRD is not among Gardener's vendored CRDs: ours is added (controller/etcd/crd.ts).
+    this.crdCache ??= readCRDFiles(this.options.crdDirs).then((crds) => withEtcdCRD(seedCRDs(crds)));
     this.crdCache.catch(() => (this.crdCache = undefined));
     return this.crdCache;
   }

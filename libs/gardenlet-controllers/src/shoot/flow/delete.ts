@@ -6,7 +6,7 @@
 import type { Flow, RetryOptions } from '@gardener-ts/flow';
 import { DefaultStepRetry, ShootGraph } from './builder.js';
 import type { FlowConditions } from './conditions.js';
-import { SkipReasons, type DeleteOperation, type SkippedTask } from './operation.js';
+import { SkipReasons, type DeleteSteps, type SkippedTask } from './operation.js';
 
 /** What the delete flow needs to know about the seed before it starts (Gardener reads it from the seed). */
 export interface DeleteFlowState {
@@ -34,7 +34,7 @@ export interface DeleteFlowOptions {
 
 /** Builds the delete flow of a shoot over its operation. */
 export function deleteFlow(
-  op: DeleteOperation,
+  op: DeleteSteps,
   c: FlowConditions,
   state: DeleteFlowState,
   options: DeleteFlowOptions = {},

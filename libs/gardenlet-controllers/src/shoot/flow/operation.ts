@@ -137,6 +137,20 @@ export interface DeleteOperation {
   deleteShootState: Step;
 }
 
+/** A step an implementation cannot run here, with why: the task is skipped and listed with that reason. */
+export interface NotRunnable {
+  readonly skip: string;
+}
+
+/** What an implementation provides for a step: the step, why it cannot run, or nothing (not implemented). */
+export type StepOrSkip = Step | NotRunnable;
+
+/** The reconcile steps an implementation provides; a missing one is skipped and listed as not implemented. */
+export type ReconcileSteps = { [K in keyof ReconcileOperation]?: StepOrSkip };
+
+/** The delete steps an implementation provides; a missing one is skipped and listed as not implemented. */
+export type DeleteSteps = { [K in keyof DeleteOperation]?: StepOrSkip };
+
 /** A task the flow skips because it has no local counterpart (or is not implemented yet), with why. */
 export interface SkippedTask {
   readonly task: string;
@@ -160,4 +174,5 @@ export const SkipReasons = {
   rotation: 'credentials rotation is not implemented in the local flow yet',
   copyBackups: 'copying etcd backups between seeds is not implemented in the local flow yet',
   resourceManagerReplicas: 'gardener-resource-manager runs with one replica locally',
+  notImplemented: 'not implemented in the local flow yet',
 } as const;

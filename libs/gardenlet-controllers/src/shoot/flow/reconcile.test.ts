@@ -191,4 +191,26 @@ describe('reconcile flow', () => {
     }
     expect(recording.started).toContain('deployKubeAPIServer');
   });
+
+  it('a step the operation does not provide, or cannot run, is skipped and listed with why — never run', async () => {
+    const ran: string[] = [];
+    const step = (name: string) => async () => void ran.push(name);
+    const { flow, skipped } = reconcileFlow(
+      {
+        deployNamespace: step('deployNamespace'),
+        deployInfrastructure: { skip: 'no ControllerRegistration in the garden serves Infrastructure of type local' },
+        waitForInfrastructure: { skip: 'no ControllerRegistration in the garden serves Infrastructure of type local' },
+      },
+      flowConditions(exampleShoot(), exampleSeed()),
+      { retry: false },
+    );
+    await flow.run();
+    expect(ran).toEqual(['deployNamespace']);
+    const reasons = new Map(skipped.map((t) => [t.task, t.reason]));
+    expect(reasons.get('Deploying Shoot infrastructure')).toBe(
+      'no ControllerRegistration in the garden serves Infrastructure of type local',
+    );
+    expect(reasons.get('Deploying Kubernetes API server')).toBe('not implemented in the local flow yet');
+    expect(reasons.has('Deploying Shoot namespace in Seed')).toBe(false);
+  });
 });

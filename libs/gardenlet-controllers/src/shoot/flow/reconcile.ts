@@ -5,7 +5,7 @@
 import type { RetryOptions } from '@gardener-ts/flow';
 import { ShootGraph, DefaultStepRetry } from './builder.js';
 import type { FlowConditions } from './conditions.js';
-import { SkipReasons, type ReconcileOperation, type SkippedTask } from './operation.js';
+import { SkipReasons, type ReconcileSteps, type SkippedTask } from './operation.js';
 import type { Flow } from '@gardener-ts/flow';
 
 /** Options of {@link reconcileFlow}. */
@@ -21,11 +21,7 @@ export interface ShootFlow {
 }
 
 /** Builds the reconcile flow of a shoot over its operation. */
-export function reconcileFlow(
-  op: ReconcileOperation,
-  c: FlowConditions,
-  options: ReconcileFlowOptions = {},
-): ShootFlow {
+export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: ReconcileFlowOptions = {}): ShootFlow {
   const g = new ShootGraph(
     `Shoot cluster ${c.restoring ? 'restoration' : 'reconciliation'}`,
     options.retry === false ? undefined : (options.retry ?? DefaultStepRetry),

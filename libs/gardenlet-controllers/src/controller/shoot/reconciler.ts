@@ -1,0 +1,317 @@
+// The gardenlet's Shoot "main" reconciler (Gardener's pkg/gardenlet/controller/shoot/shoot): for the Shoots of this
+// seed, the sync rules decide (pure, shoot/sync.ts), then the reconcile flow (create, reconcile, restore) or the
+// delete flow runs over the botanist's steps, with the progress in `status.lastOperation` and on NATS, the failed
+// tasks in `status.lastErrors`, the `Cluster` resource synced before and after, and the `gardener` finalizer held
+// while the shoot has anything in the seed. Migration (spec.seedName ≠ status.seedName) is reported as not
+// implemented in lastOperation rather than run half.
+import { Annotations, LastOperationType, type CloudProfile } from '@gardener-ts/api';
+import {
+  addFinalizer,
+  hasFinalizer,
+  isNotFound,
+  Kinds,
+  messageOf,
+  removeFinalizer,
+  removeOperationAnnotation,
+  determineErrorCodes,
+  type Client,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Request,
+} from '@gardener-ts/controller-runtime';
+import {
+  LastOperationReporter,
+  combineReporters,
+  flowErrors,
+  wasCanceled,
+  type ProgressEvent,
+  type ProgressReporter,
+} from '@gardener-ts/flow';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { KubeAPIServerName } from '../../component/kube-apiserver.js';
+import { KubeControllerManagerName } from '../../component/kube-controller-manager.js';
+import { controlPlaneNamespaceOf, type ShootValues } from '../../component/values.js';
+import { SeedKind, type Seed } from '../../seed-kind.js';
+import { Botanist, type BotanistOptions } from '../../shoot/botanist.js';
+import { flowConditions } from '../../shoot/flow/conditions.js';
+import { deleteFlow, type DeleteFlowState } from '../../shoot/flow/delete.js';
+import type { SkippedTask } from '../../shoot/flow/operation.js';
+import { reconcileFlow } from '../../shoot/flow/reconcile.js';
+import { CloudProfileKind, NamespacedCloudProfileKind, ShootKind, type Shoot } from '../../shoot/kinds.js';
+import {
+  operationErrorStatus,
+  operationStartStatus,
+  operationSucceededStatus,
+  type FailedTask,
+  type GardenerInfo,
+} from '../../shoot/status.js';
+import { shootSyncDecision, type ShootOperationType, type ShootSyncConfig } from '../../shoot/sync.js';
+import type { Flow, RetryOptions } from '@gardener-ts/flow';
+
+/** The finalizer the gardenlet holds on a Shoot while it has a control plane in the seed. */
+export const ShootFinalizer = 'gardener';
+
+/** One progress event of a shoot flow, for NATS. */
+export interface ShootProgress {
+  readonly shoot: Shoot;
+  readonly operation: ShootOperationType;
+  readonly flow: string;
+  readonly event: ProgressEvent;
+}
+
+export interface ShootReconcilerDeps {
+  /** The garden client for Shoots and Seeds (reads from the cache, writes to the API server). */
+  readonly garden: Pick<Client, 'get' | 'patch'>;
+  /** The garden API, read live: what one shoot needs (credentials, cloud profile, registrations) is not cached. */
+  readonly gardenApi: Pick<Client, 'get' | 'list' | 'patch'>;
+  readonly seed: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+  readonly seedName: string;
+  readonly sync: ShootSyncConfig;
+  readonly gardener: GardenerInfo;
+  readonly retryDurationMs: number;
+  /** Publishes flow progress (NATS); absent without NATS. */
+  readonly progress?: (p: ShootProgress) => void;
+  readonly botanist?: BotanistOptions;
+  /** Retry of the flows' deploy steps (Gardener's 5 s / 30 s when unset). */
+  readonly flowRetry?: RetryOptions | false;
+  readonly now?: () => Date;
+}
+
+/** Reconciles the Shoots of one seed. */
+export class ShootReconciler {
+  constructor(private readonly deps: ShootReconcilerDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  async reconcile(request: Request, ctx: ReconcileContext): Promise<ReconcileResult | void> {
+    const { garden, seedName } = this.deps;
+    let shoot: Shoot;
+    try {
+      shoot = await garden.get(ShootKind, { namespace: request.namespace, name: request.name });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    if (shoot.spec.seedName !== seedName && shoot.status?.seedName !== seedName) return;
+    const seed = await garden.get(SeedKind, { name: seedName });
+
+    if (shoot.metadata?.deletionTimestamp) {
+      if (!hasFinalizer(shoot, ShootFinalizer)) return;
+      return this.delete(shoot, seed, ctx);
+    }
+    const decision = shootSyncDecision({
+      shoot,
+      seed,
+      config: this.deps.sync,
+      now: this.now(),
+      gardenerVersion: this.deps.gardener.version,
+    });
+    if (decision.action === 'requeue') {
+      ctx.log.debug({ reason: decision.reason }, 'not reconciling the shoot now');
+      return { requeueAfter: decision.after };
+    }
+    if (decision.action === 'skip') {
+      ctx.log.info({ reason: decision.reason }, 'skipping the shoot');
+      if (decision.syncClusterResource && hasFinalizer(shoot, ShootFinalizer)) {
+        await this.botanist(shoot, seed, await this.cloudProfile(shoot)).seedSteps.deployCluster();
+      }
+      return;
+    }
+    if (decision.operation === LastOperationType.Migrate) {
+      await this.patchStatus(
+        shoot,
+        operationErrorStatus(
+          shoot,
+          decision.operation,
+          [
+            {
+              taskID: 'migrate',
+              description: `control plane migration of Shoot ${describe(shoot)} from seed ${shoot.status?.seedName} to ${shoot.spec.seedName} is not implemented locally yet`,
+              codes: [],
+            },
+          ],
+          0,
+          this.now(),
+          this.deps.retryDurationMs,
+        ),
+      );
+      return;
+    }
+    return this.reconcileShoot(shoot, seed, decision.operation, ctx);
+  }
+
+  private async reconcileShoot(
+    shoot: Shoot,
+    seed: Seed,
+    operation: ShootOperationType,
+    ctx: ReconcileContext,
+  ): Promise<ReconcileResult | void> {
+    shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
+    const cloudProfile = await this.cloudProfile(shoot);
+    const namespace = controlPlaneNamespaceOf(shoot);
+    shoot = await this.patchStatus(
+      shoot,
+      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
+    );
+    const botanist = this.botanist(shoot, seed, cloudProfile);
+    await botanist.prepare();
+    const { flow, skipped } = reconcileFlow(
+      botanist.reconcileSteps(),
+      flowConditions(shoot, seed, { restoring: operation === LastOperationType.Restore }),
+      this.deps.flowRetry === undefined ? {} : { retry: this.deps.flowRetry },
+    );
+    const ok = await this.runFlow(shoot, operation, flow, skipped, ctx, {
+      hibernated: shoot.spec.hibernation?.enabled === true,
+    });
+    if (!ok) return { requeueAfter: this.deps.sync.waitSyncPeriod };
+    await botanist.seedSteps.deployCluster();
+    await removeOperationAnnotation(this.deps.garden as Client, shoot).catch((err: unknown) =>
+      ctx.log.error({ err }, 'could not remove the operation annotation'),
+    );
+    return { requeueAfter: this.deps.sync.syncPeriod };
+  }
+
+  private async delete(shoot: Shoot, seed: Seed, ctx: ReconcileContext): Promise<ReconcileResult | void> {
+    const operation = LastOperationType.Delete;
+    const namespace = shoot.status?.technicalID ?? controlPlaneNamespaceOf(shoot);
+    shoot = await this.patchStatus(
+      shoot,
+      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
+    );
+    const botanist = this.botanist(shoot, seed, await this.cloudProfile(shoot));
+    await botanist.prepare();
+    const { flow, skipped } = deleteFlow(
+      botanist.deleteSteps(),
+      flowConditions(shoot, seed),
+      await this.deleteState(namespace),
+      this.deps.flowRetry === undefined ? {} : { retry: this.deps.flowRetry },
+    );
+    const ok = await this.runFlow(shoot, operation, flow, skipped, ctx);
+    if (!ok) return { requeueAfter: this.deps.sync.waitSyncPeriod };
+    await botanist.deleteCluster();
+    await removeFinalizer(this.deps.garden as Client, shoot, ShootFinalizer);
+  }
+
+  /** What the delete flow needs to know about the seed. */
+  private async deleteState(namespace: string): Promise<DeleteFlowState> {
+    const { seed } = this.deps;
+    const get = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    };
+    const ns = await get(() => seed.get(Kinds.Namespace, { name: namespace }));
+    const kapi = (await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeAPIServerName }))) as
+      V1Deployment | undefined;
+    const kcm = await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeControllerManagerName }));
+    return {
+      namespaceActive: ns !== undefined && !ns.metadata?.deletionTimestamp,
+      kubeAPIServerDeploymentFound: kapi !== undefined,
+      kubeAPIServerReplicas: kapi?.spec?.replicas ?? 0,
+      kubeControllerManagerDeploymentFound: kcm !== undefined,
+      infrastructureFound: false,
+      controlPlaneDeploymentNeeded: false,
+    };
+  }
+
+  /**
+   * Runs a flow with its progress written to `status.lastOperation` and published; writes the outcome. True when it
+   * succeeded.
+   */
+  private async runFlow(
+    shoot: Shoot,
+    operation: ShootOperationType,
+    flow: Flow,
+    skipped: readonly SkippedTask[],
+    ctx: ReconcileContext,
+    onSuccess: Record<string, unknown> = {},
+  ): Promise<boolean> {
+    let progress = 0;
+    const lastOperation = new LastOperationReporter(async (update) => {
+      progress = update.progress;
+      await this.patchStatus(shoot, {
+        lastOperation: { type: operation, state: 'Processing', ...update },
+      });
+    });
+    const reporters: ProgressReporter[] = [lastOperation];
+    const publish = this.deps.progress;
+    if (publish) reporters.push({ report: (event) => publish({ shoot, operation, flow: flow.name, event }) });
+    ctx.log.info({ operation, skipped: skipped.length }, `running ${flow.name}`);
+    try {
+      await flow.run({ signal: ctx.signal, reporter: combineReporters(...reporters), logger: ctx.log });
+    } catch (err) {
+      if (wasCanceled(err)) throw err;
+      const failed: FailedTask[] = flowErrors(err).map((e) => ({
+        taskID: String(e.taskId),
+        description: messageOf(e.cause),
+        codes: determineErrorCodes(e.cause),
+      }));
+      if (failed.length === 0) failed.push({ taskID: flow.name, description: messageOf(err), codes: [] });
+      ctx.log.error({ err, failed: failed.map((f) => f.taskID) }, `${flow.name} failed`);
+      await this.patchStatus(
+        shoot,
+        operationErrorStatus(shoot, operation, failed, progress, this.now(), this.deps.retryDurationMs),
+      );
+      return false;
+    }
+    await this.patchStatus(shoot, { ...operationSucceededStatus(operation, skipped, this.now()), ...onSuccess });
+    ctx.log.info({ operation }, `${flow.name} succeeded`);
+    return true;
+  }
+
+  private botanist(shoot: Shoot, seed: Seed, cloudProfile: CloudProfile): Botanist {
+    const values: ShootValues = {
+      shoot,
+      seed,
+      cloudProfile,
+      namespace: shoot.status?.technicalID ?? controlPlaneNamespaceOf(shoot),
+    };
+    return new Botanist(this.deps.gardenApi, this.deps.seed, values, {
+      ...this.deps.botanist,
+      ...(this.deps.now ? { now: this.deps.now } : {}),
+    });
+  }
+
+  /** The Shoot's CloudProfile (`spec.cloudProfile` or `spec.cloudProfileName`); a NamespacedCloudProfile's result. */
+  private async cloudProfile(shoot: Shoot): Promise<CloudProfile> {
+    const ref = shoot.spec.cloudProfile ?? { kind: 'CloudProfile', name: shoot.spec.cloudProfileName ?? '' };
+    if (ref.kind === 'NamespacedCloudProfile') {
+      const ncp = await this.deps.gardenApi.get(NamespacedCloudProfileKind, {
+        namespace: shoot.metadata?.namespace,
+        name: ref.name,
+      });
+      const spec = (ncp.status as { cloudProfileSpec?: CloudProfile['spec'] } | undefined)?.cloudProfileSpec;
+      if (!spec)
+        throw new Error(
+          `NamespacedCloudProfile ${shoot.metadata?.namespace}/${ref.name} has no status.cloudProfileSpec yet`,
+        );
+      return { apiVersion: 'core.gardener.cloud/v1beta1', kind: 'CloudProfile', metadata: ncp.metadata, spec };
+    }
+    return this.deps.gardenApi.get(CloudProfileKind, { name: ref.name });
+  }
+
+  /** Merge-patches the Shoot's status and returns the Shoot as written. */
+  private async patchStatus(shoot: Shoot, status: Record<string, unknown>): Promise<Shoot> {
+    return this.deps.garden.patch(
+      ShootKind,
+      { namespace: shoot.metadata?.namespace, name: shoot.metadata?.name ?? '' },
+      { type: 'merge', patch: { status } },
+      { subresource: 'status' },
+    );
+  }
+}
+
+function describe(shoot: Shoot): string {
+  return `${shoot.metadata?.namespace}/${shoot.metadata?.name}`;
+}
+
+/** Whether the annotation asks the gardenlet to act on a shoot now (`reconcile`, `retry`). */
+export function operationRequested(shoot: Shoot): boolean {
+  const op = shoot.metadata?.annotations?.[Annotations.GardenerOperation];
+  return op === 'reconcile' || op === 'retry';
+}

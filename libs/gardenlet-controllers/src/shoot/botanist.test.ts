@@ -1,0 +1,70 @@
+// The botanist's pure checks: which extension kinds the garden serves, when a Deployment has rolled out, and the
+// load balancer address of the kube-apiserver Service as local mode and clouds report it.
+import { describe, expect, it } from 'vitest';
+import type { corev1beta1 } from '@gardener-ts/api';
+import type { V1LoadBalancerIngress } from '@kubernetes/client-node';
+import { deploymentNotRolledOut, isRegistered, loadBalancerURL } from './botanist.js';
+
+const registration = (resources: { kind: string; type: string }[]) =>
+  ({ metadata: { name: 'provider-local' }, spec: { resources } }) as corev1beta1.ControllerRegistration;
+
+describe('isRegistered', () => {
+  it('finds the kind and type among the registrations', () => {
+    const regs = [
+      registration([
+        { kind: 'Infrastructure', type: 'local' },
+        { kind: 'Worker', type: 'local' },
+      ]),
+    ];
+    expect(isRegistered(regs, 'Infrastructure', 'local')).toBe(true);
+    expect(isRegistered(regs, 'Network', 'calico')).toBe(false);
+    expect(isRegistered(regs, 'Infrastructure', 'aws')).toBe(false);
+    expect(isRegistered([], 'Infrastructure', 'local')).toBe(false);
+  });
+});
+
+describe('deploymentNotRolledOut', () => {
+  const deployment = (status: Record<string, number>, replicas = 1, generation = 2) => ({
+    metadata: { namespace: 'shoot--local--local', name: 'kube-apiserver', generation },
+    spec: { replicas, selector: {}, template: {} },
+    status,
+  });
+
+  it('is undefined once every replica is updated and available', () => {
+    expect(
+      deploymentNotRolledOut(
+        deployment({ observedGeneration: 2, replicas: 1, updatedReplicas: 1, availableReplicas: 1 }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('names what is missing', () => {
+    expect(deploymentNotRolledOut(deployment({ observedGeneration: 1 }))).toContain('has not observed its spec');
+    expect(deploymentNotRolledOut(deployment({ observedGeneration: 2, updatedReplicas: 0 }))).toContain(
+      '0/1 updated replicas',
+    );
+    expect(
+      deploymentNotRolledOut(deployment({ observedGeneration: 2, updatedReplicas: 1, availableReplicas: 0 })),
+    ).toContain('0/1 available replicas');
+    expect(
+      deploymentNotRolledOut(
+        deployment({ observedGeneration: 2, replicas: 2, updatedReplicas: 1, availableReplicas: 1 }),
+      ),
+    ).toContain('still has 2 replicas');
+  });
+});
+
+describe('loadBalancerURL', () => {
+  it("is the local port the substrate's service proxy reports, or the cloud's address on 443", () => {
+    const service = (ingress: V1LoadBalancerIngress[]) => ({
+      spec: { ports: [{ port: 443 }] },
+      status: { loadBalancer: { ingress } },
+    });
+    expect(loadBalancerURL(service([{ ip: '127.0.0.1', ports: [{ port: 31443, protocol: 'TCP' }] }]))).toBe(
+      'https://127.0.0.1:31443',
+    );
+    expect(loadBalancerURL(service([{ hostname: 'lb.example.com' }]))).toBe('https://lb.example.com');
+    expect(loadBalancerURL(service([]))).toBeUndefined();
+    expect(loadBalancerURL({})).toBeUndefined();
+  });
+});

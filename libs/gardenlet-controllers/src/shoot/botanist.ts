@@ -1,0 +1,480 @@
+// The shoot flows' steps over the garden and the seed for one shoot (Gardener's botanist): `SeedShootSteps` for what
+// lives in the seed, plus the garden side — the cloud provider secret from the CredentialsBinding, referenced
+// resources, the cluster identity and advertised addresses in the Shoot's status — and the waits for etcd and
+// kube-apiserver. `reconcileSteps()` returns only the steps that are implemented and can run on this landscape; the
+// flow lists every other task as skipped with its reason. An extension kind whose type no ControllerRegistration in
+// the garden serves is skipped with that reason instead of waiting for an extension that will never come.
+import type { corev1beta1 } from '@gardener-ts/api';
+import {
+  Kinds,
+  isNotFound,
+  kind as kindOf,
+  type Client,
+  type Kind,
+  type KubernetesObject,
+} from '@gardener-ts/controller-runtime';
+import { sleep } from '@gardener-ts/flow';
+import type { V1Deployment, V1Secret, V1Service } from '@kubernetes/client-node';
+import { etcdName, renderEtcd, type EtcdRole } from '../component/etcd.js';
+import { CloudProviderSecretName } from '../component/extensions.js';
+import { KubeAPIServerName } from '../component/kube-apiserver.js';
+import type { ShootValues } from '../component/values.js';
+import type { DeleteSteps, ReconcileSteps, StepOrSkip } from './flow/operation.js';
+import {
+  ControllerRegistrationKind,
+  CredentialsBindingKind,
+  EtcdKind,
+  SecretBindingKind,
+  ShootKind,
+  type Shoot,
+} from './kinds.js';
+import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
+
+const ClusterKind = kindOf('extensions.gardener.cloud/v1alpha1', 'Cluster');
+
+/** The Gardener label of the cloud provider secret in the control plane namespace. */
+export const CloudProviderPurposeLabel = { 'gardener.cloud/purpose': 'cloudprovider' } as const;
+/** Prefix of referenced resources copied into the control plane namespace (Gardener's `ref-`). */
+export const ReferencedResourcePrefix = 'ref-';
+/** The advertised address name for a shoot API server reached by its load balancer address (no DNS record). */
+export const AdvertisedAddressUnmanaged = 'unmanaged';
+
+/** How the waits of the botanist poll. */
+export interface BotanistWait {
+  readonly interval: number;
+  readonly timeout: number;
+}
+
+/** Options of {@link Botanist}. */
+export interface BotanistOptions extends SeedShootStepsOptions {
+  /** The garden's cluster identity (`kube-system/cluster-identity`), part of the shoot's cluster identity. */
+  readonly gardenClusterIdentity?: string;
+  /** Polling of the etcd, kube-apiserver Service and Deployment waits (default every 1 s for 5 min). */
+  readonly controlPlaneWait?: BotanistWait;
+}
+
+type GardenClient = Pick<Client, 'get' | 'list' | 'patch'>;
+type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+
+/** The extension kinds (and types) a shoot needs, with the flow steps that deploy and wait for each. */
+function neededExtensions(shoot: Shoot): { kind: string; type: string }[] {
+  const needed = [
+    { kind: 'Infrastructure', type: shoot.spec.provider.type },
+    { kind: 'ControlPlane', type: shoot.spec.provider.type },
+  ];
+  if (shoot.spec.networking?.type) needed.push({ kind: 'Network', type: shoot.spec.networking.type });
+  return needed;
+}
+
+/** Whether a ControllerRegistration serves `kind` of `type` (pure). */
+export function isRegistered(
+  registrations: readonly corev1beta1.ControllerRegistration[],
+  kind: string,
+  type: string,
+): boolean {
+  return registrations.some((r) => (r.spec.resources ?? []).some((res) => res.kind === kind && res.type === type));
+}
+
+/** Polls `check` (a reason why not yet, or undefined when done) until it is done or the wait's timeout passes. */
+export async function pollUntil(
+  what: string,
+  check: () => Promise<string | undefined>,
+  wait: BotanistWait,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + wait.timeout;
+  for (;;) {
+    signal.throwIfAborted();
+    const reason = await check();
+    if (reason === undefined) return;
+    if (Date.now() >= deadline) throw new Error(`${what}: ${reason}`);
+    await sleep(wait.interval, signal);
+  }
+}
+
+/** Why a Deployment is not rolled out yet, or undefined when it is (pure). */
+export function deploymentNotRolledOut(d: V1Deployment): string | undefined {
+  const name = `deployment ${d.metadata?.namespace}/${d.metadata?.name}`;
+  const want = d.spec?.replicas ?? 1;
+  const status = d.status ?? {};
+  if ((status.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) return `${name} has not observed its spec yet`;
+  if ((status.updatedReplicas ?? 0) < want)
+    return `${name} has ${status.updatedReplicas ?? 0}/${want} updated replicas`;
+  if ((status.availableReplicas ?? 0) < want) {
+    return `${name} has ${status.availableReplicas ?? 0}/${want} available replicas`;
+  }
+  if ((status.replicas ?? 0) > want) return `${name} still has ${status.replicas} replicas, wants ${want}`;
+  return undefined;
+}
+
+/** The load balancer address of a Service (`https://<ip or host>[:<port>]`), or undefined before it has one (pure). */
+export function loadBalancerURL(service: V1Service): string | undefined {
+  const ingress = service.status?.loadBalancer?.ingress?.[0];
+  const host = ingress?.ip ?? ingress?.hostname;
+  if (!host) return undefined;
+  // Local mode exposes the load balancer on a local port; a cloud load balancer listens on the Service port.
+  const port = ingress?.ports?.[0]?.port ?? service.spec?.ports?.[0]?.port ?? 443;
+  return port === 443 ? `https://${host}` : `https://${host}:${port}`;
+}
+
+/** Steps of the shoot flows for one shoot, over the garden and its seed. */
+export class Botanist {
+  readonly seedSteps: SeedShootSteps;
+  private registered = new Set<string>();
+  private readonly wait: BotanistWait;
+
+  constructor(
+    private readonly garden: GardenClient,
+    private readonly seed: SeedClient,
+    readonly values: ShootValues,
+    private readonly options: BotanistOptions = {},
+  ) {
+    this.seedSteps = new SeedShootSteps(seed, values, options);
+    this.wait = options.controlPlaneWait ?? { interval: 1_000, timeout: 300_000 };
+  }
+
+  private get shoot(): Shoot {
+    return this.values.shoot as Shoot;
+  }
+
+  private get shootKey() {
+    return { namespace: this.shoot.metadata?.namespace, name: this.shoot.metadata?.name ?? '' };
+  }
+
+  /** Reads which extension kinds/types the garden's ControllerRegistrations serve. */
+  async prepare(): Promise<void> {
+    const registrations = (await this.garden.list(ControllerRegistrationKind)).items;
+    this.registered = new Set(
+      neededExtensions(this.shoot)
+        .filter((n) => isRegistered(registrations, n.kind, n.type))
+        .map((n) => n.kind),
+    );
+  }
+
+  private extension(kind: string): boolean {
+    return this.registered.has(kind);
+  }
+
+  /** Why an extension kind's tasks are skipped, for the flow's skipped list. */
+  unregisteredReason(kind: string): string | undefined {
+    if (this.extension(kind)) return undefined;
+    const needed = neededExtensions(this.shoot).find((n) => n.kind === kind);
+    return needed
+      ? `no ControllerRegistration in the garden serves ${kind} of type ${needed.type}`
+      : `${kind} is not needed by this shoot`;
+  }
+
+  /** The steps of the reconcile flow that run on this landscape; the others are skipped by the flow with a reason. */
+  reconcileSteps(): ReconcileSteps {
+    const s = this.seedSteps;
+    const steps: ReconcileSteps = {
+      deployNamespace: async () => {
+        await s.deployNamespace();
+        await s.deployCluster();
+      },
+      ensureShootClusterIdentity: () => this.ensureShootClusterIdentity(),
+      deployCloudProviderSecret: () => this.deployCloudProviderSecret(),
+      initializeSecretsManagement: async () => {
+        await s.initializeSecretsManagement();
+        await this.syncClusterCAToGarden();
+      },
+      deployReferencedResources: () => this.deployReferencedResources(),
+      deployKubeAPIServerService: s.deployKubeAPIServerService,
+      waitForKubeAPIServerService: (signal) => this.waitForKubeAPIServerService(signal),
+      updateAdvertisedAddresses: () => this.updateAdvertisedAddresses(),
+      deployEtcd: () => this.deployEtcd(),
+      waitForEtcd: (signal) => this.waitForEtcd(signal),
+      deployKubeAPIServer: s.deployKubeAPIServer,
+      waitForKubeAPIServer: (signal) => this.waitForDeployment(KubeAPIServerName, signal),
+    };
+    const extension = (kind: string, deploy: StepOrSkip, wait: StepOrSkip): [StepOrSkip, StepOrSkip] => {
+      const reason = this.unregisteredReason(kind);
+      return reason ? [{ skip: reason }, { skip: reason }] : [deploy, wait];
+    };
+    [steps.deployInfrastructure, steps.waitForInfrastructure] = extension(
+      'Infrastructure',
+      s.deployInfrastructure,
+      s.waitForInfrastructure,
+    );
+    [steps.deployControlPlane, steps.waitForControlPlane] = extension(
+      'ControlPlane',
+      s.deployControlPlane,
+      s.waitForControlPlane,
+    );
+    [steps.deployNetwork, steps.waitForNetwork] = extension('Network', s.deployNetwork, s.waitForNetwork);
+    return steps;
+  }
+
+  /**
+   * The steps of the delete flow that run on this landscape: extension resources (of registered extensions) deleted
+   * and waited for, kube-apiserver, its Service, etcd, then the namespace. Steps that bring the control plane up for
+   * cleaning the shoot's resources are not implemented yet (the flow lists them).
+   */
+  deleteSteps(): DeleteSteps {
+    const steps: DeleteSteps = {
+      deleteKubeAPIServer: () => this.deleteObject(Kinds.Deployment, KubeAPIServerName),
+      waitForKubeAPIServerDeleted: (signal) => this.waitForGone(Kinds.Deployment, KubeAPIServerName, signal),
+      destroyKubeAPIServerService: () => this.deleteObject(Kinds.Service, KubeAPIServerName),
+      destroyEtcd: async () => {
+        for (const role of ['main', 'events'] as const) await this.deleteObject(EtcdKind, etcdName(role));
+      },
+      waitForEtcdDeleted: async (signal) => {
+        for (const role of ['main', 'events'] as const) await this.waitForGone(EtcdKind, etcdName(role), signal);
+      },
+      deleteNamespace: () => this.deleteObject(Kinds.Namespace, this.values.namespace, true),
+      waitForNamespaceDeleted: (signal) => this.waitForGone(Kinds.Namespace, this.values.namespace, signal, true),
+    };
+    const extension = (kind: string): [StepOrSkip, StepOrSkip] => {
+      const reason = this.unregisteredReason(kind);
+      if (reason) return [{ skip: reason }, { skip: reason }];
+      // Extension resources are named after the shoot (Gardener's botanist), in the control plane namespace.
+      const named = { kind, name: this.shoot.metadata?.name ?? '', namespace: this.values.namespace };
+      return [
+        () => this.seedSteps.extensions.destroy(named),
+        (signal) => this.seedSteps.extensions.waitUntilDeleted(named, { signal, interval: this.wait.interval }),
+      ];
+    };
+    [steps.destroyInfrastructure, steps.waitForInfrastructureDeleted] = extension('Infrastructure');
+    [steps.destroyControlPlane, steps.waitForControlPlaneDeleted] = extension('ControlPlane');
+    [steps.destroyNetwork, steps.waitForNetworkDeleted] = extension('Network');
+    return steps;
+  }
+
+  /** Deletes the shoot's `Cluster` resource (after the delete flow). */
+  async deleteCluster(): Promise<void> {
+    await this.deleteObject(ClusterKind, this.values.namespace, true);
+  }
+
+  private async deleteObject(kind: Kind, name: string, clusterScoped = false): Promise<void> {
+    try {
+      await this.seed.delete(kind, { name, ...(clusterScoped ? {} : { namespace: this.values.namespace }) });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async waitForGone(kind: Kind, name: string, signal: AbortSignal, clusterScoped = false): Promise<void> {
+    await pollUntil(
+      `${kind.kind} ${clusterScoped ? '' : `${this.values.namespace}/`}${name}`,
+      async () => {
+        try {
+          await this.seed.get(kind, { name, ...(clusterScoped ? {} : { namespace: this.values.namespace }) });
+          return 'is not deleted yet';
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      this.wait,
+      signal,
+    );
+  }
+
+  /**
+   * The shoot's cluster CA for its users: ConfigMap `<shoot>.ca-cluster` (key `ca.crt`) in the project namespace,
+   * owned by the Shoot so it goes with it.
+   */
+  async syncClusterCAToGarden(): Promise<void> {
+    const name = `${this.shoot.metadata?.name}.ca-cluster`;
+    const namespace = this.shoot.metadata?.namespace;
+    await this.garden.patch(
+      Kinds.ConfigMap,
+      { namespace, name },
+      {
+        type: 'apply',
+        fieldManager: 'gardenlet',
+        force: true,
+        patch: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: {
+            name,
+            namespace,
+            labels: { 'gardener.cloud/role': 'ca-cluster' },
+            ownerReferences: [
+              {
+                apiVersion: 'core.gardener.cloud/v1beta1',
+                kind: 'Shoot',
+                name: this.shoot.metadata?.name,
+                uid: this.shoot.metadata?.uid,
+              },
+            ],
+          },
+          data: { 'ca.crt': this.seedSteps.clusterCABundle },
+        },
+      },
+    );
+  }
+
+  /** "Ensuring Shoot cluster identity": `<technical ID>-<uid>-<garden cluster identity>`, written once. */
+  async ensureShootClusterIdentity(): Promise<void> {
+    if (this.shoot.status?.clusterIdentity) return;
+    const garden = this.options.gardenClusterIdentity;
+    if (!garden) throw new Error('the garden has no cluster identity (ConfigMap kube-system/cluster-identity)');
+    const identity = `${this.values.namespace}-${this.shoot.metadata?.uid}-${garden}`;
+    await this.patchShootStatus({ clusterIdentity: identity });
+  }
+
+  /**
+   * "Deploying cloud provider account secret": the credentials the Shoot's CredentialsBinding (or SecretBinding)
+   * references, copied into the control plane namespace as `cloudprovider`.
+   */
+  async deployCloudProviderSecret(): Promise<void> {
+    const namespace = this.shoot.metadata?.namespace;
+    let ref: { namespace?: string | undefined; name: string; kind?: string };
+    if (this.shoot.spec.credentialsBindingName) {
+      const binding = await this.garden.get(CredentialsBindingKind, {
+        namespace,
+        name: this.shoot.spec.credentialsBindingName,
+      });
+      ref = binding.credentialsRef;
+      if (ref.kind !== 'Secret') {
+        throw new Error(
+          `CredentialsBinding ${namespace}/${binding.metadata?.name} references a ${ref.kind}; only Secrets are supported locally`,
+        );
+      }
+    } else if (this.shoot.spec.secretBindingName) {
+      const binding = await this.garden.get(SecretBindingKind, { namespace, name: this.shoot.spec.secretBindingName });
+      ref = { namespace: binding.secretRef.namespace ?? namespace, name: binding.secretRef.name ?? '' };
+    } else {
+      throw new Error(
+        `Shoot ${namespace}/${this.shoot.metadata?.name} has neither credentialsBindingName nor secretBindingName`,
+      );
+    }
+    const secret = await this.garden.get(Kinds.Secret, { namespace: ref.namespace ?? namespace, name: ref.name });
+    await this.seed.patch(
+      Kinds.Secret,
+      { namespace: this.values.namespace, name: CloudProviderSecretName },
+      {
+        type: 'apply',
+        fieldManager: 'gardenlet',
+        force: true,
+        patch: {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {
+            name: CloudProviderSecretName,
+            namespace: this.values.namespace,
+            labels: CloudProviderPurposeLabel,
+          },
+          type: 'Opaque',
+          data: secret.data ?? {},
+        } satisfies V1Secret as unknown as Record<string, unknown>,
+      },
+    );
+  }
+
+  /** "Deploying referenced resources": Secrets and ConfigMaps of `spec.resources`, copied as `ref-<name>`. */
+  async deployReferencedResources(): Promise<void> {
+    const namespace = this.shoot.metadata?.namespace;
+    for (const resource of this.shoot.spec.resources ?? []) {
+      const ref = resource.resourceRef;
+      const source = ref.kind === 'Secret' ? Kinds.Secret : ref.kind === 'ConfigMap' ? Kinds.ConfigMap : undefined;
+      if (!source) throw new Error(`spec.resources[${resource.name}]: kind ${ref.kind} cannot be referenced`);
+      const obj = (await this.garden.get(source, { namespace, name: ref.name })) as KubernetesObject & {
+        data?: Record<string, string>;
+        type?: string;
+      };
+      const name = `${ReferencedResourcePrefix}${ref.name}`;
+      await this.seed.patch(
+        source,
+        { namespace: this.values.namespace, name },
+        {
+          type: 'apply',
+          fieldManager: 'gardenlet',
+          force: true,
+          patch: {
+            apiVersion: 'v1',
+            kind: ref.kind,
+            metadata: { name, namespace: this.values.namespace },
+            ...(obj.type ? { type: obj.type } : {}),
+            data: obj.data ?? {},
+          },
+        },
+      );
+    }
+  }
+
+  private async kubeAPIServerService(): Promise<V1Service> {
+    return (await this.seed.get(Kinds.Service, {
+      namespace: this.values.namespace,
+      name: KubeAPIServerName,
+    })) as V1Service;
+  }
+
+  /** "Waiting until Kubernetes API server service in the Seed cluster has reported readiness": its LB address. */
+  async waitForKubeAPIServerService(signal: AbortSignal): Promise<void> {
+    await pollUntil(
+      `Service ${this.values.namespace}/${KubeAPIServerName}`,
+      async () => (loadBalancerURL(await this.kubeAPIServerService()) ? undefined : 'has no load balancer address yet'),
+      this.wait,
+      signal,
+    );
+  }
+
+  /** "Ensuring advertised addresses for the Shoot": the load balancer address (local mode has no DNS records). */
+  async updateAdvertisedAddresses(): Promise<void> {
+    const url = loadBalancerURL(await this.kubeAPIServerService());
+    if (!url) throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
+    await this.patchShootStatus({ advertisedAddresses: [{ name: AdvertisedAddressUnmanaged, url }] });
+  }
+
+  /** "Deploying main and events etcd": the Etcd resources with a reconcile request. */
+  async deployEtcd(): Promise<void> {
+    const now = (this.options.now?.() ?? new Date()).toISOString();
+    for (const role of ['main', 'events'] as const) {
+      const etcd = renderEtcd(this.values, role, this.seedSteps.secrets, { now });
+      await this.seed.patch(
+        EtcdKind,
+        { namespace: this.values.namespace, name: etcd.metadata!.name! },
+        { type: 'apply', fieldManager: 'gardenlet', force: true, patch: etcd as unknown as Record<string, unknown> },
+      );
+    }
+  }
+
+  /** "Waiting until main and event etcd report readiness". */
+  async waitForEtcd(signal: AbortSignal): Promise<void> {
+    for (const role of ['main', 'events'] as EtcdRole[]) {
+      const name = etcdName(role);
+      await pollUntil(
+        `Etcd ${this.values.namespace}/${name}`,
+        async () => {
+          try {
+            const etcd = await this.seed.get(EtcdKind, { namespace: this.values.namespace, name });
+            if (etcd.status?.ready === true) return undefined;
+            const error = etcd.status?.lastErrors?.[0]?.description;
+            return error ? `is not ready: ${error}` : 'is not ready yet';
+          } catch (err) {
+            if (isNotFound(err)) return 'does not exist';
+            throw err;
+          }
+        },
+        this.wait,
+        signal,
+      );
+    }
+  }
+
+  /** Waits until a control plane Deployment has rolled out. */
+  async waitForDeployment(name: string, signal: AbortSignal): Promise<void> {
+    await pollUntil(
+      `Deployment ${this.values.namespace}/${name}`,
+      async () => {
+        try {
+          return deploymentNotRolledOut(
+            (await this.seed.get(Kinds.Deployment, { namespace: this.values.namespace, name })) as V1Deployment,
+          );
+        } catch (err) {
+          if (isNotFound(err)) return 'does not exist';
+          throw err;
+        }
+      },
+      this.wait,
+      signal,
+    );
+  }
+
+  private async patchShootStatus(status: Record<string, unknown>): Promise<void> {
+    await this.garden.patch(ShootKind, this.shootKey, { type: 'merge', patch: { status } }, { subresource: 'status' });
+  }
+}

@@ -1,0 +1,313 @@
+// The gardenlet's Shoot controller against the local API server, garden and seed being one cluster (as in the local
+// landscape), with the garden's admission registered: Gardener's provider-local example Project, CloudProfile,
+// CredentialsBinding and Shoot applied with kubectl. The test plays the seed's other actors where this API server
+// alone has none — the service proxy (the kube-apiserver Service's load balancer address), etcd-druid (Etcd ready)
+// and the kube controller manager (the Deployment's rollout status) — only through the status fields those actors
+// own. It checks what a user and the extensions rely on: the shoot claimed for the seed with its finalizer, the
+// control plane objects in its namespace, the credentials as `cloudprovider`, the flow's outcome in lastOperation
+// (tasks skipped with their reasons), failures in lastErrors with the task that failed, and deletion down to the
+// namespace and the released finalizer.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedCRDs, parseManifests } from '@gardener-ts/api';
+import { startTestAdmission, type TestGardenWebhooks } from '@gardener-ts/admission-plugins/testing';
+import { ApiClient, Kinds, Manager, isNotFound, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { gardenerAsset, kubectl, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
+import { etcdCRD } from '../src/controller/etcd/crd.js';
+import { addShootController } from '../src/controller/shoot/add.js';
+import { exampleSeed } from '../src/component/testdata/fixtures.js';
+import { SeedKind } from '../src/seed-kind.js';
+import { EtcdKind, ShootKind, type Shoot } from '../src/shoot/kinds.js';
+
+const VERSION = 'v0.0.0-test';
+const crd = (plural: string) => gardenerAsset('crds', `10-crd-extensions.gardener.cloud_${plural}.yaml`);
+const example = (file: string) => gardenerAsset('examples', 'local', file);
+
+let env: TestEnvironment;
+let admission: TestGardenWebhooks;
+let admin: ApiClient;
+let mgr: Manager;
+let actors: { stop: () => void };
+
+const key = (name: string) => ({ namespace: 'garden-local', name });
+const getShoot = (name: string) => admin.get(ShootKind, key(name));
+
+/** The example Shoot as a user writes it, named `name`, bound to seed `local` (the scheduler's part). */
+async function applyShoot(name: string, change: (shoot: Record<string, any>) => void = () => undefined) {
+  const shoot = parseManifests(readFileSync(example('shoot.yaml'), 'utf8'))[0] as Record<string, any>;
+  shoot.metadata.name = name;
+  shoot.spec.seedName = 'local';
+  change(shoot);
+  await kubectl(env.kubeconfigPath, ['apply', '-f', '-'], { input: JSON.stringify(shoot) });
+}
+
+/** Plays the service proxy, etcd-druid and the controller manager for objects the flow created, via their status. */
+function startActors(): { stop: () => void } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const ns of (await admin.list(Kinds.Namespace)).items) {
+        const namespace = ns.metadata!.name!;
+        if (!namespace.startsWith('shoot--')) continue;
+        const service = await admin.get(Kinds.Service, { namespace, name: 'kube-apiserver' }).catch(() => undefined);
+        if (service && !(service.status as { loadBalancer?: { ingress?: unknown } })?.loadBalancer?.ingress) {
+          await admin.patch(
+            Kinds.Service,
+            { namespace, name: 'kube-apiserver' },
+            {
+              type: 'merge',
+              patch: {
+                status: { loadBalancer: { ingress: [{ ip: '127.0.0.1', ports: [{ port: 31443, protocol: 'TCP' }] }] } },
+              },
+            },
+            { subresource: 'status' },
+          );
+        }
+        for (const etcd of (await admin.list(EtcdKind, { namespace })).items) {
+          if (etcd.status?.ready) continue;
+          await admin.patch(
+            EtcdKind,
+            { namespace, name: etcd.metadata!.name! },
+            { type: 'merge', patch: { status: { ready: true, observedGeneration: etcd.metadata?.generation } } },
+            { subresource: 'status' },
+          );
+        }
+        const deployment = await admin
+          .get(Kinds.Deployment, { namespace, name: 'kube-apiserver' })
+          .catch(() => undefined);
+        if (deployment && deployment.status?.observedGeneration !== deployment.metadata?.generation) {
+          const replicas = deployment.spec?.replicas ?? 1;
+          await admin.patch(
+            Kinds.Deployment,
+            { namespace, name: 'kube-apiserver' },
+            {
+              type: 'merge',
+              patch: {
+                status: {
+                  observedGeneration: deployment.metadata?.generation,
+                  replicas,
+                  updatedReplicas: replicas,
+                  readyReplicas: replicas,
+                  availableReplicas: replicas,
+                },
+              },
+            },
+            { subresource: 'status' },
+          );
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })().catch(() => undefined);
+  return { stop: () => void ((running = false), loop) };
+}
+
+beforeAll(async () => {
+  env = await startTestEnvironment({
+    crds: [
+      ...generatedCRDs(),
+      crd('clusters'),
+      crd('infrastructures'),
+      crd('controlplanes'),
+      crd('networks'),
+      etcdCRD(),
+    ],
+  });
+  admin = await ApiClient.create(env.kubeconfigPath);
+  admission = await startTestAdmission(env.kubeconfigPath);
+  for (const file of ['namespace.yaml', 'project.yaml', 'cloudprofile.yaml']) {
+    await kubectl(env.kubeconfigPath, ['apply', '-f', example(file)]);
+  }
+  // The credentials the CredentialsBinding names, written as users write Secrets.
+  await kubectl(env.kubeconfigPath, ['apply', '-f', '-'], {
+    input: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'local', namespace: 'garden-local' },
+      stringData: { token: 'local-credentials' },
+    }),
+  });
+  await kubectl(env.kubeconfigPath, ['apply', '-f', example('credentialsbinding.yaml')]);
+  await kubectl(env.kubeconfigPath, [
+    'create',
+    'configmap',
+    'cluster-identity',
+    '-n',
+    'kube-system',
+    '--from-literal=cluster-identity=garden-test',
+  ]);
+  // The Seed as the gardenlet registers and reconciles it (registration, seed reconciler, heartbeat).
+  const seed = exampleSeed();
+  delete seed.metadata!.uid;
+  await admin.create({ ...seed, apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Seed' } as KubernetesObject);
+  const registered = await admin.get(SeedKind, { name: 'local' });
+  await admin.patch(
+    SeedKind,
+    { name: 'local' },
+    {
+      type: 'merge',
+      patch: {
+        status: {
+          observedGeneration: registered.metadata?.generation,
+          gardener: { id: 'test', name: 'gardenlet', version: VERSION },
+          conditions: [
+            {
+              type: 'GardenletReady',
+              status: 'True',
+              reason: 'GardenletReady',
+              message: '',
+              lastTransitionTime: '2026-11-25T00:00:00Z',
+              lastUpdateTime: '2026-11-25T00:00:00Z',
+            },
+          ],
+        },
+      },
+    },
+    { subresource: 'status' },
+  );
+
+  mgr = await Manager.create({
+    clusters: { garden: { kubeConfig: env.kubeconfigPath }, seed: { kubeConfig: env.kubeconfigPath } },
+    gracefulShutdownTimeoutMs: 0,
+  });
+  addShootController(mgr, {
+    seedName: 'local',
+    gardenCluster: 'garden',
+    seedCluster: 'seed',
+    concurrentSyncs: 2,
+    sync: {
+      syncPeriod: 3600_000,
+      respectSyncPeriodOverwrite: false,
+      reconcileInMaintenanceOnly: false,
+      waitSyncPeriod: 1_000,
+    },
+    gardener: { id: 'test', name: 'gardenlet', version: VERSION },
+    retryDurationMs: 3600_000,
+    flowRetry: false,
+    botanist: {
+      gardenClusterIdentity: 'garden-test',
+      certificateKey: { algorithm: 'ECDSA', curve: 'P-256' },
+      controlPlaneWait: { interval: 100, timeout: 30_000 },
+    },
+  });
+  await mgr.start();
+  actors = startActors();
+}, 120_000);
+
+afterAll(async () => {
+  actors?.stop();
+  await mgr?.stop();
+  await admission?.stop();
+  admin?.close();
+  await env?.stop();
+});
+
+const lastOperation = (name: string, type: string, state: string) =>
+  waitFor(
+    `Shoot ${name} to report ${type} ${state}`,
+    async () => {
+      const shoot = await getShoot(name);
+      const op = shoot.status?.lastOperation;
+      return op?.type === type && op.state === state ? shoot : undefined;
+    },
+    { timeoutMs: 90_000 },
+  );
+
+describe("the gardenlet's Shoot controller", { timeout: 180_000 }, () => {
+  it("creates Gardener's example shoot's control plane in the seed and reports the flow in lastOperation", async () => {
+    await applyShoot('local');
+    const shoot = await lastOperation('local', 'Create', 'Succeeded');
+
+    expect(shoot.metadata?.finalizers).toContain('gardener');
+    expect(shoot.status).toMatchObject({
+      seedName: 'local',
+      technicalID: 'shoot--local--local',
+      uid: shoot.metadata?.uid,
+      observedGeneration: shoot.metadata?.generation,
+      clusterIdentity: `shoot--local--local-${shoot.metadata?.uid}-garden-test`,
+      gardener: { version: VERSION },
+      advertisedAddresses: [{ name: 'unmanaged', url: 'https://127.0.0.1:31443' }],
+    });
+    expect(shoot.status?.lastOperation?.progress).toBe(100);
+    // What the flow skipped is named with the reason, e.g. an extension nobody registered.
+    expect(shoot.status?.lastOperation?.description).toContain(
+      'no ControllerRegistration in the garden serves Infrastructure of type local: Deploying Shoot infrastructure',
+    );
+    expect(shoot.status?.lastOperation?.description).toContain('not implemented in the local flow yet');
+
+    // The cluster CA for the shoot's users, in the project namespace.
+    const ca = await admin.get(Kinds.ConfigMap, { namespace: 'garden-local', name: 'local.ca-cluster' });
+    expect(ca.data?.['ca.crt']).toContain('BEGIN CERTIFICATE');
+    expect(ca.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Shoot', name: 'local', uid: shoot.metadata?.uid });
+
+    const namespace = 'shoot--local--local';
+    const ns = await admin.get(Kinds.Namespace, { name: namespace });
+    expect(ns.metadata?.labels).toMatchObject({ 'gardener.cloud/role': 'shoot' });
+    const cloudprovider = await admin.get(Kinds.Secret, { namespace, name: 'cloudprovider' });
+    expect(Buffer.from(cloudprovider.data!.token!, 'base64').toString()).toBe('local-credentials');
+    expect(cloudprovider.metadata?.labels).toMatchObject({ 'gardener.cloud/purpose': 'cloudprovider' });
+    const etcds = (await admin.list(EtcdKind, { namespace })).items.map((e) => e.metadata?.name).sort();
+    expect(etcds).toEqual(['etcd-events', 'etcd-main']);
+    const kapi = await admin.get(Kinds.Deployment, { namespace, name: 'kube-apiserver' });
+    expect(
+      (kapi as KubernetesObject & { spec: { template: { spec: { containers: { image: string }[] } } } }).spec.template
+        .spec.containers[0].image,
+    ).toContain('kube-apiserver');
+    const cluster = await admin.get(
+      { group: 'extensions.gardener.cloud', version: 'v1alpha1', kind: 'Cluster' },
+      { name: namespace },
+    );
+    expect((cluster as KubernetesObject & { spec: { shoot: Shoot } }).spec.shoot.metadata?.name).toBe('local');
+  });
+
+  it('reports a failing task in lastErrors with the task and the object it could not read', async () => {
+    // Credentials deleted after their binding was created: admission accepted the Shoot, the gardenlet cannot copy them.
+    await kubectl(env.kubeconfigPath, [
+      'create',
+      'secret',
+      'generic',
+      'gone',
+      '-n',
+      'garden-local',
+      '--from-literal=token=x',
+    ]);
+    await kubectl(env.kubeconfigPath, ['apply', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'security.gardener.cloud/v1alpha1',
+        kind: 'CredentialsBinding',
+        metadata: { name: 'gone', namespace: 'garden-local' },
+        credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'gone', namespace: 'garden-local' },
+        provider: { type: 'local' },
+      }),
+    });
+    await kubectl(env.kubeconfigPath, ['delete', 'secret', 'gone', '-n', 'garden-local']);
+    await applyShoot('broken', (shoot) => (shoot.spec.credentialsBindingName = 'gone'));
+    const shoot = await lastOperation('broken', 'Create', 'Error');
+    expect(shoot.status?.lastErrors?.[0]).toMatchObject({ taskID: 'Deploying cloud provider account secret' });
+    expect(shoot.status?.lastErrors?.[0]?.description).toContain('gone');
+    expect(shoot.status?.lastOperation?.description).toContain('Operation will be retried');
+  });
+
+  it('deletes the control plane and releases the shoot once the namespace is gone', async () => {
+    await kubectl(env.kubeconfigPath, [
+      'annotate',
+      'shoot',
+      'local',
+      '-n',
+      'garden-local',
+      'confirmation.gardener.cloud/deletion=true',
+    ]);
+    await kubectl(env.kubeconfigPath, ['delete', 'shoot', 'local', '-n', 'garden-local', '--wait=false']);
+    await waitFor(
+      'the Shoot to be gone',
+      async () =>
+        getShoot('local').then(
+          () => undefined,
+          (err: unknown) => (isNotFound(err) ? true : undefined),
+        ),
+      { timeoutMs: 90_000 },
+    );
+    await expect(admin.get(Kinds.Namespace, { name: 'shoot--local--local' })).rejects.toSatisfy(isNotFound);
+    expect((await admin.list(EtcdKind, { namespace: 'shoot--local--local' })).items).toEqual([]);
+  });
+});
