@@ -64,6 +64,13 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(lines.some((l) => /^✓ gardenlet for seed local .* — Seed local: GardenletReady, Bootstrapped/.test(l))).toBe(
       true,
     );
+    expect(
+      lines.some((l) =>
+        /^✓ provider-local .* — ControllerInstallation provider-local-\w+ Installed, Healthy; pod running in extension-provider-local-\w+ /.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
     expect(lines.some((l) => l.startsWith('✓ project local'))).toBe(true);
     expect(up.output()).not.toContain('"level"');
   });
@@ -124,6 +131,91 @@ describe('gardener-local up: the local Gardener landscape', () => {
           'jsonpath={.status.readyReplicas}',
         ])) === '1',
       { timeoutMs: 120_000, intervalMs: 500 },
+    );
+  });
+
+  it('installs provider-local the Gardener way: ControllerInstallation Installed and Healthy, its Pod running in the seed', async () => {
+    // Registered with its chart inline, as an operator registers an extension.
+    const deployment = JSON.parse(
+      await kubectl(kc(), ['get', 'controllerdeployment', 'provider-local', '-o', 'json']),
+    ) as {
+      apiVersion: string;
+      helm: { rawChart: string };
+    };
+    expect(deployment.apiVersion).toBe('core.gardener.cloud/v1');
+    expect(Buffer.from(deployment.helm.rawChart, 'base64').subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(
+      await kubectl(kc(), [
+        'get',
+        'controllerregistration',
+        'provider-local',
+        '-o',
+        'jsonpath={.spec.deployment.policy}',
+      ]),
+    ).toBe('Always');
+    // The controller-manager created the seed's installation; the gardenlet installed it.
+    const installations = JSON.parse(await kubectl(kc(), ['get', 'controllerinstallations', '-o', 'json'])) as {
+      items: {
+        metadata: { name: string };
+        spec: { registrationRef: { name: string }; seedRef: { name: string } };
+        status?: { conditions?: { type: string; status: string }[] };
+      }[];
+    };
+    const installation = installations.items.find(
+      (i) => i.spec.registrationRef.name === 'provider-local' && i.spec.seedRef.name === 'local',
+    );
+    expect(installation, 'the ControllerInstallation of provider-local for seed local').toBeDefined();
+    for (const type of ['Valid', 'Installed', 'Healthy']) {
+      expect(installation!.status?.conditions?.find((c) => c.type === type)?.status, type).toBe('True');
+    }
+    const namespace = `extension-${installation!.metadata.name}`;
+    expect(
+      await kubectl(kc(), [
+        '-n',
+        'garden',
+        'get',
+        'managedresource',
+        installation!.metadata.name,
+        '-o',
+        'jsonpath={.spec.class}',
+      ]),
+    ).toBe('seed');
+    const pods = JSON.parse(
+      await kubectl(kc(), [
+        '-n',
+        namespace,
+        'get',
+        'pods',
+        '-l',
+        'app.kubernetes.io/name=provider-local',
+        '-o',
+        'json',
+      ]),
+    ) as {
+      items: {
+        spec: { containers: { image: string }[] };
+        status: { phase: string; containerStatuses?: { ready: boolean }[] };
+      }[];
+    };
+    expect(pods.items).toHaveLength(1);
+    expect(pods.items[0]!.spec.containers[0]!.image).toMatch(/^gardener-ts\/provider-local:/);
+    expect(pods.items[0]!.status.phase).toBe('Running');
+    expect(pods.items[0]!.status.containerStatuses?.every((c) => c.ready)).toBe(true);
+    // The extension's side of the contract: its heartbeat Lease in its namespace.
+    await waitFor(
+      'the heartbeat of provider-local',
+      async () =>
+        (await kubectl(kc(), [
+          '-n',
+          namespace,
+          'get',
+          'lease',
+          'gardener-extension-heartbeat',
+          '--ignore-not-found',
+          '-o',
+          'jsonpath={.spec.holderIdentity}',
+        ])) === 'gardener-extension-provider-local',
+      { timeoutMs: 60_000, intervalMs: 500 },
     );
   });
 

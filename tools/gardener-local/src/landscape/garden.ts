@@ -3,7 +3,7 @@
 // rendered from their Helm charts (deploy/charts/<app>) with the real helm and applied as Pods, the objects Gardener's
 // provider-local example shoot needs. Every step is idempotent, so a second `npm start` resumes the same landscape.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -59,6 +59,9 @@ export function runTool(
   });
 }
 
+/** The landscape's NATS as Pods reach it (its Service in namespace garden, deploy/landscape/nats.yaml). */
+const LANDSCAPE_NATS = 'nats://nats.garden.svc:4222';
+
 /** Brings up the garden on the runtime cluster, one checklist step each. */
 export async function setUpGarden(options: GardenOptions): Promise<Garden> {
   const garden: Garden = {};
@@ -90,7 +93,25 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
         join(workspace, 'deploy/gardener/crds'),
       ]);
       await kubectl(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s']);
-      return `${applied.split('\n').filter(Boolean).length} CRDs established`;
+      // gardener-apiserver gives the garden a cluster identity when it starts (shoots' cluster identities derive from
+      // it); until our gardener-apiserver exists the landscape does, once: an existing identity is kept.
+      await kubectl([
+        'create',
+        'configmap',
+        'cluster-identity',
+        '-n',
+        'kube-system',
+        '--from-literal',
+        `cluster-identity=${randomUUID()}`,
+        '--dry-run=client',
+        '-o',
+        'yaml',
+      ])
+        .then((cm) => kubectl(['create', '-f', '-'], cm))
+        .catch((err: Error) => {
+          if (!/AlreadyExists/.test(err.message)) throw err;
+        });
+      return `${applied.split('\n').filter(Boolean).length} CRDs established, garden cluster identity`;
     },
     logFile,
   );
@@ -185,6 +206,9 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
         '--namespace',
         'garden',
         ...(bootstrapped.trim() ? [] : ['--set-file', `bootstrapKubeconfig.kubeconfig=${kubeconfigFile}`]),
+        // The shoot flows' progress goes to the landscape's NATS (what `gardener-local shoot create|watch` shows).
+        '--set',
+        `config.nats.servers=${LANDSCAPE_NATS}`,
       ]);
       await kubectl(['apply', '--server-side', '--force-conflicts', '-n', 'garden', '-f', '-'], manifests);
       await waitForPodsStartedAndReady(kubectl, 'garden', 'app.kubernetes.io/instance=gardenlet', since);

@@ -93,6 +93,7 @@ export async function issueAdminKubeconfig(
       undefined,
       undefined,
       undefined,
+      undefined, // fieldSelector
       `name=ca-client,${LabelKeyManagedBy}=${LabelValueSecretsManager},${LabelKeyManagerIdentity}=gardenlet`,
     )
   ).items;
