@@ -3,6 +3,8 @@ export {
   KUBERNETES_VERSION,
   type LocalApiServerOptions,
   type StorageKind,
+  type EtcdTLSOptions,
+  type ServiceAccountOptions,
 } from './server/apiserver.js';
 export { ObjectService } from './server/objects.js';
 export { Registry } from './registry/registry.js';

@@ -40,10 +40,26 @@ export {
   type ControllerManagerOptions,
 } from './controllers/controller-manager.js';
 export { startKubelet, type Kubelet } from './kubelet/kubelet.js';
-export { KUBELET_DEFAULTS, type KubeletOptions } from './kubelet/options.js';
-export { parseKubeletFlags, KUBELET_USAGE } from './kubelet/cli-options.js';
+export { KUBELET_DEFAULTS, type KubeletOptions, type Taint } from './kubelet/options.js';
+export {
+  parseKubeletFlags,
+  parseKubeletCommandLine,
+  loadKubeletConfiguration,
+  kubeletOptions,
+  KUBELET_USAGE,
+  type KubeletCommandLine,
+  type KubeletConfigurationOptions,
+} from './kubelet/cli-options.js';
+export {
+  bootstrapClientCertificate,
+  KUBELET_CLIENT_SIGNER,
+  CLIENT_CURRENT_FILE,
+  type ClientBootstrapOptions,
+  type ClientBootstrapResult,
+} from './kubelet/certificates/client-bootstrap.js';
 export { ImageMap, type ImageMapEntry, type ResolvedImage } from './images/image-map.js';
 export { builtinImageMap, type BuiltinImageMapOptions } from './images/builtin.js';
+export { KUBE_CONTROLLER_MANAGER_CONTROLLERS } from './images/kube-controller-manager-flags.js';
 export { ServiceProxy, type ServiceProxyOptions } from './proxy/service-proxy.js';
 export {
   MAX_NODES,

@@ -79,6 +79,7 @@ export {
   DefaultKubeletHealthURL,
   KubeletHealthCheckReconciler,
   KubeletUnit,
+  httpHealthProbe,
   type KubeletHealthCheckOptions,
 } from './controller/healthcheck/reconciler.js';
 
@@ -93,3 +94,18 @@ export {
   ProvisionedMarker,
   type LocalMachineOptions,
 } from './machine/machine.js';
+export {
+  BootstrapTokenFilePath,
+  KubeletBinary,
+  KubeletBootstrapKubeconfigPath,
+  KubeletClientCertificatePath,
+  KubeletDirectory,
+  KubeletKubeconfigPath,
+  freeLocalPort,
+  kubeletBootstrapKubeconfig,
+  localKubeletProgram,
+  type LocalKubeletPorts,
+  writeKubeletBootstrapKubeconfig,
+  type LocalKubeletCommand,
+  type NodeAgentApiServer,
+} from './machine/kubelet.js';

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '../storage/index.js';
@@ -64,5 +64,58 @@ describe('ServiceAccount tokens', () => {
     const { tokens } = await setup();
     for (const junk of ['', 'a.b.c', 'x'.repeat(5000), '..', 'eyJhbGciOiJub25lIn0.e30.'])
       expect(await tokens.verify(junk)).toBeUndefined();
+  });
+});
+
+describe("ServiceAccount tokens with Gardener's keys (--service-account-signing-key-file, --service-account-key-file)", () => {
+  const rsa = () =>
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const claims = (token: string) =>
+    token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+
+  it('signs with an RSA key as RS256 for the configured issuer, which is also the default audience', async () => {
+    const { storage } = await setup();
+    const issuer = 'https://api.local.local.internal.local.gardener.cloud';
+    const signingKey = rsa();
+    const tokens = new ServiceAccountTokens(signingKey, storage, { issuer });
+    const token: string = (await tokens.request('ns', 'robot', {})).status.token;
+    const [header, payload] = claims(token);
+    expect(header).toMatchObject({ alg: 'RS256', kid: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(payload).toMatchObject({ iss: issuer, aud: [issuer] });
+    expect((await tokens.verify(token))?.user.username).toBe('system:serviceaccount:ns:robot');
+    // A server of another issuer does not accept it, though it holds the same key.
+    const elsewhere = new ServiceAccountTokens(signingKey, storage, { issuer: 'https://elsewhere' });
+    expect(await elsewhere.verify(token)).toBeUndefined();
+  });
+
+  it("verifies with every key of the bundle (Gardener's bundle.key during a rotation), and only those", async () => {
+    const { storage } = await setup();
+    const [oldKey, newKey] = [rsa(), key()];
+    const before = new ServiceAccountTokens(oldKey, storage);
+    const oldToken: string = (await before.request('ns', 'robot', {})).status.token;
+    const rotating = new ServiceAccountTokens(newKey, storage, { verificationKeysPem: `${newKey}${oldKey}` });
+    expect((await rotating.verify(oldToken))?.user.username).toBe('system:serviceaccount:ns:robot');
+    const newToken: string = (await rotating.request('ns', 'robot', {})).status.token;
+    expect(claims(newToken)[0].alg).toBe('ES256');
+    expect(await rotating.verify(newToken)).toBeDefined();
+    const after = new ServiceAccountTokens(newKey, storage, { verificationKeysPem: newKey });
+    expect(await after.verify(oldToken)).toBeUndefined();
+    // Public keys work as well as private ones.
+    const publicOnly = createPublicKey(oldKey).export({ type: 'spki', format: 'pem' }).toString();
+    expect(
+      await new ServiceAccountTokens(newKey, storage, { verificationKeysPem: publicOnly }).verify(oldToken),
+    ).toBeDefined();
+  });
+
+  it('refuses keys it cannot use, naming the problem', async () => {
+    const { storage } = await setup();
+    expect(() => new ServiceAccountTokens(key(), storage, { verificationKeysPem: 'not a key' })).toThrow(
+      'no PEM public or private key found',
+    );
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => new ServiceAccountTokens(ed, storage)).toThrow('unsupported service account key type ed25519');
   });
 });

@@ -1,16 +1,62 @@
 // ServiceAccount tokens as kube issues and checks them: ES256 JWTs signed with the cluster's service-account key,
 // issued through the TokenRequest API (`serviceaccounts/token`) with audiences, an expiry and an optional bound
 // Pod, Secret or Node; valid only while the ServiceAccount (same uid) and the bound object (same uid) exist.
-import { randomUUID, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+// kube's --service-account-signing-key-file / --service-account-key-file / --service-account-issuer: the signing key
+// (RSA → RS256, ECDSA P-256 → ES256, `kid` the hash of its public key), the keys tokens are verified with (every key of
+// a bundle, so tokens of a rotated-out key stay valid) and the issuer, which is also the default API audience.
+import { createHash, randomUUID, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { errors } from '../api/errors.js';
 import type { Authenticator } from '../http/authn.js';
 import type { UserInfo } from '../server/context.js';
 import type { KubeObject, Storage } from '../storage/types.js';
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 
+/** The issuer of the local API server's tokens when none is configured. */
 export const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 /** kube's default --api-audiences: the issuer. */
 export const API_AUDIENCES = [ISSUER];
+
+/** Options of {@link ServiceAccountTokens}. */
+export interface ServiceAccountTokenOptions {
+  /** kube's --service-account-issuer (default {@link ISSUER}); also the API audience tokens are accepted for. */
+  issuer?: string;
+  /**
+   * kube's --service-account-key-file: PEM text with one or more public or private keys (RSA or ECDSA P-256) that
+   * verify tokens. Default: the signing key's public key.
+   */
+  verificationKeysPem?: string;
+  /** kube's --api-audiences: the audiences accepted tokens are for, and requests without audiences get (default: the issuer). */
+  apiAudiences?: string[];
+}
+
+type Algorithm = 'RS256' | 'ES256';
+
+/** The JWS algorithm of a key, as kube picks it: RS256 for RSA, ES256 for ECDSA P-256; throws for any other key. */
+function algorithmOf(key: KeyObject): Algorithm {
+  if (key.asymmetricKeyType === 'rsa') return 'RS256';
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
+  throw new Error(
+    `unsupported service account key type ${key.asymmetricKeyType}${key.asymmetricKeyDetails?.namedCurve ? ` (${key.asymmetricKeyDetails.namedCurve})` : ''}: use RSA or ECDSA P-256`,
+  );
+}
+
+/** The public keys of every PEM block in `pem` (public keys, PKCS#1/PKCS#8/SEC1 private keys). */
+export function parsePublicKeys(pem: string): KeyObject[] {
+  const blocks = pem.match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g) ?? [];
+  const keys = blocks
+    .filter((block) => /^-----BEGIN (?:RSA |EC )?(?:PUBLIC|PRIVATE) KEY-----/.test(block))
+    .map((block) => createPublicKey(block));
+  if (keys.length === 0) throw new Error('no PEM public or private key found');
+  for (const key of keys) algorithmOf(key);
+  return keys;
+}
+
+/** kube's key id: the unpadded base64url SHA-256 of the public key's DER (PKIX). */
+function keyID(key: KeyObject): string {
+  return createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
+}
 const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 
@@ -30,14 +76,29 @@ const BOUND_KINDS: Record<string, (namespace: string, name: string) => string> =
 
 export class ServiceAccountTokens {
   private readonly privateKey: KeyObject;
-  private readonly publicKey: KeyObject;
+  private readonly algorithm: Algorithm;
+  private readonly keyID: string;
+  private readonly verificationKeys: { key: KeyObject; algorithm: Algorithm }[];
+  /** The `iss` of issued tokens and the one verified tokens must carry. */
+  readonly issuer: string;
+  /** The audiences a token is for when the request names none, and those the API server accepts. */
+  readonly apiAudiences: string[];
 
+  /** Tokens signed with `keyPem` (a PEM private key) for ServiceAccounts in `storage`. */
   constructor(
     keyPem: string,
     private readonly storage: Storage,
+    options: ServiceAccountTokenOptions = {},
   ) {
     this.privateKey = createPrivateKey(keyPem);
-    this.publicKey = createPublicKey(this.privateKey);
+    this.algorithm = algorithmOf(this.privateKey);
+    this.keyID = keyID(createPublicKey(this.privateKey));
+    const publicKeys = options.verificationKeysPem
+      ? parsePublicKeys(options.verificationKeysPem)
+      : [createPublicKey(this.privateKey)];
+    this.verificationKeys = publicKeys.map((key) => ({ key, algorithm: algorithmOf(key) }));
+    this.issuer = options.issuer ?? ISSUER;
+    this.apiAudiences = options.apiAudiences?.length ? [...options.apiAudiences] : [this.issuer];
   }
 
   /** Answers a TokenRequest for the ServiceAccount `name` in `namespace`. */
@@ -59,7 +120,7 @@ export class ServiceAccountTokens {
         },
       ]);
     }
-    const audiences: string[] = spec.audiences?.length ? spec.audiences : API_AUDIENCES;
+    const audiences: string[] = spec.audiences?.length ? spec.audiences : this.apiAudiences;
     const claims: KubernetesClaims = { namespace, serviceaccount: { name, uid: sa.object.metadata.uid } };
     const bound = spec.boundObjectRef;
     if (bound) {
@@ -84,8 +145,8 @@ export class ServiceAccountTokens {
     }
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ 'kubernetes.io': claims } as unknown as JWTPayload)
-      .setProtectedHeader({ alg: 'ES256', kid: 'gardener-ts-local' })
-      .setIssuer(ISSUER)
+      .setProtectedHeader({ alg: this.algorithm, kid: this.keyID })
+      .setIssuer(this.issuer)
       .setSubject(`system:serviceaccount:${namespace}:${name}`)
       .setAudience(audiences)
       .setIssuedAt(now)
@@ -108,19 +169,23 @@ export class ServiceAccountTokens {
   /** The user of a valid token for one of `audiences`, or undefined (never an error that helps an attacker). */
   async verify(
     token: string,
-    audiences: string[] = API_AUDIENCES,
+    audiences: string[] = this.apiAudiences,
   ): Promise<{ user: UserInfo; audiences: string[] } | undefined> {
     if (token.split('.').length !== 3) return undefined;
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, this.publicKey, {
-        issuer: ISSUER,
-        audience: audiences,
-        algorithms: ['ES256'],
-      }));
-    } catch {
-      return undefined;
+    let payload: JWTPayload | undefined;
+    for (const { key, algorithm } of this.verificationKeys) {
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          issuer: this.issuer,
+          audience: audiences,
+          algorithms: [algorithm],
+        }));
+        break;
+      } catch {
+        // Not this key (or not valid at all): try the next one.
+      }
     }
+    if (!payload) return undefined;
     const claims = payload['kubernetes.io'] as KubernetesClaims | undefined;
     if (!claims?.serviceaccount) return undefined;
     const sa = await this.storage.get(

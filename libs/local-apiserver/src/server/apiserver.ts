@@ -1,13 +1,13 @@
 // The local API server: storage, registry, object service, built-in controllers and the HTTPS endpoint.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { Registry } from '../registry/registry.js';
 import { builtinResources } from '../registry/builtin/index.js';
-import { createStorage } from '../storage/index.js';
+import { createStorage, encryptionTransformer, type EtcdTLSOptions, type ValueTransformer } from '../storage/index.js';
 import { DirectoryLock } from '../storage/dir-lock.js';
 import type { Storage } from '../storage/types.js';
 import {
@@ -20,6 +20,7 @@ import { createHandler, createUpgradeHandler, type HandlerDeps } from '../http/h
 import { KubeletLocator, podLogHandler, podStreamUpgradeHandler, upgradeRequired } from './kubelet-proxy.js';
 import { generateCredentials, loadOrCreateCredentials, writeSecret, type ClusterCredentials } from '../pki/data-dir.js';
 import { kubeconfig } from '../pki/kubeconfig.js';
+import type { KeyPair } from '../pki/certs.js';
 import { CRDController } from '../controllers/crd-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
@@ -57,15 +58,45 @@ import { podBindingHandler, podEvictionHandler } from './pod-subresources.js';
 import { createAuditor, type Auditor, type AuditOptions } from '../audit/index.js';
 
 export type StorageKind = 'memory' | 'file' | 'etcd';
+export type { EtcdTLSOptions };
 
 export interface LocalApiServerOptions {
   /** Where the CA, credentials, kubeconfig and (file storage) data live. Without it: in memory only. */
   dataDir?: string;
+  /**
+   * The address to listen on (kube's --bind-address; default 127.0.0.1). A wildcard (`0.0.0.0`, `::`) listens on all
+   * interfaces, which a local Pod's network preload turns into the Pod's own address.
+   */
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * kube's --advertise-address: the address in the `default/kubernetes` Endpoints. Default: the address listened on
+   * (127.0.0.1 when that is a wildcard).
+   */
+  advertiseAddress?: string;
   storage?: StorageKind;
   etcdServers?: string[];
+  /** kube's --etcd-cafile, --etcd-certfile and --etcd-keyfile (PEM): TLS to etcd, with a client certificate. */
+  etcdTLS?: EtcdTLSOptions;
+  /**
+   * kube's --encryption-provider-config: the EncryptionConfiguration (YAML text) whose providers (aescbc, aesgcm,
+   * identity) encrypt the named resources in etcd. etcd storage only.
+   */
+  encryptionConfig?: string;
+  /**
+   * kube's --tls-cert-file and --tls-private-key-file (PEM): serve with this certificate instead of the one generated
+   * from the data dir's CA. Without the matching CA in `clientCA`, the written admin kubeconfig would not work: it is
+   * then not written (see {@link LocalApiServer.kubeconfig}).
+   */
+  servingCertificate?: KeyPair;
+  /**
+   * kube's --client-ca-file (PEM, one or more CAs): client certificates are verified against these CAs only (CN the
+   * user, O the groups), instead of the data dir's CA.
+   */
+  clientCA?: string;
+  /** kube's --service-account-signing-key-file, --service-account-key-file and --service-account-issuer. */
+  serviceAccount?: ServiceAccountOptions;
   /** How many past events memory and file storage keep for watches from an older resourceVersion. */
   watchHistory?: number;
   /** Serve unauthenticated requests as system:anonymous. */
@@ -91,6 +122,18 @@ export interface LocalApiServerOptions {
   logger?: Logger;
 }
 
+/** How ServiceAccount tokens are signed and verified. */
+export interface ServiceAccountOptions {
+  /** The private key (PEM; RSA or ECDSA P-256) TokenRequests are signed with. Default: the data dir's key. */
+  signingKeyPem?: string;
+  /** PEM public or private keys tokens are verified with. Default: the signing key. */
+  verificationKeysPem?: string;
+  /** The `iss` of tokens (default https://kubernetes.default.svc.cluster.local); also the API audience. */
+  issuer?: string;
+  /** kube's --api-audiences (default: the issuer). */
+  apiAudiences?: string[];
+}
+
 export const KUBERNETES_VERSION = { major: '1', minor: '35', gitVersion: 'v1.35.0-gardener-ts' };
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -99,7 +142,10 @@ export class LocalApiServer {
   private constructor(
     readonly url: string,
     readonly port: number,
-    /** An admin kubeconfig (client certificate in group system:masters). */
+    /**
+     * An admin kubeconfig (client certificate in group system:masters), or '' when the server serves with a given
+     * certificate or client CA (the data dir's admin certificate and CA are then not what it trusts and serves).
+     */
     readonly kubeconfig: string,
     readonly credentials: ClusterCredentials,
     readonly registry: Registry,
@@ -152,9 +198,20 @@ export class LocalApiServer {
     undo.push(() => auditor.stop());
     const credentials = options.dataDir ? await loadOrCreateCredentials(options.dataDir) : await generateCredentials();
     const kind = options.storage ?? (options.dataDir ? 'file' : 'memory');
+    if (options.encryptionConfig !== undefined && kind !== 'etcd')
+      throw new Error(`encryption at rest needs etcd storage, not ${kind}`);
+    let transformer: ValueTransformer | undefined;
+    try {
+      transformer =
+        options.encryptionConfig === undefined ? undefined : encryptionTransformer(options.encryptionConfig);
+    } catch (err) {
+      throw new Error(`encryption configuration: ${(err as Error).message}`, { cause: err });
+    }
     const storage = createStorage(kind, {
       dir: options.dataDir ? join(options.dataDir, 'store') : undefined,
       endpoints: options.etcdServers,
+      tls: options.etcdTLS,
+      transformer,
       historySize: options.watchHistory,
       log,
     });
@@ -214,7 +271,7 @@ export class LocalApiServer {
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
     if (options.tokenFile)
       authenticators.push(staticTokenAuthenticator(parseTokenFile(await readFile(options.tokenFile, 'utf8'))));
-    const serviceAccountTokens = new ServiceAccountTokens(credentials.serviceAccountKeyPem, storage);
+    const serviceAccountTokens = serviceAccountTokensFor(options.serviceAccount, credentials, storage);
     authenticators.push(serviceAccountTokens.authenticator, bootstrapTokenAuthenticator(storage));
     let address = '';
     const kubeletCA =
@@ -263,40 +320,62 @@ export class LocalApiServer {
       },
     };
     const handler = createHandler(handlerDeps);
-    const server = createServer(
-      {
-        cert: credentials.serving.certPem,
-        key: credentials.serving.keyPem,
-        ca: credentials.ca.certPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-      },
-      handler,
-    );
+    const serving = options.servingCertificate ?? credentials.serving;
+    let server: Server;
+    try {
+      server = createServer(
+        {
+          cert: serving.certPem,
+          key: serving.keyPem,
+          ca: options.clientCA ?? credentials.ca.certPem,
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        handler,
+      );
+    } catch (err) {
+      throw new Error(`serving certificate, key or client CA: ${(err as Error).message}`, { cause: err });
+    }
     server.on('upgrade', createUpgradeHandler(handlerDeps));
     server.keepAliveTimeout = 65_000;
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        // kube-apiserver's --secure-port=443 in a local Pod: a port below 1024 needs privileges a user may not have.
+        const hint =
+          err.code === 'EACCES' && (options.port ?? 0) < 1024
+            ? ' (ports below 1024 need root or a lower net.ipv4.ip_unprivileged_port_start)'
+            : '';
+        reject(new Error(`listening on ${host}:${options.port ?? 0}: ${err.message}${hint}`, { cause: err }));
+      });
       server.listen(options.port ?? 0, host, () => resolve());
     });
     undo.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const port = (server.address() as AddressInfo).port;
-    address = `${host}:${port}`;
-    const url = `https://${host}:${port}`;
-    const config = kubeconfig('local', url, credentials.ca.certPem, {
-      name: 'admin',
-      clientCertificatePem: credentials.admin.certPem,
-      clientKeyPem: credentials.admin.keyPem,
-    });
+    const listening = server.address() as AddressInfo;
+    const port = listening.port;
+    // A wildcard listen may have been turned into a Pod's address (network preload): the address really used.
+    const reachable = isWildcard(listening.address) ? '127.0.0.1' : listening.address;
+    address = `${reachable}:${port}`;
+    const url = `https://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+    const ownCredentials = !options.servingCertificate && !options.clientCA;
+    const config = ownCredentials
+      ? kubeconfig('local', url, credentials.ca.certPem, {
+          name: 'admin',
+          clientCertificatePem: credentials.admin.certPem,
+          clientKeyPem: credentials.admin.keyPem,
+        })
+      : '';
     let kubeconfigPath: string | undefined;
-    if (options.dataDir) {
+    if (options.dataDir && ownCredentials) {
       await mkdir(options.dataDir, { recursive: true });
       kubeconfigPath = join(options.dataDir, 'kubeconfig');
       await writeSecret(kubeconfigPath, config);
-      await writeFile(join(options.dataDir, 'apiserver.url'), url + '\n');
+    } else if (options.dataDir) {
+      // One written by an earlier start with the data dir's own credentials would no longer work.
+      await rm(join(options.dataDir, 'kubeconfig'), { force: true });
     }
-    await ensureKubernetesService(registry, objects, host, port);
+    if (options.dataDir) await writeFile(join(options.dataDir, 'apiserver.url'), url + '\n');
+    await ensureKubernetesService(registry, objects, options.advertiseAddress ?? reachable, port);
     log.info({ url, storage: kind }, 'Local API server started');
     return new LocalApiServer(
       url,
@@ -334,6 +413,27 @@ export class LocalApiServer {
     await this.auditor.stop();
     await this.storage.close();
     await this.dataDirLock?.release();
+  }
+}
+
+function isWildcard(address: string): boolean {
+  return address === '0.0.0.0' || address === '::' || address === '';
+}
+
+// The data dir's key unless the options name another signing key; verification keys and issuer as configured.
+function serviceAccountTokensFor(
+  options: ServiceAccountOptions | undefined,
+  credentials: ClusterCredentials,
+  storage: Storage,
+): ServiceAccountTokens {
+  try {
+    return new ServiceAccountTokens(options?.signingKeyPem ?? credentials.serviceAccountKeyPem, storage, {
+      issuer: options?.issuer,
+      verificationKeysPem: options?.verificationKeysPem,
+      apiAudiences: options?.apiAudiences,
+    });
+  } catch (err) {
+    throw new Error(`service account keys: ${(err as Error).message}`, { cause: err });
   }
 }
 

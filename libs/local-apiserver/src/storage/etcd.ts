@@ -43,10 +43,27 @@ import {
   type WatchOptions,
 } from './types.js';
 import { WatchHandle } from './watchers.js';
+import type { ValueTransformer } from './encryption.js';
+
+/** The JSON of a stored value (decrypted when a transformer is configured). */
+type ValueReader = (key: string, value: Buffer) => string;
+
+/** TLS to etcd (PEM texts), kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile. */
+export interface EtcdTLSOptions {
+  /** The CAs etcd's serving certificate is verified against (default: the system's roots). */
+  caPem?: string;
+  /** The client certificate and its key (both or neither). */
+  certPem?: string;
+  keyPem?: string;
+}
 
 export interface EtcdStorageOptions {
-  /** Client URLs, e.g. http://127.0.0.1:2379. */
+  /** Client URLs, e.g. http://127.0.0.1:2379 or https://etcd-main-client:2379 (TLS: see `tls`). */
   endpoints: string[];
+  /** TLS settings for https endpoints; without them an https endpoint is verified against the system's roots. */
+  tls?: EtcdTLSOptions;
+  /** Encryption at rest (kube's --encryption-provider-config): how values are written to etcd and read back. */
+  transformer?: ValueTransformer;
   /** How long to wait for a connection, in milliseconds (default 5,000). */
   dialTimeoutMs?: number;
 }
@@ -60,9 +77,18 @@ export class EtcdStorage implements Storage {
   private readonly streams = new Set<WatchStream>();
   /** The etcd watch that new watches of a prefix join when they can, so that 100 watchers cost one etcd watch. */
   private readonly shared = new Map<string, WatchStream>();
+  private readonly read: ValueReader;
+  private readonly write: (key: string, json: string) => Buffer;
 
   constructor(private readonly options: EtcdStorageOptions) {
+    const transformer = options.transformer;
+    this.read = transformer ? (key, value) => transformer.fromStorage(key, value) : (_key, value) => value.toString();
+    this.write = transformer ? (key, json) => transformer.toStorage(key, json) : (_key, json) => Buffer.from(json);
     if (options.endpoints.length === 0) throw new Error('etcd storage needs at least one endpoint');
+    const tls = options.tls;
+    if (tls && !tls.certPem !== !tls.keyPem) throw new Error('etcd TLS needs both a client certificate and its key');
+    if (tls && options.endpoints.some((e) => !e.startsWith('https://')))
+      throw new Error(`etcd TLS is configured, so every endpoint must be https://: ${options.endpoints.join(', ')}`);
   }
 
   async open(): Promise<void> {
@@ -70,8 +96,19 @@ export class EtcdStorage implements Storage {
     if (this.client) return;
     const { Etcd3 } = await import('etcd3');
     await dropStaleCancellations();
+    const tls = this.options.tls;
     this.client = new Etcd3({
       hosts: this.options.endpoints,
+      // The etcd3 client takes https:// endpoints as TLS with the system's roots unless given credentials.
+      ...(tls?.caPem || tls?.certPem
+        ? {
+            credentials: {
+              // gRPC's createSsl takes null for the system's roots.
+              rootCertificate: (tls.caPem ? Buffer.from(tls.caPem) : null) as Buffer,
+              ...(tls.certPem ? { certChain: Buffer.from(tls.certPem), privateKey: Buffer.from(tls.keyPem!) } : {}),
+            },
+          }
+        : {}),
       dialTimeout: this.options.dialTimeoutMs ?? 5_000,
       // A list is one range reply; gRPC's default 4 MiB limit would fail lists of a few thousand objects.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
@@ -98,7 +135,7 @@ export class EtcdStorage implements Storage {
     const revision = Number(res.header.revision);
     if (options.minRevision !== undefined && options.minRevision > revision)
       throw storageErrors.tooLarge(options.minRevision, revision);
-    return res.kvs.length > 0 ? stored(res.kvs[0]) : undefined;
+    return res.kvs.length > 0 ? stored(res.kvs[0], this.read) : undefined;
   }
 
   async list(options: ListOptions): Promise<ListResult> {
@@ -119,7 +156,7 @@ export class EtcdStorage implements Storage {
         throw storageErrors.tooLarge(atRevision!, await this.currentRevision());
       throw err;
     }
-    const items = res.kvs.map(stored);
+    const items = res.kvs.map((kv) => stored(kv, this.read));
     const revision = atRevision ?? Number(res.header.revision);
     return { items, revision, more: res.more, remaining: Number(res.count) - items.length };
   }
@@ -127,7 +164,7 @@ export class EtcdStorage implements Storage {
   async create(key: string, object: KubeObject): Promise<StoredObject> {
     const json = encodeObject(object);
     const res = await this.txn([{ key: Buffer.from(key), target: 'Create', result: 'Equal', create_revision: 0 }], {
-      request_put: { key: Buffer.from(key), value: Buffer.from(json) },
+      request_put: { key: Buffer.from(key), value: this.write(key, json) },
     });
     if (!res.succeeded) throw storageErrors.alreadyExists(key);
     const revision = Number(res.header.revision);
@@ -137,7 +174,7 @@ export class EtcdStorage implements Storage {
   async update(key: string, object: KubeObject, expectedRevision?: number): Promise<StoredObject> {
     const json = encodeObject(object);
     const res = await this.conditional(key, expectedRevision, {
-      request_put: { key: Buffer.from(key), value: Buffer.from(json) },
+      request_put: { key: Buffer.from(key), value: this.write(key, json) },
     });
     const revision = Number(res.header.revision);
     return storedObject(key, decodeObject(json, revision), revision);
@@ -149,7 +186,7 @@ export class EtcdStorage implements Storage {
     });
     const revision = Number(res.header.revision);
     const previous = res.responses[0].response_delete_range.prev_kvs[0];
-    return storedObject(key, decodeObject(previous.value.toString(), revision), revision);
+    return storedObject(key, decodeObject(this.read(key, previous.value), revision), revision);
   }
 
   watch(options: WatchOptions, onEvent: (event: StorageEvent) => void, onError: (err: StorageError) => void): Watch {
@@ -185,6 +222,7 @@ export class EtcdStorage implements Storage {
       client,
       prefix,
       after,
+      this.read,
       (header) => this.see(header),
       (ended) => {
         this.streams.delete(ended);
@@ -253,6 +291,7 @@ class WatchStream {
     prefix: string,
     /** The stream delivers every event after this revision. */
     private readonly after: number,
+    read: ValueReader,
     see: (header: IResponseHeader) => void,
     private readonly onEnd: (stream: WatchStream) => void,
   ) {
@@ -266,7 +305,7 @@ class WatchStream {
     this.watcher.on('data', (res) => {
       see(res.header);
       for (const raw of res.events) {
-        const event = toEvent(raw);
+        const event = toEvent(raw, read);
         if (!event)
           return this.fail(new StorageError('Gone', `the previous value of ${raw.kv.key.toString()} is compacted`));
         this.delivered = event.revision;
@@ -333,23 +372,24 @@ export function dropStaleCancellations(): Promise<void> {
   return staleCancellationsDropped;
 }
 
-function stored(kv: IKeyValue): StoredObject {
+function stored(kv: IKeyValue, read: ValueReader): StoredObject {
   const revision = Number(kv.mod_revision);
-  return storedObject(kv.key.toString(), decodeObject(kv.value.toString(), revision), revision);
+  const key = kv.key.toString();
+  return storedObject(key, decodeObject(read(key, kv.value), revision), revision);
 }
 
 /** A storage event from an etcd one; undefined when the previous value a delete needs is no longer there. */
-function toEvent(raw: IEvent): StorageEvent | undefined {
+function toEvent(raw: IEvent, read: ValueReader): StorageEvent | undefined {
   const key = raw.kv.key.toString();
   const revision = Number(raw.kv.mod_revision);
   const previous = raw.prev_kv
-    ? decodeObject(raw.prev_kv.value.toString(), Number(raw.prev_kv.mod_revision))
+    ? decodeObject(read(key, raw.prev_kv.value), Number(raw.prev_kv.mod_revision))
     : undefined;
   if (String(raw.type).toUpperCase() === 'DELETE') {
     if (!previous) return undefined;
     return Object.freeze({ type: 'DELETED', key, object: atRevision(previous, revision), previous, revision });
   }
-  const object = decodeObject(raw.kv.value.toString(), revision);
+  const object = decodeObject(read(key, raw.kv.value), revision);
   const type = raw.kv.create_revision === raw.kv.mod_revision ? 'ADDED' : 'MODIFIED';
   return Object.freeze({ type, key, object, ...(previous ? { previous } : {}), revision });
 }

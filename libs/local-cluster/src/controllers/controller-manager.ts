@@ -1,7 +1,7 @@
 // The local controller manager: kube-controller-manager's built-in workload controllers and kube-scheduler, as
 // controllers of one controller-runtime manager.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Manager } from '@gardener-ts/controller-runtime';
+import { loadKubeConfig, Manager } from '@gardener-ts/controller-runtime';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { addCronJobController } from './cronjob/controller.js';
 import { addDaemonSetController } from './daemonset/controller.js';
@@ -16,7 +16,15 @@ import { addStatefulSetController } from './statefulset/controller.js';
 import { addTaintEvictionController } from './tainteviction/controller.js';
 import { addScheduler } from './scheduler/controller.js';
 import { addKubeletServingCSRApprover, KUBELET_SERVING_APPROVER } from './csrapproving-kubelet-serving/controller.js';
+import { addCSRApprovingController, CSR_APPROVING } from './csrapproving/controller.js';
+import {
+  addLocalPathProvisioner,
+  addPersistentVolumeBinder,
+  LOCAL_PATH_PROVISIONER_CONTROLLER,
+  PERSISTENTVOLUME_BINDER,
+} from './persistentvolume/controller.js';
 import { controllerContext, type ControllerContext } from './shared/context.js';
+import { ServiceAccountCredentials } from './shared/service-account-credentials.js';
 
 export interface ControllerManagerOptions {
   /** A KubeConfig or the path of a kubeconfig file. */
@@ -24,6 +32,16 @@ export interface ControllerManagerOptions {
   logger?: Logger;
   /** Which controllers to run (names as in CONTROLLER_NAMES); by default all but the opt-in ones (OPT_IN_CONTROLLERS). */
   controllers?: string[];
+  /**
+   * kube's --use-service-account-credentials: each controller writes as its ServiceAccount kube-system/<name> (see
+   * shared/service-account-credentials.ts); the kubeconfig's identity then needs only system:kube-controller-manager.
+   */
+  useServiceAccountCredentials?: boolean;
+  /**
+   * The scheduler names (kube-scheduler's profiles) whose pods the `scheduler` places; default `default-scheduler`.
+   * Every profile scores as the default one does.
+   */
+  schedulerNames?: readonly string[];
   /** The clock, in milliseconds since the epoch (tests inject one). */
   now?: () => number;
   /** The first back-off before a Job replaces a failed pod (kube: 10 s); tests shorten it. */
@@ -50,6 +68,11 @@ export interface ControllerManagerOptions {
   unhealthyZoneThreshold?: number;
   /** Zones of at most this many nodes stop tainting when partially disrupted (kube's --large-cluster-size-threshold: 50). */
   largeClusterSizeThreshold?: number;
+  /**
+   * The directory the local-path provisioner makes PersistentVolumes in (kind's local-path-provisioner); with it the
+   * `local-path-provisioner` controller runs by default, without it that controller cannot run.
+   */
+  localVolumesDir?: string;
 }
 
 export interface ControllerManager {
@@ -79,24 +102,42 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
         largeClusterSizeThreshold: o.largeClusterSizeThreshold,
       },
     }),
+  [CSR_APPROVING]: addCSRApprovingController,
+  [PERSISTENTVOLUME_BINDER]: addPersistentVolumeBinder,
+  [LOCAL_PATH_PROVISIONER_CONTROLLER]: (ctx, o) => {
+    if (!o.localVolumesDir) throw new Error(`controller ${LOCAL_PATH_PROVISIONER_CONTROLLER} needs localVolumesDir`);
+    addLocalPathProvisioner(ctx, { root: o.localVolumesDir });
+  },
   [KUBELET_SERVING_APPROVER]: addKubeletServingCSRApprover,
 };
 
 export const CONTROLLER_NAMES: readonly string[] = Object.keys(CONTROLLERS);
 
 /** Controllers kube-controller-manager does not have: they run only when `controllers` names them. */
-export const OPT_IN_CONTROLLERS: readonly string[] = [KUBELET_SERVING_APPROVER];
+export const OPT_IN_CONTROLLERS: readonly string[] = [KUBELET_SERVING_APPROVER, LOCAL_PATH_PROVISIONER_CONTROLLER];
 
 export async function startControllerManager(options: ControllerManagerOptions): Promise<ControllerManager> {
-  const names = options.controllers ?? CONTROLLER_NAMES.filter((n) => !OPT_IN_CONTROLLERS.includes(n));
+  const names = options.controllers ?? [
+    ...CONTROLLER_NAMES.filter((n) => !OPT_IN_CONTROLLERS.includes(n)),
+    ...(options.localVolumesDir ? [LOCAL_PATH_PROVISIONER_CONTROLLER] : []),
+  ];
   const unknown = names.filter((n) => !(n in CONTROLLERS));
   if (unknown.length)
     throw new Error(`unknown controllers ${unknown.join(', ')}; known: ${CONTROLLER_NAMES.join(', ')}`);
   const log = options.logger ?? createLogger({ name: 'controller-manager', level: 'silent' });
-  const mgr = await Manager.create({ clusters: { local: options.kubeConfig }, log });
+  const kubeConfig = typeof options.kubeConfig === 'string' ? loadKubeConfig(options.kubeConfig) : options.kubeConfig;
+  const mgr = await Manager.create({ clusters: { local: kubeConfig }, log });
   const ctx = controllerContext(mgr, log, options.now ?? Date.now);
-  for (const name of names) CONTROLLERS[name](ctx, options);
+  const credentials = options.useServiceAccountCredentials
+    ? new ServiceAccountCredentials(mgr.cluster().api, kubeConfig, log)
+    : undefined;
+  for (const name of names) CONTROLLERS[name]((await credentials?.contextFor(ctx, name)) ?? ctx, options);
   await mgr.start();
-  log.info({ controllers: names }, 'Controller manager started');
-  return { stop: () => mgr.stop() };
+  log.info({ controllers: names, serviceAccounts: !!credentials }, 'Controller manager started');
+  return {
+    stop: async () => {
+      await mgr.stop();
+      await credentials?.close();
+    },
+  };
 }

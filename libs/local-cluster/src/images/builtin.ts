@@ -1,9 +1,12 @@
 // The built-in image map: gardener-ts's own images run their built bundles; the upstream kube-apiserver runs the local
-// API server; etcd runs the Debian etcd binary; NATS runs the Debian nats-server binary.
+// API server, kube-controller-manager and kube-scheduler the substrate's controller manager and scheduler (each with
+// its flags translated); etcd runs the Debian etcd binary; NATS runs the Debian nats-server binary.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImageMap, type ImageMapEntry } from './image-map.js';
 import { translateKubeApiServerArgs } from './kube-apiserver-flags.js';
+import { translateKubeControllerManagerArgs } from './kube-controller-manager-flags.js';
+import { translateKubeSchedulerArgs } from './kube-scheduler-flags.js';
 
 export const ETCD_BINARY = '/usr/bin/etcd';
 /** Debian's nats-server package installs into /usr/sbin. */
@@ -16,6 +19,18 @@ const KUBE_APISERVER_REPOSITORIES = [
   'k8s.gcr.io/kube-apiserver',
   'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver',
   'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-apiserver',
+];
+const KUBE_CONTROLLER_MANAGER_REPOSITORIES = [
+  'registry.k8s.io/kube-controller-manager',
+  'k8s.gcr.io/kube-controller-manager',
+  'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-controller-manager',
+  'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-controller-manager',
+];
+const KUBE_SCHEDULER_REPOSITORIES = [
+  'registry.k8s.io/kube-scheduler',
+  'k8s.gcr.io/kube-scheduler',
+  'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-scheduler',
+  'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-scheduler',
 ];
 const ETCD_REPOSITORIES = [
   'registry.k8s.io/etcd',
@@ -35,10 +50,21 @@ export interface BuiltinImageMapOptions {
 }
 
 export function builtinImageMap({ workspace, node = process.execPath }: BuiltinImageMapOptions): ImageMap {
+  const gardenerLocal = join(workspace, 'dist/tools/gardener-local/cli.js');
   const localApiServer: Omit<ImageMapEntry, 'image'> = {
-    command: [node, join(workspace, 'dist/tools/gardener-local/cli.js'), 'apiserver'],
+    command: [node, gardenerLocal, 'apiserver'],
     binaries: ['kube-apiserver'],
     translateArgs: translateKubeApiServerArgs,
+  };
+  const localControllerManager: Omit<ImageMapEntry, 'image'> = {
+    command: [node, gardenerLocal, 'controller-manager'],
+    binaries: ['kube-controller-manager'],
+    translateArgs: translateKubeControllerManagerArgs,
+  };
+  const localScheduler: Omit<ImageMapEntry, 'image'> = {
+    command: [node, gardenerLocal, 'scheduler'],
+    binaries: ['kube-scheduler'],
+    translateArgs: translateKubeSchedulerArgs,
   };
   const etcd: Omit<ImageMapEntry, 'image'> = { command: [ETCD_BINARY], binaries: ['etcd'] };
   const nats: Omit<ImageMapEntry, 'image'> = { command: [NATS_SERVER_BINARY], binaries: ['nats-server'] };
@@ -47,6 +73,8 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     // provider-local's machine Pods: the machine program bundled with node-agent.
     { image: 'gardener-ts/machine', command: [node, join(workspace, 'dist/apps/node-agent/machine.js')] },
     ...KUBE_APISERVER_REPOSITORIES.map((image) => ({ image, ...localApiServer })),
+    ...KUBE_CONTROLLER_MANAGER_REPOSITORIES.map((image) => ({ image, ...localControllerManager })),
+    ...KUBE_SCHEDULER_REPOSITORIES.map((image) => ({ image, ...localScheduler })),
     ...ETCD_REPOSITORIES.map((image) => ({ image, ...etcd })),
     ...NATS_REPOSITORIES.map((image) => ({ image, ...nats })),
   ]);

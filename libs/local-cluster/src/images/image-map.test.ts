@@ -159,7 +159,7 @@ describe('built-in image map', () => {
       image,
       {
         command: ['/usr/local/bin/kube-apiserver', '--secure-port=6443'],
-        args: ['--etcd-servers', 'http://127.0.0.1:2379', '--tls-cert-file=/srv/tls.crt', '--anonymous-auth=false'],
+        args: ['--etcd-servers', 'http://127.0.0.1:2379', '--enable-aggregator-routing=true', '--anonymous-auth=false'],
       },
       context(ignored),
     );
@@ -175,8 +175,10 @@ describe('built-in image map', () => {
       'etcd',
       '--etcd-servers',
       'http://127.0.0.1:2379',
+      '--bind-address',
+      '0.0.0.0',
     ]);
-    expect(ignored).toEqual(['--tls-cert-file']);
+    expect(ignored).toEqual(['--enable-aggregator-routing']);
     expect(
       builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-apiserver:v1.30.0')?.entry
         .binaries,
@@ -214,6 +216,8 @@ describe('built-in image map', () => {
       '/etc/audit/webhook.kubeconfig',
       '--storage',
       'file',
+      '--bind-address',
+      '0.0.0.0',
     ]);
     expect(ignored).toEqual(['--audit-log-maxage']);
     expect(programArgv(image, { command: ['kube-apiserver', '--audit-log-path=-'] }, context())).toContain('-');

@@ -18,6 +18,7 @@ import { PodWorker, type PodWorkerDeps } from './pods/pod-worker.js';
 import { DEFAULT_BACKOFF } from './runtime/backoff.js';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from './runtime/log-file.js';
 import { killLeftovers } from './runtime/pid-records.js';
+import { startHealthzServer, type HealthzServer } from './server/healthz-server.js';
 import { KubeletServer } from './server/kubelet-server.js';
 import { selfSignedCert, type ServingCert } from './server/serving-cert.js';
 import { ServingCertManager } from './server/serving-cert-manager.js';
@@ -28,6 +29,8 @@ export interface Kubelet {
   nodeName: string;
   /** The HTTPS port of logs and exec (the Node's `daemonEndpoints.kubeletEndpoint.Port`). */
   port: number;
+  /** The healthz port, when `healthzPort` was set. */
+  healthzPort?: number;
   /** The serving certificate (PEM) in use; undefined while serverTLSBootstrap waits for the first one. */
   servingCertificate(): string | undefined;
   /** Stops every Pod's processes (SIGTERM, then SIGKILL), the heartbeats and the server. */
@@ -92,6 +95,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     port: server.port,
     kubeletVersion: KUBERNETES_VERSION.gitVersion,
     podCIDR: options.podCIDR,
+    taints: options.registerWithTaints,
   };
   const agent = new NodeAgent(
     clients,
@@ -151,6 +155,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     log,
   );
 
+  let healthz: HealthzServer | undefined;
   // If the kubelet's own process ends without stop(), its Pods' processes must not outlive it.
   const killAll = () => workers.forEach((w) => w.killNow());
   process.on('exit', killAll);
@@ -160,24 +165,29 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     await removeStalePodDirs(podsDir, workers, log);
     // After the Node exists: an approver checks the requested names against its addresses.
     certificates?.start();
+    if (options.healthzPort !== undefined)
+      healthz = await startHealthzServer(options.healthzBindAddress ?? '127.0.0.1', options.healthzPort);
   } catch (err) {
     source.stop();
     agent.stop();
+    await certificates?.stop();
     await server.stop();
     process.off('exit', killAll);
     throw err;
   }
-  log.info({ port: server.port, dataDir }, 'Kubelet started');
+  log.info({ port: server.port, healthzPort: healthz?.port, dataDir }, 'Kubelet started');
 
   let stopping: Promise<void> | undefined;
   return {
     nodeName: options.nodeName,
     port: server.port,
+    healthzPort: healthz?.port,
     servingCertificate: () => servingCertPem,
     stop() {
       stopping ??= (async () => {
         source.stop();
         agent.stop();
+        await healthz?.stop();
         await certificates?.stop();
         await Promise.all([...workers.values()].map((w) => w.terminate('shutdown', settings.shutdownGraceMs)));
         await server.stop();

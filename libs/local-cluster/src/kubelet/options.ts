@@ -5,6 +5,13 @@ import type { ImageMap } from '../images/image-map.js';
 import type { BackOffSettings } from './runtime/backoff.js';
 import type { ServingCert } from './server/serving-cert.js';
 
+/** A Node taint, as the Node's `spec.taints` holds it. */
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
 export interface KubeletOptions {
   /** A kubeconfig file, or a loaded KubeConfig. */
   kubeconfig: string | k8s.KubeConfig;
@@ -17,6 +24,14 @@ export interface KubeletOptions {
   workspace?: string;
   /** The HTTPS port for logs and exec (0: any free port); default 10250. */
   port?: number;
+  /**
+   * kube's healthzPort (`--healthz-port`): a plain HTTP `/healthz` on `healthzBindAddress` for health checks such as
+   * gardener-node-agent's (kube's default is 10248; here none unless set, as kubelets of one host share its ports;
+   * 0: any free port).
+   */
+  healthzPort?: number;
+  /** kube's healthzBindAddress (`--healthz-bind-address`); default 127.0.0.1. */
+  healthzBindAddress?: string;
   /** The serving certificate; a self-signed one in `<dataDir>/pki` when absent (and no serverTLSBootstrap). */
   servingCert?: ServingCert;
   /**
@@ -39,6 +54,8 @@ export interface KubeletOptions {
   servicesFile?: string;
   /** Extra Node labels. */
   nodeLabels?: Record<string, string>;
+  /** kube's registerWithTaints (`--register-with-taints`): taints the Node gets when this kubelet registers it. */
+  registerWithTaints?: Taint[];
   /** Lease renewal interval; default 10 s. */
   leaseRenewMs?: number;
   /** How often the Node status is checked (default 10 s) and written even when unchanged (default 5 min). */

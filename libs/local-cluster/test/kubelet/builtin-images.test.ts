@@ -62,7 +62,7 @@ describe('built-in images', () => {
               `--secure-port=${port}`,
               `--etcd-servers=http://127.0.0.1:${etcdPort}`,
               '--anonymous-auth=true',
-              '--tls-cert-file=/srv/tls/tls.crt',
+              '--enable-aggregator-routing=true',
               '--allow-privileged=true',
             ],
             readinessProbe: { httpGet: { port, path: '/readyz', scheme: 'HTTPS' }, periodSeconds: 1 },

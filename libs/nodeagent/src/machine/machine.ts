@@ -17,6 +17,15 @@ import { SecretNamespace, addOperatingSystemConfigController } from '../controll
 import { nodePath } from '../units/paths.js';
 import { LocalUnitRunner, type InProcessLaunch, type ProgramLauncher } from '../units/runner.js';
 import { applyCloudConfig, parseCloudConfig } from '../userdata/cloud-config.js';
+import { httpHealthProbe } from '../controller/healthcheck/reconciler.js';
+import {
+  freeLocalPort,
+  KubeletBinary,
+  localKubeletProgram,
+  type LocalKubeletPorts,
+  writeKubeletBootstrapKubeconfig,
+  type LocalKubeletCommand,
+} from './kubelet.js';
 
 /** Where gardener-node-agent's binary is on a Gardener node (its unit's ExecStart). */
 export const NodeAgentBinary = '/opt/bin/gardener-node-agent';
@@ -36,6 +45,8 @@ export interface LocalMachineOptions {
   log: Logger;
   /** Further programs the machine knows (by ExecStart path), besides gardener-node-agent. */
   programs?: Record<string, ProgramLauncher>;
+  /** How `/opt/bin/kubelet` runs the substrate's kubelet (see kubelet.ts); without it the machine has no kubelet. */
+  kubelet?: LocalKubeletCommand;
   /** How long a unit may take to stop; 10 s by default. */
   stopTimeoutMs?: number;
 }
@@ -53,11 +64,17 @@ function configFlag(args: string[]): string | undefined {
 /** A local machine; see the file header. */
 export class LocalMachine {
   readonly units: LocalUnitRunner;
+  /** The host ports of the kubelet, chosen at boot. */
+  private kubeletPorts?: LocalKubeletPorts;
 
   constructor(private readonly options: LocalMachineOptions) {
     this.units = new LocalUnitRunner({
       rootDir: options.rootDir,
-      programs: { ...options.programs, [NodeAgentBinary]: (args) => this.nodeAgent(args) },
+      programs: {
+        ...(options.kubelet ? { [KubeletBinary]: localKubeletProgram(options.kubelet, () => this.ports()) } : {}),
+        ...options.programs,
+        [NodeAgentBinary]: (args) => this.nodeAgent(args),
+      },
       log: options.log,
       ...(options.stopTimeoutMs !== undefined ? { stopTimeoutMs: options.stopTimeoutMs } : {}),
     });
@@ -67,7 +84,17 @@ export class LocalMachine {
   async boot(): Promise<void> {
     const { rootDir, nodeName, userData, log } = this.options;
     await mkdir(rootDir, { recursive: true });
+    if (this.options.kubelet) this.kubeletPorts ??= { healthzPort: await freeLocalPort() };
     await this.writeNodeFile('/etc/hostname', `${nodeName}\n`);
+    // What every OS has: Gardener's units read it (`EnvironmentFile=/etc/environment`, not optional).
+    const environment = nodePath(rootDir, '/etc/environment');
+    if (
+      !(await readFile(environment).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await this.writeNodeFile('/etc/environment', '');
     const marker = nodePath(rootDir, ProvisionedMarker);
     const provisioned = await readFile(marker, 'utf8').then(
       () => true,
@@ -93,6 +120,17 @@ export class LocalMachine {
     await this.units.stopAll();
   }
 
+  /** Where the kubelet's healthz endpoint is (node-agent's health check asks it); undefined without a kubelet. */
+  get kubeletHealthzURL(): string | undefined {
+    return this.kubeletPorts && `http://127.0.0.1:${this.kubeletPorts.healthzPort}/healthz`;
+  }
+
+  /** The kubelet's host ports; the machine must have booted. */
+  private ports(): LocalKubeletPorts {
+    if (!this.kubeletPorts) throw new Error(`${KubeletBinary}: the machine has not booted`);
+    return this.kubeletPorts;
+  }
+
   private async writeNodeFile(path: string, content: string): Promise<void> {
     const local = nodePath(this.options.rootDir, path);
     await mkdir(dirname(local), { recursive: true });
@@ -108,6 +146,8 @@ export class LocalMachine {
         if (!configPath) throw new Error(`${NodeAgentBinary}: --config is required`);
         const text = await readFile(nodePath(rootDir, configPath), 'utf8');
         const { config } = parseComponentConfig(nodeAgentConfigSpec, text, configPath);
+        // Gardener's KubeletBootstrapKubeconfig bootstrapper: the kubelet's TLS bootstrap credentials, first.
+        await writeKubeletBootstrapKubeconfig(rootDir, config.apiServer, log.child({ unit: 'gardener-node-agent' }));
         const kubeconfigPath = nodePath(rootDir, config.clientConnection.kubeconfig || NodeAgentKubeconfigPath);
         const kubeconfig = await readFile(kubeconfigPath, 'utf8').catch(() => undefined);
         if (kubeconfig === undefined) {
@@ -139,7 +179,10 @@ export class LocalMachine {
         addOperatingSystemConfigController(mgr, { secretName, rootDir, units: this.units, nodeName });
         addNodeController(mgr, { nodeName, units: this.units });
         addLeaseController(mgr, { nodeName });
-        addHealthCheckController(mgr, { units: this.units });
+        addHealthCheckController(mgr, {
+          units: this.units,
+          ...(this.kubeletHealthzURL ? { probe: httpHealthProbe(this.kubeletHealthzURL) } : {}),
+        });
         await mgr.start();
         await new Promise<void>((resolve) => {
           if (signal.aborted) resolve();

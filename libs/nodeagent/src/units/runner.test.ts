@@ -68,6 +68,25 @@ describe('LocalUnitRunner', () => {
     expect(() => process.kill(seen.pid, 0)).toThrow();
   });
 
+  it("expands a bare $VAR word into its words (none when unset), as systemd does for Gardener's $KUBELET_EXTRA_ARGS", async () => {
+    await writeNodeFile('/etc/environment', '');
+    await writeNodeFile('/var/lib/kubelet/extra_args', 'KUBELET_EXTRA_ARGS=--a=1 --b=2\n');
+    const unit = (extra: string) =>
+      `[Service]\nEnvironmentFile=/etc/environment\nEnvironmentFile=-${extra}\nExecStart=/opt/bin/recorder \\\n    --v=2 $KUBELET_EXTRA_ARGS --x=\${KUBELET_EXTRA_ARGS}\n`;
+    await writeNodeFile('/etc/systemd/system/recorder.service', unit('/var/lib/kubelet/extra_args'));
+    await runner.start('recorder.service');
+    let seen = await waitFor('the unit to record', () => recorded().catch(() => undefined), { timeoutMs: 10_000 });
+    expect(seen.args).toEqual(['--v=2', '--a=1', '--b=2', '--x=--a=1 --b=2']);
+    await runner.stop('recorder.service');
+
+    await rm(join(root, 'recorded.json'));
+    await writeNodeFile('/etc/systemd/system/recorder.service', unit('/var/lib/kubelet/missing'));
+    await runner.daemonReload();
+    await runner.start('recorder.service');
+    seen = await waitFor('the unit to record', () => recorded().catch(() => undefined), { timeoutMs: 10_000 });
+    expect(seen.args).toEqual(['--v=2', '--x=']);
+  });
+
   it('fails a unit whose program the machine does not know, visibly', async () => {
     await writeNodeFile('/etc/systemd/system/docker.service', '[Service]\nExecStart=/usr/bin/dockerd -H fd://\n');
     await expect(runner.start('docker.service')).rejects.toThrow(

@@ -235,7 +235,13 @@ export class LocalUnitRunner implements UnitManager {
       Object.assign(env, parseEnvironmentFile(text));
     }
     Object.assign(env, settings.environment);
-    const expanded = args.map((a) => a.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, x, y) => env[x ?? y] ?? ''));
+    // systemd: a word that is only `$NAME` becomes the value split at whitespace (zero or more words); `${NAME}` and
+    // references inside a word are replaced by the exact value.
+    const expanded = args.flatMap((a) => {
+      const whole = /^\$(\w+)$/.exec(a);
+      if (whole) return (env[whole[1]!] ?? '').split(/\s+/).filter(Boolean);
+      return [a.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, x, y) => env[x ?? y] ?? '')];
+    });
     const launch = launcher(expanded, { rootDir: this.options.rootDir, unit: name, env });
     return 'run' in launch ? launch : { ...launch, env: { ...env, ...launch.env } };
   }

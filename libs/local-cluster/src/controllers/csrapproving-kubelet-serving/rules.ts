@@ -6,6 +6,7 @@
 // these; in Gardener the resource-manager's approver does, in shoots.
 import type * as k8s from '@kubernetes/client-node';
 import type { Node, Wire } from '../shared/kinds.js';
+import { needsApproval } from '../csrapproving/rules.js';
 import { canonicalIP, parseCertificateRequest } from './certificate-request.js';
 
 export type CertificateSigningRequest = Wire<k8s.V1CertificateSigningRequest>;
@@ -21,10 +22,7 @@ export type Review =
 
 /** Whether the approver has anything to decide: a kubelet-serving CSR neither approved nor denied yet. */
 export function needsReview(csr: CertificateSigningRequest): boolean {
-  if (csr.spec?.signerName !== KUBELET_SERVING_SIGNER || csr.status?.certificate) return false;
-  return !(csr.status?.conditions ?? []).some(
-    (c) => (c.type === 'Approved' || c.type === 'Denied' || c.type === 'Failed') && c.status !== 'False',
-  );
+  return csr.spec?.signerName === KUBELET_SERVING_SIGNER && needsApproval(csr);
 }
 
 /** The node a CSR's requester claims to be, when the requester is a node at all. */

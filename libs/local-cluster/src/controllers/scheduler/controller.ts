@@ -3,23 +3,30 @@
 import { controllerFor, NamespaceKind, type InformerCache, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
-import { needsScheduling, SchedulerReconciler } from './reconcile.js';
+import { needsScheduling, SCHEDULER_NAME, SchedulerReconciler } from './reconcile.js';
 
-export function addScheduler(ctx: ControllerContext): void {
-  const waiting = () => waitingPods(ctx.cache);
+export interface SchedulerOptions {
+  /** The scheduler names (kube-scheduler's profiles) whose pods it places; default `default-scheduler`. */
+  schedulerNames?: readonly string[];
+}
+
+/** Adds the scheduler: pods of `options.schedulerNames` are bound to the best feasible node. */
+export function addScheduler(ctx: ControllerContext, options: SchedulerOptions = {}): void {
+  const names = options.schedulerNames?.length ? options.schedulerNames : [SCHEDULER_NAME];
+  const waiting = () => waitingPods(ctx.cache, names);
   controllerFor(ctx.mgr, 'scheduler')
-    .for(PodKind, { predicates: [(e) => needsScheduling(e.object)] })
+    .for(PodKind, { predicates: [(e) => needsScheduling(e.object, names)] })
     .watches(NodeKind, waiting)
     .watches(NamespaceKind, waiting)
     .watches(PodKind, (pod: Pod) => (pod.spec?.nodeName ? waiting() : []))
     .withOptions({ needLeaderElection: false })
-    .complete(new SchedulerReconciler(ctx, ctx.events('default-scheduler')));
+    .complete(new SchedulerReconciler(ctx, ctx.events(SCHEDULER_NAME), names));
 }
 
-function waitingPods(cache: InformerCache): Request[] {
+function waitingPods(cache: InformerCache, names: readonly string[]): Request[] {
   return cache
     .informerFor(PodKind)
     .store.list()
-    .filter(needsScheduling)
+    .filter((pod) => needsScheduling(pod, names))
     .map((p) => ({ namespace: p.metadata!.namespace!, name: p.metadata!.name! }));
 }

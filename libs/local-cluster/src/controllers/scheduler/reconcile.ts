@@ -20,14 +20,14 @@ export const SCHEDULER_NAME = 'default-scheduler';
 /** Unschedulable pods are retried on node and pod changes, and at least this often. */
 const UNSCHEDULABLE_RETRY_MS = 30_000;
 
-/** A pod this scheduler should place. */
-export function needsScheduling(pod: Pod): boolean {
-  const name = pod.spec?.schedulerName;
+/** A pod this scheduler should place: unbound, alive, and naming one of `schedulerNames` (kube-scheduler's profiles). */
+export function needsScheduling(pod: Pod, schedulerNames: readonly string[] = [SCHEDULER_NAME]): boolean {
+  const name = pod.spec?.schedulerName || SCHEDULER_NAME;
   const phase = pod.status?.phase;
   return (
     !pod.spec?.nodeName &&
     !pod.metadata?.deletionTimestamp &&
-    (!name || name === SCHEDULER_NAME) &&
+    schedulerNames.includes(name) &&
     phase !== 'Succeeded' &&
     phase !== 'Failed'
   );
@@ -40,11 +40,12 @@ export class SchedulerReconciler {
   constructor(
     private readonly ctx: ControllerContext,
     private readonly events: EventRecorder,
+    private readonly schedulerNames: readonly string[] = [SCHEDULER_NAME],
   ) {}
 
   async reconcile(req: Request, { log }: ReconcileContext): Promise<ReconcileResult | void> {
     const pod = await this.ctx.client.get(PodKind, req).catch(ignoreNotFound);
-    if (!pod || !needsScheduling(pod) || this.isAssumed(pod)) return;
+    if (!pod || !needsScheduling(pod, this.schedulerNames) || this.isAssumed(pod)) return;
     const nodes = (await this.ctx.client.list(NodeKind)).items;
     const { usage, placed } = await this.nodeUsage();
     const decision = schedulePod(pod, nodes, usage, placed, await this.namespaceLabels());

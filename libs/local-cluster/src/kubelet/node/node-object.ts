@@ -11,6 +11,8 @@ export interface NodeFacts {
   port: number;
   kubeletVersion: string;
   podCIDR?: string;
+  /** Taints of the Node at registration (kube's registerWithTaints). */
+  taints?: { key: string; value?: string; effect: string }[];
 }
 
 export function nodeLabels(nodeName: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -38,7 +40,10 @@ export function nodeObject(facts: NodeFacts): Record<string, unknown> {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name: facts.nodeName, labels: facts.labels },
-    spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},
+    spec: {
+      ...(facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {}),
+      ...(facts.taints?.length ? { taints: facts.taints } : {}),
+    },
   };
 }
 

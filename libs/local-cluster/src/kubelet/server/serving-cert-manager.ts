@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as k8s from '@kubernetes/client-node';
 import type { Logger } from '@gardener-ts/logging';
+import { requestCertificate } from '../certificates/request-certificate.js';
 import { kubeletServingRequest, newKeyPair, writeSecret, type ServingCert } from './serving-cert.js';
 
 export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
@@ -34,7 +35,7 @@ export interface ServingCertManagerOptions {
   log: Logger;
 }
 
-interface Issued extends ServingCert {
+export interface Issued extends ServingCert {
   notBefore: number;
   notAfter: number;
 }
@@ -137,49 +138,27 @@ export class ServingCertManager {
     const { keys, keyPem } = await newKeyPair();
     await writeSecret(keyPath, keyPem);
     const requestPem = await kubeletServingRequest(keys, nodeName, this.options.addresses);
-    const csr = await this.api.createCertificateSigningRequest({
-      body: {
-        apiVersion: 'certificates.k8s.io/v1',
-        kind: 'CertificateSigningRequest',
-        metadata: { generateName: 'csr-' },
-        // An ECDSA key: no key encipherment (kube's kubelet asks for it only for RSA keys).
-        spec: {
-          request: Buffer.from(requestPem).toString('base64'),
-          signerName: KUBELET_SERVING_SIGNER,
-          usages: ['digital signature', 'server auth'],
-        },
-      },
+    // An ECDSA key: no key encipherment (kube's kubelet asks for it only for RSA keys).
+    const { certPem } = await requestCertificate(this.api, {
+      requestPem,
+      signerName: KUBELET_SERVING_SIGNER,
+      usages: ['digital signature', 'server auth'],
+      generateName: 'csr-',
+      pollMs: this.options.pollMs,
+      signal: this.abort.signal,
+      log: this.options.log,
+      what: 'kubelet serving certificate',
     });
-    const name = csr.metadata!.name!;
-    this.options.log.info({ csr: name }, 'Requested a kubelet serving certificate; waiting for approval');
-    const certPem = await this.waitForCertificate(name);
     const issued = parseIssued(`${certPem.trimEnd()}\n${keyPem}`, nodeName);
     // Written before it is used: a restart serves the same certificate.
     await writeSecret(join(dir, CURRENT_FILE), `${issued.certPem.trimEnd()}\n${keyPem}`);
     await rm(keyPath, { force: true });
     return issued;
   }
-
-  private async waitForCertificate(name: string): Promise<string> {
-    const pollMs = this.options.pollMs ?? 1_000;
-    for (;;) {
-      const csr = await this.api.readCertificateSigningRequest({ name });
-      if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64').toString('utf8');
-      const final = (csr.status?.conditions ?? []).find(
-        (c) => (c.type === 'Denied' || c.type === 'Failed') && c.status !== 'False',
-      );
-      if (final)
-        throw new Error(
-          `certificate signing request ${name} is ${final.type.toLowerCase()}: ${final.reason ?? ''} ${final.message ?? ''}`.trim(),
-        );
-      await this.wait(pollMs);
-      if (this.abort.signal.aborted) throw new Error('stopped');
-    }
-  }
 }
 
 /** Cert and key from one PEM file; throws unless the key belongs to the certificate and the certificate to the node. */
-function parseIssued(pem: string, nodeName: string): Issued {
+export function parseIssued(pem: string, nodeName: string): Issued {
   const certPem = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/.exec(pem)?.[0];
   const keyPem = /-----BEGIN (?:EC )?PRIVATE KEY-----[\s\S]*?-----END (?:EC )?PRIVATE KEY-----\n?/.exec(pem)?.[0];
   if (!certPem || !keyPem) throw new Error('it does not hold a certificate and a key');

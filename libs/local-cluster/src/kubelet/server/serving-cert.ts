@@ -46,17 +46,30 @@ export function subjectAltNames(
 }
 
 /** A PEM CERTIFICATE REQUEST for the node's serving certificate: O=system:nodes, CN=system:node:<node>, SANs its addresses. */
-export async function kubeletServingRequest(
+export function kubeletServingRequest(
   keys: CryptoKeyPair,
   nodeName: string,
   addresses: { type: string; address: string }[],
+): Promise<string> {
+  return nodeCertificateRequest(keys, nodeName, [new x509.SubjectAlternativeNameExtension(subjectAltNames(addresses))]);
+}
+
+/** A PEM CERTIFICATE REQUEST for the node's client certificate (TLS bootstrap): O=system:nodes, CN=system:node:<node>. */
+export function kubeletClientRequest(keys: CryptoKeyPair, nodeName: string): Promise<string> {
+  return nodeCertificateRequest(keys, nodeName, []);
+}
+
+async function nodeCertificateRequest(
+  keys: CryptoKeyPair,
+  nodeName: string,
+  extensions: x509.Extension[],
 ): Promise<string> {
   const request = await x509.Pkcs10CertificateRequestGenerator.create(
     {
       name: [{ O: ['system:nodes'] }, { CN: [`system:node:${nodeName}`] }],
       keys,
       signingAlgorithm: SIGNING_ALGORITHM,
-      extensions: [new x509.SubjectAlternativeNameExtension(subjectAltNames(addresses))],
+      extensions,
     },
     crypto,
   );

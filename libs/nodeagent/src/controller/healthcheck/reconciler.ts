@@ -20,14 +20,19 @@ export interface KubeletHealthCheckOptions {
   log?: Logger;
 }
 
-const httpProbe = async (): Promise<boolean> => {
-  try {
-    const res = await fetch(DefaultKubeletHealthURL, { signal: AbortSignal.timeout(5000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-};
+/** A probe that GETs `url` (5 s timeout) and is healthy on a 2xx answer. */
+export function httpHealthProbe(url: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      return res.ok;
+    } catch {
+      return false;
+    }
+  };
+}
+
+const defaultProbe = httpHealthProbe(DefaultKubeletHealthURL);
 
 /** The kubelet health check; one `reconcile` is one check. */
 export class KubeletHealthCheckReconciler {
@@ -49,7 +54,7 @@ export class KubeletHealthCheckReconciler {
       return;
     }
     if (status.activeState !== 'active') return; // restarting by its own policy
-    if (await (this.options.probe ?? httpProbe)()) {
+    if (await (this.options.probe ?? defaultProbe)()) {
       this.failures = 0;
       return;
     }
