@@ -1,11 +1,11 @@
 // `gardener-local up` (what `npm start` runs): the whole local Gardener landscape from a fresh data dir, driven as a
 // newcomer does — the step checklist, then the real kubectl against it with Gardener's own example manifests. One
 // landscape for the whole file (it is the expensive part); a second `up` resumes it with its data.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, pidsOf } from './support.js';
+import { cli, pidsOf, run } from './support.js';
 import { freePort, kubectl, startProcess, waitFor, workspaceRoot, type RunningProcess } from '@gardener-ts/testing';
 
 const GARDEN_COMPONENTS = ['admission', 'controller-manager', 'scheduler'];
@@ -233,6 +233,53 @@ describe('gardener-local up: the local Gardener landscape', () => {
       { timeoutMs: 60_000, intervalMs: 500 },
     );
   });
+
+  it('reconciles the example shoot: the CLI follows its flow from NATS, its control plane runs in the seed and its API server answers kubectl with the admin kubeconfig', async () => {
+    const nats = /GARDENER_NATS_URL=(\S+)/.exec(up.output())?.[1];
+    expect(nats).toBeDefined();
+    // What a user runs: follow the operation live (NATS history first) until the shoot is reconciled.
+    const watch = await run(
+      process.execPath,
+      [cli, 'shoot', 'watch', 'local', '-n', 'garden-local', '--kubeconfig', kc(), '--nats', nats!, '--timeout', '6m'],
+      { cwd: workspaceRoot(), timeout: 400_000 },
+    ).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(`shoot watch failed: ${err.message}\n${err.stdout?.slice(-3000)}\n${err.stderr?.slice(-2000)}`);
+    });
+    expect(watch.stdout).toMatch(/100%\s+Create Succeeded/);
+    const shoot = JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
+      status: { technicalID: string; lastOperation: { description: string }; advertisedAddresses: { url: string }[] };
+    };
+    expect(shoot.status.technicalID).toBe('shoot--local--local');
+    expect(shoot.status.advertisedAddresses[0].url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // The control plane as Pods in the seed: etcd main and events from Etcd resources, the shoot's kube-apiserver.
+    expect(
+      await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'etcd', '-o', 'jsonpath={.items[*].status.ready}']),
+    ).toBe('true true');
+    expect(
+      await kubectl(kc(), [
+        '-n',
+        'shoot--local--local',
+        'get',
+        'deployment',
+        'kube-apiserver',
+        '-o',
+        'jsonpath={.status.availableReplicas}',
+      ]),
+    ).toBe('1');
+    // The shoot's own API server, with a short-lived admin kubeconfig.
+    const { stdout: shootKubeconfig } = await run(
+      process.execPath,
+      [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc()],
+      { cwd: workspaceRoot() },
+    );
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    await writeFile(shootKc, shootKubeconfig, { mode: 0o600 });
+    expect(await kubectl(shootKc, ['get', 'namespaces', '-o', 'name'])).toContain('namespace/kube-system');
+    await kubectl(shootKc, ['create', 'namespace', 'hello']);
+    expect(await kubectl(shootKc, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}'])).toContain(
+      'system:masters',
+    );
+  }, 420_000);
 
   it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
     expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
