@@ -1,7 +1,7 @@
 // @gardener-ts/providerlocal: gardener-extension-provider-local's logic, built on the extension SDK
-// (@gardener-ts/extensions) only — the OperatingSystemConfig, Worker, Infrastructure and local-ext-seed actuators,
-// and the local machine controller (machine-controller-manager's role: MachineDeployment → MachineSet → Machine → Pod
-// with rolling updates).
+// (@gardener-ts/extensions) only — the OperatingSystemConfig, Worker, Infrastructure, ControlPlane, DNSRecord, backup
+// and local-ext-seed actuators, and the local machine controller (machine-controller-manager's role:
+// MachineDeployment → MachineSet → Machine → Pod with rolling updates).
 
 // The component.
 export { ExtensionName, seedKubeConfig, startProviderLocal } from './provider-local.js';
@@ -50,6 +50,34 @@ export {
   type WantedMachines,
   type WorkerPool,
 } from './controller/worker/machines.js';
+
+// ControlPlane.
+export { ControlPlaneActuator, type ControlPlaneActuatorOptions } from './controller/controlplane/actuator.js';
+export { LocalControlPlaneType, addControlPlaneController } from './controller/controlplane/add.js';
+export {
+  LocalPathProvisioner,
+  ProvisionerNotDeployed,
+  ShootNoCleanupLabel,
+  StorageClassesManagedResourceName,
+  defaultStorageClass,
+  storageClassesManagedResource,
+  type ManagedResourceObject,
+} from './controller/controlplane/storage-classes.js';
+
+// DNSRecord.
+export { DNSRecordActuator } from './controller/dnsrecord/actuator.js';
+export { LocalDNSType, addDNSRecordController } from './controller/dnsrecord/add.js';
+export {
+  DNSRecordsDataKey,
+  DNSRecordsLabel,
+  KubeAPIServerServiceName,
+  dnsRecordConfigMap,
+  dnsRecordConfigMapName,
+  localRecordOf,
+  recordLine,
+  type LocalDNSRecord,
+  type LocalRecordType,
+} from './controller/dnsrecord/records.js';
 
 // Infrastructure and Extensions.
 export {

@@ -125,7 +125,7 @@ describe('translateKubeApiServerArgs', () => {
     ]);
   });
 
-  it('passes every --service-account-key-file, but only the first of a flag given twice otherwise', () => {
+  it('passes every --service-account-key-file, but only the last of a flag given twice otherwise (as pflag)', () => {
     const { argv, ignored } = translate([
       '--service-account-key-file=/a.key',
       '--service-account-key-file=/b.key',
@@ -133,9 +133,9 @@ describe('translateKubeApiServerArgs', () => {
       '--service-account-issuer=https://two',
     ]);
     expect(argv.filter((a) => a.endsWith('.key'))).toEqual(['/a.key', '/b.key']);
-    expect(argv).toContain('https://one');
-    expect(argv).not.toContain('https://two');
-    expect(ignored).toEqual(['--service-account-issuer=https://two (given twice: the first one counts)']);
+    expect(argv).toContain('https://two');
+    expect(argv).not.toContain('https://one');
+    expect(ignored).toEqual(['--service-account-issuer=https://one (given again later: the last one counts)']);
   });
 
   it('refuses a file flag without a value', () => {

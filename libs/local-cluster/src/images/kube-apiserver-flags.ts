@@ -3,8 +3,7 @@
 // and advertise address, encryption at rest, the authorization modes the local API server has — everything else is dropped and reported,
 // so a Pod's log says which settings had no effect.
 import type { TranslationContext } from './image-map.js';
-
-type Flag = { name: string; value: string | undefined };
+import { parseUpstreamFlags, type UpstreamFlag } from './upstream-flags.js';
 
 // Flags whose file or value the local API server takes as kube-apiserver does: passed on under the same name.
 const SAME_NAME = [
@@ -54,7 +53,7 @@ const TRANSLATIONS: Record<string, (value: string | undefined, ignored: (what: s
   v: (v) => ['--log-level', Number(v) >= 4 ? 'debug' : 'info'],
 };
 
-// Flags kube-apiserver accepts once: a repetition would override the first, which the stand-in's parser refuses.
+// Flags kube-apiserver accepts several times (a list); any other repeated flag: the last one counts, as with pflag.
 const REPEATABLE = new Set(['service-account-key-file']);
 
 /**
@@ -64,42 +63,24 @@ const REPEATABLE = new Set(['service-account-key-file']);
  */
 export function translateKubeApiServerArgs(args: string[], context: TranslationContext): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
   const ignored = (what: string) => context.ignored(what);
-  for (const flag of parseFlags(args, context)) {
+  const flags = parseUpstreamFlags(args, context, new Set(['anonymous-auth']));
+  const last = new Map<string, UpstreamFlag>(flags.map((f) => [f.name, f]));
+  for (const flag of flags) {
     const translate = TRANSLATIONS[flag.name];
     if (!translate) {
       context.ignored(`--${flag.name}`);
       continue;
     }
-    if (seen.has(flag.name) && !REPEATABLE.has(flag.name)) {
-      context.ignored(`--${flag.name}=${flag.value ?? ''} (given twice: the first one counts)`);
+    if (!REPEATABLE.has(flag.name) && last.get(flag.name) !== flag) {
+      context.ignored(`--${flag.name}=${flag.value ?? ''} (given again later: the last one counts)`);
       continue;
     }
-    seen.add(flag.name);
     out.push(...translate(flag.value, ignored));
   }
   if (!out.includes('--storage')) out.push('--storage', 'file');
   if (!out.includes('--bind-address')) out.push('--bind-address', '0.0.0.0');
   return ['--data-dir', context.stateDir, ...out];
-}
-
-// Accepts `--name=value`, `--name value` and bare boolean `--name`; a non-flag word is reported and dropped.
-function parseFlags(args: string[], context: TranslationContext): Flag[] {
-  const flags: Flag[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const match = /^--?([A-Za-z0-9][\w-]*)(?:=(.*))?$/s.exec(arg);
-    if (!match) {
-      context.ignored(arg);
-      continue;
-    }
-    const [, name, inline] = match;
-    if (inline !== undefined) flags.push({ name, value: inline });
-    else if (i + 1 < args.length && !args[i + 1].startsWith('-')) flags.push({ name, value: args[++i] });
-    else flags.push({ name, value: undefined });
-  }
-  return flags;
 }
 
 function required(flag: string, value: string | undefined): string {

@@ -23,6 +23,10 @@
 //    `resolveSrv` and `resolveCname` (module, `dns.promises` and both Resolver classes) answer cluster names too: A,
 //    SRV (`_<port>._<proto>.<svc>.<ns>.svc`) and CNAME records. Names go through the pod's search path; unknown names
 //    under cluster.local are NXDOMAIN (ENOTFOUND), other names go to the real resolver.
+//    The file's `records` (from the cluster's ConfigMaps labelled local.gardener.cloud/dns-records=true, e.g. a shoot
+//    API server's name written by provider-local) answer their names the same way: A and AAAA records with their
+//    addresses, a CNAME like an ExternalName (followed to Services and other records), `*.` names as DNS wildcards.
+//    A connection by a name whose CNAME leads to a Service goes to the Service's local port, as to the Service's name.
 // 4. Mounts. Pods share the machine's filesystem, so a volume mounted at /etc/config lives in the pod's directory and
 //    the kubelet rewrites mount paths in command, args and env. Paths a program has built in are not there: the
 //    service account token every in-cluster client reads at /var/run/secrets/kubernetes.io/serviceaccount, a config
@@ -90,7 +94,7 @@ if (podIP) {
  * byAddress: "TCP/clusterIP:port" → {host, port}.
  * Keys carry the protocol: a Service may have 53/TCP and 53/UDP, each with its own local port.
  */
-let table = { stamp: '', byName: new Map(), byAddress: new Map() };
+let table = { stamp: '', byName: new Map(), byAddress: new Map(), records: new Map() };
 
 function serviceTable() {
   let stamp = 'none';
@@ -104,12 +108,29 @@ function serviceTable() {
   }
   if (stamp === table.stamp) return table;
   let entries = [];
+  let records = [];
   try {
-    if (stamp !== 'none') entries = JSON.parse(readFileSync(servicesFile, 'utf8')).services ?? [];
+    if (stamp !== 'none') {
+      const state = JSON.parse(readFileSync(servicesFile, 'utf8'));
+      entries = state.services ?? [];
+      records = state.records ?? [];
+    }
   } catch {
     return table;
   }
-  const next = { stamp, byName: new Map(), byAddress: new Map() };
+  const next = { stamp, byName: new Map(), byAddress: new Map(), records: new Map() };
+  // name → { addresses } (A and AAAA together) or { externalName } (a CNAME).
+  for (const record of records) {
+    const name = String(record.name ?? '').toLowerCase();
+    const values = (record.values ?? []).map(String);
+    if (!name || values.length === 0) continue;
+    if (record.type === 'CNAME') next.records.set(name, { externalName: values[0].toLowerCase() });
+    else if (record.type === 'A' || record.type === 'AAAA') {
+      const known = next.records.get(name);
+      if (known?.externalName) continue;
+      next.records.set(name, { addresses: [...(known?.addresses ?? []), ...values.filter((v) => net.isIP(v))] });
+    }
+  }
   for (const entry of entries) {
     const ports = new Map(
       (entry.ports ?? []).map((p) => [
@@ -171,12 +192,27 @@ function clusterName(hostname) {
   if (typeof hostname !== 'string' || hostname === '' || net.isIP(hostname)) return undefined;
   const name = hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost') return undefined;
-  const services = serviceTable().byName;
+  const { byName: services, records } = serviceTable();
   if (name === CLUSTER_DOMAIN || name.endsWith(`.${CLUSTER_DOMAIN}`))
     return zoneRecords(name.slice(0, -CLUSTER_DOMAIN.length - 1), services) ?? NXDOMAIN;
+  const record = recordNamed(name, records);
+  if (record) return record;
   for (const candidate of [`${name}.${podNamespace}.svc`, `${name}.svc`, name]) {
     const records = zoneRecords(candidate, services);
     if (records) return records;
+  }
+  return undefined;
+}
+
+/** A record of the file for a name: its own, else the closest wildcard's (`*.b.c` answers a.b.c and x.a.b.c). */
+function recordNamed(name, records) {
+  if (records.size === 0) return undefined;
+  const own = records.get(name);
+  if (own) return own;
+  const labels = name.split('.');
+  for (let i = 1; i < labels.length; i++) {
+    const wildcard = records.get(`*.${labels.slice(i).join('.')}`);
+    if (wildcard) return wildcard;
   }
   return undefined;
 }
@@ -243,9 +279,9 @@ function srvRecords(service, name, ns, port, proto) {
   }));
 }
 
-/** A ClusterIP Service a host name means, or undefined. */
+/** A ClusterIP Service a host name means (directly or through CNAMEs), or undefined. */
 function serviceNamed(hostname) {
-  return clusterName(hostname)?.service;
+  return resolved(hostname)?.service;
 }
 
 /** Where a connection (or datagram) to host:port really goes: the proxy's local port of a Service port, or undefined. */

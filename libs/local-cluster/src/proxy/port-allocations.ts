@@ -1,7 +1,9 @@
 // Local ports of Service ports, kept in a JSON file so that a Service keeps its port across proxy restarts and clients
-// (and people) can look the ports up. Written atomically (temp file + rename): a crash never leaves half a file.
+// (and people) can look the ports up; beside them the DNS records of the cluster's record ConfigMaps (dns-records.ts).
+// Written atomically (temp file + rename): a crash never leaves half a file.
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
+import type { DNSRecordEntry } from './dns-records.js';
 
 export interface ServicePortEntry {
   /** Service port name, or the port number as text when unnamed. */
@@ -49,13 +51,25 @@ export interface ServiceEntry {
 
 export class PortAllocations {
   private entries = new Map<string, ServiceEntry>();
+  private dnsRecords: DNSRecordEntry[] = [];
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly file: string) {
     if (existsSync(file)) {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { services?: ServiceEntry[] };
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
+        services?: ServiceEntry[];
+        records?: DNSRecordEntry[];
+      };
       for (const entry of parsed.services ?? []) this.entries.set(key(entry.namespace, entry.name), entry);
+      this.dnsRecords = parsed.records ?? [];
     }
+  }
+
+  /** Replaces the DNS records (written only when they changed). */
+  setRecords(records: DNSRecordEntry[]): Promise<void> {
+    if (JSON.stringify(records) === JSON.stringify(this.dnsRecords)) return this.writing;
+    this.dnsRecords = records;
+    return this.save();
   }
 
   /** The local port a Service port had before (a restart), if any. */
@@ -83,12 +97,9 @@ export class PortAllocations {
   }
 
   private save(): Promise<void> {
+    const services = this.all().sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name)));
     const text =
-      JSON.stringify(
-        { services: this.all().sort((a, b) => key(a.namespace, a.name).localeCompare(key(b.namespace, b.name))) },
-        null,
-        2,
-      ) + '\n';
+      JSON.stringify({ services, ...(this.dnsRecords.length ? { records: this.dnsRecords } : {}) }, null, 2) + '\n';
     this.writing = this.writing.then(async () => {
       await writeFile(`${this.file}.tmp`, text);
       await rename(`${this.file}.tmp`, this.file);

@@ -6,17 +6,20 @@
 //   LoadBalancer → as NodePort, and status.loadBalancer.ingress = 127.0.0.1 with the listening port.
 // The allocations are written to the state file (JSON) where clients and people can read them, with what the pod
 // network preload needs to answer DNS questions that no proxy port serves: the ready endpoints (addresses, hostnames,
-// ports) of headless Services and the externalName of ExternalName Services.
+// ports) of headless Services, the externalName of ExternalName Services, and the records of the ConfigMaps labelled
+// `local.gardener.cloud/dns-records=true` (dns-records.ts).
 import {
   CoreV1Api,
   DiscoveryV1Api,
   KubeConfig,
   makeInformer,
   type KubernetesObject,
+  type V1ConfigMap,
   type V1EndpointSlice,
   type V1Service,
 } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
+import { DNSRecordsLabel, parseDNSRecords } from './dns-records.js';
 import { PortAllocations, type EndpointEntry, type ServiceEntry, type ServicePortEntry } from './port-allocations.js';
 import { affinityTimeoutMs, type Backend } from './backend-picker.js';
 import { TcpForwarder } from './tcp-forwarder.js';
@@ -48,6 +51,10 @@ const LISTENERS: Record<string, (host: string, port: number) => Promise<Forwarde
 export class ServiceProxy {
   private readonly services = new Map<string, V1Service>();
   private readonly slices = new Map<string, V1EndpointSlice>();
+  private readonly recordMaps = new Map<string, V1ConfigMap>();
+  /** Record lines already reported as invalid. */
+  private readonly badRecords = new Set<string>();
+  private recordsSync: Promise<void> = Promise.resolve();
   /** Service key → "protocol/port name" → its forwarder. */
   private readonly forwarders = new Map<string, Map<string, Forwarder>>();
   /** Service ports with a protocol the proxy does not serve, already logged. */
@@ -91,9 +98,21 @@ export class ServiceProxy {
           if (service) this.enqueue(`${slice.metadata?.namespace}/${service}`);
         },
       ),
+      this.watch(
+        '/api/v1/configmaps',
+        () => this.core.listConfigMapForAllNamespaces({ labelSelector: `${DNSRecordsLabel}=true` }),
+        (type, configMap: V1ConfigMap) => {
+          const key = objectKey(configMap);
+          if (type === 'delete') this.recordMaps.delete(key);
+          else this.recordMaps.set(key, configMap);
+          this.syncRecords();
+        },
+        `${DNSRecordsLabel}=true`,
+      ),
     ]);
-    // Services deleted while the proxy was down: their allocations go.
+    // Services deleted while the proxy was down: their allocations go; so do records of deleted ConfigMaps.
     for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
+    this.syncRecords();
   }
 
   /**
@@ -110,9 +129,31 @@ export class ServiceProxy {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const stop of this.stopInformers) stop();
-    await Promise.allSettled([...this.syncing.values()]);
+    await Promise.allSettled([...this.syncing.values(), this.recordsSync]);
     await Promise.all([...this.forwarders.values()].flatMap((ports) => [...ports.values()].map((f) => f.close())));
     this.forwarders.clear();
+  }
+
+  /** Writes the records of the record ConfigMaps into the state file, one write after the other. */
+  private syncRecords(): void {
+    if (this.stopped) return;
+    const { records, problems } = parseDNSRecords(
+      [...this.recordMaps.values()].map((cm) => ({
+        namespace: cm.metadata?.namespace,
+        name: cm.metadata?.name,
+        data: cm.data,
+      })),
+    );
+    // Each bad line once (the set is bounded: a flood of bad lines is logged again after a while).
+    if (this.badRecords.size > 1000) this.badRecords.clear();
+    for (const problem of problems) {
+      if (this.badRecords.has(problem)) continue;
+      this.badRecords.add(problem);
+      this.log.warn({ problem }, 'ignoring a DNS record line');
+    }
+    this.recordsSync = this.recordsSync
+      .then(() => this.allocations.setRecords(records))
+      .catch((err) => this.log.error({ err }, 'writing DNS records failed'));
   }
 
   /** Syncs of one Service run one after the other; events during a sync are folded into one more sync. */
@@ -313,8 +354,9 @@ export class ServiceProxy {
     path: string,
     list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
     handle: (type: 'add' | 'update' | 'delete', object: T) => void,
+    labelSelector?: string,
   ): Promise<void> {
-    const informer = makeInformer<T>(this.options.kubeConfig, path, list as never);
+    const informer = makeInformer<T>(this.options.kubeConfig, path, list as never, labelSelector);
     informer.on('add', (o) => handle('add', o));
     informer.on('update', (o) => handle('update', o));
     informer.on('delete', (o) => handle('delete', o));

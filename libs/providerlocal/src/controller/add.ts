@@ -4,6 +4,8 @@ import type { Manager } from '@gardener-ts/controller-runtime';
 import { addExtensionController } from '@gardener-ts/extensions';
 import { addMachineControllers } from '../machine/add.js';
 import { BackupBucketActuator, BackupEntryActuator, DefaultBackupBucketDir } from './backup/actuator.js';
+import { addControlPlaneController } from './controlplane/add.js';
+import { addDNSRecordController } from './dnsrecord/add.js';
 import { LocalExtSeedActuator, LocalExtSeedType } from './extension/local-ext-seed.js';
 import { InfrastructureActuator } from './infrastructure/actuator.js';
 import { addOperatingSystemConfigController } from './operatingsystemconfig/add.js';
@@ -16,6 +18,8 @@ export const LocalType = 'local';
 export const ServedResources: readonly { kind: string; type: string }[] = [
   { kind: 'BackupBucket', type: LocalType },
   { kind: 'BackupEntry', type: LocalType },
+  { kind: 'ControlPlane', type: LocalType },
+  { kind: 'DNSRecord', type: LocalType },
   { kind: 'Infrastructure', type: LocalType },
   { kind: 'OperatingSystemConfig', type: LocalType },
   { kind: 'Worker', type: LocalType },
@@ -43,6 +47,12 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Pr
       types: [LocalType],
       actuator: new BackupEntryActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
     });
+  },
+  controlplane: (mgr) => {
+    addControlPlaneController(mgr);
+  },
+  dnsrecord: (mgr) => {
+    addDNSRecordController(mgr);
   },
   infrastructure: (mgr) => {
     addExtensionController(mgr, { kind: 'Infrastructure', types: [LocalType], actuator: new InfrastructureActuator() });
