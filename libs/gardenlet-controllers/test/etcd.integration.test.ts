@@ -2,9 +2,10 @@
 // service proxy): the example Shoot's `etcd-main` and `etcd-events`, rendered by Gardener's etcd component with the
 // TLS Secrets the secrets manager generates for the shoot, become StatefulSets whose Pods run /usr/bin/etcd side by
 // side; the Etcds turn ready and quorate (also in `kubectl get etcd`), a client with the etcd client certificate puts
-// and gets a key through the `etcd-main-client` Service, and deleting the Etcds removes their StatefulSets, Pods and
-// Services.
-import { existsSync } from 'node:fs';
+// and gets a key through the `etcd-main-client` Service, the key survives scaling etcd-main to 0 and back (hibernation
+// and wake-up: the data lives on a PersistentVolume of the cluster's default StorageClass), and deleting the Etcds
+// removes their StatefulSets, Pods and Services.
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { addEtcdController } from '../src/controller/etcd/add.js';
 import { etcdCRD, EtcdCRDName } from '../src/controller/etcd/crd.js';
 import { EtcdKind, type EtcdResource } from '../src/controller/etcd/kinds.js';
 import { priorityClasses } from '../src/controller/seed/components.js';
+import { hibernateControlPlane } from '../src/shoot/hibernation-steps.js';
 import { SeedShootSteps } from '../src/shoot/seed-steps.js';
 
 const ETCD_BINARY = '/usr/bin/etcd';
@@ -55,6 +57,22 @@ function etcdPost(port: number, path: string, body: object, tls: { ca: Buffer; c
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
+}
+
+/** The local port of etcd-main-client's client port and the etcd client certificate of the shoot. */
+async function etcdAccess() {
+  const services = JSON.parse(await readFile(servicesFile, 'utf8')) as {
+    services: { namespace: string; name: string; ports: { name: string; localPort: number }[] }[];
+  };
+  const service = services.services.find((s) => s.namespace === namespace && s.name === 'etcd-main-client');
+  const port = service?.ports.find((p) => p.name === 'client')?.localPort ?? 0;
+  const secret = async (name: string) => client.get(Kinds.Secret, { namespace, name });
+  const tls = {
+    ca: decode(await secret(steps.secrets.bundles['ca-etcd']!), 'bundle.crt'),
+    cert: decode(await secret(steps.secrets.secrets['etcd-client']!), 'tls.crt'),
+    key: decode(await secret(steps.secrets.secrets['etcd-client']!), 'tls.key'),
+  };
+  return { port, tls };
 }
 
 beforeAll(async () => {
@@ -146,37 +164,71 @@ describe.skipIf(!existsSync(ETCD_BINARY))('the etcd controller on a local cluste
     ]);
 
     // A client with the etcd client certificate, through the etcd-main-client Service (the service proxy's port).
-    const services = JSON.parse(await readFile(servicesFile, 'utf8')) as {
-      services: { namespace: string; name: string; ports: { name: string; localPort: number }[] }[];
-    };
-    const service = services.services.find((s) => s.namespace === namespace && s.name === 'etcd-main-client');
-    const port = service?.ports.find((p) => p.name === 'client')?.localPort;
+    const { port, tls } = await etcdAccess();
     expect(port).toBeGreaterThan(0);
-    const secret = async (name: string) => client.get(Kinds.Secret, { namespace, name });
-    const tls = {
-      ca: decode(await secret(steps.secrets.bundles['ca-etcd']!), 'bundle.crt'),
-      cert: decode(await secret(steps.secrets.secrets['etcd-client']!), 'tls.crt'),
-      key: decode(await secret(steps.secrets.secrets['etcd-client']!), 'tls.key'),
-    };
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     await waitFor('a put through etcd-main-client', () =>
-      etcdPost(port!, '/v3/kv/put', { key: b64('/gardener-ts/hello'), value: b64('world') }, tls).then(
+      etcdPost(port, '/v3/kv/put', { key: b64('/gardener-ts/hello'), value: b64('world') }, tls).then(
         () => true,
         () => false,
       ),
     );
-    const range = await etcdPost(port!, '/v3/kv/range', { key: b64('/gardener-ts/hello') }, tls);
+    const range = await etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/hello') }, tls);
     expect(Buffer.from(range.kvs[0].value, 'base64').toString()).toBe('world');
     // Without a client certificate etcd refuses the connection.
     await expect(
-      etcdPost(
-        port!,
-        '/v3/kv/range',
-        { key: b64('/gardener-ts/hello') },
-        { ...tls, cert: undefined!, key: undefined! },
-      ),
+      etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/hello') }, { ...tls, cert: undefined!, key: undefined! }),
     ).rejects.toThrow(/bad certificate|certificate required/);
   }, 120_000);
+
+  it("keeps etcd-main's data on its PersistentVolume when hibernation scales it to 0 and wake-up back to 1", async () => {
+    // The local cluster has kind's default StorageClass: each member gets a claim of it, bound to a local-path volume.
+    const sts = (await client.get(Kinds.StatefulSet, key)) as { spec: { volumeClaimTemplates?: any[] } };
+    expect(sts.spec.volumeClaimTemplates?.map((c) => c.metadata.name)).toEqual(['main-etcd']);
+    const claimKey = { namespace, name: 'main-etcd-etcd-main-0' };
+    const bound = async () => {
+      const claim = (await client.get(Kinds.PersistentVolumeClaim, claimKey)) as {
+        spec: { storageClassName?: string; volumeName?: string };
+        status?: { phase?: string };
+      };
+      expect(claim.status?.phase).toBe('Bound');
+      expect(claim.spec.storageClassName).toBe('standard');
+      return claim.spec.volumeName;
+    };
+    const volume = await bound();
+    // etcd writes its data dir into the volume's directory under the cluster's data dir, not into the Pod's.
+    const pv = (await client.get(Kinds.PersistentVolume, { name: volume! })) as {
+      spec: { hostPath: { path: string } };
+    };
+    expect(pv.spec.hostPath.path.startsWith(join(dir, 'seed', 'volumes'))).toBe(true);
+    expect(readdirSync(pv.spec.hostPath.path).length).toBeGreaterThan(0);
+    const { port, tls } = await etcdAccess();
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    await etcdPost(port, '/v3/kv/put', { key: b64('/gardener-ts/hibernation'), value: b64('kept') }, tls);
+
+    // Hibernation: the flow's "Hibernating control plane" step scales the Etcds to the etcd component's hibernated
+    // replicas (0) and returns once their Pods are gone (this seed runs no control plane Deployments).
+    const hibernated = exampleValues((shoot) => (shoot.spec.hibernation = { enabled: true }));
+    await hibernateControlPlane(
+      { seed: client, values: hibernated, wait: { interval: 250, timeout: 60_000 } },
+      new AbortController().signal,
+    );
+    expect(await client.get(Kinds.Pod, { namespace, name: 'etcd-main-0' }).catch(ignoreNotFound)).toBeUndefined();
+    expect((await client.get(EtcdKind, key)).spec.replicas).toBe(0);
+    expect(await bound()).toBe(volume);
+
+    // Wake-up: the reconcile flow deploys the Etcd with 1 replica again; the new Pod mounts the same volume and serves
+    // the key written before.
+    const awake = renderEtcd(values, 'main', steps.secrets, { now: new Date().toISOString() });
+    await client.apply(awake as unknown as EtcdResource, { fieldManager: 'gardenlet', force: true });
+    const range = await waitFor(
+      'the key after wake-up',
+      () => etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/hibernation') }, tls).catch(() => undefined),
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(Buffer.from(range.kvs[0].value, 'base64').toString()).toBe('kept');
+    expect(await bound()).toBe(volume);
+  }, 180_000);
 
   it("keeps every field of a full druid Etcd applied with kubectl, and leaves a suspended one's spec alone", async () => {
     // An Etcd as etcd-druid's users write one: backup store, compaction, leader election, scheduling constraints,

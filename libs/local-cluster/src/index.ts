@@ -39,6 +39,8 @@ export {
   type ControllerManager,
   type ControllerManagerOptions,
 } from './controllers/controller-manager.js';
+export { installDefaultStorageClass } from './cluster/storage.js';
+export { standardStorageClass, LOCAL_PATH_PROVISIONER } from './controllers/persistentvolume/local-path.js';
 export { startKubelet, type Kubelet } from './kubelet/kubelet.js';
 export { KUBELET_DEFAULTS, type KubeletOptions, type Taint } from './kubelet/options.js';
 export {

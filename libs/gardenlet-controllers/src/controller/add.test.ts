@@ -11,6 +11,7 @@ describe('controller registry', () => {
       'controllerinstallation-care',
       'controllerinstallation-required',
       'shoot',
+      'shoot-care',
       'etcd',
       'token-requestor',
     ]);

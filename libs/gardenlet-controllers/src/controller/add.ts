@@ -14,6 +14,7 @@ import { addSeedController } from './seed/add.js';
 import { addSeedCareController } from './seedcare/add.js';
 import { addTokenRequestorController } from './tokenrequestor/add.js';
 import { addShootController } from './shoot/add.js';
+import { addShootCareController } from './shootcare/add.js';
 import type { ShootProgress } from './shoot/reconciler.js';
 
 /** What the controllers need beyond the manager. */
@@ -140,6 +141,25 @@ export const CONTROLLERS: Record<string, Entry> = {
         retryDurationMs: ms(shoot.retryDuration, 12 * 3600_000),
         ...(d.shootProgress ? { progress: d.shootProgress } : {}),
         botanist: d.gardenClusterIdentity ? { gardenClusterIdentity: d.gardenClusterIdentity } : {},
+      });
+    },
+  },
+  'shoot-care': {
+    enabled: (c) => c.controllers.shootCare.concurrentSyncs > 0,
+    add: (mgr, d) => {
+      const care = d.config.controllers.shootCare;
+      const stale = care.staleExtensionHealthChecks;
+      return addShootCareController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: care.concurrentSyncs,
+        syncPeriodMs: ms(care.syncPeriod, 60_000),
+        thresholds: thresholdsOf(care.conditionThresholds),
+        ...(stale.enabled ? { staleExtensionHealthCheckThresholdMs: ms(stale.threshold, 300_000) } : {}),
+        ...(care.managedResourceProgressingThreshold
+          ? { managedResourceProgressingThresholdMs: ms(care.managedResourceProgressingThreshold, 0) }
+          : {}),
       });
     },
   },

@@ -1,9 +1,11 @@
 // The components a local cluster runs besides its API server and service proxy: the controller manager (workload
-// controllers and scheduler) and one kubelet per node of the cluster.
+// controllers, scheduler, volume binding and the local-path provisioner of the default StorageClass it installs) and
+// one kubelet per node of the cluster.
 import { join } from 'node:path';
 import { CONTROLLER_NAMES, startControllerManager } from '../controllers/controller-manager.js';
 import { startKubelet, type Kubelet } from '../kubelet/kubelet.js';
 import { nodeKubeConfig } from './node-credentials.js';
+import { installDefaultStorageClass, volumesDir } from './storage.js';
 import type { ComponentStarter } from './supervisor.js';
 
 export interface DefaultComponentOptions {
@@ -22,12 +24,14 @@ export interface DefaultComponentOptions {
 
 export function defaultComponents(options: DefaultComponentOptions = {}): ComponentStarter[] {
   return [
-    async ({ kubeConfig, logger }) => {
+    async ({ kubeConfig, logger, layout }) => {
+      await installDefaultStorageClass(kubeConfig);
       // Every controller, the opt-in kubelet-serving CSR approver included (Gardener's resource-manager does that job in shoots).
       const controllers = options.serverTLSBootstrap === false ? undefined : [...CONTROLLER_NAMES];
       const manager = await startControllerManager({
         kubeConfig,
         controllers,
+        localVolumesDir: volumesDir(layout),
         logger: logger.child({ component: 'controller-manager' }),
       });
       return { name: 'controller-manager', stop: () => manager.stop() };

@@ -23,6 +23,7 @@ import {
   LOCAL_PATH_PROVISIONER_CONTROLLER,
   PERSISTENTVOLUME_BINDER,
 } from './persistentvolume/controller.js';
+import { addPVCProtectionController, PVC_PROTECTION } from './persistentvolume/protection.js';
 import { controllerContext, type ControllerContext } from './shared/context.js';
 import { ServiceAccountCredentials } from './shared/service-account-credentials.js';
 
@@ -104,6 +105,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
     }),
   [CSR_APPROVING]: addCSRApprovingController,
   [PERSISTENTVOLUME_BINDER]: addPersistentVolumeBinder,
+  [PVC_PROTECTION]: addPVCProtectionController,
   [LOCAL_PATH_PROVISIONER_CONTROLLER]: (ctx, o) => {
     if (!o.localVolumesDir) throw new Error(`controller ${LOCAL_PATH_PROVISIONER_CONTROLLER} needs localVolumesDir`);
     addLocalPathProvisioner(ctx, { root: o.localVolumesDir });

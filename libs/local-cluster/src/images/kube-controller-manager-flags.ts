@@ -47,6 +47,8 @@ const KUBE_CONTROLLERS: Record<string, string> = {
   csrapproving: 'csrapproving',
   'persistentvolume-binder-controller': 'persistentvolume-binder',
   'persistentvolume-binder': 'persistentvolume-binder',
+  'persistentvolumeclaim-protection-controller': 'pvc-protection',
+  'pvc-protection': 'pvc-protection',
 };
 
 /**

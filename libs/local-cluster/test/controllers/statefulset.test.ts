@@ -9,6 +9,7 @@ import {
   type StatefulSet,
   StatefulSetKind,
 } from '../../src/controllers/shared/kinds.js';
+import { standardStorageClass } from '../../src/controllers/persistentvolume/local-path.js';
 import { template } from './support/fixtures.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { PodWatch } from './support/pod-watch.js';
@@ -16,7 +17,10 @@ import { PodWatch } from './support/pod-watch.js';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness(['statefulset', 'scheduler']);
+  // The claims get kind's default class (WaitForFirstConsumer) from the binder, so their pods schedule before any
+  // volume exists, as in a kind cluster; nothing provisions volumes here.
+  h = await startHarness(['statefulset', 'scheduler', 'persistentvolume-binder']);
+  await h.api.create(standardStorageClass());
   await h.kubelet.addNode('node-1');
 });
 afterAll(() => h?.stop());

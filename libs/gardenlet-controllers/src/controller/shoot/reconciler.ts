@@ -148,13 +148,15 @@ export class ShootReconciler {
     operation: ShootOperationType,
     ctx: ReconcileContext,
   ): Promise<ReconcileResult | void> {
-    shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
     const cloudProfile = await this.cloudProfile(shoot);
     const namespace = controlPlaneNamespaceOf(shoot);
+    // The status first: it carries what the API requires of a claimed shoot (gardener, hibernated), which any later
+    // write of the object is validated against.
     shoot = await this.patchStatus(
       shoot,
       operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
     );
+    shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
     const botanist = this.botanist(shoot, seed, cloudProfile);
     await botanist.prepare();
     const { flow, skipped } = reconcileFlow(

@@ -19,6 +19,22 @@ describe('validation of built-in kinds', () => {
     expect(VALIDATORS['apps/deployments'](deployment({ app: 'web' }, { app: 'web' }), undefined)).toEqual([]);
   });
 
+  it("lets a StatefulSet's containers mount its volumeClaimTemplates, and only them besides its volumes", () => {
+    const mounting = (name: string) => [
+      { name: 'etcd', image: 'etcd', volumeMounts: [{ name, mountPath: '/var/etcd/data' }] },
+    ];
+    const sts = (name: string) => ({
+      spec: {
+        ...deployment({ app: 'etcd' }, { app: 'etcd' }, mounting(name)).spec,
+        volumeClaimTemplates: [{ metadata: { name: 'main-etcd' }, spec: { accessModes: ['ReadWriteOnce'] } }],
+      },
+    });
+    expect(VALIDATORS['apps/statefulsets'](sts('main-etcd'), undefined)).toEqual([]);
+    expect(fields(VALIDATORS['apps/statefulsets'](sts('other'), undefined))).toEqual([
+      'spec.template.spec.containers[0].volumeMounts[0].name',
+    ]);
+  });
+
   it('refuses a selector that does not match the template labels, with kube wording', () => {
     const [problem] = VALIDATORS['apps/deployments'](deployment({ app: 'web' }, { app: 'db' }), undefined);
     expect(problem).toEqual({

@@ -41,13 +41,16 @@ function containers(
   return problems;
 }
 
+/** `claimed`: volume names a StatefulSet's volumeClaimTemplates add to its Pods, which containers may mount. */
 export function podSpecProblems(
   spec: KubeObject | undefined,
   path: string,
   restartPolicies?: string[],
+  claimed: string[] = [],
 ): FieldProblem[] {
   if (!spec) return [required(path)];
   const volumes = volumeProblems(spec.volumes, `${path}.volumes`);
+  for (const name of claimed) volumes.names.add(name);
   const problems = [
     ...volumes.problems,
     ...containers(spec.containers, `${path}.containers`, true, volumes.names),
@@ -86,7 +89,10 @@ function workload(restartPolicies = ['Always']): Validator {
     }
     if (typeof spec.replicas === 'number' && spec.replicas < 0)
       problems.push(invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
-    return [...problems, ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies)];
+    const claimed = (Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [])
+      .map((c: KubeObject) => c?.metadata?.name)
+      .filter((n: unknown): n is string => typeof n === 'string');
+    return [...problems, ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies, claimed)];
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
+import { canonicalJson } from '../shared/hash.js';
 import {
   type PersistentVolume,
   type PersistentVolumeClaim,
@@ -70,18 +71,29 @@ export class ClaimBinder {
       if (volume) return this.bind(claim, volume);
     }
     await this.claimStatus(claim, { phase: 'Pending' });
-    if (delayed) return this.tell(claim, 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding');
+    if (delayed)
+      return this.tell(
+        claim,
+        'Normal',
+        'WaitForFirstConsumer',
+        'waiting for first consumer to be created before binding',
+      );
     if (!className) return;
     if (!storageClass)
       return this.tell(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${className}" not found`);
     const provisioner = storageClass.provisioner;
     if (provisioner === NO_PROVISIONER) return;
     const annotations = claim.metadata?.annotations ?? {};
-    if (annotations[ANN_STORAGE_PROVISIONER] !== provisioner || annotations[ANN_BETA_STORAGE_PROVISIONER] !== provisioner)
+    if (
+      annotations[ANN_STORAGE_PROVISIONER] !== provisioner ||
+      annotations[ANN_BETA_STORAGE_PROVISIONER] !== provisioner
+    )
       await this.ctx.client.patch(PersistentVolumeClaimKind, req, {
         type: 'merge',
         patch: {
-          metadata: { annotations: { [ANN_STORAGE_PROVISIONER]: provisioner, [ANN_BETA_STORAGE_PROVISIONER]: provisioner } },
+          metadata: {
+            annotations: { [ANN_STORAGE_PROVISIONER]: provisioner, [ANN_BETA_STORAGE_PROVISIONER]: provisioner },
+          },
         },
       });
     this.tell(
@@ -172,7 +184,7 @@ export class ClaimBinder {
 
   private async claimStatus(claim: PersistentVolumeClaim, status: NonNullable<PersistentVolumeClaim['status']>) {
     const next = { ...claim.status, ...status };
-    if (JSON.stringify(next) === JSON.stringify(claim.status ?? {})) return;
+    if (canonicalJson(next) === canonicalJson(claim.status ?? {})) return;
     try {
       await this.ctx.client.updateStatus({ ...claim, status: next });
     } catch (err) {

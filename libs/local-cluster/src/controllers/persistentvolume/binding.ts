@@ -99,8 +99,7 @@ export function findMatchingVolume(
   return usable
     .filter((v) => !v.spec?.claimRef)
     .sort(
-      (a, b) =>
-        volumeCapacity(a) - volumeCapacity(b) || ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1),
+      (a, b) => volumeCapacity(a) - volumeCapacity(b) || ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1),
     )[0];
 }
 

@@ -1,8 +1,9 @@
 // Wiring of the scheduler: unscheduled pods are its work; any node change, any change of a bound pod (which may
-// free resources or satisfy an affinity) and any namespace change (namespaceSelector) retries the pods still waiting.
+// free resources or satisfy an affinity), any namespace change (namespaceSelector) and any claim change (a missing
+// PersistentVolumeClaim created) retries the pods still waiting.
 import { controllerFor, NamespaceKind, type InformerCache, type Request } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
-import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
+import { NodeKind, PersistentVolumeClaimKind, type Pod, PodKind } from '../shared/kinds.js';
 import { needsScheduling, SCHEDULER_NAME, SchedulerReconciler } from './reconcile.js';
 
 export interface SchedulerOptions {
@@ -18,6 +19,7 @@ export function addScheduler(ctx: ControllerContext, options: SchedulerOptions =
     .for(PodKind, { predicates: [(e) => needsScheduling(e.object, names)] })
     .watches(NodeKind, waiting)
     .watches(NamespaceKind, waiting)
+    .watches(PersistentVolumeClaimKind, waiting)
     .watches(PodKind, (pod: Pod) => (pod.spec?.nodeName ? waiting() : []))
     .withOptions({ needLeaderElection: false })
     .complete(new SchedulerReconciler(ctx, ctx.events(SCHEDULER_NAME), names));

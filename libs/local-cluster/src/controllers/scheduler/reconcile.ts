@@ -9,12 +9,21 @@ import {
 } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
-import { NodeKind, type Pod, PodKind } from '../shared/kinds.js';
+import {
+  NodeKind,
+  type PersistentVolumeClaim,
+  PersistentVolumeClaimKind,
+  type Pod,
+  PodKind,
+  StorageClassKind,
+} from '../shared/kinds.js';
+import { ANN_SELECTED_NODE } from '../persistentvolume/binding.js';
 import { podCondition, podKey } from '../shared/pods.js';
 import { rfc3339 } from '../shared/time.js';
 import type { NamespaceLabels } from './affinity-terms.js';
 import { addPod, emptyUsage, type NodeUsage } from './resources.js';
 import { schedulePod } from './schedule.js';
+import { checkPodVolumes, podClaimNames, preFilterMessage, type VolumeCheck } from './volume-binding.js';
 
 export const SCHEDULER_NAME = 'default-scheduler';
 /** Unschedulable pods are retried on node and pod changes, and at least this often. */
@@ -47,12 +56,18 @@ export class SchedulerReconciler {
     const pod = await this.ctx.client.get(PodKind, req).catch(ignoreNotFound);
     if (!pod || !needsScheduling(pod, this.schedulerNames) || this.isAssumed(pod)) return;
     const nodes = (await this.ctx.client.list(NodeKind)).items;
+    const volumes = await this.checkVolumes(pod);
+    if ('unschedulable' in volumes) {
+      await this.markUnschedulable(pod, preFilterMessage(nodes.length, volumes.unschedulable));
+      return { requeueAfter: UNSCHEDULABLE_RETRY_MS };
+    }
     const { usage, placed } = await this.nodeUsage();
     const decision = schedulePod(pod, nodes, usage, placed, await this.namespaceLabels());
     if ('unschedulable' in decision) {
       await this.markUnschedulable(pod, decision.unschedulable);
       return { requeueAfter: UNSCHEDULABLE_RETRY_MS };
     }
+    await this.selectNode(volumes.delayed, decision.node.metadata!.name!);
     await this.bind(pod, decision.node.metadata!.name!);
     log.debug({ node: decision.node.metadata?.name }, 'Bound pod');
   }
@@ -102,6 +117,35 @@ export class SchedulerReconciler {
       { subresource: 'status' },
     );
     this.events.event(pod, 'Warning', 'FailedScheduling', message);
+  }
+
+  /** The pod's claims and the StorageClasses, for the VolumeBinding checks (volume-binding.ts). */
+  private async checkVolumes(pod: Pod): Promise<VolumeCheck> {
+    const names = podClaimNames(pod);
+    if (!names.length) return { delayed: [] };
+    const claims = new Map<string, PersistentVolumeClaim>();
+    for (const name of names) {
+      const key = { namespace: pod.metadata?.namespace, name };
+      // A claim created just before its pod may not be cached yet: a miss is checked with the API server.
+      const claim =
+        (await this.ctx.client.get(PersistentVolumeClaimKind, key).catch(ignoreNotFound)) ??
+        (await this.ctx.api.get(PersistentVolumeClaimKind, key).catch(ignoreNotFound));
+      if (claim) claims.set(name, claim);
+    }
+    const classes = (await this.ctx.client.list(StorageClassKind)).items;
+    return checkPodVolumes(pod, claims, new Map(classes.map((c) => [c.metadata!.name!, c])));
+  }
+
+  /** Delayed-binding claims learn the node of their first consumer, so their volume can be provisioned for it. */
+  private async selectNode(claims: PersistentVolumeClaim[], nodeName: string): Promise<void> {
+    for (const claim of claims) {
+      if (claim.metadata?.annotations?.[ANN_SELECTED_NODE] === nodeName) continue;
+      await this.ctx.client.patch(
+        PersistentVolumeClaimKind,
+        { namespace: claim.metadata?.namespace, name: claim.metadata!.name! },
+        { type: 'merge', patch: { metadata: { annotations: { [ANN_SELECTED_NODE]: nodeName } } } },
+      );
+    }
   }
 
   /** Every namespace's labels, for the namespaceSelector of pod (anti-)affinity terms. */

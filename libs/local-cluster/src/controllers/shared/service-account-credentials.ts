@@ -27,6 +27,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   nodelifecycle: 'node-controller',
   csrapproving: 'certificate-controller',
   'persistentvolume-binder': 'persistent-volume-binder',
+  'pvc-protection': 'pvc-protection-controller',
 };
 
 /** kube's lifetime of the controllers' tokens. */

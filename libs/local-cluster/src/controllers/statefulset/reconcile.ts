@@ -12,6 +12,7 @@ import { canonicalJson } from '../shared/hash.js';
 import {
   type ControllerRevision,
   ControllerRevisionKind,
+  PersistentVolumeClaimKind,
   PodKind,
   type StatefulSet,
   StatefulSetKind,
@@ -111,7 +112,13 @@ export class StatefulSetReconciler {
       );
       return;
     }
+    // kube's rule: a member is not created while one of its claims is being deleted (its Pod would hold the claim's
+    // pvc-protection finalizer forever); the set is reconciled again once the claim is gone.
     for (const claim of statefulClaims(sts, action.ordinal)) {
+      const key = { namespace: claim.metadata!.namespace, name: claim.metadata!.name! };
+      const existing = await this.ctx.client.get(PersistentVolumeClaimKind, key).catch(ignoreNotFound);
+      if (existing?.metadata?.deletionTimestamp) throw new Error(`pvc ${key.name} is being deleted`);
+      if (existing) continue;
       await this.ctx.client.create(claim).catch((err: unknown) => {
         if (!isAlreadyExists(err)) throw err;
       });

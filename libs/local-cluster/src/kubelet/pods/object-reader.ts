@@ -1,4 +1,5 @@
-// Reads the ConfigMaps and Secrets a Pod refers to, once per sync; missing objects read as undefined.
+// Reads the ConfigMaps, Secrets, PersistentVolumeClaims and PersistentVolumes a Pod refers to, once per sync; missing
+// objects read as undefined.
 import type * as k8s from '@kubernetes/client-node';
 import { isNotFound } from '../api/kube-client.js';
 
@@ -6,7 +7,13 @@ export class ObjectReader {
   private readonly cache = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly core: Pick<k8s.CoreV1Api, 'readNamespacedConfigMap' | 'readNamespacedSecret'>,
+    private readonly core: Pick<
+      k8s.CoreV1Api,
+      | 'readNamespacedConfigMap'
+      | 'readNamespacedSecret'
+      | 'readNamespacedPersistentVolumeClaim'
+      | 'readPersistentVolume'
+    >,
     readonly namespaceName: string,
   ) {}
 
@@ -18,6 +25,16 @@ export class ObjectReader {
 
   secret(name: string): Promise<k8s.V1Secret | undefined> {
     return this.cached(`secret/${name}`, () => this.core.readNamespacedSecret({ name, namespace: this.namespaceName }));
+  }
+
+  persistentVolumeClaim(name: string): Promise<k8s.V1PersistentVolumeClaim | undefined> {
+    return this.cached(`persistentvolumeclaim/${name}`, () =>
+      this.core.readNamespacedPersistentVolumeClaim({ name, namespace: this.namespaceName }),
+    );
+  }
+
+  persistentVolume(name: string): Promise<k8s.V1PersistentVolume | undefined> {
+    return this.cached(`persistentvolume/${name}`, () => this.core.readPersistentVolume({ name }));
   }
 
   private cached<T>(key: string, read: () => Promise<T>): Promise<T | undefined> {

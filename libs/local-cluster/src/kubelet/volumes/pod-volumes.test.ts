@@ -41,7 +41,7 @@ function context(volumes: k8s.V1Volume[]): VolumeContext {
       name === 'app' ? configMap : Promise.reject(new Error('unexpected read')),
     readNamespacedSecret: async ({ name }: { name: string }) =>
       name === 'creds' ? secret : Promise.reject(new Error('unexpected read')),
-  } as unknown as Pick<k8s.CoreV1Api, 'readNamespacedConfigMap' | 'readNamespacedSecret'>;
+  } as unknown as ConstructorParameters<typeof ObjectReader>[0];
   return {
     pod: { metadata: { name: 'p', namespace: 'default', uid: 'uid-1' }, spec: { containers: [], volumes } },
     podDir,

@@ -1,5 +1,7 @@
 // Materialises a Pod's volumes under `<pod dir>/volumes/<name>`: emptyDir as a directory, hostPath as the host
-// path itself, configMap/secret/downwardAPI/projected as files written from the API. Called again periodically so
+// path itself, persistentVolumeClaim as the directory of the claim's bound PersistentVolume (hostPath or local, as
+// kind's local-path provisioner makes them: it outlives the Pod), configMap/secret/downwardAPI/projected as files
+// written from the API. Called again periodically so
 // changed ConfigMaps/Secrets and expiring tokens reach running programs. Every directory and file written for a volume
 // stays inside the pod directory (see confined-path.ts); a volume that would leave it fails the Pod's start.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
@@ -56,6 +58,7 @@ export async function materialiseVolumes(ctx: VolumeContext): Promise<Map<string
 
 async function materialise(volume: k8s.V1Volume, ctx: VolumeContext): Promise<string> {
   if (volume.hostPath) return hostPath(volume.hostPath);
+  if (volume.persistentVolumeClaim) return claimedVolume(volume.persistentVolumeClaim, ctx);
   const dir = await assertResolvesWithin(ctx.podDir, volumeDir(ctx.podDir, volume.name));
   if (volume.emptyDir) {
     await mkdir(dir, { recursive: true });
@@ -89,6 +92,36 @@ async function hostPath(source: k8s.V1HostPathVolumeSource): Promise<string> {
       throw new Error(`hostPath ${source.path} is not a ${type.toLowerCase()}`);
   }
   return source.path;
+}
+
+/**
+ * The directory of the PersistentVolume a claim is bound to. A claim that is missing, being deleted or not Bound yet,
+ * or a volume that is not this claim's, fails with the kubelet's reason (the Pod keeps waiting in ContainerCreating and
+ * the kubelet tries again).
+ */
+async function claimedVolume(source: k8s.V1PersistentVolumeClaimVolumeSource, ctx: VolumeContext): Promise<string> {
+  const what = `error processing PVC ${ctx.reader.namespaceName}/${source.claimName}`;
+  const claim = await ctx.reader.persistentVolumeClaim(source.claimName);
+  if (!claim)
+    throw new Error(
+      `${what}: failed to fetch PVC from API server: persistentvolumeclaims "${source.claimName}" not found`,
+    );
+  if (claim.metadata?.deletionTimestamp) throw new Error(`${what}: PVC is being deleted`);
+  const name = claim.spec?.volumeName;
+  if (!name || claim.status?.phase !== 'Bound') throw new Error(`${what}: PVC is not bound`);
+  const volume = await ctx.reader.persistentVolume(name);
+  if (!volume)
+    throw new Error(`${what}: failed to fetch PV ${name} from API server: persistentvolumes "${name}" not found`);
+  const ref = volume.spec?.claimRef;
+  if (ref?.uid !== claim.metadata?.uid)
+    throw new Error(
+      `${what}: expected PV ${name} to be bound to PVC ${ctx.reader.namespaceName}/${source.claimName}, it is bound to ${ref ? `${ref.namespace}/${ref.name}` : 'none'}`,
+    );
+  if (volume.spec?.hostPath) return hostPath(volume.spec.hostPath);
+  if (volume.spec?.local) return hostPath({ path: volume.spec.local.path, type: 'Directory' });
+  throw new Error(
+    `${what}: PersistentVolume ${name} is neither hostPath nor local, which the local kubelet cannot mount`,
+  );
 }
 
 type KeySource = { name?: string; items?: k8s.V1KeyToPath[]; optional?: boolean };

@@ -1,0 +1,129 @@
+// "Hibernating control plane" of the shoot reconcile flow (Gardener's `Botanist.HibernateControlPlane`): once the
+// workers are gone (no Node left in the shoot), gardener-resource-manager, kube-controller-manager, kube-scheduler and
+// kube-apiserver are scaled to zero, then the main and events Etcds get the replicas Gardener's etcd component gives a
+// hibernated shoot (0); the step ends when no Pod of them is left. The etcd data stays on the members'
+// PersistentVolumeClaims, so waking up (the normal reconcile flow, which renders every component with its replicas
+// again) brings the cluster back with its state.
+import { Annotations, Operations } from '@gardener-ts/api';
+import { isNotFound, Kinds, type Client, type Kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { etcdName, etcdReplicas } from '../component/etcd.js';
+import { KubeAPIServerName } from '../component/kube-apiserver.js';
+import { KubeControllerManagerName } from '../component/kube-controller-manager.js';
+import { KubeSchedulerName } from '../component/kube-scheduler.js';
+import { GardenerResourceManagerName } from '../component/resource-manager.js';
+import { hibernationEnabled, type ShootValues } from '../component/values.js';
+import { type BotanistWait, pollUntil } from './botanist.js';
+import { EtcdKind } from './kinds.js';
+
+/** What hibernation scales, in order: the Deployments to 0, then each Etcd to its hibernated replicas. */
+export interface HibernationPlan {
+  readonly deployments: readonly string[];
+  readonly etcds: readonly { readonly name: string; readonly replicas: number }[];
+}
+
+/**
+ * The plan for a shoot that asks to be hibernated (pure). Gardener's order: the resource manager and controllers
+ * before the API server they talk to, etcd last. Throws for a shoot that is not to be hibernated.
+ */
+export function hibernationPlan(values: ShootValues): HibernationPlan {
+  if (!hibernationEnabled(values.shoot))
+    throw new Error(`shoot ${values.namespace} is not to be hibernated (spec.hibernation.enabled is not true)`);
+  return {
+    deployments: [GardenerResourceManagerName, KubeControllerManagerName, KubeSchedulerName, KubeAPIServerName],
+    etcds: (['main', 'events'] as const).map((role) => ({ name: etcdName(role), replicas: etcdReplicas(values) })),
+  };
+}
+
+/** A workload as observed: its desired and its current replicas (undefined when it does not exist). */
+export interface ObservedWorkload {
+  readonly name: string;
+  readonly desired?: number;
+  readonly current?: number;
+}
+
+/**
+ * Why the control plane is not hibernated yet, or undefined when every workload wants and has no replica left
+ * (pure); a workload that does not exist counts as scaled down.
+ */
+export function notHibernatedYet(workloads: readonly ObservedWorkload[]): string | undefined {
+  const running = workloads.filter((w) => (w.desired ?? 0) > 0 || (w.current ?? 0) > 0);
+  if (!running.length) return undefined;
+  return `still running: ${running.map((w) => `${w.name} (${w.current ?? 0} replicas)`).join(', ')}`;
+}
+
+/** What the hibernation step needs: the seed, the shoot's client while it is reachable, and how to poll. */
+export interface HibernationDeps {
+  readonly seed: Pick<Client, 'get' | 'list' | 'patch'>;
+  readonly values: ShootValues;
+  /** The shoot's API client, if the flow connected to the shoot (undefined when its API server is not running). */
+  readonly shoot?: () => Pick<Client, 'list'> | undefined;
+  readonly wait: BotanistWait;
+  /** The clock of the Etcds' `gardener.cloud/timestamp` annotation (tests inject one). */
+  readonly now?: () => Date;
+}
+
+type Scalable = KubernetesObject & { spec?: { replicas?: number }; status?: { replicas?: number } };
+
+/**
+ * "Hibernating control plane": waits until the shoot has no Node (its machines are gone), scales the control plane
+ * down, and waits until none of its Pods is left. Safe to repeat: every write sets the same replicas.
+ */
+export async function hibernateControlPlane(deps: HibernationDeps, signal: AbortSignal): Promise<void> {
+  const { seed, values, wait } = deps;
+  const plan = hibernationPlan(values);
+  const namespace = values.namespace;
+  const shoot = deps.shoot?.();
+  if (shoot)
+    await pollUntil(
+      `Nodes of shoot ${namespace}`,
+      async () => {
+        const nodes = await shoot.list(Kinds.Node).catch(() => undefined);
+        // An API server that no longer answers has no Node to wait for (a repeated hibernation).
+        if (!nodes?.items.length) return undefined;
+        return `${nodes.items.length} Node(s) left: ${nodes.items.map((n) => n.metadata?.name).join(', ')}`;
+      },
+      wait,
+      signal,
+    );
+  const scale = async (kind: Kind, name: string, replicas: number, annotations?: Record<string, string>) => {
+    await seed
+      .patch(
+        kind,
+        { namespace, name },
+        { type: 'merge', patch: { ...(annotations ? { metadata: { annotations } } : {}), spec: { replicas } } },
+      )
+      .catch((err: unknown) => {
+        if (!isNotFound(err))
+          throw new Error(`scaling ${kind.kind} ${namespace}/${name} to ${replicas}`, { cause: err });
+      });
+  };
+  for (const name of plan.deployments) await scale(Kinds.Deployment, name, 0);
+  // As Gardener's etcd component scales: the new replicas with `gardener.cloud/operation: reconcile`, without which
+  // the etcd controller (druid) does not act on a spec change.
+  const reconcile = {
+    [Annotations.GardenerOperation]: Operations.OperationReconcile,
+    [Annotations.GardenerTimestamp]: (deps.now?.() ?? new Date()).toISOString(),
+  };
+  for (const etcd of plan.etcds) await scale(EtcdKind, etcd.name, etcd.replicas, reconcile);
+
+  const observe = async (kind: Kind, name: string): Promise<ObservedWorkload> => {
+    try {
+      const obj = (await seed.get(kind, { namespace, name })) as Scalable;
+      return { name: `${kind.kind} ${name}`, desired: obj.spec?.replicas, current: obj.status?.replicas };
+    } catch (err) {
+      if (isNotFound(err)) return { name };
+      throw err;
+    }
+  };
+  await pollUntil(
+    `control plane of shoot ${namespace}`,
+    async () =>
+      notHibernatedYet([
+        ...(await Promise.all(plan.deployments.map((name) => observe(Kinds.Deployment, name)))),
+        // druid's StatefulSet carries the Etcd's name; its status counts the member Pods left.
+        ...(await Promise.all(plan.etcds.map((etcd) => observe(Kinds.StatefulSet, etcd.name)))),
+      ]),
+    wait,
+    signal,
+  );
+}
