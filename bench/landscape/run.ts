@@ -2,84 +2,11 @@
 // idle: the built `gardener-local up` in its own process, as a user runs it. Prints a markdown table of medians.
 //
 //   npx nx run-many -t build && npx tsx bench/landscape/run.ts [--rounds 3] [--idle-seconds 10]
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'tools', 'gardener-local', 'cli.js');
-
-interface Run {
-  readyMs: number;
-  steps: Map<string, number>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `gardener-local up`; resolves once it prints "Gardener landscape ready", with the step durations. */
-function startLandscape(dir: string, port: number): Promise<{ proc: ChildProcess; run: Run }> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, [CLI, 'up', '--data-dir', dir, '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!out.includes('Gardener landscape ready')) return;
-      const steps = new Map<string, number>();
-      for (const match of out.matchAll(/^✓ (.+?) (?:— .* )?\((\d+(?:\.\d+)?)s\)$/gm))
-        steps.set(match[1].replace(/ \(.*$/, ''), Number(match[2]) * 1000);
-      resolve({ proc, run: { readyMs: performance.now() - started, steps } });
-    });
-    proc.once('exit', (code) => reject(new Error(`gardener-local up exited with ${code}:\n${out}`)));
-  });
-}
-
-function stop(proc: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
-/** RSS in MiB of a process and all its descendants, with the largest ones by command. */
-function treeRss(pid: number): { totalMiB: number; top: [string, number][] } {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [p, pp, rss, ...args] = line.trim().split(/\s+/);
-      return { pid: Number(p), ppid: Number(pp), rssKiB: Number(rss), args: args.join(' ') };
-    });
-  const tree = new Set([pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const row of rows) if (tree.has(row.ppid) && !tree.has(row.pid)) (tree.add(row.pid), (grew = true));
-  }
-  const mine = rows.filter((r) => tree.has(r.pid));
-  const name = (args: string) =>
-    /dist\/apps\/([^/]+)\//.exec(args)?.[1] ??
-    (args.includes('cli.js up')
-      ? 'gardener-local up (API server, controller manager, kubelet, proxy)'
-      : args.split(' ')[0].split('/').pop()!);
-  const byName = new Map<string, number>();
-  for (const r of mine) byName.set(name(r.args), (byName.get(name(r.args)) ?? 0) + r.rssKiB / 1024);
-  return { totalMiB: mine.reduce((sum, r) => sum + r.rssKiB, 0) / 1024, top: [...byName].sort((a, b) => b[1] - a[1]) };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+import { freePort, median, startLandscape, stop, treeRss, type Run } from '../support/landscape.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'idle-seconds': { type: 'string' } } });
 const rounds = Number(values.rounds ?? 3);
