@@ -1,6 +1,6 @@
 // The machine program (image gardener-ts/machine): a shoot worker node as one process — provider-local's machine Pods
 // run it. Root directory `$MACHINE_ROOT_DIR` (default `./rootfs`), hostname `$NODE_NAME`, user data from
-// `$USER_DATA_FILE`; gardener-node-agent runs inside it (see @gardener-ts/nodeagent's LocalMachine), and its
+// `$USER_DATA_FILE` with `<<MACHINE_NAME>>` replaced by `$MACHINE_NAME`; gardener-node-agent runs inside it (see @gardener-ts/nodeagent's LocalMachine), and its
 // `/opt/bin/kubelet` is the substrate's kubelet: `gardener-local kubelet` from the workspace this bundle was built in
 // (`<workspace>/dist/apps/node-agent/machine.js` → `<workspace>/dist/tools/gardener-local/cli.js`; `$GARDENER_LOCAL_CLI`
 // overrides it).
@@ -18,6 +18,7 @@ const cli =
 const machine = new LocalMachine({
   rootDir: resolve(process.env.MACHINE_ROOT_DIR ?? 'rootfs'),
   nodeName,
+  ...(process.env.MACHINE_NAME ? { machineName: process.env.MACHINE_NAME } : {}),
   log: log.child({ node: nodeName }),
   kubelet: { node: process.execPath, cli },
   ...(userDataFile ? { userData: await readFile(userDataFile, 'utf8') } : {}),

@@ -57,6 +57,8 @@ export { renderKubeControllerManagerDeployment } from './component/kube-controll
 export { renderKubeSchedulerDeployment, renderKubeSchedulerConfigMap } from './component/kube-scheduler.js';
 export { renderShootAccessSecret, renderGenericTokenKubeconfigSecret } from './component/shoot-access.js';
 export * from './component/extensions.js';
+export * from './component/operatingsystemconfig.js';
+export * from './shoot/worker-steps.js';
 export { reconcileFlow, type ShootFlow, type ReconcileFlowOptions } from './shoot/flow/reconcile.js';
 export { deleteFlow, type DeleteFlowState, type DeleteFlowOptions } from './shoot/flow/delete.js';
 export { flowConditions, type FlowConditions } from './shoot/flow/conditions.js';

@@ -1,13 +1,17 @@
 // The gardenlet's Shoot controller against the local API server, garden and seed being one cluster (as in the local
 // landscape), with the garden's admission registered: Gardener's provider-local example Project, CloudProfile,
 // CredentialsBinding and Shoot applied with kubectl. The test plays the seed's other actors where this API server
-// alone has none — the service proxy (the kube-apiserver Service's load balancer address), etcd-druid (Etcd ready)
-// and the kube controller manager (the Deployment's rollout status) — only through the status fields those actors
-// own. It checks what a user and the extensions rely on: the shoot claimed for the seed with its finalizer, the
+// alone has none — the service proxy (the kube-apiserver Service's load balancer address), etcd-druid (Etcd ready),
+// the kube controller manager (the Deployments' rollout status) and the shoot's gardener-resource-manager (tokens in
+// the shoot access Secrets, ManagedResource conditions) — only through the fields those actors own, and a stand-in
+// for the shoot's API server behind the load balancer address: an HTTPS server with the shoot's kube-apiserver
+// certificate that answers the gardenlet's shoot client only with the token the "resource manager" issued. It checks what a user and the extensions rely on: the shoot claimed for the seed with its finalizer, the
 // control plane objects in its namespace, the credentials as `cloudprovider`, the flow's outcome in lastOperation
 // (tasks skipped with their reasons), failures in lastErrors with the task that failed, and deletion down to the
 // namespace and the released finalizer.
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCRDs, parseManifests } from '@gardener-ts/api';
 import { startTestAdmission, type TestGardenWebhooks } from '@gardener-ts/admission-plugins/testing';
@@ -16,6 +20,7 @@ import { gardenerAsset, kubectl, startTestEnvironment, waitFor, type TestEnviron
 import { etcdCRD } from '../src/controller/etcd/crd.js';
 import { addShootController } from '../src/controller/shoot/add.js';
 import { exampleSeed } from '../src/component/testdata/fixtures.js';
+import { kubeconfigToken, withKubeconfigToken } from '../src/component/shoot-access.js';
 import { SeedKind } from '../src/seed-kind.js';
 import { EtcdKind, ShootKind, type Shoot } from '../src/shoot/kinds.js';
 
@@ -28,6 +33,136 @@ let admission: TestGardenWebhooks;
 let admin: ApiClient;
 let mgr: Manager;
 let actors: { stop: () => void };
+let shootAPIServer: Server;
+const issuedTokens = new Set<string>();
+const servedCertificates = new Set<string>();
+const ManagedResourceKind = {
+  group: 'resources.gardener.cloud',
+  version: 'v1alpha1',
+  kind: 'ManagedResource',
+} as const;
+
+/**
+ * The stand-in of the shoot's API server: serves the certificate of the shoot's kube-apiserver once it exists and
+ * answers discovery and `GET namespaces/kube-system` for the tokens the stand-in resource manager issued, else 401.
+ */
+async function startShootAPIServer(): Promise<Server> {
+  const server = createServer({}, (req, res) => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    res.setHeader('content-type', 'application/json');
+    if (!token || !issuedTokens.has(token)) {
+      res.statusCode = 401;
+      res.end(
+        JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 }),
+      );
+      return;
+    }
+    if (req.url === '/api/v1') {
+      res.end(
+        JSON.stringify({
+          kind: 'APIResourceList',
+          groupVersion: 'v1',
+          resources: [{ name: 'namespaces', kind: 'Namespace', namespaced: false, verbs: ['get'] }],
+        }),
+      );
+    } else if (req.url === '/api/v1/namespaces/kube-system') {
+      res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }));
+    } else {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const decode = (data: Record<string, string> | undefined, key: string) =>
+  Buffer.from(data?.[key] ?? '', 'base64').toString();
+
+/** Plays the shoot's resource manager: fills shoot access tokens, reports ManagedResources applied and healthy. */
+async function playResourceManager(namespace: string): Promise<void> {
+  const secrets = await admin.list(Kinds.Secret, {
+    namespace,
+    labelSelector: 'resources.gardener.cloud/purpose=token-requestor',
+  });
+  for (const secret of secrets.items) {
+    const data = (secret as { data?: Record<string, string> }).data;
+    const kubeconfig = data?.kubeconfig ? decode(data, 'kubeconfig') : undefined;
+    const current = kubeconfig ? kubeconfigToken(kubeconfig) : data?.token ? decode(data, 'token') : undefined;
+    if (current) {
+      issuedTokens.add(current);
+      continue;
+    }
+    const token = `token-${secret.metadata!.name}-${issuedTokens.size}`;
+    issuedTokens.add(token);
+    const filled = kubeconfig
+      ? { kubeconfig: Buffer.from(withKubeconfigToken(kubeconfig, token)).toString('base64') }
+      : { token: Buffer.from(token).toString('base64') };
+    await admin.patch(
+      Kinds.Secret,
+      { namespace, name: secret.metadata!.name! },
+      {
+        type: 'merge',
+        patch: {
+          metadata: {
+            annotations: {
+              'serviceaccount.resources.gardener.cloud/token-renew-timestamp': new Date(
+                Date.now() + 3600_000,
+              ).toISOString(),
+            },
+          },
+          data: filled,
+        },
+      },
+    );
+  }
+  for (const mr of (await admin.list(ManagedResourceKind, { namespace })).items) {
+    const status = (mr as { status?: { observedGeneration?: number } }).status;
+    if (status?.observedGeneration === mr.metadata?.generation) continue;
+    const condition = (type: string, value: string) => ({
+      type,
+      status: value,
+      reason: 'Test',
+      message: '',
+      lastTransitionTime: new Date().toISOString(),
+      lastUpdateTime: new Date().toISOString(),
+    });
+    await admin.patch(
+      ManagedResourceKind,
+      { namespace, name: mr.metadata!.name! },
+      {
+        type: 'merge',
+        patch: {
+          status: {
+            observedGeneration: mr.metadata?.generation,
+            conditions: [
+              condition('ResourcesApplied', 'True'),
+              condition('ResourcesHealthy', 'True'),
+              condition('ResourcesProgressing', 'False'),
+            ],
+          },
+        },
+      },
+      { subresource: 'status' },
+    );
+  }
+}
+
+/** Serves the shoot kube-apiserver's certificate (from its Deployment's `/srv/kubernetes/apiserver` volume). */
+async function serveShootCertificate(namespace: string): Promise<void> {
+  const deployment = (await admin
+    .get(Kinds.Deployment, { namespace, name: 'kube-apiserver' })
+    .catch(() => undefined)) as
+    { spec: { template: { spec: { volumes: any[]; containers: { volumeMounts: any[] }[] } } } } | undefined;
+  if (!deployment) return;
+  const spec = deployment.spec.template.spec;
+  const mount = spec.containers[0]!.volumeMounts.find((m) => m.mountPath === '/srv/kubernetes/apiserver');
+  const secretName = spec.volumes.find((v) => v.name === mount?.name)?.secret?.secretName;
+  if (!secretName || servedCertificates.has(secretName)) return;
+  servedCertificates.add(secretName);
+  const secret = (await admin.get(Kinds.Secret, { namespace, name: secretName })) as { data?: Record<string, string> };
+  shootAPIServer.setSecureContext({ cert: decode(secret.data, 'tls.crt'), key: decode(secret.data, 'tls.key') });
+}
 
 const key = (name: string) => ({ namespace: 'garden-local', name });
 const getShoot = (name: string) => admin.get(ShootKind, key(name));
@@ -57,7 +192,16 @@ function startActors(): { stop: () => void } {
             {
               type: 'merge',
               patch: {
-                status: { loadBalancer: { ingress: [{ ip: '127.0.0.1', ports: [{ port: 31443, protocol: 'TCP' }] }] } },
+                status: {
+                  loadBalancer: {
+                    ingress: [
+                      {
+                        ip: '127.0.0.1',
+                        ports: [{ port: (shootAPIServer.address() as AddressInfo).port, protocol: 'TCP' }],
+                      },
+                    ],
+                  },
+                },
               },
             },
             { subresource: 'status' },
@@ -72,14 +216,12 @@ function startActors(): { stop: () => void } {
             { subresource: 'status' },
           );
         }
-        const deployment = await admin
-          .get(Kinds.Deployment, { namespace, name: 'kube-apiserver' })
-          .catch(() => undefined);
-        if (deployment && deployment.status?.observedGeneration !== deployment.metadata?.generation) {
+        for (const deployment of (await admin.list(Kinds.Deployment, { namespace })).items) {
+          if (deployment.status?.observedGeneration === deployment.metadata?.generation) continue;
           const replicas = deployment.spec?.replicas ?? 1;
           await admin.patch(
             Kinds.Deployment,
-            { namespace, name: 'kube-apiserver' },
+            { namespace, name: deployment.metadata!.name! },
             {
               type: 'merge',
               patch: {
@@ -95,6 +237,8 @@ function startActors(): { stop: () => void } {
             { subresource: 'status' },
           );
         }
+        await serveShootCertificate(namespace);
+        await playResourceManager(namespace);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -110,9 +254,11 @@ beforeAll(async () => {
       crd('infrastructures'),
       crd('controlplanes'),
       crd('networks'),
+      gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
       etcdCRD(),
     ],
   });
+  shootAPIServer = await startShootAPIServer();
   admin = await ApiClient.create(env.kubeconfigPath);
   admission = await startTestAdmission(env.kubeconfigPath);
   for (const file of ['namespace.yaml', 'project.yaml', 'cloudprofile.yaml']) {
@@ -198,6 +344,7 @@ afterAll(async () => {
   actors?.stop();
   await mgr?.stop();
   await admission?.stop();
+  shootAPIServer?.close();
   admin?.close();
   await env?.stop();
 });
@@ -226,7 +373,9 @@ describe("the gardenlet's Shoot controller", { timeout: 180_000 }, () => {
       observedGeneration: shoot.metadata?.generation,
       clusterIdentity: `shoot--local--local-${shoot.metadata?.uid}-garden-test`,
       gardener: { version: VERSION },
-      advertisedAddresses: [{ name: 'unmanaged', url: 'https://127.0.0.1:31443' }],
+      advertisedAddresses: [
+        { name: 'unmanaged', url: `https://127.0.0.1:${(shootAPIServer.address() as AddressInfo).port}` },
+      ],
     });
     expect(shoot.status?.lastOperation?.progress).toBe(100);
     // What the flow skipped is named with the reason, e.g. an extension nobody registered.
@@ -253,6 +402,13 @@ describe("the gardenlet's Shoot controller", { timeout: 180_000 }, () => {
       (kapi as KubernetesObject & { spec: { template: { spec: { containers: { image: string }[] } } } }).spec.template
         .spec.containers[0].image,
     ).toContain('kube-apiserver');
+    // The shoot's resource manager, kube-controller-manager and kube-scheduler, and Gardener's shoot access with the
+    // token the resource manager issued.
+    for (const name of ['gardener-resource-manager', 'kube-controller-manager', 'kube-scheduler']) {
+      expect((await admin.get(Kinds.Deployment, { namespace, name })).metadata?.name).toBe(name);
+    }
+    const access = await admin.get(Kinds.Secret, { namespace, name: 'gardener' });
+    expect(kubeconfigToken(decode(access.data as Record<string, string>, 'kubeconfig'))).toMatch(/^token-gardener-/);
     const cluster = await admin.get(
       { group: 'extensions.gardener.cloud', version: 'v1alpha1', kind: 'Cluster' },
       { name: namespace },

@@ -109,3 +109,13 @@ export {
   type LocalKubeletCommand,
   type NodeAgentApiServer,
 } from './machine/kubelet.js';
+export {
+  MachineNameFilePath,
+  MachineNamePlaceholder,
+  NodeAgentUserNamePrefix,
+  NodeAgentsGroup,
+  bootstrapNodeAgentKubeconfig,
+  nodeAgentCertificateRequest,
+  nodeAgentKubeconfig,
+  type NodeAgentBootstrapOptions,
+} from './machine/bootstrap.js';

@@ -242,8 +242,12 @@ describe('gardener-local up: the local Gardener landscape', () => {
       process.execPath,
       [cli, 'shoot', 'watch', 'local', '-n', 'garden-local', '--kubeconfig', kc(), '--nats', nats!, '--timeout', '6m'],
       { cwd: workspaceRoot(), timeout: 400_000 },
-    ).catch((err: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`shoot watch failed: ${err.message}\n${err.stdout?.slice(-3000)}\n${err.stderr?.slice(-2000)}`);
+    ).catch(async (err: { stdout?: string; stderr?: string; message: string }) => {
+      const status = await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.status}']);
+      const pods = await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'wide']).catch(() => '');
+      throw new Error(
+        `shoot watch failed: ${err.message}\n${err.stdout?.slice(-2000)}\n${err.stderr?.slice(-1000)}\nstatus: ${status}\n${pods}`,
+      );
     });
     expect(watch.stdout).toMatch(/100%\s+Create Succeeded/);
     const shoot = JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
@@ -283,7 +287,8 @@ describe('gardener-local up: the local Gardener landscape', () => {
 
   it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
     expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
-    expect(await up.stop()).toBe(0);
+    // A graceful stop: every Pod (the shoot's control plane too) gets its termination grace period.
+    expect(await up.stop(60_000)).toBe(0);
     expect(await componentPids()).toEqual([]);
     up = await startLandscape();
     expect(

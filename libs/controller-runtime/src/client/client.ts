@@ -1,6 +1,7 @@
 // The typed client: reads and writes any kind, built-in or CRD, straight against the API server.
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './api-error.js';
+import { loadKubeConfig } from './kubeconfig.js';
 import { apiVersionOf, describe, gvkOf, metadataOnly, type GroupVersionKind, type Kind } from './gvk.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -254,14 +255,6 @@ export class ApiClient implements Client {
     const collection = await this.collectionPath(kind, namespace);
     return `${collection}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
   }
-}
-
-/** Loads a kubeconfig file; an empty path means the default ($KUBECONFIG, ~/.kube/config, or in-cluster). */
-export function loadKubeConfig(path: string): KubeConfig {
-  const kc = new KubeConfig();
-  if (path) kc.loadFromFile(path);
-  else kc.loadFromDefault();
-  return kc;
 }
 
 function nameForWrite(obj: KubernetesObject): string {

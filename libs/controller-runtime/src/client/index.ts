@@ -1,6 +1,6 @@
+export { loadKubeConfig, TokenFileRefreshMs, type LoadKubeConfigOptions } from './kubeconfig.js';
 export {
   ApiClient,
-  loadKubeConfig,
   type Client,
   type Reader,
   type Writer,

@@ -2,11 +2,11 @@
 // gardenlet mounts a generic garden kubeconfig whose user reads a token file that its TokenRequestor renews; its path
 // is in $GARDEN_KUBECONFIG, the seed's name in $SEED_NAME. An extension may also request its own token with a garden
 // access secret.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { KubeConfig, type User } from '@kubernetes/client-node';
-import { ApiClient, type Secret, type TransportOptions } from '@gardener-ts/controller-runtime';
-import { parse } from 'yaml';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiClient, loadKubeConfig, type Secret, type TransportOptions } from '@gardener-ts/controller-runtime';
+
+/** How long a token read from a token file is used before the file is read again (controller-runtime's). */
+export { TokenFileRefreshMs } from '@gardener-ts/controller-runtime';
 
 /** The environment variable with the path of the generic garden kubeconfig. */
 export const GardenKubeconfigEnv = 'GARDEN_KUBECONFIG';
@@ -25,70 +25,14 @@ export function seedName(env: NodeJS.ProcessEnv = process.env): string | undefin
   return env[SeedNameEnv] || undefined;
 }
 
-interface RawKubeconfig {
-  clusters?: { name: string; cluster: Record<string, unknown> }[];
-  users?: { name: string; user: Record<string, unknown> }[];
-  contexts?: { name: string; context: Record<string, unknown> }[];
-  'current-context'?: string;
-}
-
-const TOKEN_FILE_PROVIDER = 'gardener-ts-token-file';
-/** How long a token read from a file is used before the file is read again (client-go's one minute). */
-export const TokenFileRefreshMs = 60_000;
-
-/** Bearer tokens from files, re-read at most every `TokenFileRefreshMs`; one cache per kubeconfig and file. */
-type Authenticator = Parameters<KubeConfig['addAuthenticator']>[0];
-
-class TokenFileAuthenticator implements Authenticator {
-  private readonly cache = new Map<string, { token: string; readAt: number }>();
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  isAuthProvider(user: User): boolean {
-    return user.authProvider?.name === TOKEN_FILE_PROVIDER;
-  }
-
-  async applyAuthentication(user: User, opts: Parameters<Authenticator['applyAuthentication']>[1]): Promise<void> {
-    const file = (user.authProvider as { config?: Record<string, string> } | undefined)?.config?.path;
-    if (!file) return;
-    let entry = this.cache.get(file);
-    if (!entry || this.now() - entry.readAt > TokenFileRefreshMs) {
-      entry = { token: readFileSync(file, 'utf8').trim(), readAt: this.now() };
-      this.cache.set(file, entry);
-    }
-    const target = opts as { headers?: Record<string, unknown> };
-    target.headers = { ...(target.headers ?? {}), Authorization: `Bearer ${entry.token}` };
-  }
-}
-
 /**
  * Loads a kubeconfig whose users may authenticate with `tokenFile` (as the generic garden kubeconfig does; relative
  * paths are relative to the kubeconfig). The token is read again at least every minute, like client-go, so tokens
- * that gardenlet renews are picked up without a restart.
+ * that gardenlet renews are picked up without a restart. The same as controller-runtime's `loadKubeConfig`, kept under
+ * this name for extensions.
  */
 export function loadGardenKubeConfig(path: string): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromFile(path);
-  let raw: RawKubeconfig;
-  try {
-    raw = parse(readFileSync(path, 'utf8')) as RawKubeconfig;
-  } catch (err) {
-    throw new Error(`reading kubeconfig ${path}`, { cause: err });
-  }
-  const tokenFiles = new Map<string, string>();
-  for (const u of raw.users ?? []) {
-    const file = u.user?.tokenFile;
-    if (typeof file === 'string' && file) tokenFiles.set(u.name, isAbsolute(file) ? file : join(dirname(path), file));
-  }
-  if (tokenFiles.size === 0) return kc;
-  const users = kc.users.map((u) => {
-    const file = tokenFiles.get(u.name);
-    return file && !u.token ? { ...u, authProvider: { name: TOKEN_FILE_PROVIDER, config: { path: file } } } : u;
-  });
-  const out = new KubeConfig();
-  out.loadFromOptions({ clusters: kc.clusters, contexts: kc.contexts, currentContext: kc.currentContext, users });
-  out.addAuthenticator(new TokenFileAuthenticator());
-  return out;
+  return loadKubeConfig(path);
 }
 
 /** A client of the garden cluster from `$GARDEN_KUBECONFIG` (or `path`); throws when neither names a kubeconfig. */

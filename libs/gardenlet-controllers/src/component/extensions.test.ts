@@ -68,17 +68,23 @@ describe('extension resources', () => {
   });
 
   it('two OperatingSystemConfigs per pool, one per purpose', () => {
-    const oscs = renderOperatingSystemConfigs(values, { now });
+    const node = { apiServerURL: 'https://127.0.0.1:30443', caBundle: 'CA', bootstrapToken: 'abcdef.0123456789abcdef' };
+    const oscs = renderOperatingSystemConfigs(values, { now, ...node });
     expect(oscs.map((o) => [o.metadata?.name, o.spec.purpose, o.spec.type])).toEqual([
       ['cloud-config-local-init', 'provision', 'local'],
       ['cloud-config-local-original', 'reconcile', 'local'],
     ]);
+    expect(oscs[0]!.spec.units?.map((u) => u.name)).toEqual(['gardener-node-agent.service']);
+    expect(oscs[1]!.spec.units?.map((u) => u.name)).toEqual(['kubelet.service', 'gardener-node-agent.service']);
     expect(
       renderOperatingSystemConfigs(
         exampleValues((s) => (s.spec.provider.workers = [])),
-        { now },
+        { now, ...node },
       ),
     ).toEqual([]);
+    expect(() => renderOperatingSystemConfigs(values, { now, ...node, bootstrapToken: 'not-a-token' })).toThrow(
+      'not of the form <id>.<secret>',
+    );
   });
 
   it('Extensions and ContainerRuntimes follow the shoot spec', () => {

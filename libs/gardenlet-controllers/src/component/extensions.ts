@@ -4,6 +4,12 @@
 // `gardener.cloud/operation=reconcile` and a timestamp, which is what makes its extension act.
 import { Annotations, Operations, type BackupEntry, type Shoot, type extensionsv1alpha1 } from '@gardener-ts/api';
 import { requiredExtensionTypes } from './namespace.js';
+import {
+  originalComponents,
+  parseBootstrapToken,
+  provisionComponents,
+  type NodeAccess,
+} from './operatingsystemconfig.js';
 import { isWorkerless, kubernetesVersion, shootNetworks, apiServerDomains, type ShootValues } from './values.js';
 
 /** Name of the Secret holding the shoot's cloud provider credentials in the control plane namespace. */
@@ -149,18 +155,33 @@ export function operatingSystemConfigName(pool: string, purpose: OSCPurpose): st
   return `cloud-config-${pool}-${purpose === 'provision' ? 'init' : 'original'}`;
 }
 
+/** Options of {@link renderOperatingSystemConfigs}: how machines reach the shoot and the bootstrap token they use. */
+export interface OperatingSystemConfigRenderOptions extends ExtensionRenderOptions, NodeAccess {
+  /** The bootstrap token (`<id>.<secret>`) of the provision OSC (gardener-node-agent's and the kubelet's bootstrap). */
+  readonly bootstrapToken: string;
+}
+
 /**
  * The OperatingSystemConfigs of every worker pool (none for a workerless shoot): type = the pool's machine image,
- * containerd as CRI. Units and files (kubelet, gardener-node-agent) are not rendered here yet.
+ * containerd as CRI; the `provision` OSC carries what a new machine needs to start gardener-node-agent (its unit and
+ * configuration, the bootstrap token, the machine name), the `reconcile` OSC the original components node-agent
+ * applies (kubelet with configuration and CA, gardener-node-agent) — see operatingsystemconfig.ts.
  */
 export function renderOperatingSystemConfigs(
   values: ShootValues,
-  options: ExtensionRenderOptions,
+  options: OperatingSystemConfigRenderOptions,
 ): extensionsv1alpha1.OperatingSystemConfig[] {
+  if (!parseBootstrapToken(options.bootstrapToken)) {
+    throw new Error('the bootstrap token of the provision OperatingSystemConfig is not of the form <id>.<secret>');
+  }
   const out: extensionsv1alpha1.OperatingSystemConfig[] = [];
   for (const worker of values.shoot.spec.provider.workers ?? []) {
     const image = machineImageOf(values, worker);
     for (const purpose of ['provision', 'reconcile'] as const) {
+      const { units, files } =
+        purpose === 'provision'
+          ? provisionComponents(values, worker, options, options.bootstrapToken)
+          : originalComponents(values, worker, options);
       const osc: extensionsv1alpha1.OperatingSystemConfig = {
         apiVersion,
         kind: 'OperatingSystemConfig',
@@ -169,6 +190,8 @@ export function renderOperatingSystemConfigs(
           type: image.name,
           purpose,
           criConfig: { name: 'containerd' },
+          units,
+          files,
           ...(worker.machine.image?.providerConfig
             ? { providerConfig: worker.machine.image.providerConfig as Record<string, unknown> }
             : {}),

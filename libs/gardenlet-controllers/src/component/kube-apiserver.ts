@@ -237,6 +237,17 @@ export function serviceAccountIssuer(values: ShootValues, option?: string): stri
   return host ? `https://${host}` : `https://${KubeAPIServerName}.${values.namespace}.svc`;
 }
 
+/**
+ * The audiences the shoot's kube-apiserver accepts ServiceAccount tokens for: the Shoot's `apiAudiences` (default
+ * `kubernetes`), always with `gardener`, the audience of the tokens gardener-resource-manager's token requestor issues
+ * for the shoot access secrets (Gardener's shared kube-apiserver values).
+ */
+export function apiAudiences(values: ShootValues): string[] {
+  const configured = values.shoot.spec.kubernetes.kubeAPIServer?.apiAudiences;
+  const audiences = configured?.length ? [...configured] : ['kubernetes'];
+  return audiences.includes('gardener') ? audiences : [...audiences, 'gardener'];
+}
+
 /** kube-apiserver's command line flags as Gardener sets them for a shoot. */
 export function kubeAPIServerArgs(values: ShootValues, options: KubeAPIServerOptions = {}): string[] {
   const plugins = admissionPlugins(values.shoot);
@@ -247,6 +258,7 @@ export function kubeAPIServerArgs(values: ShootValues, options: KubeAPIServerOpt
     ...(plugins.disabled.length ? [`--disable-admission-plugins=${plugins.disabled.join(',')}`] : []),
     '--admission-control-config-file=/etc/kubernetes/admission/admission-configuration.yaml',
     `--anonymous-auth=${config?.enableAnonymousAuthentication === true}`,
+    `--api-audiences=${apiAudiences(values).join(',')}`,
     '--audit-policy-file=/etc/kubernetes/audit/audit-policy.yaml',
     '--authorization-mode=Node,RBAC',
     '--client-ca-file=/srv/kubernetes/ca-client/bundle.crt',

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Annotations, Labels } from '@gardener-ts/api';
 import type { V1Secret, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { KubeAPIServerName } from './kube-apiserver.js';
 import type { ShootValues } from './values.js';
 
@@ -21,23 +21,97 @@ export function shootAccessSecretName(name: string): string {
   return `shoot-access-${name}`;
 }
 
+/** Options of {@link renderShootAccessSecret} (Gardener's `ShootAccessSecret` builder). */
+export interface ShootAccessSecretOptions {
+  /** The Secret's name instead of `shoot-access-<name>` (Gardener's `WithNameOverride`: `gardener`, `gardener-internal`). */
+  readonly secretName?: string;
+  /** The token's lifetime (`serviceaccount.resources.gardener.cloud/token-expiration-duration`, e.g. `24h`). */
+  readonly tokenExpirationDuration?: string;
+  /** A kubeconfig (YAML) whose current user's token the token requestor fills, instead of a `token` key. */
+  readonly kubeconfig?: string;
+}
+
 /**
  * The shoot access Secret of a component: labelled for the token requestor of the shoot's gardener-resource-manager
  * (`resources.gardener.cloud/purpose=token-requestor`, class `shoot`), which writes a token of ServiceAccount
- * `kube-system/<name>` into it.
+ * `kube-system/<name>` into it (into `token`, or into the current user of `kubeconfig` when the Secret has one).
  */
-export function renderShootAccessSecret(values: ShootValues, name: string): V1Secret {
+export function renderShootAccessSecret(
+  values: ShootValues,
+  name: string,
+  options: ShootAccessSecretOptions = {},
+): V1Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
-      name: shootAccessSecretName(name),
+      name: options.secretName ?? shootAccessSecretName(name),
       namespace: values.namespace,
       labels: { 'resources.gardener.cloud/purpose': TokenRequestorPurpose, [Labels.ResourcesClass]: 'shoot' },
-      annotations: { [Annotations.ServiceAccountName]: name, [Annotations.ServiceAccountNamespace]: 'kube-system' },
+      annotations: {
+        [Annotations.ServiceAccountName]: name,
+        [Annotations.ServiceAccountNamespace]: 'kube-system',
+        ...(options.tokenExpirationDuration
+          ? { [Annotations.ServiceAccountTokenExpirationDuration]: options.tokenExpirationDuration }
+          : {}),
+      },
     },
     type: 'Opaque',
+    ...(options.kubeconfig ? { data: { kubeconfig: Buffer.from(options.kubeconfig).toString('base64') } } : {}),
   };
+}
+
+interface RawKubeconfig {
+  'current-context'?: string;
+  contexts?: { name: string; context?: { user?: string } }[];
+  users?: { name: string; user?: Record<string, unknown> }[];
+}
+
+/** The token of the current context's user of a kubeconfig (YAML), if it has one (pure). */
+export function kubeconfigToken(kubeconfig: string): string | undefined {
+  const raw = parse(kubeconfig) as RawKubeconfig | null;
+  const userName = raw?.contexts?.find((c) => c.name === raw['current-context'])?.context?.user;
+  const token = raw?.users?.find((u) => u.name === userName)?.user?.token;
+  return typeof token === 'string' && token ? token : undefined;
+}
+
+/**
+ * `kubeconfig` (YAML) with `token` as the token of its current context's user (pure): the gardenlet rewrites a shoot
+ * access kubeconfig (a new CA, a new server) without dropping the token the token requestor filled in, as Gardener's
+ * `ShootAccessSecret.Reconcile` keeps it.
+ */
+export function withKubeconfigToken(kubeconfig: string, token: string | undefined): string {
+  if (!token) return kubeconfig;
+  const raw = parse(kubeconfig) as RawKubeconfig;
+  const userName = raw.contexts?.find((c) => c.name === raw['current-context'])?.context?.user;
+  const user = raw.users?.find((u) => u.name === userName);
+  if (!user) return kubeconfig;
+  user.user = { ...user.user, token };
+  return stringify(raw);
+}
+
+/** A kubeconfig (YAML) for one cluster and one user (Gardener's `kubernetesutils.NewKubeconfig`), named `name`. */
+export function kubeconfigYAML(
+  name: string,
+  cluster: { server: string; caPEM: string },
+  user: Record<string, unknown>,
+): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': name,
+    clusters: [
+      {
+        name,
+        cluster: {
+          server: cluster.server,
+          'certificate-authority-data': Buffer.from(cluster.caPEM).toString('base64'),
+        },
+      },
+    ],
+    contexts: [{ name, context: { cluster: name, user: name } }],
+    users: [{ name, user }],
+  });
 }
 
 /** The generic token kubeconfig Secret for the cluster CA bundle (PEM), named by its checksum. */

@@ -1,11 +1,15 @@
 // The shoot flows' steps over the garden and the seed for one shoot (Gardener's botanist): `SeedShootSteps` for what
 // lives in the seed, plus the garden side — the cloud provider secret from the CredentialsBinding, referenced
-// resources, the cluster identity and advertised addresses in the Shoot's status — and the waits for etcd and
-// kube-apiserver. `reconcileSteps()` returns only the steps that are implemented and can run on this landscape; the
-// flow lists every other task as skipped with its reason. An extension kind whose type no ControllerRegistration in
-// the garden serves is skipped with that reason instead of waiting for an extension that will never come.
+// resources, the cluster identity and advertised addresses in the Shoot's status — the waits for etcd, kube-apiserver
+// and gardener-resource-manager, and the connection to the shoot (`shootClient()`, from Gardener's `gardener` and
+// `gardener-internal` shoot access kubeconfigs). `reconcileSteps()` returns only the steps that are implemented and
+// can run on this landscape; the flow lists every other task as skipped with its reason. An extension kind whose type
+// no ControllerRegistration in the garden serves is skipped with that reason instead of waiting for an extension that
+// will never come.
+import { lookup } from 'node:dns/promises';
 import type { corev1beta1 } from '@gardener-ts/api';
 import {
+  ApiClient,
   Kinds,
   isNotFound,
   kind as kindOf,
@@ -13,11 +17,13 @@ import {
   type Kind,
   type KubernetesObject,
 } from '@gardener-ts/controller-runtime';
-import { sleep } from '@gardener-ts/flow';
-import type { V1Deployment, V1Secret, V1Service } from '@kubernetes/client-node';
+import { KubeConfig, type V1Deployment, type V1Secret, type V1Service } from '@kubernetes/client-node';
 import { etcdName, renderEtcd, type EtcdRole } from '../component/etcd.js';
-import { CloudProviderSecretName } from '../component/extensions.js';
+import { CloudProviderSecretName, machineImageOf } from '../component/extensions.js';
+import { GardenerAccessName, GardenerInternalAccessName } from '../component/gardener-access.js';
 import { KubeAPIServerName } from '../component/kube-apiserver.js';
+import { GardenerResourceManagerName } from '../component/resource-manager.js';
+import { kubeconfigToken } from '../component/shoot-access.js';
 import type { ShootValues } from '../component/values.js';
 import type { DeleteSteps, ReconcileSteps, StepOrSkip } from './flow/operation.js';
 import {
@@ -28,7 +34,10 @@ import {
   ShootKind,
   type Shoot,
 } from './kinds.js';
+import { hibernateControlPlane } from './hibernation-steps.js';
+import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
+import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
 
 const ClusterKind = kindOf('extensions.gardener.cloud/v1alpha1', 'Cluster');
 
@@ -39,11 +48,7 @@ export const ReferencedResourcePrefix = 'ref-';
 /** The advertised address name for a shoot API server reached by its load balancer address (no DNS record). */
 export const AdvertisedAddressUnmanaged = 'unmanaged';
 
-/** How the waits of the botanist poll. */
-export interface BotanistWait {
-  readonly interval: number;
-  readonly timeout: number;
-}
+export { pollUntil, type BotanistWait } from './poll.js';
 
 /** Options of {@link Botanist}. */
 export interface BotanistOptions extends SeedShootStepsOptions {
@@ -51,18 +56,51 @@ export interface BotanistOptions extends SeedShootStepsOptions {
   readonly gardenClusterIdentity?: string;
   /** Polling of the etcd, kube-apiserver Service and Deployment waits (default every 1 s for 5 min). */
   readonly controlPlaneWait?: BotanistWait;
+  /**
+   * Whether the gardenlet runs in the seed, so it reaches the shoot's API server by its Service
+   * (`gardener-internal`); by default a DNS lookup of `kube-apiserver.<namespace>.svc` decides, as in Gardener.
+   */
+  readonly inSeedCluster?: (host: string) => Promise<boolean>;
 }
 
 type GardenClient = Pick<Client, 'get' | 'list' | 'patch'>;
 type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
 
+const ManagedResourceKind = kindOf<KubernetesObject & { spec?: { class?: string; keepObjects?: boolean } }>(
+  'resources.gardener.cloud/v1alpha1',
+  'ManagedResource',
+);
+/** The finalizer the shoot's gardener-resource-manager puts on the ManagedResources it serves. */
+const ResourceManagerFinalizer = 'resources.gardener.cloud/gardener-resource-manager';
+
+/** Whether a host name resolves (within 2 s): Gardener's test whether the gardenlet runs in the seed cluster. */
+async function resolves(host: string): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+  try {
+    return await Promise.race([
+      lookup(host).then(
+        (a) => Boolean(a.address),
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The extension kinds (and types) a shoot needs, with the flow steps that deploy and wait for each. */
-function neededExtensions(shoot: Shoot): { kind: string; type: string }[] {
+function neededExtensions(values: ShootValues): { kind: string; type: string }[] {
+  const shoot = values.shoot;
   const needed = [
     { kind: 'Infrastructure', type: shoot.spec.provider.type },
     { kind: 'ControlPlane', type: shoot.spec.provider.type },
   ];
   if (shoot.spec.networking?.type) needed.push({ kind: 'Network', type: shoot.spec.networking.type });
+  const workers = shoot.spec.provider.workers ?? [];
+  for (const w of workers) needed.push({ kind: 'OperatingSystemConfig', type: machineImageOf(values, w).name });
+  if (workers.length > 0) needed.push({ kind: 'Worker', type: shoot.spec.provider.type });
   return needed;
 }
 
@@ -73,23 +111,6 @@ export function isRegistered(
   type: string,
 ): boolean {
   return registrations.some((r) => (r.spec.resources ?? []).some((res) => res.kind === kind && res.type === type));
-}
-
-/** Polls `check` (a reason why not yet, or undefined when done) until it is done or the wait's timeout passes. */
-export async function pollUntil(
-  what: string,
-  check: () => Promise<string | undefined>,
-  wait: BotanistWait,
-  signal: AbortSignal,
-): Promise<void> {
-  const deadline = Date.now() + wait.timeout;
-  for (;;) {
-    signal.throwIfAborted();
-    const reason = await check();
-    if (reason === undefined) return;
-    if (Date.now() >= deadline) throw new Error(`${what}: ${reason}`);
-    await sleep(wait.interval, signal);
-  }
 }
 
 /** Why a Deployment is not rolled out yet, or undefined when it is (pure). */
@@ -122,6 +143,7 @@ export class Botanist {
   readonly seedSteps: SeedShootSteps;
   private registered = new Set<string>();
   private readonly wait: BotanistWait;
+  private shootApi: ApiClient | undefined;
 
   constructor(
     private readonly garden: GardenClient,
@@ -145,7 +167,7 @@ export class Botanist {
   async prepare(): Promise<void> {
     const registrations = (await this.garden.list(ControllerRegistrationKind)).items;
     this.registered = new Set(
-      neededExtensions(this.shoot)
+      neededExtensions(this.values)
         .filter((n) => isRegistered(registrations, n.kind, n.type))
         .map((n) => n.kind),
     );
@@ -158,7 +180,7 @@ export class Botanist {
   /** Why an extension kind's tasks are skipped, for the flow's skipped list. */
   unregisteredReason(kind: string): string | undefined {
     if (this.extension(kind)) return undefined;
-    const needed = neededExtensions(this.shoot).find((n) => n.kind === kind);
+    const needed = neededExtensions(this.values).find((n) => n.kind === kind);
     return needed
       ? `no ControllerRegistration in the garden serves ${kind} of type ${needed.type}`
       : `${kind} is not needed by this shoot`;
@@ -186,6 +208,14 @@ export class Botanist {
       waitForEtcd: (signal) => this.waitForEtcd(signal),
       deployKubeAPIServer: s.deployKubeAPIServer,
       waitForKubeAPIServer: (signal) => this.waitForDeployment(KubeAPIServerName, signal),
+      deployGardenerResourceManager: async (signal) => {
+        await s.deployGardenerResourceManager(signal);
+      },
+      waitForGardenerResourceManager: (signal) => this.waitForDeployment(GardenerResourceManagerName, signal),
+      deployGardenerAccess: () => this.deployGardenerAccess(),
+      initializeShootClients: (signal) => this.initializeShootClients(signal),
+      deployKubeControllerManager: s.deployKubeControllerManager,
+      deployKubeScheduler: s.deployKubeScheduler,
     };
     const extension = (kind: string, deploy: StepOrSkip, wait: StepOrSkip): [StepOrSkip, StepOrSkip] => {
       const reason = this.unregisteredReason(kind);
@@ -202,7 +232,53 @@ export class Botanist {
       s.waitForControlPlane,
     );
     [steps.deployNetwork, steps.waitForNetwork] = extension('Network', s.deployNetwork, s.waitForNetwork);
+    // OperatingSystemConfigs and the Worker: one WorkerSteps per run (it remembers its reconcile requests).
+    const w = workerReconcileSteps(this.workerSteps(), { hasShootClient: true });
+    const osc = this.unregisteredReason('OperatingSystemConfig');
+    const worker = this.unregisteredReason('Worker') ?? osc;
+    const gate = (reason: string | undefined, step: StepOrSkip | undefined) => (reason ? { skip: reason } : step);
+    for (const k of [
+      'deployOperatingSystemConfig',
+      'waitForOperatingSystemConfig',
+      'deleteStaleOperatingSystemConfigs',
+      'waitForStaleOperatingSystemConfigsDeleted',
+      'deployNodeAgentManagedResource',
+    ] as const)
+      steps[k] = gate(osc, w[k]);
+    for (const k of [
+      'deployWorker',
+      'waitForWorkerStatus',
+      'waitForWorker',
+      'waitForOperatingSystemConfigUpdated',
+    ] as const)
+      steps[k] = gate(worker, w[k]);
+    steps.hibernateControlPlane = (signal) =>
+      hibernateControlPlane(
+        {
+          seed: this.seed,
+          values: this.values,
+          shoot: () => this.shootApi,
+          wait: this.wait,
+          now: () => this.options.now?.() ?? new Date(),
+        },
+        signal,
+      );
     return steps;
+  }
+
+  // The steps of the shoot's OperatingSystemConfigs and Worker (machines reach the API server at its LB address).
+  private workerSteps(): WorkerSteps {
+    return new WorkerSteps(this.seed, this.values, {
+      nodeAccess: async () => {
+        const apiServerURL = loadBalancerURL(await this.kubeAPIServerService());
+        if (!apiServerURL) {
+          throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
+        }
+        return { apiServerURL, caBundle: this.seedSteps.clusterCABundle };
+      },
+      shootClient: async () => this.shootClient(),
+      ...(this.options.now ? { now: this.options.now } : {}),
+    });
   }
 
   /**
@@ -212,6 +288,9 @@ export class Botanist {
    */
   deleteSteps(): DeleteSteps {
     const steps: DeleteSteps = {
+      deleteManagedResources: () => this.deleteShootManagedResources(),
+      waitForManagedResourcesDeleted: (signal) => this.waitForShootManagedResourcesDeleted(signal),
+      destroyGardenerResourceManager: () => this.destroyGardenerResourceManager(),
       deleteKubeAPIServer: () => this.deleteObject(Kinds.Deployment, KubeAPIServerName),
       waitForKubeAPIServerDeleted: (signal) => this.waitForGone(Kinds.Deployment, KubeAPIServerName, signal),
       destroyKubeAPIServerService: () => this.deleteObject(Kinds.Service, KubeAPIServerName),
@@ -237,7 +316,153 @@ export class Botanist {
     [steps.destroyInfrastructure, steps.waitForInfrastructureDeleted] = extension('Infrastructure');
     [steps.destroyControlPlane, steps.waitForControlPlaneDeleted] = extension('ControlPlane');
     [steps.destroyNetwork, steps.waitForNetworkDeleted] = extension('Network');
+    const w = workerDeleteSteps(this.workerSteps());
+    const osc = this.unregisteredReason('OperatingSystemConfig');
+    const worker = this.unregisteredReason('Worker') ?? osc;
+    steps.destroyWorker = worker ? { skip: worker } : w.destroyWorker;
+    steps.waitForWorkerDeleted = worker ? { skip: worker } : w.waitForWorkerDeleted;
+    steps.destroyOperatingSystemConfigs = osc ? { skip: osc } : w.destroyOperatingSystemConfigs;
+    steps.waitForOperatingSystemConfigsDeleted = osc ? { skip: osc } : w.waitForOperatingSystemConfigsDeleted;
     return steps;
+  }
+
+  /** The client of the shoot's API server; throws before "Initializing connection to Shoot" ran. */
+  shootClient(): ApiClient {
+    if (!this.shootApi) throw new Error(`the connection to shoot ${this.values.namespace} has not been initialized`);
+    return this.shootApi;
+  }
+
+  /** Closes the shoot client, if one was opened. */
+  close(): void {
+    this.shootApi?.close();
+    this.shootApi = undefined;
+  }
+
+  /**
+   * "Deploying Gardener shoot access resources": `gardener` reaches the shoot through its advertised address,
+   * `gardener-internal` through the Service `kube-apiserver.<namespace>.svc`.
+   */
+  async deployGardenerAccess(): Promise<void> {
+    const outOfCluster = loadBalancerURL(await this.kubeAPIServerService());
+    if (!outOfCluster) {
+      throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
+    }
+    await this.seedSteps.deployGardenerAccess({ outOfCluster });
+  }
+
+  /**
+   * "Initializing connection to Shoot": the client from `gardener-internal` when the gardenlet runs in the seed (the
+   * Service name resolves), else from `gardener`; waits until the token requestor has filled the token and the shoot
+   * answers with it (its ClusterRoleBinding applied).
+   */
+  async initializeShootClients(signal: AbortSignal): Promise<void> {
+    const internalHost = `${KubeAPIServerName}.${this.values.namespace}.svc`;
+    const inSeed = await (this.options.inSeedCluster ?? resolves)(internalHost);
+    const name = inSeed ? GardenerInternalAccessName : GardenerAccessName;
+    const state: { client?: ApiClient; kubeconfig?: string } = {};
+    try {
+      await pollUntil(
+        `Connection to shoot ${this.values.namespace}`,
+        async () => {
+          const encoded = (await this.seedSteps.shootAccessSecret(name))?.data?.kubeconfig;
+          if (!encoded) return `shoot access secret ${name} has no kubeconfig yet`;
+          const kubeconfig = Buffer.from(encoded, 'base64').toString();
+          if (!kubeconfigToken(kubeconfig)) return `the token of shoot access secret ${name} is not filled yet`;
+          if (!state.client || kubeconfig !== state.kubeconfig) {
+            state.client?.close();
+            const kc = new KubeConfig();
+            kc.loadFromString(kubeconfig);
+            state.client = await ApiClient.create(kc);
+            state.kubeconfig = kubeconfig;
+          }
+          try {
+            await state.client.get(Kinds.Namespace, { name: 'kube-system' });
+            return undefined;
+          } catch (err) {
+            return `the shoot does not answer with the token of ${name} yet: ${(err as Error).message}`;
+          }
+        },
+        this.wait,
+        signal,
+      );
+    } catch (err) {
+      state.client?.close();
+      throw err;
+    }
+    this.shootApi?.close();
+    this.shootApi = state.client;
+  }
+
+  // The ManagedResources the shoot's resource manager serves (no class) in the control plane namespace.
+  private async shootManagedResources() {
+    try {
+      const list = await this.seed.list(ManagedResourceKind, { namespace: this.values.namespace });
+      return list.items.filter((mr) => !mr.spec?.class);
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+  }
+
+  /**
+   * "Deleting managed resources": the shoot goes away with its API server, so its ManagedResources keep their objects
+   * (Gardener sets `keepObjects` before deleting them) and only lose their finalizer.
+   */
+  async deleteShootManagedResources(): Promise<void> {
+    for (const mr of await this.shootManagedResources()) {
+      const key = { namespace: this.values.namespace, name: mr.metadata?.name ?? '' };
+      try {
+        if (!mr.metadata?.deletionTimestamp) {
+          await this.seed.patch(ManagedResourceKind, key, { type: 'merge', patch: { spec: { keepObjects: true } } });
+        }
+        await this.seed.delete(ManagedResourceKind, key);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  /**
+   * "Waiting until managed resources have been deleted". Without a resource manager Deployment nobody removes its
+   * finalizer, so it is removed here.
+   */
+  async waitForShootManagedResourcesDeleted(signal: AbortSignal): Promise<void> {
+    await pollUntil(
+      `ManagedResources in ${this.values.namespace}`,
+      async () => {
+        const left = await this.shootManagedResources();
+        if (left.length === 0) return undefined;
+        const deployment = await this.seed
+          .get(Kinds.Deployment, { namespace: this.values.namespace, name: GardenerResourceManagerName })
+          .catch((err: unknown) => {
+            if (isNotFound(err)) return undefined;
+            throw err;
+          });
+        if (!deployment) {
+          for (const mr of left) {
+            const finalizers = (mr.metadata?.finalizers ?? []).filter((f) => !f.startsWith(ResourceManagerFinalizer));
+            await this.seed
+              .patch(
+                ManagedResourceKind,
+                { namespace: this.values.namespace, name: mr.metadata?.name ?? '' },
+                { type: 'merge', patch: { metadata: { finalizers } } },
+              )
+              .catch((err: unknown) => {
+                if (!isNotFound(err)) throw err;
+              });
+          }
+        }
+        return `${left.map((mr) => mr.metadata?.name).join(', ')} not deleted yet`;
+      },
+      this.wait,
+      signal,
+    );
+  }
+
+  /** "Destroying gardener-resource-manager": its Deployment (its other seed objects go with the namespace). */
+  async destroyGardenerResourceManager(): Promise<void> {
+    this.close();
+    await this.deleteObject(Kinds.Deployment, GardenerResourceManagerName);
   }
 
   /** Deletes the shoot's `Cluster` resource (after the delete flow). */

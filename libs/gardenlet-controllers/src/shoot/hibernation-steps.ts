@@ -12,7 +12,7 @@ import { KubeControllerManagerName } from '../component/kube-controller-manager.
 import { KubeSchedulerName } from '../component/kube-scheduler.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { hibernationEnabled, type ShootValues } from '../component/values.js';
-import { type BotanistWait, pollUntil } from './botanist.js';
+import { type BotanistWait, pollUntil } from './poll.js';
 import { EtcdKind } from './kinds.js';
 
 /** What hibernation scales, in order: the Deployments to 0, then each Etcd to its hibernated replicas. */

@@ -1,11 +1,43 @@
 // Steps of the shoot flows over a seed client (the thin shell over the component renderers): the control plane
 // namespace, the `Cluster` resource, the shoot's secrets from the secrets manager, kube-apiserver (Service,
-// configuration, Deployment), kube-controller-manager and kube-scheduler with their shoot access, and the
-// Infrastructure, ControlPlane and Network extension resources with their waits. Each deploy is a server-side apply
-// of what the pure renderers return. The other steps of `ReconcileOperation` are not implemented here yet.
-import { isNotFound, Kinds, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+// configuration, Deployment), the shoot's gardener-resource-manager (bootstrapped with a client certificate until its
+// own shoot access token works), Gardener's shoot access Secrets, kube-controller-manager and kube-scheduler with their
+// shoot access, and the Infrastructure, ControlPlane and Network extension resources with their waits. Each deploy is
+// a server-side apply of what the pure renderers return. The other steps of `ReconcileOperation` are not implemented
+// here yet.
+import { isNotFound, kind, Kinds, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { sleep } from '@gardener-ts/flow';
 import { decode, generateAllSecrets, SecretsManager, type KeySpec } from '@gardener-ts/secrets-manager';
+import type { V1Secret } from '@kubernetes/client-node';
 import { renderCluster } from '../component/cluster.js';
+import {
+  GardenerAccessName,
+  GardenerInternalAccessName,
+  renderGardenerAccessSecrets,
+  renderGardenerAccessShootResources,
+  type GardenerAccessServers,
+} from '../component/gardener-access.js';
+import {
+  BootstrapCertificateValidityMs,
+  GardenerResourceManagerName,
+  mustBootstrapResourceManager,
+  renderResourceManagerBootstrapKubeconfigSecret,
+  renderResourceManagerConfigMap,
+  renderResourceManagerDeployment,
+  renderResourceManagerRBAC,
+  renderResourceManagerShootAccessSecret,
+  renderResourceManagerShootResources,
+  resourceManagerConfig,
+  ResourceManagerBootstrapName,
+  ResourceManagerManagedResourceName,
+  resourceManagerNotBootstrapped,
+  type ResourceManagerShootAccess,
+} from '../component/resource-manager.js';
+import {
+  renderKubeControllerManagerShootResources,
+  renderKubeSchedulerShootResources,
+} from '../component/managed-resource.js';
+import { checkManagedResource } from '../controller/seedcare/health.js';
 import { renderControlPlane, renderInfrastructure, renderNetwork } from '../component/extensions.js';
 import {
   renderAdmissionConfigSecret,
@@ -26,7 +58,13 @@ import {
 } from '../component/kube-scheduler.js';
 import { renderGenericTokenKubeconfigSecret, renderShootAccessSecret } from '../component/shoot-access.js';
 import { renderControlPlaneNamespace, type NamespaceOptions } from '../component/namespace.js';
-import { collectSecretNames, SecretNames, shootSecretConfigs, type ShootSecretNames } from '../component/secrets.js';
+import {
+  collectSecretNames,
+  SecretNames,
+  secretNameOf,
+  shootSecretConfigs,
+  type ShootSecretNames,
+} from '../component/secrets.js';
 import type { ShootValues } from '../component/values.js';
 import { extensionKeyOf, ExtensionResources, type WaitOptions } from './extension-resources.js';
 
@@ -42,7 +80,16 @@ export interface SeedShootStepsOptions {
   readonly wait?: Omit<WaitOptions, 'signal'>;
   /** The clock: the `gardener.cloud/timestamp` of the reconcile requests. */
   readonly now?: () => Date;
+  /** The image of the shoot's gardener-resource-manager (default `gardener-ts/resource-manager:<version>`). */
+  readonly resourceManagerImage?: string;
+  /** How long the resource manager's bootstrap may take, and how often it is checked (Gardener: 2 min, every 5 s). */
+  readonly resourceManagerBootstrap?: { readonly timeout: number; readonly interval: number };
 }
+
+const ManagedResourceKind = kind<KubernetesObject & { spec?: { class?: string }; status?: unknown }>(
+  'resources.gardener.cloud/v1alpha1',
+  'ManagedResource',
+);
 
 /** Steps of the shoot flows over the seed client, for one shoot. */
 export class SeedShootSteps {
@@ -52,6 +99,7 @@ export class SeedShootSteps {
   private caBundle: string | undefined;
   private encryptionKeys: EncryptionKey[] = [];
   private readonly requests = new Map<string, string>();
+  private manager: SecretsManager | undefined;
 
   /** Steps for `values` (the shoot, seed, cloud profile and control plane namespace) over a seed client. */
   constructor(
@@ -93,6 +141,7 @@ export class SeedShootSteps {
       this.options.certificateKey ? { key: this.options.certificateKey } : {},
     );
     const generated = await generateAllSecrets(manager, configs, rotation?.phase as never);
+    this.manager = manager;
     this.secretNames = collectSecretNames(generated, (name) => manager.get(name));
     this.caBundle = decode(manager.get(SecretNames.CACluster)!, 'bundle.crt').toString();
     // The current key first, the old one (during a rotation) after it, so existing data stays readable.
@@ -161,15 +210,152 @@ export class SeedShootSteps {
     return generic.metadata!.name!;
   }
 
+  private async readOptional<T = KubernetesObject>(
+    k: Parameters<SeedShootSteps['client']['get']>[0],
+    name: string,
+  ): Promise<T | undefined> {
+    try {
+      return (await this.client.get(k, { namespace: this.values.namespace, name })) as unknown as T;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * "Deploying gardener-resource-manager": its seed RBAC, configuration, shoot access Secret and shoot objects, then
+   * the Deployment. While its own token does not work yet (`mustBootstrapResourceManager`), it first runs with a
+   * 10-minute client certificate of the client CA (`system:masters`) until its token requestor has filled its shoot
+   * access Secret and its ManagedResource is healthy; the bootstrap kubeconfig is deleted after that (Gardener's
+   * `DeployGardenerResourceManager`). Returns why it was bootstrapped, if it was.
+   */
+  readonly deployGardenerResourceManager = async (signal?: AbortSignal): Promise<string | undefined> => {
+    if (!this.caBundle || !this.manager) throw new Error('secrets management has not been initialized');
+    const replicas = this.values.shoot.spec.hibernation?.enabled === true ? 0 : 1;
+    for (const obj of renderResourceManagerRBAC(this.values)) await this.apply(obj);
+    await this.apply(renderResourceManagerShootAccessSecret(this.values) as KubernetesObject);
+    const shootResources = renderResourceManagerShootResources(this.values);
+    await this.apply(shootResources.secret);
+    await this.apply(shootResources.managedResource);
+    const generic = renderGenericTokenKubeconfigSecret(this.values, this.caBundle);
+    await this.apply(generic as KubernetesObject);
+    const config = renderResourceManagerConfigMap(
+      this.values,
+      resourceManagerConfig(this.values, { clusterIdentity: this.values.seed.status?.clusterIdentity }),
+    );
+    await this.apply(config as KubernetesObject);
+    const deploy = (access: ResourceManagerShootAccess) =>
+      this.apply(
+        renderResourceManagerDeployment(this.values, {
+          image: this.options.resourceManagerImage,
+          configMap: config.metadata!.name!,
+          clusterCASecret: secretNameOf(this.secrets, SecretNames.CACluster, 'bundle'),
+          access,
+          replicas,
+        }) as KubernetesObject,
+      );
+
+    const reason = mustBootstrapResourceManager({
+      replicas,
+      shootAccessSecret: await this.readOptional<V1Secret>(
+        Kinds.Secret,
+        renderResourceManagerShootAccessSecret(this.values).metadata!.name!,
+      ),
+      managedResource: (await this.readOptional(ManagedResourceKind, ResourceManagerManagedResourceName)) as never,
+      now: this.options.now?.() ?? new Date(),
+    });
+    if (reason) {
+      const certificate = await this.manager.generate(
+        {
+          kind: 'certificate',
+          name: ResourceManagerBootstrapName,
+          commonName: `gardener.cloud:system:${GardenerResourceManagerName}`,
+          organization: ['system:masters'],
+          certType: 'client',
+          validity: BootstrapCertificateValidityMs,
+          skipPublishingCACertificate: true,
+          ...(this.options.certificateKey ? { key: this.options.certificateKey } : {}),
+        },
+        { signedByCA: SecretNames.CAClient, signingCAClass: 'current' },
+      );
+      const bootstrap = renderResourceManagerBootstrapKubeconfigSecret(this.values, {
+        caPEM: this.caBundle,
+        certPEM: decode(certificate, 'tls.crt').toString(),
+        keyPEM: decode(certificate, 'tls.key').toString(),
+      });
+      await this.apply(bootstrap as KubernetesObject);
+      await deploy({ bootstrapKubeconfigSecret: bootstrap.metadata!.name! });
+      await this.waitUntilResourceManagerBootstrapped(signal);
+      // The bootstrap credentials are not needed any more (Gardener deletes its bootstrap kubeconfig secret).
+      for (const name of [bootstrap.metadata!.name!, certificate.metadata!.name!]) {
+        await this.client.delete(Kinds.Secret, { namespace: this.values.namespace, name });
+      }
+    }
+    await deploy({ genericKubeconfigSecret: generic.metadata!.name! });
+    return reason;
+  };
+
+  // Its shoot access Secret has a token that is not due for renewal, and its ManagedResource is healthy.
+  private async waitUntilResourceManagerBootstrapped(signal: AbortSignal | undefined): Promise<void> {
+    const { timeout, interval } = this.options.resourceManagerBootstrap ?? { timeout: 120_000, interval: 5_000 };
+    const deadline = Date.now() + timeout;
+    const name = renderResourceManagerShootAccessSecret(this.values).metadata!.name!;
+    for (;;) {
+      signal?.throwIfAborted();
+      let why = resourceManagerNotBootstrapped(
+        await this.readOptional<V1Secret>(Kinds.Secret, name),
+        this.options.now?.() ?? new Date(),
+      );
+      if (!why) {
+        const mr = await this.readOptional(ManagedResourceKind, ResourceManagerManagedResourceName);
+        const problem = mr ? checkManagedResource(mr as never) : { message: 'does not exist' };
+        why = problem ? `ManagedResource ${ResourceManagerManagedResourceName}: ${problem.message}` : undefined;
+      }
+      if (!why) return;
+      if (Date.now() >= deadline) {
+        throw new Error(`gardener-resource-manager in ${this.values.namespace} was not bootstrapped in time: ${why}`);
+      }
+      await sleep(interval, signal);
+    }
+  }
+
+  /**
+   * "Deploying Gardener shoot access resources": the `gardener` and `gardener-internal` shoot access kubeconfigs
+   * (tokens the resource manager fills are kept) and the ManagedResource with their ClusterRoleBinding.
+   */
+  readonly deployGardenerAccess = async (servers: GardenerAccessServers): Promise<void> => {
+    if (!this.caBundle) throw new Error('secrets management has not been initialized');
+    const existing = new Map<string, V1Secret>();
+    for (const name of [GardenerAccessName, GardenerInternalAccessName]) {
+      const secret = await this.readOptional<V1Secret>(Kinds.Secret, name);
+      if (secret) existing.set(name, secret);
+    }
+    for (const secret of renderGardenerAccessSecrets(this.values, this.caBundle, servers, existing)) {
+      await this.apply(secret as KubernetesObject);
+    }
+    const resources = renderGardenerAccessShootResources(this.values);
+    await this.apply(resources.secret);
+    await this.apply(resources.managedResource);
+  };
+
+  /** A shoot access Secret (`gardener`, `gardener-internal`), if it exists. */
+  async shootAccessSecret(name: string): Promise<V1Secret | undefined> {
+    return this.readOptional<V1Secret>(Kinds.Secret, name);
+  }
+
   /** "Deploying Kubernetes controller manager". */
   readonly deployKubeControllerManager = async (): Promise<void> => {
     const generic = await this.shootAccess(KubeControllerManagerName);
+    const shootResources = renderKubeControllerManagerShootResources(this.values.namespace);
+    for (const obj of [shootResources.secret, shootResources.managedResource]) await this.apply(obj);
     await this.apply(renderKubeControllerManagerDeployment(this.values, this.secrets, generic) as KubernetesObject);
   };
 
   /** "Deploying Kubernetes scheduler". */
   readonly deployKubeScheduler = async (): Promise<void> => {
     const generic = await this.shootAccess(KubeSchedulerName);
+    const shootResources = renderKubeSchedulerShootResources(this.values.namespace);
+    for (const obj of [shootResources.secret, shootResources.managedResource]) await this.apply(obj);
     const config = renderKubeSchedulerConfigMap(this.values);
     await this.apply(config as KubernetesObject);
     await this.apply(

@@ -50,6 +50,25 @@ describe('ServiceAccount tokens', () => {
     expect(await tokens.verify(token)).toBeUndefined();
   });
 
+  it("accept the --api-audiences (Gardener's kubernetes,gardener) and default requests to them", async () => {
+    const { storage } = await setup();
+    const signingKey = key();
+    const tokens = new ServiceAccountTokens(signingKey, storage, { apiAudiences: ['kubernetes', 'gardener'] });
+    // The token requestor of gardener-resource-manager asks for audience `gardener`.
+    const forGardener: string = (await tokens.request('ns', 'robot', { spec: { audiences: ['gardener'] } })).status
+      .token;
+    expect((await tokens.verify(forGardener))?.audiences).toEqual(['gardener']);
+    const defaulted = await tokens.request('ns', 'robot', {});
+    expect(defaulted.spec.audiences).toEqual(['kubernetes', 'gardener']);
+    const forOther: string = (await tokens.request('ns', 'robot', { spec: { audiences: ['vault'] } })).status.token;
+    expect(await tokens.verify(forOther)).toBeUndefined();
+    // Without --api-audiences only the issuer is accepted, as kube does.
+    const issuerOnly = new ServiceAccountTokens(signingKey, storage);
+    expect(await issuerOnly.verify(forGardener)).toBeUndefined();
+    const forIssuer: string = (await issuerOnly.request('ns', 'robot', {})).status.token;
+    expect((await issuerOnly.verify(forIssuer))?.user.username).toBe('system:serviceaccount:ns:robot');
+  });
+
   it('never authenticate arbitrary or JWT-shaped garbage (property)', async () => {
     const { tokens } = await setup();
     const segment = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64url'));

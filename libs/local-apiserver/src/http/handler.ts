@@ -305,6 +305,14 @@ function requestAttributes(route: Route, url: RequestUrl, req: IncomingMessage, 
   const verb = requestVerb(method, route.name !== '', watch);
   // Field selectors of lists and watches reach the authorizers (kube's AuthorizeWithSelectors; the Node authorizer).
   const fieldSelector = (verb === 'list' || verb === 'watch') && url.searchParams.get('fieldSelector');
+  // A list or watch of one object names it (kube's RequestInfoFactory: `metadata.name` of an exact-match field
+  // selector), so RBAC rules with resourceNames apply to it.
+  const selectedName = fieldSelector
+    ? fieldSelector
+        .split(',')
+        .map((term) => /^metadata\.name==?(.*)$/.exec(term.trim())?.[1])
+        .find((name) => name !== undefined)
+    : undefined;
   return {
     user,
     kind: 'resource',
@@ -315,7 +323,7 @@ function requestAttributes(route: Route, url: RequestUrl, req: IncomingMessage, 
       version: route.version,
       resource: route.resource,
       subresource: route.subresource,
-      name: route.name,
+      name: route.name || (selectedName ?? ''),
       ...(fieldSelector ? { fieldSelector } : {}),
     },
   };

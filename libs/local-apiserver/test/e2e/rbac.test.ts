@@ -73,6 +73,52 @@ subjects:
     );
   });
 
+  it('applies resourceNames to a list or watch that selects one object by metadata.name, as kube does', async () => {
+    await admin(
+      ['apply', '-f', '-'],
+      `
+apiVersion: v1
+kind: Namespace
+metadata: {name: solo}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: mine, namespace: solo}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: solo}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: one-cm, namespace: solo}
+rules:
+- {apiGroups: [""], resources: [configmaps], resourceNames: [mine], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: alice-reads-one, namespace: solo}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: one-cm}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
+`,
+    );
+    const selected = await alice([
+      'get',
+      'configmaps',
+      '-n',
+      'solo',
+      '--field-selector=metadata.name=mine',
+      '-o',
+      'name',
+    ]);
+    expect(selected.stdout, selected.stderr).toContain('configmap/mine');
+    const all = await alice(['get', 'configmaps', '-n', 'solo']);
+    expect(all.stderr).toContain('cannot list resource "configmaps"');
+    const other = await alice(['get', 'configmaps', '-n', 'solo', '--field-selector=metadata.name=settings']);
+    expect(other.stderr).toContain('configmaps "settings" is forbidden');
+  });
+
   it('answers kubectl auth can-i', async () => {
     expect((await alice(['auth', 'can-i', 'list', 'configmaps', '-n', 'team'])).stdout.trim()).toBe('yes');
     const no = await alice(['auth', 'can-i', 'create', 'configmaps', '-n', 'team']);

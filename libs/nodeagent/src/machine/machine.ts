@@ -4,7 +4,8 @@
 // (`/opt/bin/gardener-node-agent --config=<node path>`): it runs in the machine's process and shares its unit runner,
 // as node-agent shares systemd on a real node — it reads its NodeAgentConfiguration, connects to the shoot with the
 // kubeconfig of `clientConnection.kubeconfig` (Gardener's `/var/lib/gardener-node-agent/credentials/kubeconfig`) and
-// runs the OperatingSystemConfig, Node, Lease and health check controllers.
+// runs the OperatingSystemConfig, Node, Lease and health check controllers. Without that kubeconfig it first bootstraps
+// its client certificate with the bootstrap token (bootstrap.ts).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { nodeAgentConfigSpec, parseComponentConfig } from '@gardener-ts/component-config';
@@ -18,6 +19,7 @@ import { nodePath } from '../units/paths.js';
 import { LocalUnitRunner, type InProcessLaunch, type ProgramLauncher } from '../units/runner.js';
 import { applyCloudConfig, parseCloudConfig } from '../userdata/cloud-config.js';
 import { httpHealthProbe } from '../controller/healthcheck/reconciler.js';
+import { bootstrapNodeAgentKubeconfig, MachineNamePlaceholder } from './bootstrap.js';
 import {
   freeLocalPort,
   KubeletBinary,
@@ -42,6 +44,11 @@ export interface LocalMachineOptions {
   nodeName: string;
   /** The user data (cloud-config) executed on first boot. */
   userData?: string;
+  /**
+   * The name of the Machine this machine is (its `<<MACHINE_NAME>>` placeholders in the user data are replaced by it,
+   * as machine-controller-manager does when it creates a VM).
+   */
+  machineName?: string;
   log: Logger;
   /** Further programs the machine knows (by ExecStart path), besides gardener-node-agent. */
   programs?: Record<string, ProgramLauncher>;
@@ -107,7 +114,8 @@ export class LocalMachine {
     }
     log.info('First boot: executing the user data');
     await this.units.load();
-    const config = parseCloudConfig(userData);
+    const machineName = this.options.machineName;
+    const config = parseCloudConfig(machineName ? userData.replaceAll(MachineNamePlaceholder, machineName) : userData);
     // Like cloud-init, the user data runs once: failing commands are reported, the machine stays up.
     await applyCloudConfig(config, { rootDir, units: this.units }).catch((err: unknown) =>
       log.error({ err }, 'The user data did not run cleanly'),
@@ -151,10 +159,14 @@ export class LocalMachine {
         const kubeconfigPath = nodePath(rootDir, config.clientConnection.kubeconfig || NodeAgentKubeconfigPath);
         const kubeconfig = await readFile(kubeconfigPath, 'utf8').catch(() => undefined);
         if (kubeconfig === undefined) {
-          // Gardener's node-agent first exchanges the bootstrap token for its own kubeconfig; not built yet.
-          throw new Error(
-            `${NodeAgentBinary}: no kubeconfig at ${config.clientConnection.kubeconfig || NodeAgentKubeconfigPath}; bootstrapping with the bootstrap token is not supported yet`,
-          );
+          // Gardener's node-agent exchanges the bootstrap token for its own client certificate first.
+          await bootstrapNodeAgentKubeconfig({
+            rootDir,
+            kubeconfigPath: config.clientConnection.kubeconfig || NodeAgentKubeconfigPath,
+            apiServer: config.apiServer,
+            log: log.child({ unit: 'gardener-node-agent' }),
+            signal,
+          });
         }
         const secretName = config.controllers.operatingSystemConfig.secretName;
         const mgr = await Manager.create({

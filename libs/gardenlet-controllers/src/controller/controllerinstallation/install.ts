@@ -85,16 +85,22 @@ export function managedResourceDataKey(index: number, object: KubernetesObject):
   return key.replace(/[^-._a-zA-Z0-9]/g, '_');
 }
 
+/** The data of a ManagedResource's Secret: one key per object (see {@link managedResourceDataKey}), JSON. */
+export function managedResourceSecretData(objects: readonly KubernetesObject[]): Record<string, string> {
+  const data: Record<string, string> = {};
+  objects.forEach((o, i) => {
+    data[managedResourceDataKey(i, o)] = Buffer.from(JSON.stringify(o)).toString('base64');
+  });
+  return data;
+}
+
 /** The ManagedResource and its Secret carrying the rendered objects (one key per object). */
 export function installationManagedResource(
   installation: string,
   objects: readonly KubernetesObject[],
 ): { secret: KubernetesObject; managedResource: KubernetesObject } {
   const secretName = `managedresource-${installation}`;
-  const data: Record<string, string> = {};
-  objects.forEach((o, i) => {
-    data[managedResourceDataKey(i, o)] = Buffer.from(JSON.stringify(o)).toString('base64');
-  });
+  const data = managedResourceSecretData(objects);
   const labels = { [CONTROLLER_INSTALLATION_LABEL]: installation };
   return {
     secret: {

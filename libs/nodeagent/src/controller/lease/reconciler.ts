@@ -25,7 +25,7 @@ export function leaseName(nodeName: string): string {
 /** Renews node-agent's Lease. */
 export class LeaseReconciler {
   constructor(
-    private readonly deps: { client: Pick<Client, 'get' | 'create' | 'patch'>; nodeName: string; now?: () => Date },
+    private readonly deps: { client: Pick<Client, 'get' | 'create' | 'update'>; nodeName: string; now?: () => Date },
   ) {}
 
   async reconcile(req: Request): Promise<ReconcileResult | void> {
@@ -36,7 +36,8 @@ export class LeaseReconciler {
     const spec = { holderIdentity: nodeName, leaseDurationSeconds: LeaseDurationSeconds, renewTime };
     const existing = await client.get(Kinds.Lease, req).catch(ignoreNotFound);
     if (existing) {
-      await client.patch(Kinds.Lease, req, { type: 'merge', patch: { spec } });
+      // An update, as Gardener's: node-agent's Role in kube-system grants leases get/list/watch/create/update only.
+      await client.update({ ...existing, spec: { ...existing.spec, ...spec } });
       return;
     }
     const lease: Lease = {

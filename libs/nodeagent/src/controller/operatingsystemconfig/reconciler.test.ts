@@ -113,6 +113,19 @@ afterEach(async () => {
 });
 
 describe('OperatingSystemConfigReconciler', () => {
+  it('waits for the kubelet to register the Node it started, then annotates it', async () => {
+    shoot.objects.delete('Node/machine-0');
+    shoot.objects.set('Secret/' + req.name, oscSecret(osc('maxPods: 110\n'), 'sum-1'));
+    expect(await reconciler.reconcile(req, { log })).toEqual({ requeueAfter: 5_000 });
+    expect(units.status('kubelet.service')).toMatchObject({ activeState: 'active' });
+
+    shoot.objects.set('Node/machine-0', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'machine-0' } });
+    expect(await reconciler.reconcile(req, { log })).toBeUndefined();
+    expect(shoot.objects.get('Node/machine-0')!.metadata!.annotations).toEqual({
+      'checksum/cloud-config-data': 'sum-1',
+    });
+  });
+
   it('applies a first OSC, then a changed file restarts only the unit that names it', async () => {
     shoot.objects.set('Secret/' + req.name, oscSecret(osc('maxPods: 110\n'), 'sum-1'));
     await reconciler.reconcile(req, { log });

@@ -11,6 +11,7 @@ import {
   ignoreNotFound,
   type Client,
   type ReconcileContext,
+  type ReconcileResult,
   type Request,
 } from '@gardener-ts/controller-runtime';
 import { applyPlan } from '../../osc/apply.js';
@@ -39,11 +40,14 @@ export interface OperatingSystemConfigReconcilerDeps {
   nodeName: string;
 }
 
+/** How long the reconciler waits before it looks for a Node that is not registered yet. */
+export const NodeRegistrationRequeueMs = 5_000;
+
 /** Applies the OSC of node-agent's Secret on this machine. */
 export class OperatingSystemConfigReconciler {
   constructor(private readonly deps: OperatingSystemConfigReconcilerDeps) {}
 
-  async reconcile(req: Request, ctx: Pick<ReconcileContext, 'log'>): Promise<void> {
+  async reconcile(req: Request, ctx: Pick<ReconcileContext, 'log'>): Promise<ReconcileResult | void> {
     const { client, rootDir, units, nodeName } = this.deps;
     const secret = await client.get(Kinds.Secret, req).catch(ignoreNotFound);
     if (!secret) return;
@@ -75,7 +79,12 @@ export class OperatingSystemConfigReconciler {
     const checksum =
       secret.metadata?.annotations?.[OSCChecksumAnnotation] ?? createHash('sha256').update(text).digest('hex');
     const node = await client.get(Kinds.Node, { namespace: '', name: nodeName }).catch(ignoreNotFound);
-    if (node && node.metadata?.annotations?.[NodeCloudConfigChecksumAnnotation] !== checksum) {
+    if (!node) {
+      // Gardener's node-agent: the kubelet this OSC started registers the Node shortly; annotate it then.
+      ctx.log.info({ node: nodeName }, 'Waiting for Node to get registered by kubelet, requeuing');
+      return { requeueAfter: NodeRegistrationRequeueMs };
+    }
+    if (node.metadata?.annotations?.[NodeCloudConfigChecksumAnnotation] !== checksum) {
       await client.patch(
         Kinds.Node,
         { namespace: '', name: nodeName },

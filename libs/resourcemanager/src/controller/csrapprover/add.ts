@@ -1,4 +1,5 @@
-// Registers the kubelet CSR approver: kubelet-serving CertificateSigningRequests created or updated in the target.
+// Registers the CSR approver: kubelet-serving and kube-apiserver-client (gardener-node-agent) CertificateSigningRequests
+// created or updated in the target.
 import {
   controllerFor,
   type Cluster,
@@ -7,7 +8,7 @@ import {
   type Predicate,
 } from '@gardener-ts/controller-runtime';
 import { CSRApprover, CSRKind, type CertificateSigningRequest } from './reconcile.js';
-import { KubeletServingSigner } from './rules.js';
+import { KubeAPIServerClientSigner, KubeletServingSigner } from './rules.js';
 
 export const CSRApproverControllerName = 'kubelet-csr-approver';
 
@@ -21,7 +22,8 @@ export interface AddCSRApproverOptions {
 
 export function addCSRApprover(mgr: Manager, o: AddCSRApproverOptions): Controller {
   const predicate: Predicate<CertificateSigningRequest> = (e) =>
-    e.type !== 'delete' && e.object.spec?.signerName === KubeletServingSigner;
+    e.type !== 'delete' &&
+    (e.object.spec?.signerName === KubeletServingSigner || e.object.spec?.signerName === KubeAPIServerClientSigner);
   return controllerFor(mgr, CSRApproverControllerName)
     .inCluster(o.targetCluster)
     .for(CSRKind, { predicates: [predicate] })

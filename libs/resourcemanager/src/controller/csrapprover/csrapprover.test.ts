@@ -1,7 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { canonicalIP, parseCertificateRequest } from './certificate-request.js';
-import { approvalCondition, decideKubeletServing, isFinal, type ApprovalLookups, type NodeAddresses } from './rules.js';
+import {
+  approvalCondition,
+  decideKubeletServing,
+  decideNodeAgentClient,
+  isFinal,
+  type ApprovalLookups,
+  type NodeAddresses,
+  type NodeAgentLookups,
+} from './rules.js';
 
 /** A PEM certificate request made by openssl, as a kubelet would send it. */
 function makeCSR(subject: string, sans: string[]): Buffer {
@@ -167,6 +175,60 @@ describe('kubelet-serving rules', () => {
     };
     const req = { ...good, ipAddresses: ['fd00::5'] };
     expect((await decide('system:node:worker-1', req, lookups({ node: async () => v6node }))).approve).toBe(true);
+  });
+});
+
+describe('gardener-node-agent client rules', () => {
+  const machine = 'bar-worker-z1-x7k2p'; // openssl refuses common names over 64 characters
+  const request = (cn: string) => parseCertificateRequest(makeCSR(`/O=gardener.cloud:node-agents/CN=${cn}`, []));
+  const own = request(`gardener.cloud:node-agent:machine:${machine}`);
+  const lookups = (over: Partial<NodeAgentLookups> = {}): NodeAgentLookups => ({
+    machineNamespace: 'shoot--foo--bar',
+    machine: async (name) => (name === machine ? { metadata: { labels: {} } } : undefined),
+    nodeExists: async () => false,
+    ...over,
+  });
+
+  it('has no opinion on client requests of others', async () => {
+    expect(await decideNodeAgentClient('system:bootstrap:abcdef', request('alice'), lookups())).toBeUndefined();
+  });
+  it('approves a bootstrap token for a machine that has no Node yet', async () => {
+    expect(await decideNodeAgentClient('system:bootstrap:abcdef', own, lookups())).toEqual({
+      approve: true,
+      reason: 'all checks passed',
+    });
+  });
+  it('denies a bootstrap token once the machine has its Node', async () => {
+    const bootstrapped = lookups({
+      machine: async () => ({ metadata: { labels: { node: 'machine-0' } } }),
+      nodeExists: async (name) => name === 'machine-0',
+    });
+    expect(await decideNodeAgentClient('system:bootstrap:abcdef', own, bootstrapped)).toEqual({
+      approve: false,
+      reason: `Cannot use bootstrap token since gardener-node-agent for machine "${machine}" is already bootstrapped`,
+    });
+  });
+  it('denies a machine that does not exist, another node-agent and other users', async () => {
+    const unknown = request('gardener.cloud:node-agent:machine:gone');
+    expect(await decideNodeAgentClient('system:bootstrap:abcdef', unknown, lookups())).toMatchObject({
+      approve: false,
+      reason: 'machine "gone" does not exist',
+    });
+    expect(await decideNodeAgentClient('gardener.cloud:node-agent:machine:other', own, lookups())).toMatchObject({
+      approve: false,
+    });
+    expect(await decideNodeAgentClient(`gardener.cloud:node-agent:machine:${machine}`, own, lookups())).toMatchObject({
+      approve: true,
+    });
+    expect(await decideNodeAgentClient('bob', own, lookups())).toEqual({
+      approve: false,
+      reason: 'username "bob" is not allowed to create CSRs for a gardener-node-agent',
+    });
+  });
+  it('says it is a gardener-node-agent certificate in the condition', () => {
+    expect(approvalCondition({ approve: true, reason: 'ok' }, new Date(), 'gardener-node-agent').message).toBe(
+      'Approving gardener-node-agent certificate CSR (ok)',
+    );
   });
 });
 

@@ -1,8 +1,12 @@
-// Gardener's rules for kubelet serving certificate requests: approve when every one holds, deny with the first that
-// fails. The lookups (the Node in the target cluster, the Machines in the source cluster) are injected.
+// Gardener's rules for kubelet serving certificate requests and gardener-node-agent client certificate requests:
+// approve when every one holds, deny with the first that fails. The lookups (the Node in the target cluster, the
+// Machines in the source cluster) are injected.
 import { canonicalIP, type CertificateRequestInfo } from './certificate-request.js';
 
 export const KubeletServingSigner = 'kubernetes.io/kubelet-serving';
+export const KubeAPIServerClientSigner = 'kubernetes.io/kube-apiserver-client';
+/** The user name prefix of gardener-node-agents (their certificates' common name). */
+export const NodeAgentUserNamePrefix = 'gardener.cloud:node-agent:machine:';
 export const NodeUserPrefix = 'system:node:';
 export const NodesGroup = 'system:nodes';
 
@@ -59,21 +63,59 @@ export async function decideKubeletServing(
   return { approve: true, reason: 'all checks passed' };
 }
 
+/** What the node-agent rule needs: the Machine (by name, in the machine namespace) and whether a Node exists. */
+export interface NodeAgentLookups {
+  machine(name: string): Promise<{ metadata?: { labels?: Record<string, string> } } | undefined>;
+  nodeExists(name: string): Promise<boolean>;
+  machineNamespace: string;
+}
+
+/**
+ * Gardener's rule for `kube-apiserver-client` requests of gardener-node-agents: no opinion on other requests (common
+ * name without the node-agent prefix); the machine must exist; a bootstrap token may ask only while the machine has
+ * no Node yet, a node-agent only for itself.
+ */
+export async function decideNodeAgentClient(
+  username: string,
+  req: CertificateRequestInfo,
+  lookups: NodeAgentLookups,
+): Promise<Decision | undefined> {
+  if (!req.commonName.startsWith(NodeAgentUserNamePrefix)) return undefined;
+  const deny = (reason: string): Decision => ({ approve: false, reason });
+  const machineName = req.commonName.slice(NodeAgentUserNamePrefix.length);
+  const machine = await lookups.machine(machineName);
+  if (!machine) return deny(`machine "${machineName}" does not exist`);
+  if (username.startsWith('system:bootstrap:')) {
+    const nodeName = machine.metadata?.labels?.node;
+    if (nodeName && (await lookups.nodeExists(nodeName))) {
+      return deny(
+        `Cannot use bootstrap token since gardener-node-agent for machine "${machineName}" is already bootstrapped`,
+      );
+    }
+  } else if (username.startsWith(NodeAgentUserNamePrefix)) {
+    if (username !== req.commonName)
+      return deny(`username "${username}" and commonName "${req.commonName}" do not match`);
+  } else {
+    return deny(`username "${username}" is not allowed to create CSRs for a gardener-node-agent`);
+  }
+  return { approve: true, reason: 'all checks passed' };
+}
+
 /** The condition the approver appends: Approved/RequestApproved or Denied/RequestDenied. */
-export function approvalCondition(decision: Decision, now: Date) {
+export function approvalCondition(decision: Decision, now: Date, what = 'kubelet server') {
   return decision.approve
     ? {
         type: 'Approved',
         status: 'True',
         reason: 'RequestApproved',
-        message: `Approving kubelet server certificate CSR (${decision.reason})`,
+        message: `Approving ${what} certificate CSR (${decision.reason})`,
         lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       }
     : {
         type: 'Denied',
         status: 'True',
         reason: 'RequestDenied',
-        message: `Denying kubelet server certificate CSR (${decision.reason})`,
+        message: `Denying ${what} certificate CSR (${decision.reason})`,
         lastUpdateTime: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       };
 }
