@@ -39,6 +39,8 @@ const ETCD_REPOSITORIES = [
   'europe-docker.pkg.dev/gardener-project/releases/gardener/etcd',
   'europe-docker.pkg.dev/gardener-project/public/gardener/etcd',
 ];
+// Machine images: ours, and Gardener's provider-local node image (the CloudProfile's `machineImages[local]` providerConfig).
+const MACHINE_IMAGES = ['gardener-ts/machine', 'local-skaffold/gardener-extension-provider-local/node'];
 // The official NATS image, as Docker Hub names it with and without its registry.
 const NATS_REPOSITORIES = ['nats', 'docker.io/library/nats', 'docker.io/nats', 'library/nats'];
 
@@ -70,8 +72,9 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
   const nats: Omit<ImageMapEntry, 'image'> = { command: [NATS_SERVER_BINARY], binaries: ['nats-server'] };
   return new ImageMap([
     { prefix: 'gardener-ts/', command: [node, join(workspace, 'dist/apps/${suffix}/main.js')] },
-    // provider-local's machine Pods: the machine program bundled with node-agent.
-    { image: 'gardener-ts/machine', command: [node, join(workspace, 'dist/apps/node-agent/machine.js')] },
+    // provider-local's machine Pods: the machine program bundled with node-agent — under our name, and under the node
+    // image Gardener's provider-local CloudProfile names for its machine image `local`.
+    ...MACHINE_IMAGES.map((image) => ({ image, command: [node, join(workspace, 'dist/apps/node-agent/machine.js')] })),
     ...KUBE_APISERVER_REPOSITORIES.map((image) => ({ image, ...localApiServer })),
     ...KUBE_CONTROLLER_MANAGER_REPOSITORIES.map((image) => ({ image, ...localControllerManager })),
     ...KUBE_SCHEDULER_REPOSITORIES.map((image) => ({ image, ...localScheduler })),

@@ -231,6 +231,15 @@ describe('built-in image map', () => {
     ]);
   });
 
+  it("runs provider-local's machine image, under our name and Gardener's, as the machine program", () => {
+    for (const ref of ['gardener-ts/machine:v0.1.0', 'local-skaffold/gardener-extension-provider-local/node:v1.0.0']) {
+      expect(programArgv(builtin.resolve(ref)!, {}, context())).toEqual([
+        '/bin/node',
+        '/ws/dist/apps/node-agent/machine.js',
+      ]);
+    }
+  });
+
   it('maps nothing else', () => {
     expect(builtin.resolve('docker.io/library/nginx:1.27')).toBeUndefined();
   });
