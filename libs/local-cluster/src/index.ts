@@ -62,6 +62,13 @@ export {
 export { ImageMap, type ImageMapEntry, type ResolvedImage } from './images/image-map.js';
 export { builtinImageMap, type BuiltinImageMapOptions } from './images/builtin.js';
 export { KUBE_CONTROLLER_MANAGER_CONTROLLERS } from './images/kube-controller-manager-flags.js';
+export { type CSRSigningOptions } from './controllers/csrsigning/controller.js';
+export {
+  SIGNING_FILE_FLAGS,
+  signingFilesFromFlags,
+  type SignerName,
+  type SigningFiles,
+} from './controllers/csrsigning/signer.js';
 export { ServiceProxy, type ServiceProxyOptions } from './proxy/service-proxy.js';
 export {
   MAX_NODES,

@@ -45,5 +45,6 @@ export {
   type KeyAlgorithm,
   type KeyPair,
   type KeySpec,
+  type PublicKey,
 } from './pki.js';
 export * from './constants.js';

@@ -107,6 +107,13 @@ export interface CertificateAuthority {
   readonly keys: KeyPair;
 }
 
+/** The public half of a key pair: what a certificate for someone else's key (a PKCS#10 request's) is made of. */
+export interface PublicKey {
+  readonly publicKey: CryptoKey;
+  /** The public (or private) key as a Node key object, for its type. */
+  readonly keyObject: KeyObject;
+}
+
 /** Everything a certificate is made of. */
 export interface CertificateRequest {
   readonly commonName: string;
@@ -116,7 +123,8 @@ export interface CertificateRequest {
   readonly certType: CertType;
   readonly notBefore: Date;
   readonly notAfter: Date;
-  readonly keys: KeyPair;
+  /** The subject's keys; only the public half (a key of a PKCS#10 request) when a signingCA signs. */
+  readonly keys: KeyPair | PublicKey;
   /** The signer; self-signed when absent. */
   readonly signingCA?: CertificateAuthority;
 }
@@ -152,6 +160,7 @@ export async function issueCertificate(request: CertificateRequest): Promise<x50
   const signer = request.signingCA;
   if (signer) extensions.push(await x509.AuthorityKeyIdentifierExtension.create(signer.certificate));
   const signingKeys = signer ? signer.keys : request.keys;
+  if (!('privateKey' in signingKeys)) throw new Error('a self-signed certificate needs its private key');
   const alg = signingAlgorithmOf(signingKeys.keyObject);
   return x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),

@@ -3,9 +3,10 @@
 // kubeconfig — what a shoot's kube-controller-manager and kube-scheduler Pods run in local mode (the image map
 // translates their flags: libs/local-cluster/src/images/kube-*-flags.ts). Like kube's, each serves /healthz on its
 // secure port (HTTPS with --tls-cert-file/--tls-private-key-file), and by default campaigns for leadership on Lease
-// kube-system/kube-controller-manager or kube-system/kube-scheduler before it starts its controllers. Garbage
-// collection, namespace deletion, CSR signing, service account tokens and the root CA ConfigMap are not here: the
-// substrate's API server does them itself. A kubeconfig user may authenticate with a token file (Gardener's generic
+// kube-system/kube-controller-manager or kube-system/kube-scheduler before it starts its controllers. With
+// --cluster-signing-* CA files the controller manager signs approved CSRs (kube's csrsigning). Garbage collection,
+// namespace deletion, service account tokens and the root CA ConfigMap are not here: the substrate's API server does
+// them itself. A kubeconfig user may authenticate with a token file (Gardener's generic
 // token kubeconfig), re-read as the token requestor renews it.
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,7 +22,13 @@ import {
   type LeaderElectionConfiguration,
   type LeaderElector,
 } from '@gardener-ts/controller-runtime';
-import { KUBE_CONTROLLER_MANAGER_CONTROLLERS, startControllerManager } from '@gardener-ts/local-cluster';
+import {
+  KUBE_CONTROLLER_MANAGER_CONTROLLERS,
+  SIGNING_FILE_FLAGS,
+  signingFilesFromFlags,
+  startControllerManager,
+  type CSRSigningOptions,
+} from '@gardener-ts/local-cluster';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { parseKubeSchedulerConfiguration } from './scheduler-config.js';
 
@@ -29,8 +36,12 @@ import { parseKubeSchedulerConfiguration } from './scheduler-config.js';
 export const COMPONENT_USAGE = `  gardener-local controller-manager --kubeconfig FILE [--controllers A,B,...] [--node-monitor-grace-period 40s]
                            [--use-service-account-credentials] [--secure-port 10257] [--bind-address 0.0.0.0]
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
+                           [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE |
+                            --cluster-signing-{kube-apiserver-client,kubelet-client,kubelet-serving}-{cert,key}-file F]
+                           [--cluster-signing-duration 8760h]
                            the local controller manager (kube-controller-manager's controllers) for the cluster of
-                           FILE; --controllers names ours, by default every one kube-controller-manager has
+                           FILE; --controllers names ours, by default every one kube-controller-manager has; approved
+                           CSRs are signed with the --cluster-signing-* CAs (none given: not signed here)
   gardener-local scheduler (--config KUBESCHEDULERCONFIG | --kubeconfig FILE) [--secure-port 10259] [--bind-address A]
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
                            the local scheduler (kube-scheduler: pods of the configuration's profiles, else of
@@ -68,6 +79,8 @@ export async function controllerManagerCommand(args: string[], usage: string): P
     controllers: { type: 'string' },
     'node-monitor-grace-period': { type: 'string' },
     'use-service-account-credentials': { type: 'boolean' },
+    'cluster-signing-duration': { type: 'string' },
+    ...Object.fromEntries(SIGNING_FILE_FLAGS.map((name) => [name, { type: 'string' as const }])),
   });
   if (!values) return 2;
   const kubeconfig = text(values, 'kubeconfig');
@@ -81,6 +94,22 @@ export async function controllerManagerCommand(args: string[], usage: string): P
     );
   const serving = servingOf(values, 10257, usage);
   if (!serving) return 2;
+  const signingDuration = text(values, 'cluster-signing-duration');
+  const durationMs = signingDuration === undefined ? undefined : parseDuration(signingDuration);
+  if (signingDuration !== undefined && !durationMs)
+    return usageError(
+      `--cluster-signing-duration must be a duration such as 8760h; got ${JSON.stringify(signingDuration)}`,
+      usage,
+    );
+  let csrSigning: CSRSigningOptions;
+  try {
+    csrSigning = {
+      files: signingFilesFromFlags(Object.fromEntries(SIGNING_FILE_FLAGS.map((name) => [name, text(values, name)]))),
+      durationSeconds: durationMs === undefined ? undefined : Math.floor(durationMs / 1000),
+    };
+  } catch (err) {
+    return usageError((err as Error).message, usage);
+  }
   const list = text(values, 'controllers');
   const controllers =
     list === undefined
@@ -96,6 +125,7 @@ export async function controllerManagerCommand(args: string[], usage: string): P
     controllers,
     nodeMonitorGracePeriodMs: graceMs,
     useServiceAccountCredentials: flag(values, 'use-service-account-credentials') ?? false,
+    csrSigning,
     leaderElection: leaseOf('kube-controller-manager', flag(values, 'leader-elect') ?? true),
     serving,
     log: loggerOf('kube-controller-manager', text(values, 'log-level')),
@@ -164,6 +194,7 @@ interface StandaloneOptions {
   controllers: string[];
   nodeMonitorGracePeriodMs?: number;
   useServiceAccountCredentials?: boolean;
+  csrSigning?: CSRSigningOptions;
   schedulerNames?: string[];
   leaderElection: LeaderElectionConfiguration;
   serving: Serving;
@@ -225,6 +256,7 @@ async function runStandalone(o: StandaloneOptions): Promise<number> {
         controllers: o.controllers,
         nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriodMs,
         useServiceAccountCredentials: o.useServiceAccountCredentials,
+        csrSigning: o.csrSigning,
         schedulerNames: o.schedulerNames,
         logger: log,
       });

@@ -92,7 +92,8 @@ export interface LocalApiServerOptions {
   servingCertificate?: KeyPair;
   /**
    * kube's --client-ca-file (PEM, one or more CAs): client certificates are verified against these CAs only (CN the
-   * user, O the groups), instead of the data dir's CA.
+   * user, O the groups), instead of the data dir's CA. The in-process CSR signer then does not run: the cluster's
+   * controller manager signs approved CSRs with its --cluster-signing-* CAs, as in kube.
    */
   clientCA?: string;
   /** kube's --service-account-signing-key-file, --service-account-key-file and --service-account-issuer. */
@@ -261,9 +262,11 @@ export class LocalApiServer {
     await gc.start();
     undo.push(() => namespaces.stop());
     await namespaces.start();
-    const csrSigner = new CSRSigner(storage, registry, objects, credentials.ca, log);
-    undo.push(() => csrSigner.stop());
-    await csrSigner.start();
+    // With an external client CA (a shoot's ca-client), certificates from our own CA would not authenticate: the
+    // controller manager's csrsigning signs with the cluster's CAs there, as in kube.
+    const csrSigner = options.clientCA ? undefined : new CSRSigner(storage, registry, objects, credentials.ca, log);
+    undo.push(() => csrSigner?.stop());
+    await csrSigner?.start();
     const namespaceDefaults = new NamespaceDefaultsController(storage, registry, objects, credentials.ca.certPem, log);
     undo.push(() => namespaceDefaults.stop());
     await namespaceDefaults.start();
@@ -393,7 +396,7 @@ export class LocalApiServer {
         aggregation,
         rbac,
         ...(nodeGraph ? [nodeGraph] : []),
-        csrSigner,
+        ...(csrSigner ? [csrSigner] : []),
         namespaceDefaults,
         admission,
       ],

@@ -17,6 +17,7 @@ import { addTaintEvictionController } from './tainteviction/controller.js';
 import { addScheduler } from './scheduler/controller.js';
 import { addKubeletServingCSRApprover, KUBELET_SERVING_APPROVER } from './csrapproving-kubelet-serving/controller.js';
 import { addCSRApprovingController, CSR_APPROVING } from './csrapproving/controller.js';
+import { addCSRSigningController, CSR_SIGNING, type CSRSigningOptions } from './csrsigning/controller.js';
 import {
   addLocalPathProvisioner,
   addPersistentVolumeBinder,
@@ -74,13 +75,20 @@ export interface ControllerManagerOptions {
    * `local-path-provisioner` controller runs by default, without it that controller cannot run.
    */
   localVolumesDir?: string;
+  /**
+   * The CAs the `csrsigning` controller signs approved CSRs with (kube's --cluster-signing-* flags); without them it
+   * does not run (the substrate's API server then signs itself).
+   */
+  csrSigning?: CSRSigningOptions;
 }
 
 export interface ControllerManager {
   stop(): Promise<void>;
 }
 
-const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerManagerOptions) => void> = {
+type AddController = (ctx: ControllerContext, options: ControllerManagerOptions) => void | Promise<void>;
+
+const CONTROLLERS: Record<string, AddController> = {
   replicaset: addReplicaSetController,
   deployment: addDeploymentController,
   scheduler: addScheduler,
@@ -104,6 +112,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext, options: ControllerMa
       },
     }),
   [CSR_APPROVING]: addCSRApprovingController,
+  [CSR_SIGNING]: (ctx, o) => addCSRSigningController(ctx, o.csrSigning),
   [PERSISTENTVOLUME_BINDER]: addPersistentVolumeBinder,
   [PVC_PROTECTION]: addPVCProtectionController,
   [LOCAL_PATH_PROVISIONER_CONTROLLER]: (ctx, o) => {
@@ -133,7 +142,7 @@ export async function startControllerManager(options: ControllerManagerOptions):
   const credentials = options.useServiceAccountCredentials
     ? new ServiceAccountCredentials(mgr.cluster().api, kubeConfig, log)
     : undefined;
-  for (const name of names) CONTROLLERS[name]((await credentials?.contextFor(ctx, name)) ?? ctx, options);
+  for (const name of names) await CONTROLLERS[name]((await credentials?.contextFor(ctx, name)) ?? ctx, options);
   await mgr.start();
   log.info({ controllers: names, serviceAccounts: !!credentials }, 'Controller manager started');
   return {

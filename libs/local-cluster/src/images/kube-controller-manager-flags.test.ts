@@ -61,6 +61,20 @@ describe('translateKubeControllerManagerArgs', () => {
       'controller-manager',
       '--kubeconfig',
       kubeconfig,
+      '--cluster-signing-duration',
+      '720h',
+      '--cluster-signing-kube-apiserver-client-cert-file',
+      '/srv/kubernetes/ca-client/ca.crt',
+      '--cluster-signing-kube-apiserver-client-key-file',
+      '/srv/kubernetes/ca-client/ca.key',
+      '--cluster-signing-kubelet-client-cert-file',
+      '/srv/kubernetes/ca-client/ca.crt',
+      '--cluster-signing-kubelet-client-key-file',
+      '/srv/kubernetes/ca-client/ca.key',
+      '--cluster-signing-kubelet-serving-cert-file',
+      '/srv/kubernetes/ca-kubelet/ca.crt',
+      '--cluster-signing-kubelet-serving-key-file',
+      '/srv/kubernetes/ca-kubelet/ca.key',
       '--controllers',
       KUBE_CONTROLLER_MANAGER_CONTROLLERS.join(','),
       '--leader-elect',
@@ -82,18 +96,35 @@ describe('translateKubeControllerManagerArgs', () => {
       '--authentication-kubeconfig',
       '--authorization-kubeconfig',
       '--cluster-name',
-      '--cluster-signing-duration',
-      '--cluster-signing-kube-apiserver-client-cert-file',
-      '--cluster-signing-kube-apiserver-client-key-file',
-      '--cluster-signing-kubelet-client-cert-file',
-      '--cluster-signing-kubelet-client-key-file',
-      '--cluster-signing-kubelet-serving-cert-file',
-      '--cluster-signing-kubelet-serving-key-file',
       '--controllers=bootstrapsigner',
       '--controllers=tokencleaner',
       '--root-ca-file',
       '--service-account-private-key-file',
       '--service-cluster-ip-range',
+    ]);
+  });
+
+  it('passes the CA files of all signers through, but not the legacy-unknown signer the local signer lacks', () => {
+    const ignored: string[] = [];
+    const argv = translateKubeControllerManagerArgs(
+      [
+        '--cluster-signing-cert-file=/srv/kubernetes/ca/ca.crt',
+        '--cluster-signing-key-file',
+        '/srv/kubernetes/ca/ca.key',
+        '--cluster-signing-legacy-unknown-cert-file=/srv/kubernetes/ca/ca.crt',
+        '--cluster-signing-legacy-unknown-key-file=/srv/kubernetes/ca/ca.key',
+      ],
+      context(ignored),
+    );
+    expect(argv).toEqual([
+      '--cluster-signing-cert-file',
+      '/srv/kubernetes/ca/ca.crt',
+      '--cluster-signing-key-file',
+      '/srv/kubernetes/ca/ca.key',
+    ]);
+    expect(ignored).toEqual([
+      '--cluster-signing-legacy-unknown-cert-file',
+      '--cluster-signing-legacy-unknown-key-file',
     ]);
   });
 

@@ -1,9 +1,12 @@
 // kube-controller-manager flags → flags of `gardener-local controller-manager` (tools/gardener-local), the substrate's
 // controller manager run against the cluster of `--kubeconfig`. What has a counterpart is translated; the rest is
-// dropped and reported, so a Pod's log says which settings had no effect. Certificate signing, the root CA ConfigMap,
-// service account tokens, garbage collection and namespace deletion have no flags here: the substrate's API server
-// does those jobs itself, with its own CA and keys, so the signing/CA/key file flags are reported as ignored.
+// dropped and reported, so a Pod's log says which settings had no effect. Certificate signing passes through: the
+// `--cluster-signing-*` CA files (and duration) go to our csrsigning controller, which signs with the shoot's CAs
+// the API server trusts. The root CA ConfigMap, service account tokens, garbage collection and namespace deletion
+// have no flags here: the substrate's API server does those jobs itself, so their CA/key file flags are reported
+// as ignored.
 import { CONTROLLER_NAMES, OPT_IN_CONTROLLERS } from '../controllers/controller-manager.js';
+import { SIGNING_FILE_FLAGS } from '../controllers/csrsigning/signer.js';
 import type { TranslationContext } from './image-map.js';
 import {
   booleanValue,
@@ -45,6 +48,8 @@ const KUBE_CONTROLLERS: Record<string, string> = {
   'taint-eviction-controller': 'tainteviction',
   'certificatesigningrequest-approving-controller': 'csrapproving',
   csrapproving: 'csrapproving',
+  'certificatesigningrequest-signing-controller': 'csrsigning',
+  csrsigning: 'csrsigning',
   'persistentvolume-binder-controller': 'persistentvolume-binder',
   'persistentvolume-binder': 'persistentvolume-binder',
   'persistentvolumeclaim-protection-controller': 'pvc-protection',
@@ -82,6 +87,13 @@ const TRANSLATIONS: Record<string, FlagTranslation> = {
   ...commonComponentTranslations(PROGRAM),
   'node-monitor-grace-period': (f) => ['--node-monitor-grace-period', requiredValue(PROGRAM, f)],
   'use-service-account-credentials': (f) => (booleanValue(PROGRAM, f) ? ['--use-service-account-credentials'] : []),
+  'cluster-signing-duration': (f) => ['--cluster-signing-duration', requiredValue(PROGRAM, f)],
+  ...Object.fromEntries(
+    SIGNING_FILE_FLAGS.map((name): [string, FlagTranslation] => [
+      name,
+      (f) => [`--${name}`, requiredValue(PROGRAM, f)],
+    ]),
+  ),
   controllers: (f, context) => {
     const { controllers, unknown } = selectKubeControllers(requiredValue(PROGRAM, f));
     for (const name of unknown) context.ignored(`--controllers=${name}`);

@@ -26,6 +26,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   disruption: 'disruption-controller',
   nodelifecycle: 'node-controller',
   csrapproving: 'certificate-controller',
+  csrsigning: 'certificate-controller',
   'persistentvolume-binder': 'persistent-volume-binder',
   'pvc-protection': 'pvc-protection-controller',
 };
