@@ -234,7 +234,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
     );
   });
 
-  it('reconciles the example shoot: control plane and machine in the seed, the flow shown by the CLI from NATS, care conditions, and its API server answering kubectl with the admin kubeconfig', async () => {
+  it('reconciles the example shoot to healthy: control plane and machine in the seed, the flow shown by the CLI from NATS, the five conditions True, its node Ready and a Pod running on it, reached with the admin kubeconfig', async () => {
     const shootJson = async () =>
       JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
         status?: {
@@ -286,16 +286,18 @@ describe('gardener-local up: the local Gardener landscape', () => {
     }
     expect(await kubectl(kc(), [...ns, 'get', 'machines', '-o', 'name'])).toMatch(/^machine\.machine\.sapcloud\.io\//);
 
-    // The shoot care reconciler's view: its API server and control plane are healthy.
+    // The shoot care reconciler's view: all five conditions True once the machine's node has joined.
     await waitFor(
-      'APIServerAvailable and ControlPlaneHealthy to be True',
+      'the five shoot conditions to be True',
       async () => {
         const conditions = (await shootJson()).status?.conditions ?? [];
-        const status = (type: string) => conditions.find((c) => c.type === type)?.status;
-        return status('APIServerAvailable') === 'True' && status('ControlPlaneHealthy') === 'True';
+        return conditions.length === 5 && conditions.every((c) => c.status === 'True');
       },
-      { timeoutMs: 120_000, intervalMs: 2_000 },
-    );
+      { timeoutMs: 300_000, intervalMs: 2_000 },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\nconditions: ${JSON.stringify((await shootJson()).status?.conditions)}`);
+    });
+    expect(await kubectl(kc(), ['get', 'shoots', '-A'])).toMatch(/garden-local\s+local\s.*Create\s+healthy/);
 
     // The shoot's own API server, with a short-lived admin kubeconfig.
     const { stdout: shootKubeconfig } = await run(
@@ -310,7 +312,23 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(await kubectl(shootKc, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}'])).toContain(
       'system:masters',
     );
-  }, 720_000);
+    // Its node (the machine's kubelet) is Ready, and a workload Pod runs on it.
+    expect(
+      await kubectl(shootKc, [
+        'get',
+        'nodes',
+        '-o',
+        'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}',
+      ]),
+    ).toBe('True');
+    await kubectl(shootKc, ['-n', 'hello', 'run', 'nats', '--image=nats', '--restart=Never', '--', '-p', '-1']);
+    await waitFor(
+      'the workload Pod to run on the shoot node',
+      async () =>
+        (await kubectl(shootKc, ['-n', 'hello', 'get', 'pod', 'nats', '-o', 'jsonpath={.status.phase}'])) === 'Running',
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+  }, 900_000);
 
   it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
     expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
