@@ -204,6 +204,28 @@ describe('service proxy', () => {
     expect(ingress).toEqual([{ ip: '127.0.0.1', ipMode: 'VIP', ports: [{ port: nodePort, protocol: 'TCP' }] }]);
   });
 
+  it('serves a nodePort another program holds as soon as that program lets it go', async () => {
+    // Another local cluster on this host listens on the port first (one of the node-port range).
+    const holder = createServer((_, res) => res.end('other'));
+    const port = 31000 + Math.floor(Math.random() * 1000);
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'taken', namespace: 'default' },
+      spec: { type: 'NodePort', ports: [{ name: 'http', port: 80, nodePort: port }] },
+    });
+    await apply(slice('taken-1', 'taken', [true]));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(proxy.localPort('default', 'taken', 'http')).toBeUndefined();
+    expect(await fetchText(port)).toBe('other');
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    await waitFor('the proxy to take the freed nodePort', () =>
+      proxy.localPort('default', 'taken', 'http') === port ? true : undefined,
+    );
+    expect(await fetchText(port)).toBe('a');
+  });
+
   it('keeps a client on one endpoint with ClientIP affinity, alternates without, and moves on when the endpoint goes', async () => {
     const service = (sessionAffinity: string) => ({
       apiVersion: 'v1',

@@ -1,6 +1,8 @@
 // ClusterIP and NodePort allocation for Services, as kube-apiserver's service REST storage does: a free address
 // from the service CIDR (10.0.0.0/24 by default, .1 is kept for the `kubernetes` Service) and free node ports from
-// 30000-32767; both immutable once set, and kept when an update omits them (kubectl apply does).
+// 30000-32767; both immutable once set, and kept when an update omits them (kubectl apply does). Node ports are
+// picked at random as kube's allocator does, from the upper band first (the lower band is left for Services that ask
+// for a port): several local clusters on one host then rarely want the same host port.
 import { errors } from '../api/errors.js';
 import type { FieldProblem } from '../schema/types.js';
 import type { KubeObject, Storage } from '../storage/types.js';
@@ -81,9 +83,8 @@ export function serviceAllocation(storage: Storage): WriteStep {
     if (wantsNodePorts) {
       for (const p of spec.ports as KubeObject[]) {
         if (p.nodePort) continue;
-        let port = NODE_PORTS.first;
-        while (port <= NODE_PORTS.last && (used.ports.has(port) || claimed.ports.includes(port))) port++;
-        if (port > NODE_PORTS.last) throw errors.internal('failed to allocate a nodePort: range is full');
+        const port = freeNodePort((n) => used.ports.has(n) || claimed.ports.includes(n));
+        if (port === undefined) throw errors.internal('failed to allocate a nodePort: range is full');
         p.nodePort = port;
         claimed.ports.push(port);
       }
@@ -97,6 +98,27 @@ export function serviceAllocation(storage: Storage): WriteStep {
       for (const p of claimed.ports) pendingPorts.delete(p);
     }, 5_000).unref();
   };
+}
+
+/**
+ * A free node port at random: kube's static subrange split (the lower band is min(max(16, size/32), 128) ports) —
+ * dynamic allocation tries the upper band first, then the lower one.
+ */
+export function freeNodePort(taken: (port: number) => boolean, random: () => number = Math.random): number | undefined {
+  const size = NODE_PORTS.last - NODE_PORTS.first + 1;
+  const lower = Math.min(Math.max(16, Math.floor(size / 32)), 128);
+  const bands = [
+    { first: NODE_PORTS.first + lower, size: size - lower },
+    { first: NODE_PORTS.first, size: lower },
+  ];
+  for (const band of bands) {
+    const start = Math.floor(random() * band.size);
+    for (let i = 0; i < band.size; i++) {
+      const port = band.first + ((start + i) % band.size);
+      if (!taken(port)) return port;
+    }
+  }
+  return undefined;
 }
 
 /** clusterIP and nodePorts survive updates that omit them; changing an allocated clusterIP is refused. */

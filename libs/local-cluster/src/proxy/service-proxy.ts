@@ -65,6 +65,8 @@ export class ServiceProxy {
   private readonly host: string;
   private readonly log: Logger;
   private readonly stopInformers: (() => void)[] = [];
+  /** Services with a node port another program holds: synced again until the port is free. */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
   constructor(private readonly options: ServiceProxyOptions) {
@@ -129,6 +131,7 @@ export class ServiceProxy {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const stop of this.stopInformers) stop();
+    for (const timer of this.retries.values()) clearTimeout(timer);
     await Promise.allSettled([...this.syncing.values(), this.recordsSync]);
     await Promise.all([...this.forwarders.values()].flatMap((ports) => [...ports.values()].map((f) => f.close())));
     this.forwarders.clear();
@@ -191,7 +194,10 @@ export class ServiceProxy {
         forwarder = undefined;
       }
       forwarder ??= await this.listen(key, protocol, portName, wanted, port.nodePort !== undefined);
-      if (!forwarder) continue;
+      if (!forwarder) {
+        this.retryLater(key);
+        continue;
+      }
       current.set(slot, forwarder);
       forwarder.setBackends(this.backends(namespace, name, port.name ?? '', protocol), affinityMs);
       entries.push({
@@ -227,6 +233,17 @@ export class ServiceProxy {
     if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
   }
 
+  /** A node port taken by another program (another local cluster, say) is tried again every few seconds. */
+  private retryLater(key: string): void {
+    if (this.stopped || this.retries.has(key)) return;
+    const timer = setTimeout(() => {
+      this.retries.delete(key);
+      this.enqueue(key);
+    }, 5_000);
+    timer.unref();
+    this.retries.set(key, timer);
+  }
+
   /** TCP and UDP are served; SCTP (and anything else) is logged once per Service port and skipped. */
   private supported(key: string, portName: string, protocol: string): boolean {
     if (protocol in LISTENERS) return true;
@@ -252,7 +269,7 @@ export class ServiceProxy {
       if (fixed || port === 0) {
         this.log.error(
           { err, service: key, port: portName, protocol },
-          `cannot listen on ${this.host}:${port}/${protocol}`,
+          `cannot listen on ${this.host}:${port}/${protocol}; trying again in 5s`,
         );
         return undefined;
       }
