@@ -37,6 +37,8 @@ export * as schema from './schema/primitives.js';
 export type { ObjectMeta, ObjectReference, LabelSelector, SecretReference } from './schema/meta.js';
 export { apiVersionOf, type KindDefinition, type KindInfo, type ObjectOf, type PrinterColumn } from './schema/kind.js';
 export { gardenerKinds, findKind } from './kinds.js';
+// Go's zero values of non-omitempty fields, as Gardener's API server decodes them.
+export { fillZeroValues, withStatusZeroValues, zeroValue } from './schema/zero-values.js';
 
 export * from './crd/index.js';
 export * from './serialization/index.js';

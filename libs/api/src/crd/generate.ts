@@ -18,7 +18,7 @@ export function crdFor({ info, schema }: KindDefinition): CustomResourceDefiniti
   const required: string[] = [];
   for (const [name, field] of Object.entries(schema.properties as Record<string, TSchema>)) {
     if (typeMetaFields.has(name)) continue;
-    properties[name] = toStructural(field, { required: name !== 'status' });
+    properties[name] = toStructural(field, { required: name !== 'status', zeroDefaults: name === 'status' });
     if (field[OptionalKind] !== 'Optional') required.push(name);
   }
   if (schema[Kind] !== 'Object') throw new Error(`${info.kind}: the schema of a kind must be an object`);

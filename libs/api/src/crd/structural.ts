@@ -1,5 +1,6 @@
 // Converts a TypeBox schema into a Kubernetes structural OpenAPI v3 schema.
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
+import { zeroValue } from '../schema/zero-values.js';
 import type { JSONSchemaProps } from './types.js';
 
 export interface StructuralOptions {
@@ -8,6 +9,11 @@ export interface StructuralOptions {
    * the required markers of status types either.
    */
   required: boolean;
+  /**
+   * Emit Go's zero value (`zeroValue`) as the `default` of each required field that has one, so that the API server
+   * fills what a client left out as Gardener's API server does when it decodes into Go structs. On for status.
+   */
+  zeroDefaults?: boolean;
 }
 
 export function toStructural(schema: TSchema, options: StructuralOptions): JSONSchemaProps {
@@ -22,6 +28,8 @@ export function toStructural(schema: TSchema, options: StructuralOptions): JSONS
       const properties: Record<string, JSONSchemaProps> = {};
       for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
         properties[name] = toStructural(property, options);
+        const zero = options.zeroDefaults && property[OptionalKind] !== 'Optional' ? zeroValue(property) : undefined;
+        if (zero !== undefined) properties[name].default = zero;
       }
       const required = Object.entries(schema.properties as Record<string, TSchema>)
         .filter(([, property]) => property[OptionalKind] !== 'Optional')

@@ -27,6 +27,7 @@ import {
   defaultShoot,
 } from '../defaulting/index.js';
 import type { KindDefinition } from '../schema/kind.js';
+import { withStatusZeroValues } from '../schema/zero-values.js';
 import { type KubeObject, kindOf, schemaErrors } from '../serialization/manifests.js';
 import { validateBackupBucket, validateBackupEntry } from './backup.js';
 import { validateCloudProfile, validateNamespacedCloudProfile } from './cloudprofile.js';
@@ -94,24 +95,33 @@ export function hasValidation(object: KubeObject): boolean {
 
 /**
  * Validates an object of a known kind: first against its schema (wrong types are reported as invalid values and stop
- * there), then with the kind's rules. Throws for kinds this library does not define.
+ * there), then with the kind's rules. A field missing from `status` is no error: Gardener's API server decodes it as
+ * Go's zero value (filled in here where it has one, see `withStatusZeroValues`), and status is written piecewise.
+ * Throws for kinds this library does not define.
  */
 export function validateObject(object: KubeObject, old?: KubeObject): FieldError[] {
   const kind = kindOf(object);
   if (!kind) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
-  const typeErrors = schemaErrors(kind, object).map((e) =>
-    invalid(FieldPath.root(e.path), valueAt(object, e.path), e.message),
-  );
+  const decoded = withStatusZeroValues(kind, object);
+  const typeErrors = schemaErrors(kind, decoded)
+    .filter((e) => !(isStatusPath(e.path) && valueAt(decoded, e.path) === undefined))
+    .map((e) => invalid(FieldPath.root(e.path), valueAt(decoded, e.path), e.message));
   if (typeErrors.length > 0) return typeErrors;
-  return validators.get(key(kind))?.(object, old) ?? [];
+  return validators.get(key(kind))?.(decoded, old && withStatusZeroValues(kind, old)) ?? [];
 }
 
-/** Returns the object with the defaults of its kind applied (a copy; kinds without defaults are returned as copies too). */
+/**
+ * Returns the object with the defaults of its kind applied and Go's zero values in its status (a copy; kinds without
+ * defaults are returned as copies too).
+ */
 export function defaultObject<T extends KubeObject>(object: T): T {
   const kind = kindOf(object);
   const defaulter = kind && defaulters.get(key(kind));
-  return defaulter ? defaulter(object) : structuredClone(object);
+  const defaulted: T = defaulter ? defaulter(object) : structuredClone(object);
+  return kind ? withStatusZeroValues(kind, defaulted) : defaulted;
 }
+
+const isStatusPath = (path: string) => path === 'status' || path.startsWith('status.');
 
 function valueAt(object: unknown, path: string): unknown {
   return path

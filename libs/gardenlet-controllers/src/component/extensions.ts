@@ -335,7 +335,7 @@ export function renderDNSRecord(
  */
 export function renderBackupEntry(values: ShootValues, options: { bucketName: string }): BackupEntry | undefined {
   if (!values.seed.spec.backup) return undefined;
-  const uid = values.shoot.status?.uid ?? values.shoot.metadata?.uid ?? '';
+  const uid = values.shoot.status?.uid || values.shoot.metadata?.uid || '';
   return {
     apiVersion: 'core.gardener.cloud/v1beta1',
     kind: 'BackupEntry',

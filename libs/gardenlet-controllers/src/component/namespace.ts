@@ -55,7 +55,7 @@ export function renderControlPlaneNamespace(values: ShootValues, options: Namesp
   }
   const failureTolerance = shoot.spec.controlPlane?.highAvailability?.failureTolerance.type ?? '';
   const annotations: Record<string, string> = {
-    [Annotations.ShootUID]: shoot.status?.uid ?? shoot.metadata?.uid ?? '',
+    [Annotations.ShootUID]: shoot.status?.uid || shoot.metadata?.uid || '',
     [FailureToleranceTypeAnnotation]: failureTolerance,
   };
   const zones = options.existingZones?.length

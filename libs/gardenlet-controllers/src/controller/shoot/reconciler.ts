@@ -177,7 +177,7 @@ export class ShootReconciler {
 
   private async delete(shoot: Shoot, seed: Seed, ctx: ReconcileContext): Promise<ReconcileResult | void> {
     const operation = LastOperationType.Delete;
-    const namespace = shoot.status?.technicalID ?? controlPlaneNamespaceOf(shoot);
+    const namespace = controlPlaneNamespaceOf(shoot);
     shoot = await this.patchStatus(
       shoot,
       operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
@@ -271,7 +271,7 @@ export class ShootReconciler {
       shoot,
       seed,
       cloudProfile,
-      namespace: shoot.status?.technicalID ?? controlPlaneNamespaceOf(shoot),
+      namespace: controlPlaneNamespaceOf(shoot),
     };
     return new Botanist(this.deps.gardenApi, this.deps.seed, values, {
       ...this.deps.botanist,
