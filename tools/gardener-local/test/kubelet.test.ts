@@ -367,7 +367,13 @@ describe('the kubelet of a local machine', () => {
     });
     expect(machine.units.status('kubelet.service')).toMatchObject({ activeState: 'active' });
     // Its healthz endpoint, where node-agent's health check asks, and its HTTPS endpoint on a port of its own.
-    expect(await fetch(machine.kubeletHealthzURL!).then((r) => r.text())).toBe('ok');
+    // (The Node may report Ready a moment before the healthz listener is up: kube's kubelet starts both independently.)
+    expect(
+      await waitFor('the machine kubelet healthz', () => fetch(machine!.kubeletHealthzURL!).then((r) => r.text()), {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      }),
+    ).toBe('ok');
     expect(node.status.daemonEndpoints.kubeletEndpoint.Port).not.toBe(10250);
     // Its credentials are the machine's: below its root directory, in kube's places.
     expect(await readFile(nodePath(root, '/var/lib/kubelet/kubeconfig-real'), 'utf8')).toContain(
