@@ -159,3 +159,4 @@ export {
 
 // Utilities.
 export { applyMergePatch, mergePatchFor } from './util/merge-patch.js';
+export { ShootAccessSecretName, shootClientFor } from './shootclient/shoot-client.js';

@@ -70,6 +70,7 @@ export {
   type SigningFiles,
 } from './controllers/csrsigning/signer.js';
 export { ServiceProxy, type ServiceProxyOptions } from './proxy/service-proxy.js';
+export { containerPath } from './kubelet/volumes/mounts.js';
 export {
   MAX_NODES,
   inPodCIDR,

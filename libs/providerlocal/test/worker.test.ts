@@ -123,7 +123,7 @@ const reconciled = (generation: number) =>
   );
 
 describe('the Worker controller', () => {
-  it('creates machines for a pool, rolls them on a new image version and deletes them', async () => {
+  it('creates machines for a pool, rolls them on a new image version, scales them to none while the shoot hibernates and deletes them', async () => {
     await client.create(
       extensionResource('Worker', namespace, 'local', {
         type: 'local',
@@ -167,6 +167,34 @@ describe('the Worker controller', () => {
     await expect(client.get(Kinds.Secret, { namespace, name: classes[0]!.metadata!.name! })).rejects.toSatisfy(
       isNotFound,
     );
+
+    // Hibernation, as the gardenlet asks for it: the shoot in the Cluster wants it, then the Worker is reconciled.
+    const hibernate = async (enabled: boolean) => {
+      await client.patch(
+        kind('extensions.gardener.cloud/v1alpha1', 'Cluster'),
+        { name: namespace },
+        { type: 'merge', patch: { spec: { shoot: { spec: { hibernation: { enabled } } } } } },
+      );
+      await client.patch(
+        WorkerKind,
+        { namespace, name: 'local' },
+        { type: 'merge', patch: { metadata: { annotations: { 'gardener.cloud/operation': 'reconcile' } } } },
+      );
+    };
+    const running = async () =>
+      (await client.list(MachineKind, { namespace })).items.filter((m) => phaseOf(m) === 'Running').length;
+    await hibernate(true);
+    await waitFor(
+      'the hibernated Worker to have no machine and no machine Pod left',
+      async () =>
+        (await client.list(MachineKind, { namespace })).items.length === 0 &&
+        (await client.list(Kinds.Pod, { namespace })).items.length === 0,
+      { timeoutMs: 30_000 },
+    );
+    await hibernate(false);
+    await waitFor('the woken-up Worker to run its minimum of 2 machines again', async () => (await running()) === 2, {
+      timeoutMs: 30_000,
+    });
 
     await client.delete(WorkerKind, { namespace, name: 'local' });
     await waitFor(

@@ -2,7 +2,7 @@
 // `cluster` runs whole local clusters (see cluster-command.ts).
 import { APISERVER_USAGE, apiserverCommand } from './apiserver-command.js';
 import { CLUSTER_USAGE, clusterCommand, upCommand } from './cluster-command.js';
-import { COMPONENT_USAGE, controllerManagerCommand, schedulerCommand } from './component-commands.js';
+import { COMPONENT_USAGE, controllerManagerCommand, proxyCommand, schedulerCommand } from './component-commands.js';
 import { kubeletCommand } from './kubelet-command.js';
 import { SHOOT_USAGE, shootCommand } from './shoot/shoot-command.js';
 
@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'kubelet') return kubeletCommand(rest);
   if (command === 'controller-manager') return controllerManagerCommand(rest, USAGE);
   if (command === 'scheduler') return schedulerCommand(rest, USAGE);
+  if (command === 'proxy') return proxyCommand(rest, USAGE);
   if (command === 'cluster' || command === 'up' || command === 'shoot') {
     try {
       if (command === 'shoot') return await shootCommand(rest, USAGE);

@@ -1,6 +1,7 @@
-// `gardener-local controller-manager` and `gardener-local scheduler`: the substrate's controller manager (kube's
-// built-in workload, endpoint and node controllers) and its scheduler, each run alone against the API server of a
-// kubeconfig — what a shoot's kube-controller-manager and kube-scheduler Pods run in local mode (the image map
+// `gardener-local controller-manager`, `gardener-local scheduler` and `gardener-local proxy`: the substrate's controller
+// manager (kube's built-in workload, endpoint and node controllers), its scheduler and its service proxy, each run
+// alone against the API server of a kubeconfig — what a shoot's kube-controller-manager, kube-scheduler and kube-proxy
+// Pods run in local mode (the image map
 // translates their flags: libs/local-cluster/src/images/kube-*-flags.ts). Like kube's, each serves /healthz on its
 // secure port (HTTPS with --tls-cert-file/--tls-private-key-file), and by default campaigns for leadership on Lease
 // kube-system/kube-controller-manager or kube-system/kube-scheduler before it starts its controllers. With
@@ -26,10 +27,13 @@ import {
   KUBE_CONTROLLER_MANAGER_CONTROLLERS,
   SIGNING_FILE_FLAGS,
   signingFilesFromFlags,
+  containerPath,
+  ServiceProxy,
   startControllerManager,
   type CSRSigningOptions,
 } from '@gardener-ts/local-cluster';
 import { createLogger, type Logger } from '@gardener-ts/logging';
+import { parseKubeProxyConfiguration, type KubeProxySettings } from './proxy-config.js';
 import { parseKubeSchedulerConfiguration } from './scheduler-config.js';
 
 /** The usage lines of both commands, for `gardener-local --help`. */
@@ -46,6 +50,11 @@ export const COMPONENT_USAGE = `  gardener-local controller-manager --kubeconfig
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
                            the local scheduler (kube-scheduler: pods of the configuration's profiles, else of
                            default-scheduler) for the cluster of its clientConnection.kubeconfig or FILE
+  gardener-local proxy (--config KUBEPROXYCONFIG | --kubeconfig FILE) --state-file FILE [--master URL]
+                           [--healthz-bind-address 0.0.0.0:10256] [--log-level L]
+                           the local service proxy (kube-proxy) for the cluster of its clientConnection.kubeconfig or
+                           FILE: every Service port on 127.0.0.1, the table in FILE (what a node's Pods resolve
+                           Services with: the kubelet's --services-file); paths may be paths of its Pod's mounts
 `;
 
 // The flags both commands share: kube's secure serving and leader election.
@@ -177,6 +186,83 @@ export async function schedulerCommand(args: string[], usage: string): Promise<n
     serving,
     log,
   });
+}
+
+/**
+ * `gardener-local proxy ...` (kube-proxy's stand-in); resolves to the exit code. It serves /healthz and /livez on the
+ * healthz address when that is free (machines of one host share its ports: one of them answers there).
+ */
+export async function proxyCommand(args: string[], usage: string): Promise<number> {
+  const values = parseFlags(args, usage, {
+    config: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    master: { type: 'string' },
+    'state-file': { type: 'string' },
+    'healthz-bind-address': { type: 'string' },
+    'log-level': { type: 'string' },
+  });
+  if (!values) return 2;
+  const log = loggerOf('kube-proxy', text(values, 'log-level'));
+  let settings: KubeProxySettings = { ignored: [] };
+  const configFile = text(values, 'config');
+  if (configFile) {
+    try {
+      settings = parseKubeProxyConfiguration(await readFile(containerPath(configFile), 'utf8'), configFile);
+    } catch (err) {
+      process.stderr.write(`gardener-local proxy: ${(err as Error).message}\n`);
+      return 1;
+    }
+    if (settings.ignored.length)
+      log.info({ fields: settings.ignored }, 'Configuration fields not supported by the local proxy, ignored');
+  }
+  const kubeconfig = text(values, 'kubeconfig') ?? settings.kubeconfig;
+  if (!kubeconfig) return usageError('a kubeconfig is required: --kubeconfig or clientConnection.kubeconfig', usage);
+  const stateFile = text(values, 'state-file');
+  if (!stateFile) return usageError('--state-file is required', usage);
+  const healthz = text(values, 'healthz-bind-address') ?? settings.healthzBindAddress ?? '0.0.0.0:10256';
+  const [bindAddress, port] = splitHostPort(healthz);
+  if (port === undefined) return usageError(`--healthz-bind-address must be HOST:PORT; got ${healthz}`, usage);
+
+  let proxy: ServiceProxy;
+  try {
+    const kubeConfig = loadKubeConfig(resolve(containerPath(kubeconfig)));
+    const master = text(values, 'master');
+    if (master) for (const cluster of kubeConfig.clusters) (cluster as { server: string }).server = master;
+    proxy = new ServiceProxy({
+      kubeConfig,
+      stateFile: resolve(containerPath(stateFile)),
+      publishLoadBalancers: false,
+      dnsRecords: false,
+      logger: log,
+    });
+    await proxy.start();
+  } catch (err) {
+    log.debug({ err }, 'Not started');
+    process.stderr.write(`gardener-local proxy: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const state = { started: true, failed: false };
+  const server = await serveHealth({ port, bindAddress }, state).catch((err: Error) => {
+    log.warn({ err: err.message, address: healthz }, 'Health endpoint not served: its address is taken');
+    return undefined;
+  });
+  log.info({ stateFile }, 'Started');
+  await new Promise<void>((done) => {
+    process.once('SIGTERM', done);
+    process.once('SIGINT', done);
+  });
+  await proxy.stop();
+  server?.close();
+  server?.closeAllConnections();
+  log.info('Stopped');
+  return 0;
+}
+
+function splitHostPort(address: string): [string, number | undefined] {
+  const at = address.lastIndexOf(':');
+  const port = Number(address.slice(at + 1));
+  if (at < 0 || !Number.isInteger(port) || port < 0 || port > 65535) return [address, undefined];
+  return [address.slice(0, at).replace(/^\[|\]$/g, '') || '0.0.0.0', port];
 }
 
 interface Serving {

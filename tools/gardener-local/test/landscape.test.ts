@@ -330,6 +330,130 @@ describe('gardener-local up: the local Gardener landscape', () => {
     );
   }, 900_000);
 
+  it("serves a Deployment through its NodePort Service: the shoot's kube-proxy on the node forwards to the Pod", async () => {
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    // kube-proxy runs on the shoot's node as Gardener deploys it (a DaemonSet per pool and Kubernetes version).
+    await waitFor(
+      "the shoot's kube-proxy to be ready on its node",
+      async () =>
+        (await kubectl(shootKc, [
+          '-n',
+          'kube-system',
+          'get',
+          'daemonsets',
+          '-l',
+          'app=kubernetes,role=proxy',
+          '-o',
+          'jsonpath={.items[*].status.numberReady}',
+        ]).catch(() => '')) === '1',
+      { timeoutMs: 180_000, intervalMs: 2_000 },
+    );
+    // A small HTTP program (NATS's monitoring endpoint) as a user deploys it, with a NodePort Service in front.
+    const manifest = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, namespace: hello }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers:
+      - name: nats
+        image: nats
+        args: ["-p", "-1", "-m", "28222"]
+        ports: [{ name: http, containerPort: 28222 }]
+        readinessProbe: { httpGet: { path: /healthz, port: http } }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web, namespace: hello }
+spec:
+  type: NodePort
+  selector: { app: web }
+  ports: [{ name: http, port: 80, targetPort: http }]
+`;
+    await kubectl(shootKc, ['apply', '-f', '-'], { input: manifest });
+    const nodePort = Number(
+      await kubectl(shootKc, ['-n', 'hello', 'get', 'service', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}']),
+    );
+    expect(nodePort).toBeGreaterThanOrEqual(30000);
+    // The node's address is 127.0.0.1: the Service answers on its node port there.
+    const varz = await waitFor(
+      'the Deployment to answer through its Service',
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${nodePort}/varz`).catch(() => undefined);
+        return response?.ok ? ((await response.json()) as { server_id?: string; http_port?: number }) : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 2_000 },
+    );
+    expect(varz.http_port).toBe(28222);
+    expect(varz.server_id).toMatch(/^N/);
+  }, 400_000);
+
+  /** `gardener-local shoot VERB local` as a user runs it, ending with the final Shoot as JSON. */
+  const shootCli = async (verb: string, timeout: string) => {
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'shoot', verb, 'local', '-n', 'garden-local', '--kubeconfig', kc(), '--timeout', timeout, '-o', 'json'],
+      { cwd: workspaceRoot(), timeout: 900_000, maxBuffer: 16 * 1024 * 1024 },
+    ).catch((err: Error & { stdout?: string; stderr?: string }) => {
+      throw new Error(`shoot ${verb}: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+    });
+    return JSON.parse(stdout) as {
+      status?: {
+        hibernated?: boolean;
+        lastOperation?: { type: string; state: string };
+        conditions?: { type: string; status: string }[];
+      };
+    } | null;
+  };
+  const seedPods = async () =>
+    (await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'jsonpath={.items[*].metadata.name}']))
+      .split(' ')
+      .filter(Boolean);
+  const webVarz = async (nodePort: number) => {
+    const response = await fetch(`http://127.0.0.1:${nodePort}/varz`, { signal: AbortSignal.timeout(2_000) }).catch(
+      () => undefined,
+    );
+    return response?.ok ? ((await response.json()) as { http_port?: number }) : undefined;
+  };
+
+  it('hibernates the shoot: its machine and control plane go, and waking it up brings it back with its workloads', async () => {
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    const nodePort = Number(
+      await kubectl(shootKc, ['-n', 'hello', 'get', 'service', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}']),
+    );
+    const hibernated = await shootCli('hibernate', '10m');
+    expect(hibernated?.status?.hibernated).toBe(true);
+    expect(hibernated?.status?.lastOperation).toMatchObject({ type: 'Reconcile', state: 'Succeeded' });
+    // No machine, no etcd, no API server: nothing of the shoot runs in the seed any more, and its node port is closed.
+    expect(await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'machines', '-o', 'name'])).toBe('');
+    await waitFor(
+      'the control plane Pods to be gone',
+      async () => ((await seedPods()).length === 0 ? true : undefined),
+      {
+        timeoutMs: 120_000,
+        intervalMs: 2_000,
+      },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${(await seedPods()).join(', ')}`);
+    });
+    expect(await webVarz(nodePort)).toBeUndefined();
+
+    const awake = await shootCli('wake-up', '12m');
+    expect(awake?.status?.hibernated).toBe(false);
+    expect(awake?.status?.conditions?.every((c) => c.status === 'True')).toBe(true);
+    // etcd kept the shoot's state: the namespace and Deployment are still there, and the Deployment serves again
+    // through the same node port, from a Pod on the new machine.
+    const varz = await waitFor('the Deployment to answer again through its Service', () => webVarz(nodePort), {
+      timeoutMs: 300_000,
+      intervalMs: 2_000,
+    });
+    expect(varz.http_port).toBe(28222);
+  }, 1_500_000);
+
   it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
     expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
     // A graceful stop: every Pod (the shoot's control plane too) gets its termination grace period.
@@ -345,4 +469,16 @@ describe('gardener-local up: the local Gardener landscape', () => {
       'gardener-admission gardener-controller-manager gardener-resource-manager gardener-scheduler gardenlet nats',
     );
   }, 300_000);
+
+  it('deletes the shoot: confirmed, its flow removes machine, control plane and namespace from the seed', async () => {
+    expect(await shootCli('delete', '10m')).toBeNull();
+    expect(await kubectl(kc(), ['get', 'shoots', '-A', '-o', 'name'])).toBe('');
+    await waitFor(
+      'the shoot namespace to be gone from the seed',
+      async () =>
+        (await kubectl(kc(), ['get', 'namespace', 'shoot--local--local', '--ignore-not-found', '-o', 'name'])) === '',
+      { timeoutMs: 120_000, intervalMs: 2_000 },
+    );
+    expect(await kubectl(kc(), ['get', 'clusters.extensions.gardener.cloud', '-o', 'name'])).toBe('');
+  }, 900_000);
 });

@@ -6,6 +6,7 @@ export const ImageRepositories = {
   kubeAPIServer: 'registry.k8s.io/kube-apiserver',
   kubeControllerManager: 'registry.k8s.io/kube-controller-manager',
   kubeScheduler: 'registry.k8s.io/kube-scheduler',
+  kubeProxy: 'registry.k8s.io/kube-proxy',
 } as const;
 
 /** The image of a control plane component for a Kubernetes version (`registry.k8s.io/kube-apiserver:v1.33.0`). */

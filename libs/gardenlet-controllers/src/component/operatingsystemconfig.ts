@@ -14,7 +14,7 @@ import { stringify } from 'yaml';
 import { IPNet, formatIPAddress, type Shoot, type extensionsv1alpha1 } from '@gardener-ts/api';
 import { kubernetesVersion, shootNetworks, type ShootValues } from './values.js';
 
-type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
+export type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
 type OSCUnit = NonNullable<extensionsv1alpha1.OperatingSystemConfigSpec['units']>[number];
 type OSCFile = NonNullable<extensionsv1alpha1.OperatingSystemConfigSpec['files']>[number];
 

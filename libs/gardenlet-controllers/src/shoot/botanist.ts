@@ -22,6 +22,7 @@ import { etcdName, renderEtcd, type EtcdRole } from '../component/etcd.js';
 import { CloudProviderSecretName, machineImageOf } from '../component/extensions.js';
 import { GardenerAccessName, GardenerInternalAccessName } from '../component/gardener-access.js';
 import { KubeAPIServerName } from '../component/kube-apiserver.js';
+import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { kubeconfigToken } from '../component/shoot-access.js';
 import type { ShootValues } from '../component/values.js';
@@ -216,6 +217,8 @@ export class Botanist {
       initializeShootClients: (signal) => this.initializeShootClients(signal),
       deployKubeControllerManager: s.deployKubeControllerManager,
       deployKubeScheduler: s.deployKubeScheduler,
+      deployKubeProxy: async () => s.deployKubeProxy(await this.nodeAPIServerURL()),
+      destroyKubeProxy: (signal) => this.destroyKubeProxy(signal),
     };
     const extension = (kind: string, deploy: StepOrSkip, wait: StepOrSkip): [StepOrSkip, StepOrSkip] => {
       const reason = this.unregisteredReason(kind);
@@ -269,16 +272,32 @@ export class Botanist {
   // The steps of the shoot's OperatingSystemConfigs and Worker (machines reach the API server at its LB address).
   private workerSteps(): WorkerSteps {
     return new WorkerSteps(this.seed, this.values, {
-      nodeAccess: async () => {
-        const apiServerURL = loadBalancerURL(await this.kubeAPIServerService());
-        if (!apiServerURL) {
-          throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
-        }
-        return { apiServerURL, caBundle: this.seedSteps.clusterCABundle };
-      },
+      nodeAccess: async () => ({
+        apiServerURL: await this.nodeAPIServerURL(),
+        caBundle: this.seedSteps.clusterCABundle,
+      }),
       shootClient: async () => this.shootClient(),
       ...(this.options.now ? { now: this.options.now } : {}),
     });
+  }
+
+  // The API server address machines (kubelet, node-agent, kube-proxy) reach: its load balancer's.
+  private async nodeAPIServerURL(): Promise<string> {
+    const url = loadBalancerURL(await this.kubeAPIServerService());
+    if (!url) throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
+    return url;
+  }
+
+  /** "Deleting kube-proxy system component" (kube-proxy disabled): its ManagedResources, and their Secrets once gone. */
+  private async destroyKubeProxy(signal: AbortSignal): Promise<void> {
+    const names = (await this.seed.list(ManagedResourceKind, { namespace: this.values.namespace })).items
+      .map((mr) => mr.metadata?.name ?? '')
+      .filter((name) => name === KubeProxyManagedResourceName || name.startsWith(`${KubeProxyManagedResourceName}-`));
+    for (const name of names) await this.deleteObject(ManagedResourceKind, name);
+    for (const name of names) {
+      await this.waitForGone(ManagedResourceKind, name, signal);
+      await this.deleteObject(Kinds.Secret, `managedresource-${name}`);
+    }
   }
 
   /**

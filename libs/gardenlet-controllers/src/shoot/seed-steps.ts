@@ -58,6 +58,7 @@ import {
 } from '../component/kube-scheduler.js';
 import { renderGenericTokenKubeconfigSecret, renderShootAccessSecret } from '../component/shoot-access.js';
 import { renderControlPlaneNamespace, type NamespaceOptions } from '../component/namespace.js';
+import { KubeProxyName, KubeProxyUser, renderKubeProxyManagedResources } from '../component/kube-proxy.js';
 import {
   collectSecretNames,
   SecretNames,
@@ -361,6 +362,35 @@ export class SeedShootSteps {
     await this.apply(
       renderKubeSchedulerDeployment(this.values, this.secrets, generic, config.metadata!.name!) as KubernetesObject,
     );
+  };
+
+  /**
+   * "Deploying kube-proxy system component": kube-proxy's client certificate (`system:kube-proxy`, of the client CA)
+   * in a kubeconfig for `server` (the API server address the nodes use), and its ManagedResources.
+   */
+  readonly deployKubeProxy = async (server: string): Promise<void> => {
+    if (!this.caBundle || !this.manager) throw new Error('secrets management has not been initialized');
+    const certificate = await this.manager.generate(
+      {
+        kind: 'certificate',
+        name: KubeProxyName,
+        commonName: KubeProxyUser,
+        certType: 'client',
+        skipPublishingCACertificate: true,
+        ...(this.options.certificateKey ? { key: this.options.certificateKey } : {}),
+      },
+      { signedByCA: SecretNames.CAClient },
+    );
+    const access = {
+      server,
+      caPEM: this.caBundle,
+      certPEM: decode(certificate, 'tls.crt').toString(),
+      keyPEM: decode(certificate, 'tls.key').toString(),
+    };
+    for (const { secret, managedResource } of renderKubeProxyManagedResources(this.values, access)) {
+      await this.apply(secret);
+      await this.apply(managedResource);
+    }
   };
 
   // Deploys an extension resource with a new reconcile request and remembers the request's time for the wait.

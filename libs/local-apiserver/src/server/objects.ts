@@ -398,12 +398,13 @@ export class ObjectService {
     applied = false,
   ): Promise<KubeObject> {
     const old = await toRequestedVersion(def, current.object);
-    if (def.tracksGeneration && !jsonEqual(specPart(old), specPart(next)) && subresource === '') {
-      next.metadata.generation = (old.metadata.generation ?? 0) + 1;
-    }
     await runPipeline(
       this.deps.pipeline,
       this.writeRequest('UPDATE', def, namespace, name, subresource, next, old, ctx),
+      (mutated) => {
+        if (def.tracksGeneration && subresource === '' && !jsonEqual(specPart(old), specPart(mutated)))
+          mutated.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      },
     );
     if (!applied) this.deps.ownership.recordWrite(def, old, next, ctx, subresource);
     // An apply that only adds its manager to fields it shares with others is still written (as kube does).

@@ -26,7 +26,16 @@ export interface Pipeline {
   validating: WriteStep[];
 }
 
-export async function runPipeline(pipeline: Pipeline, request: WriteRequest): Promise<void> {
+/**
+ * Runs the mutating steps, then `prepare` (kube's strategy PrepareForUpdate: metadata.generation is decided on the
+ * defaulted, mutated object, so a write that only omits defaulted fields is no spec change), then the validating steps.
+ */
+export async function runPipeline(
+  pipeline: Pipeline,
+  request: WriteRequest,
+  prepare?: (object: KubeObject) => void,
+): Promise<void> {
   for (const step of pipeline.mutating) await step(request);
+  prepare?.(request.object);
   for (const step of pipeline.validating) await step(request);
 }

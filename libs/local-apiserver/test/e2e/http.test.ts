@@ -123,6 +123,35 @@ describe('errors at the edge', () => {
     expect(custom.json().metadata.generation).toBe(1);
   });
 
+  it('bumps metadata.generation on a spec change, not on a PUT that only leaves defaulted fields out', async () => {
+    // What a controller sends (gardener-resource-manager re-applying its DaemonSet): the spec as it was written,
+    // without the fields the server defaulted. kube compares the defaulted object, so this is no spec change.
+    const ds = (image: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'gen-ds' },
+      spec: {
+        selector: { matchLabels: { app: 'gen-ds' } },
+        template: {
+          metadata: { labels: { app: 'gen-ds' } },
+          spec: {
+            containers: [{ name: 'c', image }],
+            volumes: [
+              { name: 'v', hostPath: { path: '/var/lib/x' } },
+              { name: 's', secret: { secretName: 's' } },
+            ],
+          },
+        },
+      },
+    });
+    const path = '/apis/apps/v1/namespaces/default/daemonsets';
+    expect((await api.send('POST', path, JSON.stringify(ds('a')))).json().metadata.generation).toBe(1);
+    const same = await api.send('PUT', `${path}/gen-ds`, JSON.stringify(ds('a')));
+    expect(same.status).toBe(200);
+    expect(same.json().metadata.generation).toBe(1);
+    expect((await api.send('PUT', `${path}/gen-ds`, JSON.stringify(ds('b')))).json().metadata.generation).toBe(2);
+  });
+
   it('allocates ClusterIPs and NodePorts to Services and keeps them across updates', async () => {
     const kubernetes = (await api.send('GET', '/api/v1/namespaces/default/services/kubernetes')).json();
     expect(kubernetes.spec).toMatchObject({ clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443 }] });

@@ -13,6 +13,7 @@ import { addJobController } from './job/controller.js';
 import { addNodeLifecycleController } from './nodelifecycle/controller.js';
 import { addReplicaSetController } from './replicaset/controller.js';
 import { addStatefulSetController } from './statefulset/controller.js';
+import { addPodGCController } from './podgc/controller.js';
 import { addTaintEvictionController } from './tainteviction/controller.js';
 import { addScheduler } from './scheduler/controller.js';
 import { addKubeletServingCSRApprover, KUBELET_SERVING_APPROVER } from './csrapproving-kubelet-serving/controller.js';
@@ -60,6 +61,11 @@ export interface ControllerManagerOptions {
    */
   nodeStartupGracePeriodMs?: number;
   /**
+   * How long a pod's node must have been missing before the pod garbage collector fails and deletes the pod (kube's
+   * podgc quarantine: 40 s); tests shorten it.
+   */
+  podGCQuarantineMs?: number;
+  /**
    * Nodes per second the node lifecycle controller NoExecute-taints in a zone that is healthy, or fully disrupted
    * while another zone is not (kube's --node-eviction-rate: 0.1, one node per 10 s); tests raise it.
    */
@@ -99,6 +105,7 @@ const CONTROLLERS: Record<string, AddController> = {
   cronjob: addCronJobController,
   job: (ctx, o) => addJobController(ctx, { backoffBaseMs: o.jobBackoffBaseMs ?? 10_000 }),
   tainteviction: addTaintEvictionController,
+  podgc: (ctx, o) => addPodGCController(ctx, { quarantineMs: o.podGCQuarantineMs }),
   disruption: addDisruptionController,
   nodelifecycle: (ctx, o) =>
     addNodeLifecycleController(ctx, {

@@ -1,11 +1,12 @@
 // The built-in image map: gardener-ts's own images run their built bundles; the upstream kube-apiserver runs the local
-// API server, kube-controller-manager and kube-scheduler the substrate's controller manager and scheduler (each with
-// its flags translated); etcd runs the Debian etcd binary; NATS runs the Debian nats-server binary.
+// API server, kube-controller-manager, kube-scheduler and kube-proxy the substrate's controller manager, scheduler and
+// service proxy (each with its flags translated); etcd runs the Debian etcd binary; NATS runs the Debian nats-server binary.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImageMap, type ImageMapEntry } from './image-map.js';
 import { translateKubeApiServerArgs } from './kube-apiserver-flags.js';
 import { translateKubeControllerManagerArgs } from './kube-controller-manager-flags.js';
+import { translateKubeProxyArgs } from './kube-proxy-flags.js';
 import { translateKubeSchedulerArgs } from './kube-scheduler-flags.js';
 
 export const ETCD_BINARY = '/usr/bin/etcd';
@@ -31,6 +32,12 @@ const KUBE_SCHEDULER_REPOSITORIES = [
   'k8s.gcr.io/kube-scheduler',
   'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-scheduler',
   'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-scheduler',
+];
+const KUBE_PROXY_REPOSITORIES = [
+  'registry.k8s.io/kube-proxy',
+  'k8s.gcr.io/kube-proxy',
+  'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-proxy',
+  'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-proxy',
 ];
 const ETCD_REPOSITORIES = [
   'registry.k8s.io/etcd',
@@ -68,6 +75,11 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     binaries: ['kube-scheduler'],
     translateArgs: translateKubeSchedulerArgs,
   };
+  const localProxy: Omit<ImageMapEntry, 'image'> = {
+    command: [node, gardenerLocal, 'proxy'],
+    binaries: ['kube-proxy'],
+    translateArgs: translateKubeProxyArgs,
+  };
   const etcd: Omit<ImageMapEntry, 'image'> = { command: [ETCD_BINARY], binaries: ['etcd'] };
   const nats: Omit<ImageMapEntry, 'image'> = { command: [NATS_SERVER_BINARY], binaries: ['nats-server'] };
   return new ImageMap([
@@ -78,6 +90,7 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     ...KUBE_APISERVER_REPOSITORIES.map((image) => ({ image, ...localApiServer })),
     ...KUBE_CONTROLLER_MANAGER_REPOSITORIES.map((image) => ({ image, ...localControllerManager })),
     ...KUBE_SCHEDULER_REPOSITORIES.map((image) => ({ image, ...localScheduler })),
+    ...KUBE_PROXY_REPOSITORIES.map((image) => ({ image, ...localProxy })),
     ...ETCD_REPOSITORIES.map((image) => ({ image, ...etcd })),
     ...NATS_REPOSITORIES.map((image) => ({ image, ...nats })),
   ]);

@@ -114,6 +114,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     imageMap,
     tokens: new ServiceAccountTokens(clients.core),
     allocatable,
+    hostPathRoot: options.hostPathRoot,
     baseEnv: baseEnv(clients, options.servicesFile),
     podIPs: new PodIPs(options.podCIDR),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },

@@ -52,6 +52,11 @@ export interface KubeletOptions {
    * (GARDENER_LOCAL_SERVICES_FILE; see network/pod-network.mjs). Without it only `kubernetes.default` resolves.
    */
   servicesFile?: string;
+  /**
+   * The machine's root directory when this kubelet is a local machine's (`--rootfs`): hostPath volumes are paths of
+   * the machine, below it, as on a real node they are paths of its own filesystem.
+   */
+  hostPathRoot?: string;
   /** Extra Node labels. */
   nodeLabels?: Record<string, string>;
   /** kube's registerWithTaints (`--register-with-taints`): taints the Node gets when this kubelet registers it. */

@@ -31,6 +31,16 @@ export interface ServiceProxyOptions {
   stateFile: string;
   /** The address listeners bind and LoadBalancer ingress reports. */
   host?: string;
+  /**
+   * Whether the proxy reports LoadBalancer Services' ingress (the substrate's cluster: yes). kube-proxy in a shoot
+   * does not: a cloud controller would, and kube's `system:node-proxier` may not write Service status.
+   */
+  publishLoadBalancers?: boolean;
+  /**
+   * Whether the records of `local.gardener.cloud/dns-records=true` ConfigMaps go into the state file (the substrate's
+   * cluster: yes). kube-proxy in a shoot may not read ConfigMaps.
+   */
+  dnsRecords?: boolean;
   logger?: Logger;
 }
 
@@ -100,17 +110,19 @@ export class ServiceProxy {
           if (service) this.enqueue(`${slice.metadata?.namespace}/${service}`);
         },
       ),
-      this.watch(
-        '/api/v1/configmaps',
-        () => this.core.listConfigMapForAllNamespaces({ labelSelector: `${DNSRecordsLabel}=true` }),
-        (type, configMap: V1ConfigMap) => {
-          const key = objectKey(configMap);
-          if (type === 'delete') this.recordMaps.delete(key);
-          else this.recordMaps.set(key, configMap);
-          this.syncRecords();
-        },
-        `${DNSRecordsLabel}=true`,
-      ),
+      this.options.dnsRecords === false
+        ? Promise.resolve()
+        : this.watch(
+            '/api/v1/configmaps',
+            () => this.core.listConfigMapForAllNamespaces({ labelSelector: `${DNSRecordsLabel}=true` }),
+            (type, configMap: V1ConfigMap) => {
+              const key = objectKey(configMap);
+              if (type === 'delete') this.recordMaps.delete(key);
+              else this.recordMaps.set(key, configMap);
+              this.syncRecords();
+            },
+            `${DNSRecordsLabel}=true`,
+          ),
     ]);
     // Services deleted while the proxy was down: their allocations go; so do records of deleted ConfigMaps.
     for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
@@ -230,7 +242,8 @@ export class ServiceProxy {
     };
     if (JSON.stringify(this.allocations.get(namespace, name)) !== JSON.stringify(entry))
       await this.allocations.set(entry);
-    if (entry.type === 'LoadBalancer') await this.publishLoadBalancer(service, entries);
+    if (entry.type === 'LoadBalancer' && this.options.publishLoadBalancers !== false)
+      await this.publishLoadBalancer(service, entries);
   }
 
   /** A node port taken by another program (another local cluster, say) is tried again every few seconds. */

@@ -66,7 +66,7 @@ describe('the kubelet bootstrap kubeconfig', () => {
 });
 
 describe('/opt/bin/kubelet on a local machine', () => {
-  it("runs gardener-local kubelet for the machine's root with the unit's arguments and the machine's ports", () => {
+  it("runs gardener-local kubelet for the machine's root with the unit's arguments, the machine's ports and kube-proxy's Service table", () => {
     const launch = localKubeletProgram({ node: '/usr/bin/node', cli: '/w/dist/tools/gardener-local/cli.js' }, () => ({
       healthzPort: 31248,
     }))(['--config=/var/lib/kubelet/config/kubelet', '--v=2'], {
@@ -84,6 +84,7 @@ describe('/opt/bin/kubelet on a local machine', () => {
         '--v=2',
         '--port=0',
         '--healthz-port=31248',
+        '--services-file=/var/lib/kube-proxy/services.json',
       ],
     });
   });

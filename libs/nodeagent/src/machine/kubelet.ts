@@ -44,14 +44,29 @@ export interface LocalKubeletPorts {
 }
 
 /**
+ * The Service table kube-proxy publishes on a local machine (the local proxy's state file in the node's
+ * `/var/lib/kube-proxy`): the node's Pods reach Services by name and ClusterIP through it.
+ */
+export const KubeProxyServicesFile = '/var/lib/kube-proxy/services.json';
+
+/**
  * `/opt/bin/kubelet` on a local machine: `gardener-local kubelet --rootfs=<machine root> <the unit's arguments>
- * --port=0 --healthz-port=<the machine's>` — the HTTPS endpoint on any free port (the Node's daemonEndpoints say
- * which), the healthz endpoint on the port the machine chose; both win over the KubeletConfiguration.
+ * --port=0 --healthz-port=<the machine's> --services-file=/var/lib/kube-proxy/services.json` — the HTTPS endpoint on
+ * any free port (the Node's daemonEndpoints say which), the healthz endpoint on the port the machine chose (both win
+ * over the KubeletConfiguration), and the node's Pods given kube-proxy's Service table (a path of the machine).
  */
 export function localKubeletProgram(command: LocalKubeletCommand, ports: () => LocalKubeletPorts): ProgramLauncher {
   return (args, { rootDir }) => ({
     command: command.node,
-    args: [command.cli, 'kubelet', `--rootfs=${rootDir}`, ...args, '--port=0', `--healthz-port=${ports().healthzPort}`],
+    args: [
+      command.cli,
+      'kubelet',
+      `--rootfs=${rootDir}`,
+      ...args,
+      '--port=0',
+      `--healthz-port=${ports().healthzPort}`,
+      `--services-file=${KubeProxyServicesFile}`,
+    ],
   });
 }
 

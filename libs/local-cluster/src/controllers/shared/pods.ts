@@ -1,5 +1,6 @@
 // What controllers ask of a Pod: is it active, ready, available, and since when.
-import type { Pod } from './kinds.js';
+import type { InformerCache, Request } from '@gardener-ts/controller-runtime';
+import { type Pod, PodKind } from './kinds.js';
 
 /** Not finished and not being deleted: counts toward a controller's replicas. */
 export function isPodActive(pod: Pod): boolean {
@@ -38,4 +39,13 @@ export function msUntilAvailable(pod: Pod, minReadySeconds: number, now: number)
 
 export function podKey(pod: Pod): string {
   return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+}
+
+/** The requests of the cached pods bound to a node (a Node event's work for the controllers that judge pods by it). */
+export function podsBoundTo(cache: InformerCache, nodeName: string): Request[] {
+  return cache
+    .informerFor(PodKind)
+    .store.list()
+    .filter((p) => p.spec?.nodeName === nodeName)
+    .map((p) => ({ namespace: p.metadata!.namespace!, name: p.metadata!.name! }));
 }

@@ -1,22 +1,15 @@
 // Wiring of the taint eviction controller: every pod is its work, and a Node change looks again at the pods bound
 // to that node (their taints may have changed).
-import { controllerFor, type InformerCache, type Request } from '@gardener-ts/controller-runtime';
+import { controllerFor } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import { type Node, NodeKind, PodKind } from '../shared/kinds.js';
+import { podsBoundTo } from '../shared/pods.js';
 import { TaintEvictionReconciler } from './reconcile.js';
 
 export function addTaintEvictionController(ctx: ControllerContext): void {
   controllerFor(ctx.mgr, 'tainteviction')
     .for(PodKind)
-    .watches(NodeKind, (node: Node) => podsOn(ctx.cache, node.metadata!.name!))
+    .watches(NodeKind, (node: Node) => podsBoundTo(ctx.cache, node.metadata!.name!))
     .withOptions({ maxConcurrentReconciles: 5, needLeaderElection: false })
     .complete(new TaintEvictionReconciler(ctx, ctx.events('taint-eviction-controller')));
-}
-
-function podsOn(cache: InformerCache, nodeName: string): Request[] {
-  return cache
-    .informerFor(PodKind)
-    .store.list()
-    .filter((p) => p.spec?.nodeName === nodeName)
-    .map((p) => ({ namespace: p.metadata!.namespace!, name: p.metadata!.name! }));
 }

@@ -12,8 +12,9 @@ import {
 } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import type { EventRecorder } from '../shared/events.js';
-import { NodeKind, type Pod, type PodCondition, PodKind } from '../shared/kinds.js';
+import { NodeKind, PodKind } from '../shared/kinds.js';
 import { rfc3339 } from '../shared/time.js';
+import { markDisruptionTarget } from '../shared/disruption-target.js';
 import { noExecuteTaints, schedule, type ScheduledEviction, verdict } from './eviction.js';
 
 /** Past the computed instant, so the timer never fires a hair early. */
@@ -67,7 +68,12 @@ export class TaintEvictionReconciler {
 
     log.info({ pod: key, node: nodeName }, 'Deleting pod: NoExecute taint');
     this.events.event(pod, 'Normal', REASON, `Marking for deletion Pod ${key}`);
-    await this.markDisruptionTarget(pod);
+    await markDisruptionTarget(
+      this.ctx,
+      pod,
+      'DeletionByTaintManager',
+      'Taint manager: deleting due to NoExecute taint',
+    );
     await this.ctx.client
       .delete(PodKind, { namespace: req.namespace, name: req.name }, { preconditions: { uid: pod.metadata?.uid } })
       .catch((err: unknown) => {
@@ -76,30 +82,5 @@ export class TaintEvictionReconciler {
       });
     this.pending.delete(key);
     this.evicted.set(key, pod.metadata?.uid ?? '');
-  }
-
-  /** kube's DisruptionTarget condition, so the pod's owner (a Job's pod failure policy, say) can tell why it went. */
-  private async markDisruptionTarget(cached: Pod): Promise<void> {
-    // Live, not cached: a status write on a stale copy would conflict and lose the condition.
-    const pod = await this.ctx.api
-      .get(PodKind, { namespace: cached.metadata!.namespace!, name: cached.metadata!.name! })
-      .catch(ignoreNotFound);
-    if (!pod || pod.metadata?.uid !== cached.metadata?.uid) return;
-    const current = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
-    if (current?.status === 'True' && current.reason === 'DeletionByTaintManager') return;
-    const condition: PodCondition = {
-      type: 'DisruptionTarget',
-      status: 'True',
-      reason: 'DeletionByTaintManager',
-      message: 'Taint manager: deleting due to NoExecute taint',
-      lastTransitionTime: rfc3339(this.ctx.now()),
-    };
-    const conditions = [...(pod.status?.conditions ?? []).filter((c) => c.type !== condition.type), condition];
-    try {
-      await this.ctx.client.updateStatus<Pod>({ ...pod, status: { ...pod.status, conditions } });
-    } catch (err) {
-      // Best effort, as the deletion matters more: a pod changed or gone meanwhile keeps no condition.
-      if (!isConflict(err) && !isNotFound(err)) throw err;
-    }
   }
 }

@@ -28,6 +28,8 @@ export interface PodWorkerDeps {
   imageMap: ImageMap;
   tokens: ServiceAccountTokens;
   allocatable: Record<string, string>;
+  /** The machine's root directory hostPath volumes are below (a local machine's kubelet). */
+  hostPathRoot?: string;
   baseEnv: Record<string, string>;
   podIPs: PodIPs;
   backoff: BackOffSettings;
@@ -215,6 +217,7 @@ export class PodWorker {
           reader,
           tokens: this.deps.tokens,
           allocatable: this.deps.allocatable,
+          hostPathRoot: this.deps.hostPathRoot,
         });
         this.volumesStale = false;
       } catch (err) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerMounts, mountsJson, rewriteMountPaths } from './mounts.js';
+import { containerMounts, containerPath, mountsJson, rewriteMountPaths } from './mounts.js';
 
 const mounts = containerMounts(
   {
@@ -44,5 +44,18 @@ describe('mount paths', () => {
     expect(() => containerMounts({ name: 'c', volumeMounts: [{ name: 'nope', mountPath: '/x' }] }, new Map())).toThrow(
       'volumeMount "nope" names no volume',
     );
+  });
+});
+
+describe('containerPath', () => {
+  const env = {
+    GARDENER_LOCAL_MOUNTS: JSON.stringify({ '/var/lib/kube-proxy': '/m/0/var/lib/kube-proxy', '/c': '/p/c' }),
+  };
+  it('is the host path of a path below a mount of the container, the path itself elsewhere', () => {
+    expect(containerPath('/var/lib/kube-proxy/services.json', env)).toBe('/m/0/var/lib/kube-proxy/services.json');
+    expect(containerPath('/var/lib/kube-proxy', env)).toBe('/m/0/var/lib/kube-proxy');
+    expect(containerPath('/var/lib/kube-proxy-config/config.yaml', env)).toBe('/var/lib/kube-proxy-config/config.yaml');
+    expect(containerPath('/cx/y', env)).toBe('/cx/y');
+    expect(containerPath('/c/y', {})).toBe('/c/y');
   });
 });

@@ -47,6 +47,21 @@ export function mountsJson(mounts: Mount[]): string {
   return JSON.stringify(Object.fromEntries(mounts.map((m) => [m.mountPath, m.hostPath])));
 }
 
+/**
+ * A path as a container sees it, on this machine: for programs without the pod preload (hostNetwork Pods) that are
+ * handed paths of the Pod spec, by the mount table the kubelet gives every container (GARDENER_LOCAL_MOUNTS).
+ */
+export function containerPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  let table: Record<string, string>;
+  try {
+    table = JSON.parse(env[MOUNTS_ENV] ?? '{}') as Record<string, string>;
+  } catch {
+    return path;
+  }
+  const mounts = Object.entries(table).map(([mountPath, hostPath]) => ({ mountPath, hostPath, readOnly: false }));
+  return rewriteMountPaths(path, mounts);
+}
+
 const BOUNDARY = `=:,;\\s"'`;
 
 /**

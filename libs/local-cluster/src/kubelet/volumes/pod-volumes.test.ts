@@ -154,3 +154,26 @@ describe('subPath mounts', () => {
     await expect(assertMountsConfined(inside)).resolves.toBeUndefined();
   });
 });
+
+describe('hostPath volumes of a local machine', () => {
+  it("are the machine's paths, below its root directory — `..` does not leave it", async () => {
+    const root = join(base, 'machine');
+    const ctx = {
+      ...context([
+        { name: 'dir', hostPath: { path: '/var/lib/kube-proxy', type: 'DirectoryOrCreate' } },
+        { name: 'up', hostPath: { path: '/../../outside', type: 'DirectoryOrCreate' } },
+      ]),
+      hostPathRoot: root,
+    };
+    const dirs = await materialiseVolumes(ctx);
+    expect(dirs.get('dir')).toBe(join(root, 'var/lib/kube-proxy'));
+    expect(existsSync(join(root, 'var/lib/kube-proxy'))).toBe(true);
+    expect(dirs.get('up')).toBe(join(root, 'outside'));
+    expect(await outsideState()).toEqual({ sentinel: 'keep me' });
+  });
+
+  it('are host paths for a kubelet that is not a machine', async () => {
+    const dirs = await materialiseVolumes(context([{ name: 'dir', hostPath: { path: outside, type: 'Directory' } }]));
+    expect(dirs.get('dir')).toBe(outside);
+  });
+});

@@ -5,7 +5,7 @@
 // changed ConfigMaps/Secrets and expiring tokens reach running programs. Every directory and file written for a volume
 // stays inside the pod directory (see confined-path.ts); a volume that would leave it fails the Pod's start.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { podFieldValue } from '../pods/field-path.js';
 import { configMapBytes, secretBytes, type ObjectReader } from '../pods/object-reader.js';
@@ -22,6 +22,8 @@ export interface VolumeContext {
   reader: ObjectReader;
   tokens: ServiceAccountTokens;
   allocatable: Record<string, string>;
+  /** A local machine's root directory: hostPath volumes are below it. */
+  hostPathRoot?: string;
 }
 
 /** A volume the kubelet refuses to set up because a path in it would leave the pod directory. */
@@ -57,7 +59,7 @@ export async function materialiseVolumes(ctx: VolumeContext): Promise<Map<string
 }
 
 async function materialise(volume: k8s.V1Volume, ctx: VolumeContext): Promise<string> {
-  if (volume.hostPath) return hostPath(volume.hostPath);
+  if (volume.hostPath) return hostPath(machinePath(volume.hostPath, ctx.hostPathRoot));
   if (volume.persistentVolumeClaim) return claimedVolume(volume.persistentVolumeClaim, ctx);
   const dir = await assertResolvesWithin(ctx.podDir, volumeDir(ctx.podDir, volume.name));
   if (volume.emptyDir) {
@@ -80,6 +82,11 @@ async function materialise(volume: k8s.V1Volume, ctx: VolumeContext): Promise<st
     );
   await writeFileSet(dir, files);
   return dir;
+}
+
+/** A hostPath of a local machine: the same path below its root directory (`..` stops at that root). */
+function machinePath(source: k8s.V1HostPathVolumeSource, root: string | undefined): k8s.V1HostPathVolumeSource {
+  return root ? { ...source, path: join(root, posix.resolve('/', source.path)) } : source;
 }
 
 async function hostPath(source: k8s.V1HostPathVolumeSource): Promise<string> {

@@ -6,6 +6,7 @@
 import { Kinds, ignoreNotFound, type Client, type Secret } from '@gardener-ts/controller-runtime';
 import {
   RequeueAfterError,
+  isHibernationEnabled,
   type Actuator,
   type ActuatorContext,
   type ActuatorResult,
@@ -60,6 +61,7 @@ export class WorkerActuator implements Actuator {
         cloudProfileConfig: ctx.cluster?.cloudProfile.spec?.providerConfig as CloudProfileConfig | undefined,
         kubernetesVersion: ctx.cluster?.shoot.spec?.kubernetes?.version,
         existingReplicas: Object.fromEntries(existing.map((md) => [md.metadata!.name!, md.spec?.replicas ?? 0])),
+        hibernated: isHibernationEnabled(ctx.cluster),
       },
     );
 

@@ -62,13 +62,18 @@ export interface WantedMachines {
   statusDeployments: { name: string; minimum: number; maximum: number; priority?: number }[];
 }
 
-/** Computes the wanted machine objects; `existingReplicas` keeps what an autoscaler set (by deployment name). */
+/**
+ * Computes the wanted machine objects; `existingReplicas` keeps what an autoscaler set (by deployment name), a
+ * hibernated shoot wants no machine.
+ */
 export function wantedMachines(
   worker: { metadata: { namespace: string }; spec: WorkerSpec },
   options: {
     cloudProfileConfig?: CloudProfileConfig;
     kubernetesVersion?: string;
     existingReplicas?: Record<string, number>;
+    /** The shoot asks to be hibernated: every machine deployment wants 0 machines (Gardener's generic actuator). */
+    hibernated?: boolean;
   },
 ): WantedMachines {
   const namespace = worker.metadata.namespace;
@@ -87,7 +92,12 @@ export function wantedMachines(
       const minimum = distributeOverZones(index, pool.minimum, zones.length);
       const maximum = distributeOverZones(index, pool.maximum, zones.length);
       const existing = options.existingReplicas?.[deploymentName];
-      const replicas = existing === undefined ? minimum : Math.min(Math.max(existing, minimum), maximum);
+      // Hibernated: none; woken up (or new): the pool's minimum, and what an autoscaler set within the bounds.
+      const replicas = options.hibernated
+        ? 0
+        : existing === undefined
+          ? minimum
+          : Math.min(Math.max(existing, minimum), maximum);
 
       wanted.machineClasses.push({
         apiVersion: 'machine.sapcloud.io/v1alpha1',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError, type Client } from '@gardener-ts/controller-runtime';
 import { machinesToDelete } from '../machineset/reconciler.js';
-import { machinePod, machinePodName, phaseFromPod } from './reconciler.js';
+import { MachineReconciler, NodeDeletionTimeoutMs, machinePod, machinePodName, phaseFromPod } from './reconciler.js';
 
 describe('phaseFromPod', () => {
   it('is Running only for a running, ready Pod; Failed when the Pod ended', () => {
@@ -54,5 +55,79 @@ describe('machinePod', () => {
       value: '/etc/machine/userdata/userData',
     });
     expect(pod.metadata.ownerReferences[0]).toMatchObject({ kind: 'Machine', uid: 'u1', controller: true });
+  });
+});
+
+describe('deleting a Machine', () => {
+  const deletedAt = Date.parse('2026-11-28T10:00:00Z');
+  /** A seed holding only a Machine that is being deleted (its Pod already gone); records the patches. */
+  const seed = () => {
+    const patches: unknown[] = [];
+    const machine = {
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name: 'm1',
+        namespace: 'shoot--local--local',
+        resourceVersion: '7',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+        deletionTimestamp: new Date(deletedAt).toISOString(),
+        labels: { node: 'machine-m1' },
+      },
+    };
+    const client = {
+      get: async (kind: { kind: string }) => {
+        if (kind.kind === 'Machine') return structuredClone(machine);
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      patch: async (_kind: unknown, _key: unknown, patch: unknown) => {
+        patches.push(patch);
+        return structuredClone(machine);
+      },
+      create: async () => machine,
+      delete: async () => undefined,
+    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
+    const finalizerRemoved = () =>
+      patches.some(
+        (p) => JSON.stringify(p).includes('"finalizers":[]') || JSON.stringify(p).includes('"finalizers":null'),
+      );
+    return { client, finalizerRemoved };
+  };
+  const req = { namespace: 'shoot--local--local', name: 'm1' };
+
+  it("deletes the machine's Node in its shoot before the finalizer goes", async () => {
+    const { client, finalizerRemoved } = seed();
+    const deleted: string[] = [];
+    const reconciler = new MachineReconciler(
+      client,
+      () => new Date(deletedAt + 1000),
+      async (ns, node) => {
+        deleted.push(`${ns}/${node}`);
+      },
+    );
+    expect(await reconciler.reconcile(req)).toBeUndefined();
+    expect(deleted).toEqual(['shoot--local--local/machine-m1']);
+    expect(finalizerRemoved()).toBe(true);
+  });
+
+  it('waits while the shoot is unreachable, and lets the machine go once the timeout has passed', async () => {
+    const unreachable = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:31000');
+    };
+    const early = seed();
+    const waiting = new MachineReconciler(early.client, () => new Date(deletedAt + 1000), unreachable);
+    expect(await waiting.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(early.finalizerRemoved()).toBe(false);
+    const late = seed();
+    const warnings: string[] = [];
+    const givingUp = new MachineReconciler(
+      late.client,
+      () => new Date(deletedAt + NodeDeletionTimeoutMs + 1),
+      unreachable,
+      { warn: (_obj, msg) => warnings.push(msg) },
+    );
+    expect(await givingUp.reconcile(req)).toBeUndefined();
+    expect(late.finalizerRemoved()).toBe(true);
+    expect(warnings).toHaveLength(1);
   });
 });

@@ -2,7 +2,8 @@
 // per Machine in the Machine's namespace (image from the MachineClass's `providerSpec.image`, `gardener-ts/machine`
 // by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the Machine's phase from
 // its Pod (Pending → Running when the Pod is ready; Failed when it ended), the `node` label and the InternalIP
-// address; on deletion Terminating, the Pod deleted, then the finalizer removed.
+// address; on deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot
+// access Secret, as extensions reach a shoot), then the finalizer removed.
 import {
   Kinds,
   addFinalizer,
@@ -85,11 +86,22 @@ export function phaseFromPod(pod: PodObject | undefined): MachinePhase {
   return phase === 'Running' && ready ? 'Running' : 'Pending';
 }
 
+/**
+ * Deletes the Node of a machine in the shoot of a control plane namespace; resolves when it is gone (or was never
+ * there), rejects when the shoot cannot be reached.
+ */
+export type ShootNodeDeleter = (namespace: string, nodeName: string) => Promise<void>;
+
+/** How long a deleted machine waits for its Node to be deleted in the shoot (MCM's drain timeout plays this role). */
+export const NodeDeletionTimeoutMs = 120_000;
+
 /** Reconciles Machines into Pods. */
 export class MachineReconciler {
   constructor(
     private readonly client: Pick<Client, 'get' | 'create' | 'patch' | 'delete'>,
     private readonly now: () => Date = () => new Date(),
+    private readonly deleteNode?: ShootNodeDeleter,
+    private readonly log?: { warn(obj: object, msg: string): void },
   ) {}
 
   async reconcile(req: Request): Promise<ReconcileResult | void> {
@@ -103,6 +115,31 @@ export class MachineReconciler {
       if (pod) {
         if (!pod.metadata?.deletionTimestamp) await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
         return { requeueAfter: 1000 };
+      }
+      // As machine-controller-manager: once the machine is gone, its Node goes from the shoot (a woken-up or
+      // rolled pool must not leave NotReady Nodes behind). A shoot that stays unreachable past the timeout does not
+      // keep the machine forever.
+      const nodeName = machine.metadata?.labels?.[NodeLabel];
+      if (nodeName && this.deleteNode) {
+        try {
+          await this.deleteNode(req.namespace, nodeName);
+        } catch (err) {
+          const since = Date.parse(machine.metadata.deletionTimestamp);
+          if (this.now().getTime() - since < NodeDeletionTimeoutMs) {
+            await this.setStatus(
+              machine,
+              'Terminating',
+              'Delete',
+              'Processing',
+              `Deleting Node ${nodeName} in the shoot: ${(err as Error).message}`,
+            );
+            return { requeueAfter: 5000 };
+          }
+          this.log?.warn(
+            { err, machine: `${req.namespace}/${req.name}`, node: nodeName },
+            'the Node of the deleted machine could not be deleted in the shoot; the machine goes without it',
+          );
+        }
       }
       await removeFinalizer(this.client, machine, MCMFinalizer);
       return;
