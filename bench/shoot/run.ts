@@ -1,7 +1,9 @@
 // A shoot on the local landscape, as a user creates one: Gardener's provider-local example Shoot applied with kubectl
 // to a fresh landscape; the time until its lastOperation is Create Succeeded 100 %, the memory the shoot adds to the
 // landscape (the process tree of `gardener-local up`: every Pod is a child process), and the time from deletion to the
-// Shoot being gone. Prints a markdown table of medians.
+// Shoot being gone. Also the time until the shoot is healthy (its five conditions True: the machine's node joined),
+// and where the Create flow's time goes: each task's duration from the flow's progress events on NATS (started →
+// succeeded), the slowest of the first round. Prints markdown tables of medians.
 //
 //   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10]
 import { execFileSync } from 'node:child_process';
@@ -9,6 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { connect } from '@nats-io/transport-node';
+import { fromTimestamp, replayEvents } from '@gardener-ts/messaging';
 import { freePort, median, ROOT, startLandscape, stop, treeRss } from '../support/landscape.js';
 
 const KUBECTL = join(ROOT, 'tools', 'k8s-binaries', 'vendor', 'kubectl');
@@ -30,6 +34,8 @@ const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'idle-seco
 const rounds = Number(values.rounds ?? 2);
 const idleMs = Number(values['idle-seconds'] ?? 10) * 1000;
 const created: number[] = [];
+const healthy: number[] = [];
+let slowestTasks: [string, number][] = [];
 const deleted: number[] = [];
 const shootMiB: number[] = [];
 const shootProcesses: [string, number][][] = [];
@@ -37,10 +43,11 @@ const load = loadavg()[0];
 for (let round = 0; round < rounds; round++) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-shoot-'));
   const kc = join(dir, 'landscape', 'kubeconfig');
-  const { proc } = await startLandscape(join(dir, 'landscape'), await freePort());
+  const { proc, run } = await startLandscape(join(dir, 'landscape'), await freePort());
   try {
     await new Promise((r) => setTimeout(r, idleMs));
     const before = treeRss(proc.pid!);
+    const applied = new Date();
     kubectl(kc, ['apply', '-f', SHOOT]);
     const jsonpath = (path: string) =>
       kubectl(kc, ['-n', 'garden-local', 'get', 'shoot', 'local', '--ignore-not-found', '-o', `jsonpath=${path}`]);
@@ -51,6 +58,16 @@ for (let round = 0; round < rounds; round++) {
         900_000,
       ),
     );
+    const sinceApply = performance.now() - created.at(-1)!;
+    healthy.push(
+      sinceApply +
+        (await until(
+          'the five conditions True',
+          () => jsonpath('{.status.conditions[*].status}') === 'True True True True True',
+          900_000,
+        )),
+    );
+    if (round === 0 && run.natsUrl) slowestTasks = await taskDurations(run.natsUrl, applied);
     await new Promise((r) => setTimeout(r, idleMs));
     const after = treeRss(proc.pid!);
     shootMiB.push(after.totalMiB - before.totalMiB);
@@ -68,6 +85,29 @@ for (let round = 0; round < rounds; round++) {
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
 }
 
+/** Each task's duration in the Create flow of shoot garden-local/local, from its progress events; slowest first. */
+async function taskDurations(natsUrl: string, since: Date): Promise<[string, number][]> {
+  const nc = await connect({ servers: natsUrl });
+  const started = new Map<string, number>();
+  const took = new Map<string, number>();
+  const replay = await replayEvents(
+    nc,
+    { since, filter: { kind: 'Shoot', namespace: 'garden-local', name: 'local' } },
+    (event) => {
+      const task = event.payload === 'operationProgress' ? event.operationProgress.task : undefined;
+      const time = event.metadata.time && fromTimestamp(event.metadata.time).getTime();
+      if (!task?.id || !time) return;
+      if (task.phase === 'TASK_PHASE_STARTED') started.set(task.id, time);
+      else if (task.phase === 'TASK_PHASE_SUCCEEDED' && started.has(task.id))
+        took.set(task.id, time - started.get(task.id)!);
+    },
+  );
+  await new Promise((r) => setTimeout(r, 3_000));
+  await replay.stop();
+  await nc.close();
+  return [...took].sort((a, b) => b[1] - a[1]).slice(0, 15);
+}
+
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 console.log(
   `Node ${process.version}, ${rounds} rounds, load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end\n`,
@@ -77,7 +117,10 @@ console.log('| --- | --- |');
 console.log(
   `| \`kubectl apply\` of the example shoot to lastOperation Create Succeeded, s | ${seconds(median(created))} |`,
 );
+console.log(`| \`kubectl apply\` to the five conditions True (node joined), s | ${seconds(median(healthy))} |`);
 console.log(`| RSS the shoot adds to the landscape, MiB | ${median(shootMiB).toFixed(0)} |`);
 console.log(`| \`kubectl delete\` to the Shoot gone, s | ${seconds(median(deleted))} |`);
 console.log('\n| process (grew by the shoot, first round) | MiB |\n| --- | --- |');
 for (const [name, mib] of shootProcesses[0]) console.log(`| ${name} | ${mib.toFixed(0)} |`);
+console.log('\n| slowest tasks of the Create flow (first round) | s |\n| --- | --- |');
+for (const [task, ms] of slowestTasks) console.log(`| ${task} | ${seconds(ms)} |`);

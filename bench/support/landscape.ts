@@ -10,6 +10,8 @@ export const CLI = join(ROOT, 'dist', 'tools', 'gardener-local', 'cli.js');
 export interface Run {
   readyMs: number;
   steps: Map<string, number>;
+  /** The landscape's NATS URL, as `up` prints it (GARDENER_NATS_URL). */
+  natsUrl?: string;
 }
 
 export function freePort(): Promise<number> {
@@ -36,7 +38,8 @@ export function startLandscape(dir: string, port: number): Promise<{ proc: Child
       const steps = new Map<string, number>();
       for (const match of out.matchAll(/^✓ (.+?) (?:— .* )?\((\d+(?:\.\d+)?)s\)$/gm))
         steps.set(match[1].replace(/ \(.*$/, ''), Number(match[2]) * 1000);
-      resolve({ proc, run: { readyMs: performance.now() - started, steps } });
+      const natsUrl = /GARDENER_NATS_URL=(\S+)/.exec(out)?.[1];
+      resolve({ proc, run: { readyMs: performance.now() - started, steps, natsUrl } });
     });
     proc.once('exit', (code) => reject(new Error(`gardener-local up exited with ${code}:\n${out}`)));
   });

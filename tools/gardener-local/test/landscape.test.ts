@@ -340,12 +340,12 @@ describe('gardener-local up: the local Gardener landscape', () => {
           '-n',
           'kube-system',
           'get',
-          'daemonsets',
+          'pods',
           '-l',
           'app=kubernetes,role=proxy',
           '-o',
-          'jsonpath={.items[*].status.numberReady}',
-        ]).catch(() => '')) === '1',
+          'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}',
+        ]).catch(() => '')) === 'True',
       { timeoutMs: 180_000, intervalMs: 2_000 },
     );
     // A small HTTP program (NATS's monitoring endpoint) as a user deploys it, with a NodePort Service in front.

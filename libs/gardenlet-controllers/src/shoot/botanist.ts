@@ -25,7 +25,7 @@ import { KubeAPIServerName } from '../component/kube-apiserver.js';
 import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { kubeconfigToken } from '../component/shoot-access.js';
-import type { ShootValues } from '../component/values.js';
+import { hibernationEnabled, type ShootValues } from '../component/values.js';
 import type { DeleteSteps, ReconcileSteps, StepOrSkip } from './flow/operation.js';
 import {
   ControllerRegistrationKind,
@@ -35,7 +35,7 @@ import {
   ShootKind,
   type Shoot,
 } from './kinds.js';
-import { hibernateControlPlane } from './hibernation-steps.js';
+import { hibernateControlPlane, withReplicasWhileHibernating } from './hibernation-steps.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
@@ -372,9 +372,23 @@ export class Botanist {
   /**
    * "Initializing connection to Shoot": the client from `gardener-internal` when the gardenlet runs in the seed (the
    * Service name resolves), else from `gardener`; waits until the token requestor has filled the token and the shoot
-   * answers with it (its ClusterRoleBinding applied).
+   * answers with it (its ClusterRoleBinding applied). A shoot to be hibernated whose API server is already scaled to
+   * zero has no connection to make (Gardener's `InitializeDesiredShootClients`): the steps after this one that need
+   * the shoot are skipped for a hibernated shoot.
    */
   async initializeShootClients(signal: AbortSignal): Promise<void> {
+    if (hibernationEnabled(this.values.shoot)) {
+      const apiServer = await this.seed
+        .get(Kinds.Deployment, { namespace: this.values.namespace, name: KubeAPIServerName })
+        .catch((err: unknown) => {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        });
+      if (!apiServer?.spec?.replicas) {
+        this.close();
+        return;
+      }
+    }
     const internalHost = `${KubeAPIServerName}.${this.values.namespace}.svc`;
     const inSeed = await (this.options.inSeedCluster ?? resolves)(internalHost);
     const name = inSeed ? GardenerInternalAccessName : GardenerAccessName;
@@ -667,7 +681,12 @@ export class Botanist {
   async deployEtcd(): Promise<void> {
     const now = (this.options.now?.() ?? new Date()).toISOString();
     for (const role of ['main', 'events'] as const) {
-      const etcd = renderEtcd(this.values, role, this.seedSteps.secrets, { now });
+      const etcd = await withReplicasWhileHibernating(
+        this.seed,
+        EtcdKind,
+        renderEtcd(this.values, role, this.seedSteps.secrets, { now }),
+        this.values.shoot,
+      );
       await this.seed.patch(
         EtcdKind,
         { namespace: this.values.namespace, name: etcd.metadata!.name! },

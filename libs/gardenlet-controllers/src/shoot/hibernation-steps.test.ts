@@ -7,7 +7,14 @@ import {
   type ObjectKey,
 } from '@gardener-ts/controller-runtime';
 import { exampleValues } from '../component/testdata/fixtures.js';
-import { hibernateControlPlane, hibernationPlan, notHibernatedYet, type HibernationDeps } from './hibernation-steps.js';
+import {
+  hibernateControlPlane,
+  hibernationPlan,
+  notHibernatedYet,
+  replicasWhileHibernating,
+  withReplicasWhileHibernating,
+  type HibernationDeps,
+} from './hibernation-steps.js';
 
 const hibernated = () => exampleValues((shoot) => (shoot.spec.hibernation = { enabled: true }));
 const wait = { interval: 1, timeout: 2_000 };
@@ -135,5 +142,46 @@ describe('hibernateControlPlane', () => {
         new AbortController().signal,
       ),
     ).rejects.toThrow('Nodes of shoot shoot--local--local: 1 Node(s) left: machine-0');
+  });
+});
+
+describe('replicasWhileHibernating', () => {
+  const awake = exampleValues().shoot;
+  const hibernating = hibernated().shoot;
+  const asleep = exampleValues((shoot) => {
+    shoot.spec.hibernation = { enabled: true };
+    shoot.status = { ...shoot.status, hibernated: true } as typeof shoot.status;
+  }).shoot;
+
+  it('keeps a running workload while the shoot is on its way to hibernation, so the machines can go first', () => {
+    expect(replicasWhileHibernating(hibernating, 0, 1)).toBe(1);
+    expect(replicasWhileHibernating(hibernating, 0, 3)).toBe(3);
+    // Not running (or not there): nothing to keep.
+    expect(replicasWhileHibernating(hibernating, 0, 0)).toBe(0);
+    expect(replicasWhileHibernating(hibernating, 0, undefined)).toBe(0);
+  });
+
+  it('renders what it renders for an awake, a hibernated and a waking shoot', () => {
+    expect(replicasWhileHibernating(asleep, 0, 1)).toBe(0);
+    expect(replicasWhileHibernating(awake, 1, 0)).toBe(1);
+    expect(replicasWhileHibernating(awake, 3, 1)).toBe(3);
+  });
+
+  it('reads the current object only when the rule needs it', async () => {
+    const reads: string[] = [];
+    const seed = {
+      get: (async (_kind: Kind, k: ObjectKey) => {
+        reads.push(k.name);
+        return { metadata: { name: k.name }, spec: { replicas: 2 } } as KubernetesObject;
+      }) as Client['get'],
+    };
+    const deployment = { metadata: { name: 'kube-apiserver', namespace: 'ns' }, spec: { replicas: 0, paused: false } };
+    const kind = { apiVersion: 'apps/v1', kind: 'Deployment' } as unknown as Kind;
+    expect(await withReplicasWhileHibernating(seed, kind, deployment, hibernating)).toEqual({
+      ...deployment,
+      spec: { replicas: 2, paused: false },
+    });
+    expect(await withReplicasWhileHibernating(seed, kind, deployment, asleep)).toBe(deployment);
+    expect(reads).toEqual(['kube-apiserver']);
   });
 });

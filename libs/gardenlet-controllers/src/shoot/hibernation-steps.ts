@@ -34,6 +34,44 @@ export function hibernationPlan(values: ShootValues): HibernationPlan {
   };
 }
 
+/**
+ * The replicas a control plane workload is deployed with (pure; Gardener's rule for kube-apiserver, the controllers
+ * and etcd): a shoot that asks to be hibernated but is not hibernated yet keeps the current replicas of a running
+ * workload — the machines must go first, through an API server that still answers, and "Hibernating control plane"
+ * scales it down after them. Otherwise the rendered replicas hold (0 once hibernated, the awake ones when waking up).
+ */
+export function replicasWhileHibernating(
+  shoot: ShootValues['shoot'],
+  rendered: number | undefined,
+  current: number | undefined,
+): number | undefined {
+  if (rendered !== 0 || !hibernationEnabled(shoot) || shoot.status?.hibernated === true) return rendered;
+  return current !== undefined && current > 0 ? current : rendered;
+}
+
+/**
+ * `obj` (a Deployment or Etcd of the control plane) with the replicas of `replicasWhileHibernating`, reading the
+ * current object from the seed only when it matters.
+ */
+export async function withReplicasWhileHibernating<T extends { metadata?: { name?: string; namespace?: string } }>(
+  seed: Pick<Client, 'get'>,
+  kind: Kind,
+  obj: T,
+  shoot: ShootValues['shoot'],
+): Promise<T> {
+  const rendered = (obj as Partial<Scalable>).spec?.replicas;
+  if (replicasWhileHibernating(shoot, rendered, 1) === rendered) return obj;
+  const current = await seed
+    .get(kind, { namespace: obj.metadata!.namespace!, name: obj.metadata!.name! })
+    .then((o) => (o as Scalable).spec?.replicas)
+    .catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+  const replicas = replicasWhileHibernating(shoot, rendered, current);
+  return replicas === rendered ? obj : { ...obj, spec: { ...(obj as Partial<Scalable>).spec, replicas } };
+}
+
 /** A workload as observed: its desired and its current replicas (undefined when it does not exist). */
 export interface ObservedWorkload {
   readonly name: string;

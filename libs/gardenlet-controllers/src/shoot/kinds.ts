@@ -1,5 +1,5 @@
 // The garden and seed kinds the gardenlet's Shoot controller reads and writes, typed for its clients and caches.
-import { corev1beta1, securityv1alpha1 } from '@gardener-ts/api';
+import { corev1beta1, extensionsv1alpha1, securityv1alpha1 } from '@gardener-ts/api';
 import { kind, kindFrom, type KubernetesObject } from '@gardener-ts/controller-runtime';
 
 export type Shoot = corev1beta1.Shoot;
@@ -19,3 +19,8 @@ export const ControllerRegistrationKind = kindFrom<corev1beta1.ControllerRegistr
 export const EtcdKind = kind<
   KubernetesObject & { status?: { ready?: boolean; lastErrors?: { description?: string }[] } }
 >('druid.gardener.cloud/v1alpha1', 'Etcd');
+/** The shoot's Infrastructure extension resource (extensions.gardener.cloud/v1alpha1). */
+export const InfrastructureKind = kind<extensionsv1alpha1.Infrastructure & KubernetesObject>(
+  'extensions.gardener.cloud/v1alpha1',
+  'Infrastructure',
+);

@@ -6,6 +6,7 @@
 // a server-side apply of what the pure renderers return. The other steps of `ReconcileOperation` are not implemented
 // here yet.
 import { isNotFound, kind, Kinds, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { withReplicasWhileHibernating } from './hibernation-steps.js';
 import { sleep } from '@gardener-ts/flow';
 import { decode, generateAllSecrets, SecretsManager, type KeySpec } from '@gardener-ts/secrets-manager';
 import type { V1Secret } from '@kubernetes/client-node';
@@ -112,8 +113,12 @@ export class SeedShootSteps {
   }
 
   // Server-side apply as the gardenlet, like every object the flow writes.
+  // A control plane Deployment keeps its replicas while the shoot is on its way to hibernation.
   private async apply(obj: KubernetesObject): Promise<void> {
-    await this.extensions.deploy(obj);
+    const deployment = obj.kind === 'Deployment' && obj.apiVersion === 'apps/v1';
+    await this.extensions.deploy(
+      deployment ? await withReplicasWhileHibernating(this.client, Kinds.Deployment, obj, this.values.shoot) : obj,
+    );
   }
 
   private now(): string {
@@ -232,7 +237,9 @@ export class SeedShootSteps {
    */
   readonly deployGardenerResourceManager = async (signal?: AbortSignal): Promise<string | undefined> => {
     if (!this.caBundle || !this.manager) throw new Error('secrets management has not been initialized');
-    const replicas = this.values.shoot.spec.hibernation?.enabled === true ? 0 : 1;
+    // A hibernated shoot has no resource manager, except while it is deleted: its ManagedResources must be cleaned up.
+    const deleting = this.values.shoot.metadata?.deletionTimestamp !== undefined;
+    const replicas = this.values.shoot.spec.hibernation?.enabled === true && !deleting ? 0 : 1;
     for (const obj of renderResourceManagerRBAC(this.values)) await this.apply(obj);
     await this.apply(renderResourceManagerShootAccessSecret(this.values) as KubernetesObject);
     const shootResources = renderResourceManagerShootResources(this.values);

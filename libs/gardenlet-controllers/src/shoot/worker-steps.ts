@@ -23,14 +23,11 @@ import {
 import type { ShootValues } from '../component/values.js';
 import { ExtensionResources, GardenletFieldManager, type WaitOptions } from './extension-resources.js';
 import type { DeleteSteps, ReconcileSteps } from './flow/operation.js';
+import { InfrastructureKind } from './kinds.js';
 
 type OSC = extensionsv1alpha1.OperatingSystemConfig;
 const OSCKind = kind<OSC & KubernetesObject>('extensions.gardener.cloud/v1alpha1', 'OperatingSystemConfig');
 const WorkerKind = kind<extensionsv1alpha1.Worker & KubernetesObject>('extensions.gardener.cloud/v1alpha1', 'Worker');
-const InfrastructureKind = kind<extensionsv1alpha1.Infrastructure & KubernetesObject>(
-  'extensions.gardener.cloud/v1alpha1',
-  'Infrastructure',
-);
 
 /** The ManagedResource of gardener-node-agent's shoot resources (Gardener's `GardenerNodeAgentManagedResourceName`). */
 export const NodeAgentManagedResourceName = 'shoot-gardener-node-agent';

@@ -132,6 +132,8 @@ export async function shootCommand(
     );
     return 0;
   }
+  // With -o, stdout holds only the final Shoot (for scripts); what was done goes to stderr, as a note.
+  const said = (text: string) => (options.output ? process.stderr : out).write(text);
   let target: { namespace: string; name: string };
   let waitFor: 'ready' | 'deleted' = 'ready';
   switch (verb) {
@@ -139,7 +141,7 @@ export async function shootCommand(
       const shoot = await readShoot(values.filename!);
       target = { namespace: options.namespace ?? shoot.metadata?.namespace ?? namespace, name: shoot.metadata!.name! };
       await api.create({ ...shoot, metadata: { ...shoot.metadata, namespace: target.namespace } });
-      out.write(`shoot.core.gardener.cloud/${target.name} created\n`);
+      said(`shoot.core.gardener.cloud/${target.name} created\n`);
       break;
     }
     case 'delete':
@@ -154,7 +156,7 @@ export async function shootCommand(
         'application/merge-patch+json' as never,
       );
       await api.delete({ ...SHOOT_API, metadata: target });
-      out.write(`shoot.core.gardener.cloud/${target.name} deleted\n`);
+      said(`shoot.core.gardener.cloud/${target.name} deleted\n`);
       waitFor = 'deleted';
       break;
     case 'hibernate':
@@ -168,7 +170,7 @@ export async function shootCommand(
         undefined,
         'application/merge-patch+json' as never,
       );
-      out.write(
+      said(
         `shoot.core.gardener.cloud/${target.name} patched (hibernation ${verb === 'hibernate' ? 'enabled' : 'disabled'})\n`,
       );
       break;

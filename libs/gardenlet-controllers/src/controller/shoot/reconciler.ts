@@ -28,6 +28,7 @@ import {
   type ProgressReporter,
 } from '@gardener-ts/flow';
 import type { V1Deployment } from '@kubernetes/client-node';
+import { InfrastructureKind } from '../../shoot/kinds.js';
 import { KubeAPIServerName } from '../../component/kube-apiserver.js';
 import { KubeControllerManagerName } from '../../component/kube-controller-manager.js';
 import { controlPlaneNamespaceOf, type ShootValues } from '../../component/values.js';
@@ -184,10 +185,12 @@ export class ShootReconciler {
     );
     const botanist = this.botanist(shoot, seed, await this.cloudProfile(shoot));
     await botanist.prepare();
+    const state = await this.deleteState(namespace, shoot.metadata!.name!);
+    ctx.log.info({ state }, 'What the seed holds of the shoot to delete');
     const { flow, skipped } = deleteFlow(
       botanist.deleteSteps(),
       flowConditions(shoot, seed),
-      await this.deleteState(namespace),
+      state,
       this.deps.flowRetry === undefined ? {} : { retry: this.deps.flowRetry },
     );
     const ok = await this.runFlow(shoot, operation, flow, skipped, ctx);
@@ -197,7 +200,7 @@ export class ShootReconciler {
   }
 
   /** What the delete flow needs to know about the seed. */
-  private async deleteState(namespace: string): Promise<DeleteFlowState> {
+  private async deleteState(namespace: string, shootName: string): Promise<DeleteFlowState> {
     const { seed } = this.deps;
     const get = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
       try {
@@ -211,12 +214,16 @@ export class ShootReconciler {
     const kapi = (await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeAPIServerName }))) as
       V1Deployment | undefined;
     const kcm = await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeControllerManagerName }));
+    // With its Infrastructure there, the flow brings the control plane up far enough to clean the shoot (a hibernated
+    // shoot's etcd, kube-apiserver, resource manager and controller manager are scaled up again).
+    const infrastructure = await get(() => seed.get(InfrastructureKind, { namespace, name: shootName }));
     return {
       namespaceActive: ns !== undefined && !ns.metadata?.deletionTimestamp,
       kubeAPIServerDeploymentFound: kapi !== undefined,
       kubeAPIServerReplicas: kapi?.spec?.replicas ?? 0,
       kubeControllerManagerDeploymentFound: kcm !== undefined,
-      infrastructureFound: false,
+      infrastructureFound: infrastructure !== undefined,
+      // The ControlPlane is not deployed again for the deletion (provider-local's needs nothing of it to clean up).
       controlPlaneDeploymentNeeded: false,
     };
   }

@@ -1,6 +1,6 @@
 // One run of a container: a detached process (its own process group) whose output goes to a log file.
 import { spawn } from 'node:child_process';
-import { exitCodeOf, groupAlive, signalGroup } from './process-group.js';
+import { exitCodeOf, groupAlive, killContainer, signalGroup } from './process-group.js';
 import { LogWriter, type LogRotation } from './log-file.js';
 
 export interface ProcessSpec {
@@ -59,8 +59,8 @@ export class ContainerProcess {
     const exited = new Promise<ProcessExit>((done) => {
       child.once('exit', (code, signal) => {
         const finishedAt = new Date();
-        // The container ends with its main process: whatever it left running in its group goes too.
-        signalGroup(pid, 'SIGKILL');
+        // The container ends with its main process: whatever it left running goes too.
+        killContainer(pid);
         // A process that left the group may still hold the pipes: stop reading after a moment.
         setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), 2000).unref();
         void log
@@ -78,7 +78,7 @@ export class ContainerProcess {
   /** SIGTERM to the group, SIGKILL after `graceMs` if it is still there. */
   async stop(graceMs: number): Promise<ProcessExit> {
     if (this.running) signalGroup(this.pid, 'SIGTERM');
-    const timer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), Math.max(0, graceMs));
+    const timer = setTimeout(() => killContainer(this.pid), Math.max(0, graceMs));
     try {
       return await this.exited;
     } finally {
@@ -88,6 +88,6 @@ export class ContainerProcess {
 
   /** Synchronous last resort when the kubelet itself exits. */
   kill(): void {
-    if (this.running || groupAlive(this.pid)) signalGroup(this.pid, 'SIGKILL');
+    if (this.running || groupAlive(this.pid)) killContainer(this.pid);
   }
 }

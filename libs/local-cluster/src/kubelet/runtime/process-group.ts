@@ -1,4 +1,7 @@
-// Signals to a whole process group: a container is its main process and everything it started.
+// Signals to a whole process group: a container is its main process and everything it started. Killing a container
+// also reaches what its processes started in process groups of their own (a container runtime's cgroup holds them all):
+// a local machine's kubelet runs its Pods' processes detached, and they must not outlive the machine.
+import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 
 /** Sends `signal` to the group led by `pid`; false when the group is gone. */
@@ -25,4 +28,70 @@ export function groupAlive(pid: number): boolean {
 export function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
   if (code !== null) return code;
   return 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+}
+
+/** One row of the process table. */
+export interface ProcessRow {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  /** /proc's state letter (R, S, Z for a zombie, ...). */
+  state?: string;
+}
+
+/**
+ * The processes of the container whose group `pgid` leads (pure): the group's members and, transitively, their
+ * children, whatever group those made for themselves.
+ */
+export function containerTree(rows: readonly ProcessRow[], pgid: number): number[] {
+  const tree = new Set(rows.filter((r) => r.pgrp === pgid).map((r) => r.pid));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows) {
+      if (!tree.has(r.pid) && tree.has(r.ppid)) {
+        tree.add(r.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree];
+}
+
+/** The process table from /proc (Linux); empty where there is none. */
+export function processTable(): ProcessRow[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const rows: ProcessRow[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after its last ')'.
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      rows.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state });
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  return rows;
+}
+
+/**
+ * SIGKILL to the container of group `pgid` and to every process it started in another group (read before the kill:
+ * a killed parent's children are re-parented at once). Synchronous, so it also serves when the kubelet exits.
+ */
+export function killContainer(pgid: number): void {
+  const tree = containerTree(processTable(), pgid);
+  signalGroup(pgid, 'SIGKILL');
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
 }
