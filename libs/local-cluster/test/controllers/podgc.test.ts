@@ -1,7 +1,6 @@
 // The pod garbage collector against the local API server: a Node deleted (as a Gardener worker pool deletes a machine's
 // Node when it hibernates) leaves Pods bound to it that no kubelet ends; they are failed and deleted after the
 // quarantine, and not before.
-import { isNotFound } from '@gardener-ts/controller-runtime';
 import { waitFor } from '@gardener-ts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PodKind } from '../../src/controllers/shared/kinds.js';
@@ -17,14 +16,7 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const exists = (name: string) =>
-  h.api.get(PodKind, { namespace: 'default', name }).then(
-    () => true,
-    (err: unknown) => {
-      if (isNotFound(err)) return false;
-      throw err;
-    },
-  );
+const exists = (name: string) => h.podExists(name);
 
 describe('pod garbage collector', () => {
   it('deletes the pods of a deleted Node after the quarantine, and keeps those of a Node that exists', async () => {

@@ -1,6 +1,5 @@
 // The taint eviction controller against the local API server, with the node lifecycle controller next to it. The
 // test kubelet runs the pods; the tests taint nodes with kubectl, as an operator would.
-import { isNotFound } from '@gardener-ts/controller-runtime';
 import { waitFor } from '@gardener-ts/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventKind, NodeKind, type Pod, PodKind, type Toleration } from '../../src/controllers/shared/kinds.js';
@@ -25,14 +24,7 @@ async function runPod(name: string, node: string, tolerations: Toleration[] = []
   return h.eventually(`${name} to run`, PodKind, { namespace: 'default', name }, (p) => p.status?.phase === 'Running');
 }
 
-const exists = (name: string) =>
-  h.api.get(PodKind, { namespace: 'default', name }).then(
-    () => true,
-    (err: unknown) => {
-      if (isNotFound(err)) return false;
-      throw err;
-    },
-  );
+const exists = (name: string) => h.podExists(name);
 const gone = (name: string, timeoutMs = 20_000) =>
   waitFor(`${name} to be deleted`, async () => !(await exists(name)), { timeoutMs });
 const evictionEvents = async (name: string) =>

@@ -1,5 +1,5 @@
 // One test file's cluster: the in-process API server, the controller manager under test, a test kubelet and a client.
-import { ApiClient, type Kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { ApiClient, isNotFound, type Kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { startTestCluster, type TestCluster } from '@gardener-ts/local-apiserver';
 import { createLogger } from '@gardener-ts/logging';
 import { kubectl, waitFor } from '@gardener-ts/test-support';
@@ -8,6 +8,7 @@ import {
   type ControllerManager,
   type ControllerManagerOptions,
 } from '../../../src/controllers/controller-manager.js';
+import { PodKind } from '../../../src/controllers/shared/kinds.js';
 import { TestKubelet } from './test-kubelet.js';
 
 export interface Harness {
@@ -25,6 +26,8 @@ export interface Harness {
     check: (obj: T) => boolean,
     timeoutMs?: number,
   ): Promise<T>;
+  /** Whether the Pod `namespace/name` exists (a deleting one counts). */
+  podExists(name: string, namespace?: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +60,14 @@ export async function startHarness(
           return check(obj) ? obj : undefined;
         },
         { timeoutMs },
+      ),
+    podExists: (name, namespace = 'default') =>
+      api.get(PodKind, { namespace, name }).then(
+        () => true,
+        (err: unknown) => {
+          if (isNotFound(err)) return false;
+          throw err;
+        },
       ),
     async stop() {
       await manager.stop();
