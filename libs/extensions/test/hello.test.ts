@@ -86,14 +86,22 @@ const annotate = (namespace: string, operation: string) =>
 
 /** Waits until the Extension's last operation is `type` in `state`. */
 function lastOperation(namespace: string, type: string, state: string, timeoutMs = 60_000): Promise<ExtensionObject> {
+  let seen: ExtensionObject | undefined;
   return waitFor(
     `Extension ${namespace}/hello to report ${type} ${state}`,
     async () => {
-      const ext = await get(namespace);
+      const ext = (seen = await get(namespace));
       return ext.status?.lastOperation?.type === type && ext.status.lastOperation.state === state ? ext : undefined;
     },
     { timeoutMs },
-  );
+  ).catch((err: Error) => {
+    // What the object said last: which operation, state and generations it was stuck at.
+    const { metadata, status } = seen ?? {};
+    throw new Error(
+      `${err.message}; last seen: generation ${metadata?.generation}, annotations ${JSON.stringify(metadata?.annotations ?? {})}, ` +
+        `status ${JSON.stringify({ lastOperation: status?.lastOperation, lastError: status?.lastError, observedGeneration: status?.observedGeneration })}`,
+    );
+  });
 }
 
 /** An Extension that is asked to reconcile, reconciled: proof that the controller has handled the events before it. */

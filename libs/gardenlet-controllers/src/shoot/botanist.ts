@@ -35,7 +35,7 @@ import {
   ShootKind,
   type Shoot,
 } from './kinds.js';
-import { hibernateControlPlane, withReplicasWhileHibernating } from './hibernation-steps.js';
+import { hibernateControlPlane, scaleUpForDeletion, withReplicasWhileHibernating } from './hibernation-steps.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
@@ -306,7 +306,31 @@ export class Botanist {
    * cleaning the shoot's resources are not implemented yet (the flow lists them).
    */
   deleteSteps(): DeleteSteps {
+    // The control plane comes up again far enough to clean the shoot (a hibernated one is scaled up; the flow's state
+    // decides which of these run): the same deploy and wait steps as the reconcile flow.
+    const r = this.reconcileSteps();
+    const scaleUp = scaleUpForDeletion(this.seed, this.values, this.options.now);
     const steps: DeleteSteps = {
+      deployNamespace: r.deployNamespace,
+      ensureShootClusterIdentity: r.ensureShootClusterIdentity,
+      deployCloudProviderSecret: r.deployCloudProviderSecret,
+      initializeSecretsManagement: r.initializeSecretsManagement,
+      deployReferencedResources: r.deployReferencedResources,
+      deployKubeAPIServerService: r.deployKubeAPIServerService,
+      waitForKubeAPIServerService: r.waitForKubeAPIServerService,
+      updateAdvertisedAddresses: r.updateAdvertisedAddresses,
+      deployEtcd: r.deployEtcd,
+      scaleUpEtcd: scaleUp.etcd,
+      waitForEtcd: r.waitForEtcd,
+      deployKubeAPIServer: r.deployKubeAPIServer,
+      scaleUpKubeAPIServer: scaleUp.kubeAPIServer,
+      waitForKubeAPIServer: r.waitForKubeAPIServer,
+      deployGardenerResourceManager: r.deployGardenerResourceManager,
+      waitForGardenerResourceManager: r.waitForGardenerResourceManager,
+      deployGardenerAccess: r.deployGardenerAccess,
+      initializeShootClients: r.initializeShootClients,
+      deployKubeControllerManager: r.deployKubeControllerManager,
+      scaleUpKubeControllerManager: scaleUp.kubeControllerManager,
       deleteManagedResources: () => this.deleteShootManagedResources(),
       waitForManagedResourcesDeleted: (signal) => this.waitForShootManagedResourcesDeleted(signal),
       destroyGardenerResourceManager: () => this.destroyGardenerResourceManager(),

@@ -161,6 +161,12 @@ describe('replicasWhileHibernating', () => {
     expect(replicasWhileHibernating(hibernating, 0, undefined)).toBe(0);
   });
 
+  it('keeps what the delete flow woke up of a hibernated shoot being deleted, even when a step runs again', () => {
+    const deleting = { ...asleep, metadata: { ...asleep.metadata, deletionTimestamp: '2026-11-29T00:00:00Z' } };
+    expect(replicasWhileHibernating(deleting, 0, 1)).toBe(1);
+    expect(replicasWhileHibernating(deleting, 0, 0)).toBe(0);
+  });
+
   it('renders what it renders for an awake, a hibernated and a waking shoot', () => {
     expect(replicasWhileHibernating(asleep, 0, 1)).toBe(0);
     expect(replicasWhileHibernating(awake, 1, 0)).toBe(1);

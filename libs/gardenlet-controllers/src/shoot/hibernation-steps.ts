@@ -38,14 +38,17 @@ export function hibernationPlan(values: ShootValues): HibernationPlan {
  * The replicas a control plane workload is deployed with (pure; Gardener's rule for kube-apiserver, the controllers
  * and etcd): a shoot that asks to be hibernated but is not hibernated yet keeps the current replicas of a running
  * workload — the machines must go first, through an API server that still answers, and "Hibernating control plane"
- * scales it down after them. Otherwise the rendered replicas hold (0 once hibernated, the awake ones when waking up).
+ * scales it down after them. So does a hibernated shoot being deleted, which the delete flow woke up. Otherwise the
+ * rendered replicas hold (0 once hibernated, the awake ones when waking up).
  */
 export function replicasWhileHibernating(
   shoot: ShootValues['shoot'],
   rendered: number | undefined,
   current: number | undefined,
 ): number | undefined {
-  if (rendered !== 0 || !hibernationEnabled(shoot) || shoot.status?.hibernated === true) return rendered;
+  if (rendered !== 0 || !hibernationEnabled(shoot)) return rendered;
+  // Hibernated, it stays down — unless it is being deleted: the delete flow scaled it up to clean the shoot.
+  if (shoot.status?.hibernated === true && !shoot.metadata?.deletionTimestamp) return rendered;
   return current !== undefined && current > 0 ? current : rendered;
 }
 
@@ -123,26 +126,8 @@ export async function hibernateControlPlane(deps: HibernationDeps, signal: Abort
       wait,
       signal,
     );
-  const scale = async (kind: Kind, name: string, replicas: number, annotations?: Record<string, string>) => {
-    await seed
-      .patch(
-        kind,
-        { namespace, name },
-        { type: 'merge', patch: { ...(annotations ? { metadata: { annotations } } : {}), spec: { replicas } } },
-      )
-      .catch((err: unknown) => {
-        if (!isNotFound(err))
-          throw new Error(`scaling ${kind.kind} ${namespace}/${name} to ${replicas}`, { cause: err });
-      });
-  };
-  for (const name of plan.deployments) await scale(Kinds.Deployment, name, 0);
-  // As Gardener's etcd component scales: the new replicas with `gardener.cloud/operation: reconcile`, without which
-  // the etcd controller (druid) does not act on a spec change.
-  const reconcile = {
-    [Annotations.GardenerOperation]: Operations.OperationReconcile,
-    [Annotations.GardenerTimestamp]: (deps.now?.() ?? new Date()).toISOString(),
-  };
-  for (const etcd of plan.etcds) await scale(EtcdKind, etcd.name, etcd.replicas, reconcile);
+  for (const name of plan.deployments) await scaleWorkload(seed, Kinds.Deployment, namespace, name, 0);
+  for (const etcd of plan.etcds) await scaleEtcd(seed, namespace, etcd.name, etcd.replicas, deps.now);
 
   const observe = async (kind: Kind, name: string): Promise<ObservedWorkload> => {
     try {
@@ -164,4 +149,60 @@ export async function hibernateControlPlane(deps: HibernationDeps, signal: Abort
     wait,
     signal,
   );
+}
+
+/** Sets the replicas of a control plane workload of the seed; one that does not exist is left alone. */
+export async function scaleWorkload(
+  seed: Pick<Client, 'patch'>,
+  kind: Kind,
+  namespace: string,
+  name: string,
+  replicas: number,
+  annotations?: Record<string, string>,
+): Promise<void> {
+  await seed
+    .patch(
+      kind,
+      { namespace, name },
+      { type: 'merge', patch: { ...(annotations ? { metadata: { annotations } } : {}), spec: { replicas } } },
+    )
+    .catch((err: unknown) => {
+      if (!isNotFound(err)) throw new Error(`scaling ${kind.kind} ${namespace}/${name} to ${replicas}`, { cause: err });
+    });
+}
+
+/**
+ * Scales an Etcd as Gardener's etcd component does: the new replicas with `gardener.cloud/operation: reconcile`,
+ * without which the etcd controller (druid) does not act on a spec change.
+ */
+export function scaleEtcd(
+  seed: Pick<Client, 'patch'>,
+  namespace: string,
+  name: string,
+  replicas: number,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  return scaleWorkload(seed, EtcdKind, namespace, name, replicas, {
+    [Annotations.GardenerOperation]: Operations.OperationReconcile,
+    [Annotations.GardenerTimestamp]: now().toISOString(),
+  });
+}
+
+/**
+ * The delete flow's "Scaling up ..." steps of a hibernated shoot: its control plane runs again (one replica each) so
+ * that what lives in the shoot can be cleaned and gardener-resource-manager can delete its objects there.
+ */
+export function scaleUpForDeletion(
+  seed: Pick<Client, 'patch'>,
+  values: ShootValues,
+  now?: () => Date,
+): { etcd: () => Promise<void>; kubeAPIServer: () => Promise<void>; kubeControllerManager: () => Promise<void> } {
+  const ns = values.namespace;
+  return {
+    etcd: async () => {
+      for (const role of ['main', 'events'] as const) await scaleEtcd(seed, ns, etcdName(role), 1, now);
+    },
+    kubeAPIServer: () => scaleWorkload(seed, Kinds.Deployment, ns, KubeAPIServerName, 1),
+    kubeControllerManager: () => scaleWorkload(seed, Kinds.Deployment, ns, KubeControllerManagerName, 1),
+  };
 }

@@ -521,6 +521,16 @@ function mergeForUpdate(
   incoming: KubeObject,
   subresource: string,
 ): KubeObject {
+  // A uid in the body is a precondition (kube's PatchPodStatus sends one): it names the object the write was meant for.
+  const uid = incoming.metadata?.uid;
+  if (uid && old.metadata.uid && uid !== old.metadata.uid) {
+    throw errors.conflict(
+      def.resource,
+      def.group,
+      old.metadata.name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
+    );
+  }
   if (subresource === 'status') {
     const next = structuredClone(old) as KubeObject;
     next.status = incoming.status;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, runKubectl, startProcess, waitFor, workspaceRoot, gardenerAsset } from '@gardener-ts/test-support';
 import { startTestCluster, type TestCluster } from '../../src/index.js';
+import { kubectlFails } from './kubectl-fails.js';
 
 const crdDir = gardenerAsset('crds');
 const crdFiles = readdirSync(crdDir).filter((f) => f.endsWith('.yaml'));
@@ -151,6 +152,22 @@ describe('kubectl against the local API server', () => {
     expect(
       JSON.parse(await k(['get', 'managedresource', 'example', '-n', 'default', '-o', 'json'])).spec.keepObjects,
     ).toBe(true);
+  });
+
+  it("refuses a patch whose metadata.uid names another object (the uid precondition of kube's PatchPodStatus)", async () => {
+    await k(['create', 'configmap', 'uid-precondition', '--from-literal=a=1']);
+    const uid = (await k(['get', 'cm', 'uid-precondition', '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const err = await kubectlFails(cluster.kubeconfigPath, [
+      ...['patch', 'cm', 'uid-precondition', '--type=merge', '-p'],
+      JSON.stringify({ metadata: { uid: 'not-its-uid' }, data: { a: '2' } }),
+    ]);
+    expect(err).toContain('Precondition failed: UID in precondition: not-its-uid');
+    expect(await k(['get', 'cm', 'uid-precondition', '-o', 'jsonpath={.data.a}'])).toBe('1');
+    await k([
+      ...['patch', 'cm', 'uid-precondition', '--type=merge', '-p'],
+      JSON.stringify({ metadata: { uid }, data: { a: '2' } }),
+    ]);
+    expect(await k(['get', 'cm', 'uid-precondition', '-o', 'jsonpath={.data.a}'])).toBe('2');
   });
 
   it('labels, annotates and scales', async () => {

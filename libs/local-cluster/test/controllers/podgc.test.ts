@@ -7,18 +7,22 @@ import { PodKind } from '../../src/controllers/shared/kinds.js';
 import { pod } from './support/fixtures.js';
 import { type Harness, startHarness } from './support/harness.js';
 
-let h: Harness;
 const QUARANTINE_MS = 3000;
-
-beforeAll(async () => {
-  h = await startHarness(['podgc'], { podGCQuarantineMs: QUARANTINE_MS });
-});
-afterAll(() => h?.stop());
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const exists = (name: string) => h.podExists(name);
 
-describe('pod garbage collector', () => {
+// With --use-service-account-credentials (as Gardener runs a shoot's kube-controller-manager) it acts as
+// kube-system/pod-garbage-collector and has only that role's permissions: no get of pods, only patch of their status.
+describe.each([
+  ['with the controller manager identity', false],
+  ['as ServiceAccount pod-garbage-collector (kube RBAC)', true],
+])('pod garbage collector %s', (_, useServiceAccountCredentials) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(['podgc'], { podGCQuarantineMs: QUARANTINE_MS, useServiceAccountCredentials });
+  });
+  afterAll(() => h?.stop());
+  const exists = (name: string) => h.podExists(name);
+
   it('deletes the pods of a deleted Node after the quarantine, and keeps those of a Node that exists', async () => {
     await h.kubelet.addNode('doomed');
     await h.kubelet.addNode('healthy');

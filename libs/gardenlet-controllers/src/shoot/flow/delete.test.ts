@@ -62,7 +62,9 @@ describe('delete flow', () => {
     expect(result).toBeUndefined();
     expect(events.at(-1)).toMatchObject({ type: 'flow-finished', stats: { progressPercent: 100 } });
     expect(recording.finished.at(-1)).toMatch(/^(waitForNamespaceDeleted|deleteShootState)$/);
-    expect(recording.started).not.toContain('scaleUpKubeAPIServer');
+    // An awake shoot's control plane keeps its replicas (an HA etcd is not scaled to one).
+    for (const step of ['scaleUpEtcd', 'scaleUpKubeAPIServer', 'scaleUpKubeControllerManager'])
+      expect(recording.started).not.toContain(step);
     expect(skipped.map((s) => s.task)).toEqual(
       expect.arrayContaining([
         'Deleting Shoot Prometheus',
@@ -97,7 +99,15 @@ describe('delete flow', () => {
         kubeAPIServerReplicas: 0,
       },
     );
-    expect(recording.started).toContain('scaleUpKubeAPIServer');
+    // etcd and kube-controller-manager too, each before what needs it.
+    for (const [scaleUp, next] of [
+      ['scaleUpEtcd', 'waitForEtcd'],
+      ['scaleUpKubeAPIServer', 'waitForKubeAPIServer'],
+      ['scaleUpKubeControllerManager', 'cleanKubernetesResources'],
+    ] as const) {
+      expect(recording.finished.indexOf(scaleUp), scaleUp).toBeGreaterThanOrEqual(0);
+      expect(recording.started.indexOf(next)).toBeGreaterThan(recording.finished.indexOf(scaleUp));
+    }
     expect(recording.started).not.toContain('waitForOperatingSystemConfigsDeleted');
   });
 

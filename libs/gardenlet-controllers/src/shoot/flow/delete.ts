@@ -46,6 +46,8 @@ export function deleteFlow(
   const active = state.namespaceActive;
   const cleanup = active && state.kubeAPIServerDeploymentFound && (state.infrastructureFound || c.workerless);
   const w = c.workerless;
+  // A hibernated shoot (its API server scaled to zero) is woken up far enough to be cleaned (Gardener's wakeupRequired).
+  const wakeupRequired = cleanup && state.kubeAPIServerReplicas === 0;
 
   const deployNamespace = g.add({
     name: 'Deploying Shoot namespace in Seed',
@@ -93,6 +95,8 @@ export function deleteFlow(
   g.add({
     name: 'Ensuring advertised addresses for the Shoot',
     step: op.updateAdvertisedAddresses,
+    // They are read from the API server's Service, deployed only when the shoot is to be cleaned.
+    skipIf: !cleanup,
     dependencies: [initializeSecretsManagement, waitUntilKubeAPIServerServiceIsReady],
   });
   const deployReferencedResources = g.add({
@@ -119,7 +123,7 @@ export function deleteFlow(
     name: 'Scaling up etcd main and event',
     step: op.scaleUpEtcd,
     retry: true,
-    skipIf: !cleanup,
+    skipIf: !wakeupRequired,
     dependencies: [deployETCD],
   });
   const waitUntilEtcdReady = g.add({
@@ -158,7 +162,7 @@ export function deleteFlow(
     name: 'Scaling up Kubernetes API server',
     step: op.scaleUpKubeAPIServer,
     retry: true,
-    skipIf: !cleanup || state.kubeAPIServerReplicas !== 0,
+    skipIf: !wakeupRequired,
     dependencies: [deployKubeAPIServer],
   });
   const waitUntilKubeAPIServerIsReady = g.add({
@@ -239,7 +243,8 @@ export function deleteFlow(
   g.add({
     name: 'Scaling up Kubernetes controller manager',
     step: op.scaleUpKubeControllerManager,
-    skipIf: !cleanup,
+    retry: true,
+    skipIf: !wakeupRequired || !state.kubeControllerManagerDeploymentFound,
     dependencies: [deployKubeControllerManager],
   });
   const deleteAlertmanager = g.add({

@@ -11,5 +11,5 @@ export function addPodGCController(ctx: ControllerContext, options: { quarantine
     .for(PodKind)
     .watches(NodeKind, (node: Node) => podsBoundTo(ctx.cache, node.metadata!.name!))
     .withOptions({ maxConcurrentReconciles: 2 })
-    .complete(new PodGCReconciler(ctx, ctx.events('pod-garbage-collector'), options.quarantineMs));
+    .complete(new PodGCReconciler(ctx, options.quarantineMs));
 }

@@ -3,7 +3,7 @@
 // `DisruptionTarget` (DeletionByPodGC) and force-deleted once its node has been missing for the quarantine. No kubelet
 // is left to end such a pod, and its owner (a ReplicaSet) replaces it only when it is gone. When the node was first
 // seen missing lives in memory, as in kube: a restart starts the quarantine afresh. The terminated-pod threshold and
-// unscheduled terminating pods are not collected here.
+// unscheduled terminating pods are not collected here. As kube's, it records no events (its role may not write them).
 import {
   ignoreNotFound,
   isConflict,
@@ -14,7 +14,6 @@ import {
 } from '@gardener-ts/controller-runtime';
 import type { ControllerContext } from '../shared/context.js';
 import { markDisruptionTarget } from '../shared/disruption-target.js';
-import type { EventRecorder } from '../shared/events.js';
 import { NodeKind, PodKind } from '../shared/kinds.js';
 import { OrphanQuarantineMs, orphanVerdict } from './orphans.js';
 
@@ -24,7 +23,6 @@ export class PodGCReconciler {
 
   constructor(
     private readonly ctx: ControllerContext,
-    private readonly events: EventRecorder,
     private readonly quarantineMs = OrphanQuarantineMs,
   ) {}
 
@@ -56,7 +54,6 @@ export class PodGCReconciler {
     }
     const key = `${req.namespace}/${req.name}`;
     log.info({ pod: key, node: nodeName }, 'Found orphaned Pod assigned to the Node, deleting');
-    this.events.event(pod, 'Normal', 'PodGC', `Deleting orphaned Pod ${key}: node ${nodeName} no longer exists`);
     await markDisruptionTarget(this.ctx, pod, 'DeletionByPodGC', 'PodGC: node no longer exists', { fail: true });
     await this.ctx.client
       .delete(PodKind, req, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } })

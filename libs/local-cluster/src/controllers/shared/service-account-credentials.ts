@@ -25,6 +25,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   tainteviction: 'node-controller',
   disruption: 'disruption-controller',
   nodelifecycle: 'node-controller',
+  podgc: 'pod-garbage-collector',
   csrapproving: 'certificate-controller',
   csrsigning: 'certificate-controller',
   'persistentvolume-binder': 'persistent-volume-binder',

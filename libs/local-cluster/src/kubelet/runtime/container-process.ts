@@ -1,6 +1,13 @@
 // One run of a container: a detached process (its own process group) whose output goes to a log file.
 import { spawn } from 'node:child_process';
-import { exitCodeOf, groupAlive, killContainer, signalGroup } from './process-group.js';
+import {
+  exitCodeOf,
+  groupAlive,
+  killContainer,
+  rememberContainer,
+  signalGroup,
+  type ContainerMembers,
+} from './process-group.js';
 import { LogWriter, type LogRotation } from './log-file.js';
 
 export interface ProcessSpec {
@@ -18,6 +25,9 @@ export interface ProcessExit {
   finishedAt: Date;
 }
 
+/** How often a stopping container's processes are noted, so those its main process leaves behind can be killed. */
+const REMEMBER_INTERVAL_MS = 250;
+
 export class ContainerProcess {
   /** Resolves once the process has exited, its group is gone and its output is on disk. */
   readonly exited: Promise<ProcessExit>;
@@ -27,6 +37,12 @@ export class ContainerProcess {
     readonly pid: number,
     readonly startedAt: Date,
     exited: Promise<ProcessExit>,
+    /**
+     * The container's processes seen while it was stopping. A main process that ends on SIGTERM before what it
+     * started (a machine's kubelet and its Pods) leaves them re-parented, out of its tree: these are killed when it
+     * exits.
+     */
+    private readonly members: ContainerMembers,
   ) {
     this.exited = exited.then((exit) => {
       this.exitedAt = exit.finishedAt;
@@ -56,11 +72,12 @@ export class ContainerProcess {
     const pid = child.pid!;
     log.attach(child.stdout!, 'stdout');
     log.attach(child.stderr!, 'stderr');
+    const members: ContainerMembers = new Map();
     const exited = new Promise<ProcessExit>((done) => {
       child.once('exit', (code, signal) => {
         const finishedAt = new Date();
         // The container ends with its main process: whatever it left running goes too.
-        killContainer(pid);
+        killContainer(pid, members);
         // A process that left the group may still hold the pipes: stop reading after a moment.
         setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), 2000).unref();
         void log
@@ -68,7 +85,7 @@ export class ContainerProcess {
           .then(() => done({ exitCode: exitCodeOf(code, signal), signal: signal ?? undefined, finishedAt }));
       });
     });
-    return new ContainerProcess(pid, new Date(), exited);
+    return new ContainerProcess(pid, new Date(), exited, members);
   }
 
   get running(): boolean {
@@ -77,17 +94,24 @@ export class ContainerProcess {
 
   /** SIGTERM to the group, SIGKILL after `graceMs` if it is still there. */
   async stop(graceMs: number): Promise<ProcessExit> {
+    const remember = () => {
+      if (this.running) rememberContainer(this.pid, this.members);
+    };
+    remember();
     if (this.running) signalGroup(this.pid, 'SIGTERM');
-    const timer = setTimeout(() => killContainer(this.pid), Math.max(0, graceMs));
+    // What it starts while shutting down (a restarted Pod of a machine) is noted too.
+    const noting = setInterval(remember, REMEMBER_INTERVAL_MS);
+    const timer = setTimeout(() => killContainer(this.pid, this.members), Math.max(0, graceMs));
     try {
       return await this.exited;
     } finally {
+      clearInterval(noting);
       clearTimeout(timer);
     }
   }
 
   /** Synchronous last resort when the kubelet itself exits. */
   kill(): void {
-    if (this.running || groupAlive(this.pid)) killContainer(this.pid);
+    if (this.running || groupAlive(this.pid)) killContainer(this.pid, this.members);
   }
 }

@@ -51,4 +51,26 @@ describe('ContainerProcess.stop', () => {
     for (let i = 0; i < 20 && alive(detached); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(detached)).toBe(false);
   });
+
+  it('kills what the container started in a session of its own when its main process ends first on SIGTERM', async () => {
+    const pidFile = join(dir, 'left-behind.pid');
+    // The main process exits at once on SIGTERM (as a machine's kubelet may before its Pods): the sleep is
+    // re-parented, out of the container's tree by the time the exit is seen.
+    const container = await ContainerProcess.start({
+      argv: ['sh', '-c', `setsid sleep 300 & echo $! > ${pidFile}; trap 'exit 0' TERM; wait`],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      cwd: dir,
+      logPath: join(dir, 'left-behind.log'),
+    });
+    let detached = 0;
+    for (let i = 0; i < 50 && !detached; i++) {
+      detached = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (!detached) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(alive(detached)).toBe(true);
+    const exit = await container.stop(30_000);
+    expect(exit.exitCode).toBe(0);
+    for (let i = 0; i < 20 && alive(detached); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(detached)).toBe(false);
+  });
 });

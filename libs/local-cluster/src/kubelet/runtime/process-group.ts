@@ -37,6 +37,8 @@ export interface ProcessRow {
   pgrp: number;
   /** /proc's state letter (R, S, Z for a zombie, ...). */
   state?: string;
+  /** When the process started, in clock ticks since boot: with the pid, it names one process (pids are reused). */
+  startTime?: string;
 }
 
 /**
@@ -71,8 +73,10 @@ export function processTable(): ProcessRow[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after its last ')'.
-      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      rows.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state });
+      // Field 22 (starttime) is the 20th after the comm.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const [state, ppid, pgrp] = fields;
+      rows.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state, startTime: fields[19] });
     } catch {
       // The process ended while the table was read.
     }
@@ -80,12 +84,33 @@ export function processTable(): ProcessRow[] {
   return rows;
 }
 
+/** The processes of a container as they were seen: pid and start time (so a reused pid is never mistaken for one). */
+export type ContainerMembers = Map<number, string | undefined>;
+
+/** Adds the container's current processes to `members` (a snapshot to kill later, after they were re-parented). */
+export function rememberContainer(pgid: number, members: ContainerMembers = new Map()): ContainerMembers {
+  const rows = processTable();
+  const byPid = new Map(rows.map((r) => [r.pid, r]));
+  for (const pid of containerTree(rows, pgid)) members.set(pid, byPid.get(pid)?.startTime);
+  return members;
+}
+
 /**
  * SIGKILL to the container of group `pgid` and to every process it started in another group (read before the kill:
- * a killed parent's children are re-parented at once). Synchronous, so it also serves when the kubelet exits.
+ * a killed parent's children are re-parented at once), and to the `remembered` processes that are still the same
+ * processes (those whose parent already ended are no longer in the tree). Synchronous, so it also serves when the
+ * kubelet exits.
  */
-export function killContainer(pgid: number): void {
-  const tree = containerTree(processTable(), pgid);
+export function killContainer(pgid: number, remembered?: ContainerMembers): void {
+  const rows = processTable();
+  const tree = new Set(containerTree(rows, pgid));
+  if (remembered) {
+    const byPid = new Map(rows.map((r) => [r.pid, r]));
+    for (const [pid, startTime] of remembered) {
+      const row = byPid.get(pid);
+      if (row && row.state !== 'Z' && row.startTime === startTime) tree.add(pid);
+    }
+  }
   signalGroup(pgid, 'SIGKILL');
   for (const pid of tree) {
     try {
