@@ -208,10 +208,17 @@ function startActors(): { stop: () => void } {
           );
         }
         for (const etcd of (await admin.list(EtcdKind, { namespace })).items) {
-          if (etcd.status?.ready) continue;
+          const key = { namespace, name: etcd.metadata!.name! };
+          // As druid: a reconcile request is picked up (the annotation removed), then the generation observed.
+          if (etcd.metadata?.annotations?.['gardener.cloud/operation'] === 'reconcile')
+            await admin.patch(EtcdKind, key, {
+              type: 'merge',
+              patch: { metadata: { annotations: { 'gardener.cloud/operation': null } } },
+            });
+          if (etcd.status?.ready && etcd.status.observedGeneration === etcd.metadata?.generation) continue;
           await admin.patch(
             EtcdKind,
-            { namespace, name: etcd.metadata!.name! },
+            key,
             { type: 'merge', patch: { status: { ready: true, observedGeneration: etcd.metadata?.generation } } },
             { subresource: 'status' },
           );

@@ -234,7 +234,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
     );
   });
 
-  it('reconciles the example shoot to healthy: control plane and machine in the seed, the flow shown by the CLI from NATS, the five conditions True, its node Ready and a Pod running on it, reached with the admin kubeconfig', async () => {
+  it('reconciles the example shoot to healthy, also when the gardenlet is killed (-9) in the middle of the flow: control plane and machine in the seed, the flow shown by the CLI from NATS, the five conditions True, its node Ready and a Pod running on it, reached with the admin kubeconfig', async () => {
     const shootJson = async () =>
       JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
         status?: {
@@ -244,17 +244,38 @@ describe('gardener-local up: the local Gardener landscape', () => {
           conditions?: { type: string; status: string; reason: string }[];
         };
       };
+    // A crash in the middle of the flow: once it is under way the gardenlet is killed with SIGKILL. The seed's kubelet
+    // restarts its container and the new gardenlet takes the flow up again (the last operation did not succeed).
+    let killedAt: number | undefined;
     await waitFor(
       'the example shoot to be reconciled (lastOperation Create Succeeded)',
       async () => {
         const op = (await shootJson()).status?.lastOperation;
+        if (killedAt === undefined && op?.type === 'Create' && op.state === 'Processing' && op.progress >= 20) {
+          const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(root, 'kubelet', 'pods')}`);
+          for (const pid of gardenlet) process.kill(pid, 'SIGKILL');
+          if (gardenlet.length > 0) killedAt = op.progress;
+        }
         return op?.type === 'Create' && op.state === 'Succeeded';
       },
-      { timeoutMs: 480_000, intervalMs: 2_000 },
+      { timeoutMs: 600_000, intervalMs: 2_000 },
     ).catch(async (err: Error) => {
       const pods = await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'wide']).catch(() => '');
       throw new Error(`${err.message}\nstatus: ${JSON.stringify((await shootJson()).status)}\n${pods}`);
     });
+    expect(killedAt, 'the gardenlet was killed while the flow ran').toBeDefined();
+    expect(
+      await kubectl(kc(), [
+        '-n',
+        'garden',
+        'get',
+        'pods',
+        '-l',
+        'app.kubernetes.io/name=gardenlet',
+        '-o',
+        'jsonpath={.items[*].status.containerStatuses[*].restartCount}',
+      ]),
+    ).not.toBe('0');
     const shoot = await shootJson();
     expect(shoot.status?.technicalID).toBe('shoot--local--local');
     expect(shoot.status?.lastOperation?.progress).toBe(100);
@@ -284,7 +305,12 @@ describe('gardener-local up: the local Gardener landscape', () => {
         deployment,
       ).toBe('1');
     }
-    expect(await kubectl(kc(), [...ns, 'get', 'machines', '-o', 'name'])).toMatch(/^machine\.machine\.sapcloud\.io\//);
+    // Converged without duplicates: one machine, one of each extension resource.
+    const names = async (resource: string) =>
+      (await kubectl(kc(), [...ns, 'get', resource, '-o', 'name'])).split('\n').filter(Boolean);
+    expect(await names('machines')).toEqual([expect.stringMatching(/^machine\.machine\.sapcloud\.io\//)]);
+    for (const kind of ['infrastructures', 'controlplanes', 'workers'])
+      expect(await names(`${kind}.extensions.gardener.cloud`), kind).toHaveLength(1);
 
     // The shoot care reconciler's view: all five conditions True once the machine's node has joined.
     await waitFor(

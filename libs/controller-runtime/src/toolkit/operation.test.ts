@@ -56,13 +56,32 @@ describe('operation annotation', () => {
     expect(operationOf(client.stored(read)!)).toBe('migrate');
   });
 
-  it('retries when something else changed but the value is the same', async () => {
+  it('retries when something else changed but the value and the generation are the same', async () => {
     const client = new FakeClient();
-    const read = client.put(infra('restore'));
-    client.put({ ...infra('restore'), spec: { type: 'local', changed: true } });
+    const at = (generation: number, labels: Record<string, string> = {}) => {
+      const obj = infra('restore');
+      return { ...obj, metadata: { ...obj.metadata, generation, labels } };
+    };
+    const read = client.put(at(1));
+    client.put(at(1, { changed: 'true' })); // metadata only: the spec the reconcile acted on is still current
     const result = await removeOperationAnnotation(client, read);
     expect(operationOf(result)).toBeUndefined();
-    expect((client.stored<ReturnType<typeof infra>>(read)?.spec as Record<string, unknown>).changed).toBe(true);
+    expect(client.stored<ReturnType<typeof at>>(read)?.metadata?.labels).toEqual({ changed: 'true' });
+  });
+
+  it('keeps the annotation when a new spec was written with it after the object was read', async () => {
+    // The delete flow's etcd: deployed (replicas 0, reconcile), then scaled up (replicas 1, reconcile) while the
+    // controller still acted on the first write. Removing the second request would leave replicas 1 never reconciled.
+    const client = new FakeClient();
+    const at = (generation: number, replicas: number) => {
+      const obj = infra('reconcile');
+      return { ...obj, metadata: { ...obj.metadata, generation }, spec: { ...obj.spec, replicas } };
+    };
+    const read = client.put(at(1, 0));
+    client.put(at(2, 1));
+    const result = await removeOperationAnnotation(client, read);
+    expect(operationOf(result)).toBe('reconcile');
+    expect(operationOf(client.stored(read)!)).toBe('reconcile');
   });
 
   it('treats a gone object as done', async () => {

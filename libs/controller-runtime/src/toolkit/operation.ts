@@ -27,7 +27,7 @@ export function operationOf(obj: KubernetesObject): string | undefined {
 /**
  * Removes the `gardener.cloud/operation` annotation, but only while it still has the value read in `obj`: the patch
  * carries `obj`'s resourceVersion; on a conflict the object is read again and the removal is retried only if the value
- * is unchanged (a newer request — another value — stays). Returns the object as written (or as read again); a missing
+ * and the generation are unchanged (a newer request — another value, or a new spec written with it — stays). Returns the object as written (or as read again); a missing
  * annotation or a gone object is a no-op that returns `obj`.
  */
 export async function removeOperationAnnotation<T extends KubernetesObject>(
@@ -58,6 +58,9 @@ export async function removeOperationAnnotation<T extends KubernetesObject>(
         .get(kind, key)
         .catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
       if (!fresh) return current;
+      // A new spec came meanwhile (its own request, maybe the same value): what this reconcile acted on is outdated,
+      // so the annotation stays for the reconcile of the new generation.
+      if (fresh.metadata?.generation !== obj.metadata?.generation) return withKind(fresh, obj);
       current = withKind(fresh, obj);
     }
   }

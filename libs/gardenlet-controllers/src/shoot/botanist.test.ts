@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { corev1beta1 } from '@gardener-ts/api';
 import type { V1LoadBalancerIngress } from '@kubernetes/client-node';
-import { deploymentNotRolledOut, isRegistered, loadBalancerURL } from './botanist.js';
+import { deploymentNotRolledOut, etcdNotReady, isRegistered, loadBalancerURL } from './botanist.js';
 
 const registration = (resources: { kind: string; type: string }[]) =>
   ({ metadata: { name: 'provider-local' }, spec: { resources } }) as corev1beta1.ControllerRegistration;
@@ -66,5 +66,28 @@ describe('loadBalancerURL', () => {
     expect(loadBalancerURL(service([{ hostname: 'lb.example.com' }]))).toBe('https://lb.example.com');
     expect(loadBalancerURL(service([]))).toBeUndefined();
     expect(loadBalancerURL({})).toBeUndefined();
+  });
+});
+
+describe('etcdNotReady', () => {
+  const etcd = (generation: number, observedGeneration: number, ready: boolean, operation?: string) => ({
+    metadata: { generation, ...(operation ? { annotations: { 'gardener.cloud/operation': operation } } : {}) },
+    status: { observedGeneration, ready },
+  });
+
+  it('is ready once the controller picked up the request, observed the generation and reports ready', () => {
+    expect(etcdNotReady(etcd(3, 3, true))).toBeUndefined();
+  });
+
+  it('does not count a ready from before the last spec change (a hibernated etcd being scaled up)', () => {
+    expect(etcdNotReady(etcd(4, 3, true))).toBe('has not observed generation 4 yet');
+    expect(etcdNotReady(etcd(4, 4, true, 'reconcile'))).toBe('has not picked up the reconcile request yet');
+    expect(etcdNotReady(etcd(4, 4, false))).toBe('is not ready yet');
+    expect(
+      etcdNotReady({
+        metadata: { generation: 1 },
+        status: { observedGeneration: 1, lastErrors: [{ description: 'no PV' }] },
+      }),
+    ).toBe('is not ready: no PV');
   });
 });

@@ -7,7 +7,7 @@
 // no ControllerRegistration in the garden serves is skipped with that reason instead of waiting for an extension that
 // will never come.
 import { lookup } from 'node:dns/promises';
-import type { corev1beta1 } from '@gardener-ts/api';
+import { Annotations, Operations, type corev1beta1 } from '@gardener-ts/api';
 import {
   ApiClient,
   Kinds,
@@ -728,9 +728,7 @@ export class Botanist {
         async () => {
           try {
             const etcd = await this.seed.get(EtcdKind, { namespace: this.values.namespace, name });
-            if (etcd.status?.ready === true) return undefined;
-            const error = etcd.status?.lastErrors?.[0]?.description;
-            return error ? `is not ready: ${error}` : 'is not ready yet';
+            return etcdNotReady(etcd);
           } catch (err) {
             if (isNotFound(err)) return 'does not exist';
             throw err;
@@ -764,4 +762,22 @@ export class Botanist {
   private async patchShootStatus(status: Record<string, unknown>): Promise<void> {
     await this.garden.patch(ShootKind, this.shootKey, { type: 'merge', patch: { status } }, { subresource: 'status' });
   }
+}
+
+/**
+ * Why an Etcd is not ready for the flow to go on, or undefined (pure; Gardener's etcd check): the etcd controller has
+ * picked up the last reconcile request and observed the current generation, and reports ready. A `ready` from before
+ * the last spec change (a hibernated etcd being scaled up) does not count.
+ */
+export function etcdNotReady(etcd: {
+  metadata?: { generation?: number; annotations?: Record<string, string> };
+  status?: { ready?: boolean; observedGeneration?: number; lastErrors?: { description?: string }[] };
+}): string | undefined {
+  if (etcd.metadata?.annotations?.[Annotations.GardenerOperation] === Operations.OperationReconcile)
+    return 'has not picked up the reconcile request yet';
+  if (etcd.metadata?.generation !== undefined && etcd.status?.observedGeneration !== etcd.metadata.generation)
+    return `has not observed generation ${etcd.metadata.generation} yet`;
+  if (etcd.status?.ready === true) return undefined;
+  const error = etcd.status?.lastErrors?.[0]?.description;
+  return error ? `is not ready: ${error}` : 'is not ready yet';
 }

@@ -17,7 +17,9 @@ export const ControllerRegistrationKind = kindFrom<corev1beta1.ControllerRegistr
 );
 /** etcd-druid's Etcd (druid.gardener.cloud/v1alpha1). */
 export const EtcdKind = kind<
-  KubernetesObject & { status?: { ready?: boolean; lastErrors?: { description?: string }[] } }
+  KubernetesObject & {
+    status?: { ready?: boolean; observedGeneration?: number; lastErrors?: { description?: string }[] };
+  }
 >('druid.gardener.cloud/v1alpha1', 'Etcd');
 /** The shoot's Infrastructure extension resource (extensions.gardener.cloud/v1alpha1). */
 export const InfrastructureKind = kind<extensionsv1alpha1.Infrastructure & KubernetesObject>(
