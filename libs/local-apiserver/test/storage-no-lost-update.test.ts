@@ -1,6 +1,8 @@
 // No lost update over HTTP: concurrent clients doing what controllers and kubectl edit do — GET, change, PUT with the
 // resourceVersion they read, again on 409 Conflict — against the API server on the durable file store. Every update
-// a client saw acknowledged (200) is in the final object exactly once, and still there after a restart.
+// a client saw acknowledged (200) is in the final object exactly once, and still there after a restart. Patches
+// without a resourceVersion (what `kubectl patch`, controllers' status patches and server-side apply send) never
+// answer 409: the server retries them against the latest object, as kube's GuaranteedUpdate does.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +88,35 @@ describe('optimistic concurrency over HTTP', () => {
     api = rawClient(server);
     for (const [name, final] of finals)
       expect((await api.send('GET', path(name))).json().data.tokens.split(',')).toEqual(final);
+  });
+
+  it('never refuses concurrent patches without a resourceVersion, and keeps every one of them', async () => {
+    const name = 'patched';
+    const created = await api.send(
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: {} }),
+    );
+    expect(created.status, created.body).toBe(201);
+    const writers = 4;
+    const patches = 25;
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let p = 0; p < patches; p++) {
+          const res = await api.send(
+            'PATCH',
+            path(name),
+            JSON.stringify({ data: { [`w${w}p${p}`]: 'x', [`last-${w}`]: String(p) } }),
+            { 'content-type': 'application/merge-patch+json' },
+          );
+          statuses.push(res.status);
+        }
+      }),
+    );
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const data = (await api.send('GET', path(name))).json().data as Record<string, string>;
+    expect(Object.keys(data)).toHaveLength(writers * patches + writers);
+    for (let w = 0; w < writers; w++) expect(data[`last-${w}`]).toBe(String(patches - 1));
   });
 });

@@ -46,13 +46,17 @@ export async function generateAllSecrets(
   configs: readonly SecretConfigWithOptions[],
   phase?: CredentialsRotationPhase,
 ): Promise<Record<string, Secret>> {
+  // The CAs first (the certificates are signed by them), each group generated concurrently: key generation runs off
+  // the event loop, so the keys of a group are made side by side.
+  const cas = configs.filter((c) => isCAConfig(c.config));
+  const generated = new Map<string, Secret>();
+  const generateAll = async (group: readonly SecretConfigWithOptions[], extra: GenerateOptions = {}) => {
+    const secrets = await Promise.all(group.map((c) => manager.generate(c.config, { ...c.options, ...extra })));
+    group.forEach((c, i) => generated.set(c.config.name, secrets[i]!));
+  };
+  await generateAll(cas, caRotationOptions(phase));
+  await generateAll(configs.filter((c) => !generated.has(c.config.name)));
   const out: Record<string, Secret> = {};
-  for (const c of configs.filter((c) => isCAConfig(c.config))) {
-    out[c.config.name] = await manager.generate(c.config, { ...c.options, ...caRotationOptions(phase) });
-  }
-  for (const c of configs) {
-    if (c.config.name in out) continue;
-    out[c.config.name] = await manager.generate(c.config, c.options);
-  }
+  for (const c of configs) out[c.config.name] = generated.get(c.config.name)!;
   return out;
 }

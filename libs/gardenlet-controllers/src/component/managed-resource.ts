@@ -86,3 +86,71 @@ export function renderKubeSchedulerShootResources(namespace: string): {
     ]),
   ]);
 }
+
+/** The `cluster-identity` ConfigMap's name and keys in the shoot's kube-system (Gardener's constants). */
+export const ClusterIdentityName = 'cluster-identity';
+const ClusterIdentityOriginKey = 'cluster-identity-origin';
+
+/**
+ * The shoot's cluster identity (Gardener's `clusteridentity.NewForShoot`, `shoot-core-cluster-identity`): the immutable
+ * ConfigMap `kube-system/cluster-identity` with the identity from `status.clusterIdentity` and origin `shoot`.
+ */
+export function renderShootClusterIdentityResources(
+  namespace: string,
+  identity: string,
+): { secret: KubernetesObject; managedResource: KubernetesObject } {
+  return renderShootManagedResource(namespace, `shoot-core-${ClusterIdentityName}`, [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: ClusterIdentityName, namespace: 'kube-system' },
+      immutable: true,
+      data: { [ClusterIdentityName]: identity, [ClusterIdentityOriginKey]: 'shoot' },
+    } as KubernetesObject,
+  ]);
+}
+
+/** The name of the shoot namespaces' ManagedResource (Gardener's `shoot/namespaces` component). */
+export const ShootNamespacesManagedResourceName = 'shoot-core-namespaces';
+
+/** What the namespaces component reads of a worker pool. */
+export interface WorkerPoolZones {
+  readonly maximum: number;
+  readonly zones?: readonly string[];
+  readonly systemComponents?: { readonly allow?: boolean };
+}
+
+/**
+ * The shoot's `kube-system` namespace as Gardener labels it (`shoot-core-namespaces`, objects kept when the
+ * ManagedResource goes): purpose `kube-system`, considered by the high-availability webhook, and pinned to the zones of
+ * the pools that may run system components (`systemComponents.allow`, unset means allowed) and can have nodes.
+ */
+export function renderShootNamespacesResources(
+  namespace: string,
+  workers: readonly WorkerPoolZones[],
+): { secret: KubernetesObject; managedResource: KubernetesObject } {
+  const zones = new Set<string>();
+  for (const pool of workers) {
+    if (pool.systemComponents?.allow === false || pool.maximum <= 0) continue;
+    for (const zone of pool.zones ?? []) zones.add(zone);
+  }
+  return renderShootManagedResource(
+    namespace,
+    ShootNamespacesManagedResourceName,
+    [
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: {
+          name: 'kube-system',
+          labels: {
+            'gardener.cloud/purpose': 'kube-system',
+            'high-availability-config.resources.gardener.cloud/consider': 'true',
+          },
+          annotations: { 'high-availability-config.resources.gardener.cloud/zones': [...zones].sort().join(',') },
+        },
+      } as KubernetesObject,
+    ],
+    { keepObjects: true },
+  );
+}

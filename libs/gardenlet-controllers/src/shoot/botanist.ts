@@ -217,6 +217,9 @@ export class Botanist {
       initializeShootClients: (signal) => this.initializeShootClients(signal),
       deployKubeControllerManager: s.deployKubeControllerManager,
       deployKubeScheduler: s.deployKubeScheduler,
+      deployShootNamespaces: s.deployShootNamespaces,
+      waitForShootNamespaces: s.waitForShootNamespaces,
+      deployClusterIdentity: () => s.deployClusterIdentity(this.clusterIdentity()),
       deployKubeProxy: async () => s.deployKubeProxy(await this.nodeAPIServerURL()),
       destroyKubeProxy: (signal) => this.destroyKubeProxy(signal),
     };
@@ -591,10 +594,15 @@ export class Botanist {
   /** "Ensuring Shoot cluster identity": `<technical ID>-<uid>-<garden cluster identity>`, written once. */
   async ensureShootClusterIdentity(): Promise<void> {
     if (this.shoot.status?.clusterIdentity) return;
+    await this.patchShootStatus({ clusterIdentity: this.clusterIdentity() });
+  }
+
+  // The shoot's cluster identity: the one in its status, else the one "Ensuring Shoot cluster identity" writes.
+  private clusterIdentity(): string {
+    if (this.shoot.status?.clusterIdentity) return this.shoot.status.clusterIdentity;
     const garden = this.options.gardenClusterIdentity;
     if (!garden) throw new Error('the garden has no cluster identity (ConfigMap kube-system/cluster-identity)');
-    const identity = `${this.values.namespace}-${this.shoot.metadata?.uid}-${garden}`;
-    await this.patchShootStatus({ clusterIdentity: identity });
+    return `${this.values.namespace}-${this.shoot.metadata?.uid}-${garden}`;
   }
 
   /**

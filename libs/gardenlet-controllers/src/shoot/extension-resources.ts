@@ -4,6 +4,8 @@
 // that applies, polls and deletes through a controller-runtime client.
 import { Annotations } from '@gardener-ts/api';
 import { gvkOf, isNotFound, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { sleep } from '@gardener-ts/flow';
+import { pollDelays } from './poll.js';
 
 /** The status fields of an extension resource the gardenlet reads. */
 interface ExtensionStatusView {
@@ -87,21 +89,6 @@ function describeKey(key: ExtensionKey): string {
   return `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
 }
 
-async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  signal?.throwIfAborted();
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
-}
-
 /** The field manager of the gardenlet's server-side applies. */
 export const GardenletFieldManager = 'gardenlet';
 
@@ -132,6 +119,7 @@ export class ExtensionResources {
    */
   async waitUntilReady(key: ExtensionKey, expectedTimestamp?: string, options: WaitOptions = {}): Promise<void> {
     const deadline = Date.now() + (options.timeout ?? 180_000);
+    const delays = pollDelays(options.interval ?? 2000);
     let last: ExtensionReadiness | undefined;
     for (;;) {
       options.signal?.throwIfAborted();
@@ -147,7 +135,7 @@ export class ExtensionResources {
         const detail = !last.ready && last.lastError ? ` (last error: ${last.lastError})` : '';
         throw new Error(`${describeKey(key)} is not ready: ${last.ready ? '' : last.reason}${detail}`);
       }
-      await sleep(options.interval ?? 2000, options.signal);
+      await sleep(delays.next().value, options.signal);
     }
   }
 
@@ -170,6 +158,7 @@ export class ExtensionResources {
   /** Waits until the object is gone; on timeout the error carries the extension's last error. */
   async waitUntilDeleted(key: ExtensionKey, options: WaitOptions = {}): Promise<void> {
     const deadline = Date.now() + (options.timeout ?? 180_000);
+    const delays = pollDelays(options.interval ?? 2000);
     for (;;) {
       options.signal?.throwIfAborted();
       let lastError: string | undefined;
@@ -183,7 +172,7 @@ export class ExtensionResources {
       if (Date.now() >= deadline) {
         throw new Error(`${describeKey(key)} is not deleted yet${lastError ? ` (last error: ${lastError})` : ''}`);
       }
-      await sleep(options.interval ?? 2000, options.signal);
+      await sleep(delays.next().value, options.signal);
     }
   }
 }

@@ -8,7 +8,25 @@ export interface BotanistWait {
   readonly timeout: number;
 }
 
-/** Polls `check` (a reason why not yet, or undefined when done) until it is done or the wait's timeout passes. */
+/** The first delay between two polls. */
+const FIRST_POLL_MS = 100;
+
+/**
+ * The delays between polls: from 100 ms, doubling up to `max`. A state that is reached soon (most waits of a flow
+ * are over in well under a second) is seen soon, and a slow one is not polled faster than `max`.
+ */
+export function* pollDelays(max: number): Generator<number, never> {
+  let delay = Math.min(FIRST_POLL_MS, max);
+  for (;;) {
+    yield delay;
+    delay = Math.min(delay * 2, max);
+  }
+}
+
+/**
+ * Polls `check` (a reason why not yet, or undefined when done) until it is done or the wait's timeout passes, with
+ * {@link pollDelays} up to the wait's interval.
+ */
 export async function pollUntil(
   what: string,
   check: () => Promise<string | undefined>,
@@ -16,11 +34,12 @@ export async function pollUntil(
   signal: AbortSignal,
 ): Promise<void> {
   const deadline = Date.now() + wait.timeout;
+  const delays = pollDelays(wait.interval);
   for (;;) {
     signal.throwIfAborted();
     const reason = await check();
     if (reason === undefined) return;
     if (Date.now() >= deadline) throw new Error(`${what}: ${reason}`);
-    await sleep(wait.interval, signal);
+    await sleep(delays.next().value, signal);
   }
 }

@@ -8,6 +8,7 @@
 import { isNotFound, kind, Kinds, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { withReplicasWhileHibernating } from './hibernation-steps.js';
 import { sleep } from '@gardener-ts/flow';
+import { pollDelays, pollUntil } from './poll.js';
 import { decode, generateAllSecrets, SecretsManager, type KeySpec } from '@gardener-ts/secrets-manager';
 import type { V1Secret } from '@kubernetes/client-node';
 import { renderCluster } from '../component/cluster.js';
@@ -37,6 +38,9 @@ import {
 import {
   renderKubeControllerManagerShootResources,
   renderKubeSchedulerShootResources,
+  renderShootClusterIdentityResources,
+  renderShootNamespacesResources,
+  ShootNamespacesManagedResourceName,
 } from '../component/managed-resource.js';
 import { checkManagedResource } from '../controller/seedcare/health.js';
 import { renderControlPlane, renderInfrastructure, renderNetwork } from '../component/extensions.js';
@@ -308,6 +312,7 @@ export class SeedShootSteps {
     const { timeout, interval } = this.options.resourceManagerBootstrap ?? { timeout: 120_000, interval: 5_000 };
     const deadline = Date.now() + timeout;
     const name = renderResourceManagerShootAccessSecret(this.values).metadata!.name!;
+    const delays = pollDelays(interval);
     for (;;) {
       signal?.throwIfAborted();
       let why = resourceManagerNotBootstrapped(
@@ -323,7 +328,7 @@ export class SeedShootSteps {
       if (Date.now() >= deadline) {
         throw new Error(`gardener-resource-manager in ${this.values.namespace} was not bootstrapped in time: ${why}`);
       }
-      await sleep(interval, signal);
+      await sleep(delays.next().value, signal);
     }
   }
 
@@ -423,6 +428,39 @@ export class SeedShootSteps {
   readonly waitForControlPlane = async (signal: AbortSignal): Promise<void> => {
     await this.waitForExtension(renderControlPlane(this.values, { now: '' }) as KubernetesObject, signal);
   };
+
+  /** "Deploying shoot cluster identity": `kube-system/cluster-identity` in the shoot, from `status.clusterIdentity`. */
+  readonly deployClusterIdentity = async (identity: string): Promise<void> => {
+    const resources = renderShootClusterIdentityResources(this.values.namespace, identity);
+    for (const obj of [resources.secret, resources.managedResource]) await this.apply(obj);
+  };
+
+  /** "Deploying shoot namespaces system component": the shoot's `kube-system` labelled and pinned to its zones. */
+  readonly deployShootNamespaces = async (): Promise<void> => {
+    const resources = renderShootNamespacesResources(
+      this.values.namespace,
+      this.values.shoot.spec.provider.workers ?? [],
+    );
+    for (const obj of [resources.secret, resources.managedResource]) await this.apply(obj);
+  };
+
+  /** "Waiting until shoot namespaces have been reconciled": its ManagedResource applied and healthy (2 min). */
+  readonly waitForShootNamespaces = async (signal: AbortSignal): Promise<void> => {
+    await this.waitForManagedResourceHealthy(ShootNamespacesManagedResourceName, signal, 120_000);
+  };
+
+  // A ManagedResource of the control plane namespace is observed at its generation, applied and healthy.
+  private async waitForManagedResourceHealthy(name: string, signal: AbortSignal, timeout: number): Promise<void> {
+    await pollUntil(
+      `ManagedResource ${this.values.namespace}/${name}`,
+      async () => {
+        const mr = await this.readOptional(ManagedResourceKind, name);
+        return mr ? checkManagedResource(mr as never)?.message : 'does not exist';
+      },
+      { interval: this.options.wait?.interval ?? 2000, timeout: this.options.wait?.timeout ?? timeout },
+      signal,
+    );
+  }
 
   /** "Deploying shoot network plugin". */
   readonly deployNetwork = async (): Promise<void> => {

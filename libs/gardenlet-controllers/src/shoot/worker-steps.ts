@@ -21,7 +21,9 @@ import {
   type NodeAccess,
 } from '../component/operatingsystemconfig.js';
 import type { ShootValues } from '../component/values.js';
+import { sleep } from '@gardener-ts/flow';
 import { ExtensionResources, GardenletFieldManager, type WaitOptions } from './extension-resources.js';
+import { pollDelays } from './poll.js';
 import type { DeleteSteps, ReconcileSteps } from './flow/operation.js';
 import { InfrastructureKind } from './kinds.js';
 
@@ -303,6 +305,7 @@ export class WorkerSteps {
     const requested = this.requests.get('Worker');
     const key = { namespace: this.namespace, name: this.values.shoot.metadata?.name ?? '' };
     const deadline = Date.now() + (this.options.wait?.timeout ?? 600_000);
+    const delays = pollDelays(this.options.wait?.interval ?? 2000);
     for (;;) {
       signal.throwIfAborted();
       const worker = await this.seed.get(WorkerKind, key).catch((err: unknown) => {
@@ -316,7 +319,7 @@ export class WorkerSteps {
           `Worker ${key.namespace}/${key.name}: its machine deployments were not updated since ${requested}`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, this.options.wait?.interval ?? 2000));
+      await sleep(delays.next().value, signal);
     }
   };
 
@@ -345,6 +348,7 @@ export class WorkerSteps {
       }
     }
     const deadline = Date.now() + (this.options.wait?.timeout ?? 600_000);
+    const delays = pollDelays(this.options.wait?.interval ?? 2000);
     for (;;) {
       signal.throwIfAborted();
       const nodes = (await shoot.list(Kinds.Node)).items;
@@ -359,7 +363,7 @@ export class WorkerSteps {
           `the nodes ${outdated.map((n) => n.metadata?.name).join(', ')} have not applied their pool's latest operating system config`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, this.options.wait?.interval ?? 2000));
+      await sleep(delays.next().value, signal);
     }
   };
 

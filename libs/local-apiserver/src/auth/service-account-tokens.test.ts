@@ -50,6 +50,40 @@ describe('ServiceAccount tokens', () => {
     expect(await tokens.verify(token)).toBeUndefined();
   });
 
+  it('bound to a Pod keep working while the Pod shuts down, and stop once it is gone or deleted over a minute ago', async () => {
+    const { storage, tokens } = await setup();
+    const podKey = '/registry/core/pods/ns/web';
+    await storage.create(podKey, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'ns', uid: 'pod-1' },
+    });
+    const token: string = (
+      await tokens.request('ns', 'robot', {
+        spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: 'pod-1' } },
+      })
+    ).status.token;
+    const deleting = async (deletionTimestamp: string) => {
+      const current = await storage.get(podKey);
+      await storage.update(
+        podKey,
+        { ...current!.object, metadata: { ...current!.object.metadata, deletionTimestamp } },
+        current!.revision,
+      );
+    };
+    // kubectl delete pod: the deletionTimestamp is the end of the grace period, 30 s ahead.
+    await deleting(new Date(Date.now() + 30_000).toISOString());
+    expect((await tokens.verify(token))?.user.extra?.['authentication.kubernetes.io/pod-uid']).toEqual(['pod-1']);
+    await deleting(new Date(Date.now() - 50_000).toISOString());
+    expect(await tokens.verify(token)).toBeDefined();
+    await deleting(new Date(Date.now() - 61_000).toISOString());
+    expect(await tokens.verify(token)).toBeUndefined();
+    await deleting(new Date(Date.now() + 30_000).toISOString());
+    const current = await storage.get(podKey);
+    await storage.delete(podKey, current!.revision);
+    expect(await tokens.verify(token)).toBeUndefined();
+  });
+
   it("accept the --api-audiences (Gardener's kubernetes,gardener) and default requests to them", async () => {
     const { storage } = await setup();
     const signingKey = key();

@@ -68,6 +68,19 @@ interface KubernetesClaims {
   node?: { name: string; uid: string };
 }
 
+/** How long after its deletionTimestamp a ServiceAccount or bound object still backs a token (kube's JWT leeway). */
+const DELETION_LEEWAY_MS = 60_000;
+
+/**
+ * Whether the object was deleted more than the leeway ago. A Pod being deleted has a deletionTimestamp at the end of
+ * its grace period, so its token keeps working while it shuts down (a component releases its leader Lease, as kube
+ * allows); once the Pod is gone, the token is refused.
+ */
+function deletedLongAgo(metadata: { deletionTimestamp?: string | null }): boolean {
+  const at = metadata.deletionTimestamp ? Date.parse(metadata.deletionTimestamp) : NaN;
+  return !Number.isNaN(at) && at < Date.now() - DELETION_LEEWAY_MS;
+}
+
 const BOUND_KINDS: Record<string, (namespace: string, name: string) => string> = {
   Pod: (ns, name) => `/registry/core/pods/${ns}/${name}`,
   Secret: (ns, name) => `/registry/core/secrets/${ns}/${name}`,
@@ -191,14 +204,13 @@ export class ServiceAccountTokens {
     const sa = await this.storage.get(
       `/registry/core/serviceaccounts/${claims.namespace}/${claims.serviceaccount.name}`,
     );
-    if (!sa || sa.object.metadata.uid !== claims.serviceaccount.uid || sa.object.metadata.deletionTimestamp)
+    if (!sa || sa.object.metadata.uid !== claims.serviceaccount.uid || deletedLongAgo(sa.object.metadata))
       return undefined;
     for (const kind of ['Pod', 'Secret', 'Node'] as const) {
       const ref = claims[kind.toLowerCase() as 'pod' | 'secret' | 'node'];
       if (!ref) continue;
       const target = await this.storage.get(BOUND_KINDS[kind](claims.namespace, ref.name));
-      if (!target || target.object.metadata.uid !== ref.uid || target.object.metadata.deletionTimestamp)
-        return undefined;
+      if (!target || target.object.metadata.uid !== ref.uid || deletedLongAgo(target.object.metadata)) return undefined;
     }
     const extra: Record<string, string[]> = { 'authentication.kubernetes.io/credential-id': [`JTI=${payload.jti}`] };
     if (claims.pod) {

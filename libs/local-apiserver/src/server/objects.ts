@@ -210,7 +210,7 @@ export class ObjectService {
       );
     }
     const precondition: string | undefined = incoming.metadata?.resourceVersion || undefined;
-    return this.retryOnConflict(def, name, precondition, async () => {
+    return this.retryOnConflict(def, storageKey(def, namespace, name), name, precondition, async () => {
       const current = await this.read(def, namespace, name);
       if (precondition && precondition !== String(current.revision))
         throw errors.modified(def.resource, def.group, name);
@@ -232,7 +232,7 @@ export class ObjectService {
     options: { subresource?: string; force?: boolean } = {},
   ): Promise<KubeObject> {
     const subresource = options.subresource ?? '';
-    return this.retryOnConflict(def, name, undefined, async () => {
+    return this.retryOnConflict(def, storageKey(def, namespace, name), name, undefined, async () => {
       const current = await this.deps.storage.get(storageKey(def, namespace, name));
       if (!current) {
         if (type !== 'apply' || subresource !== '') throw errors.notFound(def.resource, def.group, name);
@@ -280,7 +280,7 @@ export class ObjectService {
     options: DeleteOptions,
     ctx: RequestContext,
   ): Promise<{ object: KubeObject; deleted: boolean }> {
-    return this.retryOnConflict(def, name, undefined, async () => {
+    return this.retryOnConflict(def, storageKey(def, namespace, name), name, undefined, async () => {
       const current = await this.read(def, namespace, name);
       const live = await toRequestedVersion(def, current.object);
       const object = structuredClone(live) as KubeObject;
@@ -461,6 +461,7 @@ export class ObjectService {
   /** Storage conflicts without a client precondition are retried with a fresh read, as kube's GuaranteedUpdate does. */
   private async retryOnConflict<T>(
     def: ResourceDefinition,
+    key: string,
     name: string,
     precondition: string | undefined,
     fn: () => Promise<T>,
@@ -471,6 +472,8 @@ export class ObjectService {
       } catch (err) {
         if (err instanceof StorageError && err.code === 'Conflict') {
           if (precondition || attempt >= MAX_RETRIES) throw errors.modified(def.resource, def.group, name);
+          // The write this one lost to may not be readable yet (a group commit in flight): wait for it, then re-read.
+          await this.deps.storage.settled?.(key);
           continue;
         }
         if (err instanceof StorageError && err.code === 'NotFound')

@@ -40,6 +40,8 @@ export interface Change {
   deleted: boolean;
   /** The JSON to make durable for a put (see encodeObject). */
   json?: string;
+  /** Settles when the change is applied or has failed (set by `write`, right after `prepare`). */
+  done?: Promise<void>;
 }
 
 const DEFAULT_HISTORY = 10_000;
@@ -298,8 +300,14 @@ export class MemoryStorage implements Storage {
     return change;
   }
 
+  async settled(key: string): Promise<void> {
+    await this.pending.get(key)?.done?.catch(() => undefined);
+  }
+
   private async write(change: Change): Promise<StoredObject> {
-    await this.commit(change);
+    const committed = this.commit(change);
+    if (committed) change.done = committed;
+    await committed;
     return change.stored;
   }
 }

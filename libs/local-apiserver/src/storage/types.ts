@@ -123,4 +123,10 @@ export interface Storage {
   watch(options: WatchOptions, onEvent: (event: StorageEvent) => void, onError: (err: StorageError) => void): Watch;
   /** The revision of the latest write. */
   currentRevision(): Promise<number>;
+  /**
+   * Resolves once the write to `key` that is being made durable now (if any) has finished or failed. A store whose
+   * conditional writes compare against writes not yet visible to reads (the file store's group commit) has it, so a
+   * retry after a Conflict reads the write it lost to instead of the state before it.
+   */
+  settled?(key: string): Promise<void>;
 }

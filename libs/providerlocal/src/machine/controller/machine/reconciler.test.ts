@@ -131,3 +131,72 @@ describe('deleting a Machine', () => {
     expect(warnings).toHaveLength(1);
   });
 });
+
+describe('a new Machine whose Pod is ready', () => {
+  /** A seed with a Machine (phase `phase`), its class and its ready Pod; records the status patches. */
+  const seed = (phase: string) => {
+    const statuses: any[] = [];
+    const machine = {
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name: 'm1',
+        namespace: 'shoot--local--local',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+        labels: { node: 'machine-m1' },
+      },
+      spec: { class: { name: 'c' } },
+      status: { currentStatus: { phase } },
+    };
+    const pod = {
+      metadata: { name: 'machine-m1' },
+      status: { phase: 'Running', podIP: '127.0.0.9', conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const client = {
+      get: async (kind: { kind: string }) =>
+        structuredClone(
+          kind.kind === 'Machine' ? machine : kind.kind === 'Pod' ? pod : { metadata: { name: 'c' }, providerSpec: {} },
+        ),
+      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+        if (patch.patch?.status) statuses.push(patch.patch.status);
+        return structuredClone(machine);
+      },
+      create: async () => pod,
+      delete: async () => undefined,
+    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
+    return { client, statuses };
+  };
+  const req = { namespace: 'shoot--local--local', name: 'm1' };
+
+  it('stays Pending until its Node has joined the shoot and is Ready, then is Running', async () => {
+    const joining = seed('Pending');
+    const waiting = new MachineReconciler(joining.client, undefined, undefined, undefined, async () => false);
+    expect(await waiting.reconcile(req)).toEqual({ requeueAfter: 1000 });
+    expect(joining.statuses.at(-1)?.currentStatus?.phase).toBe('Pending');
+    expect(joining.statuses.at(-1)?.lastOperation?.description).toContain('Node machine-m1');
+
+    const unreachable = seed('Pending');
+    const down = new MachineReconciler(unreachable.client, undefined, undefined, undefined, async () => {
+      throw new Error('connect ECONNREFUSED');
+    });
+    expect(await down.reconcile(req)).toEqual({ requeueAfter: 1000 });
+    expect(unreachable.statuses.at(-1)?.lastOperation?.description).toContain('ECONNREFUSED');
+
+    const joined = seed('Pending');
+    const ready = new MachineReconciler(joined.client, undefined, undefined, undefined, async () => true);
+    expect(await ready.reconcile(req)).toBeUndefined();
+    expect(joined.statuses.at(-1)?.currentStatus?.phase).toBe('Running');
+  });
+
+  it('stays Running when its Node is not Ready any more (no flapping of a running machine)', async () => {
+    const running = seed('Running');
+    let asked = false;
+    const reconciler = new MachineReconciler(running.client, undefined, undefined, undefined, async () => {
+      asked = true;
+      return false;
+    });
+    expect(await reconciler.reconcile(req)).toBeUndefined();
+    expect(asked).toBe(false);
+    expect(running.statuses.every((s) => s.currentStatus?.phase !== 'Pending')).toBe(true);
+  });
+});

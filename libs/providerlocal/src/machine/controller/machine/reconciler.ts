@@ -1,7 +1,8 @@
 // The Machine controller of the local machine controller (machine-controller-manager with the local driver): a Pod
 // per Machine in the Machine's namespace (image from the MachineClass's `providerSpec.image`, `gardener-ts/machine`
 // by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the Machine's phase from
-// its Pod (Pending → Running when the Pod is ready; Failed when it ended), the `node` label and the InternalIP
+// its Pod (Pending → Running when the Pod is ready and, as machine-controller-manager, its Node has joined the shoot
+// and is Ready; Failed when it ended), the `node` label and the InternalIP
 // address; on deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot
 // access Secret, as extensions reach a shoot), then the finalizer removed.
 import {
@@ -92,6 +93,12 @@ export function phaseFromPod(pod: PodObject | undefined): MachinePhase {
  */
 export type ShootNodeDeleter = (namespace: string, nodeName: string) => Promise<void>;
 
+/**
+ * Whether a machine's Node has joined the shoot of a control plane namespace and is Ready; true where no shoot was
+ * provisioned (machines of a bare MachineDeployment), rejects when the shoot cannot be reached.
+ */
+export type ShootNodeReadiness = (namespace: string, nodeName: string) => Promise<boolean>;
+
 /** How long a deleted machine waits for its Node to be deleted in the shoot (MCM's drain timeout plays this role). */
 export const NodeDeletionTimeoutMs = 120_000;
 
@@ -102,6 +109,7 @@ export class MachineReconciler {
     private readonly now: () => Date = () => new Date(),
     private readonly deleteNode?: ShootNodeDeleter,
     private readonly log?: { warn(obj: object, msg: string): void },
+    private readonly nodeReady?: ShootNodeReadiness,
   ) {}
 
   async reconcile(req: Request): Promise<ReconcileResult | void> {
@@ -163,7 +171,20 @@ export class MachineReconciler {
     let pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
     if (!pod) pod = await this.client.create(machinePod(current, machineClass));
 
-    const phase = phaseFromPod(pod);
+    let phase = phaseFromPod(pod);
+    // A machine becomes Running once its Node has joined and is Ready (machine-controller-manager's rule), so a
+    // rolled-out Worker means nodes the shoot can schedule on. Once Running, a Node going NotReady does not turn it back.
+    let waitingForNode: string | undefined;
+    if (phase === 'Running' && phaseOf(current) !== 'Running' && this.nodeReady) {
+      const ready = await this.nodeReady(req.namespace, podKey.name).catch((err: unknown) => {
+        waitingForNode = `Waiting for Node ${podKey.name} to join the shoot: ${(err as Error).message}`;
+        return false;
+      });
+      if (!ready) {
+        phase = 'Pending';
+        waitingForNode ??= `Waiting for Node ${podKey.name} to join the shoot and be Ready`;
+      }
+    }
     if (current.metadata?.labels?.[NodeLabel] !== podKey.name) {
       await this.client.patch(MachineKind, req, {
         type: 'merge',
@@ -179,9 +200,10 @@ export class MachineReconciler {
         ? 'Machine is running'
         : phase === 'Failed'
           ? `Machine Pod ${podKey.name} ended (${pod.status?.phase})`
-          : `Waiting for machine Pod ${podKey.name} to be ready`,
+          : (waitingForNode ?? `Waiting for machine Pod ${podKey.name} to be ready`),
       pod.status?.podIP,
     );
+    if (waitingForNode) return { requeueAfter: 1000 };
   }
 
   private async setStatus(
