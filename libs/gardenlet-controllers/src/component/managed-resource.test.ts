@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { renderShootClusterIdentityResources, renderShootNamespacesResources } from './managed-resource.js';
 
 /** The objects a ManagedResource's Secret carries, in order (what the resource manager decodes and applies). */
-const parseManagedResourceSecret = (secret: { data?: Record<string, string> }) =>
-  Object.keys(secret.data ?? {})
+const parseManagedResourceSecret = (secret: object) => {
+  const data = (secret as { data?: Record<string, string> }).data ?? {};
+  return Object.keys(data)
     .sort()
-    .map((key) => JSON.parse(Buffer.from(secret.data![key]!, 'base64').toString()));
+    .map((key) => JSON.parse(Buffer.from(data[key]!, 'base64').toString()));
+};
 
 describe('shoot ManagedResources', () => {
   it("put the shoot's cluster identity into kube-system/cluster-identity, immutable, origin shoot", () => {

@@ -36,6 +36,7 @@ import {
   type Shoot,
 } from './kinds.js';
 import { hibernateControlPlane, scaleUpForDeletion, withReplicasWhileHibernating } from './hibernation-steps.js';
+import { ExtensionSteps, extensionRegistrations, type ExtensionRegistrations } from './extension-steps.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
@@ -143,6 +144,7 @@ export function loadBalancerURL(service: V1Service): string | undefined {
 export class Botanist {
   readonly seedSteps: SeedShootSteps;
   private registered = new Set<string>();
+  private extensionRegistrations: ExtensionRegistrations = extensionRegistrations([]);
   private readonly wait: BotanistWait;
   private shootApi: ApiClient | undefined;
 
@@ -172,6 +174,15 @@ export class Botanist {
         .filter((n) => isRegistered(registrations, n.kind, n.type))
         .map((n) => n.kind),
     );
+    this.extensionRegistrations = extensionRegistrations(registrations);
+  }
+
+  // The steps of the shoot's Extension resources (one instance per flow run: it remembers its reconcile requests).
+  private extensionSteps(): ExtensionSteps {
+    return new ExtensionSteps(this.seed, this.values, this.extensionRegistrations, {
+      ...(this.options.now ? { now: this.options.now } : {}),
+      wait: { interval: this.wait.interval },
+    });
   }
 
   private extension(kind: string): boolean {
@@ -223,6 +234,15 @@ export class Botanist {
       deployKubeProxy: async () => s.deployKubeProxy(await this.nodeAPIServerURL()),
       destroyKubeProxy: (signal) => this.destroyKubeProxy(signal),
     };
+    const x = this.extensionSteps();
+    steps.deployExtensionsBeforeKubeAPIServer = () => x.deploy('BeforeKubeAPIServer');
+    steps.waitForExtensionsBeforeKubeAPIServer = (signal) => x.waitUntilReady('BeforeKubeAPIServer', signal);
+    steps.deployExtensionsAfterKubeAPIServer = () => x.deploy('AfterKubeAPIServer');
+    steps.waitForExtensionsAfterKubeAPIServer = (signal) => x.waitUntilReady('AfterKubeAPIServer', signal);
+    steps.deployExtensionsAfterWorker = () => x.deploy('AfterWorker');
+    steps.waitForExtensionsAfterWorker = (signal) => x.waitUntilReady('AfterWorker', signal);
+    steps.deleteStaleExtensions = () => x.deleteStale();
+    steps.waitForStaleExtensionsDeleted = (signal) => x.waitUntilStaleDeleted(signal);
     const extension = (kind: string, deploy: StepOrSkip, wait: StepOrSkip): [StepOrSkip, StepOrSkip] => {
       const reason = this.unregisteredReason(kind);
       return reason ? [{ skip: reason }, { skip: reason }] : [deploy, wait];
@@ -349,6 +369,14 @@ export class Botanist {
       deleteNamespace: () => this.deleteObject(Kinds.Namespace, this.values.namespace, true),
       waitForNamespaceDeleted: (signal) => this.waitForGone(Kinds.Namespace, this.values.namespace, signal, true),
     };
+    const x = this.extensionSteps();
+    steps.destroyExtensionsBeforeKubeAPIServer = () => x.destroy('BeforeKubeAPIServer');
+    steps.waitForExtensionsBeforeKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('BeforeKubeAPIServer', signal);
+    steps.deleteStaleExtensions = r.deleteStaleExtensions;
+    steps.waitForStaleExtensionsDeleted = r.waitForStaleExtensionsDeleted;
+    steps.destroyExtensionsAfterKubeAPIServer = () => x.destroy('AfterKubeAPIServer');
+    steps.waitForExtensionsAfterKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('AfterKubeAPIServer', signal);
+    steps.waitForExtensionsDeleted = (signal) => x.waitUntilDeleted(undefined, signal);
     const extension = (kind: string): [StepOrSkip, StepOrSkip] => {
       const reason = this.unregisteredReason(kind);
       if (reason) return [{ skip: reason }, { skip: reason }];
