@@ -260,6 +260,7 @@ beforeAll(async () => {
       crd('clusters'),
       crd('infrastructures'),
       crd('controlplanes'),
+      crd('extensions'),
       crd('networks'),
       gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
       etcdCRD(),
@@ -356,16 +357,22 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const lastOperation = (name: string, type: string, state: string) =>
-  waitFor(
+const lastOperation = (name: string, type: string, state: string) => {
+  let seen: Shoot | undefined;
+  return waitFor(
     `Shoot ${name} to report ${type} ${state}`,
     async () => {
-      const shoot = await getShoot(name);
+      const shoot = (seen = await getShoot(name));
       const op = shoot.status?.lastOperation;
       return op?.type === type && op.state === state ? shoot : undefined;
     },
     { timeoutMs: 90_000 },
-  );
+  ).catch((err: Error) => {
+    // Where the flow stood: its last operation and errors.
+    const { lastOperation: op, lastErrors } = seen?.status ?? {};
+    throw new Error(`${err.message}; last seen: ${JSON.stringify({ lastOperation: op, lastErrors })}`);
+  });
+};
 
 describe("the gardenlet's Shoot controller", { timeout: 180_000 }, () => {
   it("creates Gardener's example shoot's control plane in the seed and reports the flow in lastOperation", async () => {

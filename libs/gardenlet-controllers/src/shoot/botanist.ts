@@ -36,6 +36,14 @@ import {
   type Shoot,
 } from './kinds.js';
 import { hibernateControlPlane, scaleUpForDeletion, withReplicasWhileHibernating } from './hibernation-steps.js';
+import {
+  cleanUntilGone,
+  ExtendedAPITargets,
+  KubernetesResourceTargets,
+  SkipCleanupAnnotation,
+  WebhookTargets,
+  type CleanTarget,
+} from './cleanup.js';
 import { ExtensionSteps, extensionRegistrations, type ExtensionRegistrations } from './extension-steps.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
@@ -369,6 +377,20 @@ export class Botanist {
       deleteNamespace: () => this.deleteObject(Kinds.Namespace, this.values.namespace, true),
       waitForNamespaceDeleted: (signal) => this.waitForGone(Kinds.Namespace, this.values.namespace, signal, true),
     };
+    // Cleaning the shoot (through its client, after "Initializing connection to Shoot").
+    const clean = (targets: readonly CleanTarget[]) => (signal: AbortSignal) =>
+      cleanUntilGone(this.shootClient(), targets, this.wait, signal, {
+        ...(this.options.now ? { now: this.options.now } : {}),
+      });
+    steps.cleanWebhooks = clean(WebhookTargets);
+    steps.cleanExtendedAPIs = clean(ExtendedAPITargets);
+    // With `shoot.gardener.cloud/skip-cleanup` only Services and PVCs go (what holds infrastructure), as in Gardener.
+    const skipCleanup = this.shoot.metadata?.annotations?.[SkipCleanupAnnotation] !== undefined;
+    steps.cleanKubernetesResources = clean(
+      skipCleanup
+        ? KubernetesResourceTargets.filter((t) => ['Service', 'PersistentVolumeClaim'].includes(t.kind.kind))
+        : KubernetesResourceTargets,
+    );
     const x = this.extensionSteps();
     steps.destroyExtensionsBeforeKubeAPIServer = () => x.destroy('BeforeKubeAPIServer');
     steps.waitForExtensionsBeforeKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('BeforeKubeAPIServer', signal);

@@ -4,6 +4,7 @@
 // tasks in `status.lastErrors`, the `Cluster` resource synced before and after, and the `gardener` finalizer held
 // while the shoot has anything in the seed. Migration (spec.seedName ≠ status.seedName) is reported as not
 // implemented in lastOperation rather than run half.
+import { SkipCleanupAnnotation } from '../../shoot/cleanup.js';
 import { Annotations, LastOperationType, type CloudProfile } from '@gardener-ts/api';
 import {
   addFinalizer,
@@ -185,7 +186,10 @@ export class ShootReconciler {
     );
     const botanist = this.botanist(shoot, seed, await this.cloudProfile(shoot));
     await botanist.prepare();
-    const state = await this.deleteState(namespace, shoot.metadata!.name!);
+    const state = {
+      ...(await this.deleteState(namespace, shoot.metadata!.name!)),
+      skipCleanup: shoot.metadata?.annotations?.[SkipCleanupAnnotation] !== undefined,
+    };
     ctx.log.info({ state }, 'What the seed holds of the shoot to delete');
     const { flow, skipped } = deleteFlow(
       botanist.deleteSteps(),
