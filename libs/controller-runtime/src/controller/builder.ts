@@ -34,6 +34,8 @@ interface PendingWatch {
   kind: Kind<any>;
   handler: (ownerNamespaced: boolean) => EventHandler<any>;
   options: WatchOptions<any>;
+  /** The handler needs the reconciled kind (`owns`). */
+  needsFor?: boolean;
 }
 
 export class ControllerBuilder {
@@ -64,6 +66,7 @@ export class ControllerBuilder {
       handler: (ownerNamespaced) =>
         enqueueForOwner(this.requireFor(), { onlyController: !options.anyOwner, ownerNamespaced }),
       options,
+      needsFor: true,
     });
     return this;
   }
@@ -103,11 +106,13 @@ export class ControllerBuilder {
 
   /**
    * Builds the controller and adds it to the manager, which starts it. A controller without `for()` is allowed when
-   * raw sources are its only triggers (a periodic job such as a garbage collector).
+   * raw sources and mapped watches are its only triggers (a periodic job such as a garbage collector, or one object
+   * kept in step with others); `owns()` needs it.
    */
   complete(reconciler: Reconciler): Controller {
+    const triggered = this.pending.length > 0 || this.rawSources.length > 0;
     const forKind =
-      this.forKind ?? (this.pending.length === 0 && this.rawSources.length > 0 ? undefined : this.requireFor());
+      this.forKind ?? (triggered && !this.pending.some((p) => p.needsFor) ? undefined : this.requireFor());
     const controller = new Controller(this.name, reconciler, {
       ...this.options,
       ...(forKind ? { kind: forKind.kind } : {}),
