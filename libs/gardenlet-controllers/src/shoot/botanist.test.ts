@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { corev1beta1 } from '@gardener-ts/api';
 import type { V1LoadBalancerIngress } from '@kubernetes/client-node';
-import { deploymentNotRolledOut, etcdNotReady, isRegistered, loadBalancerURL } from './botanist.js';
+import {
+  kubeControllerManagerNotActive,
+  deploymentNotRolledOut,
+  etcdNotReady,
+  isRegistered,
+  loadBalancerURL,
+} from './botanist.js';
 
 const registration = (resources: { kind: string; type: string }[]) =>
   ({ metadata: { name: 'provider-local' }, spec: { resources } }) as corev1beta1.ControllerRegistration;
@@ -89,5 +95,22 @@ describe('etcdNotReady', () => {
         status: { observedGeneration: 1, lastErrors: [{ description: 'no PV' }] },
       }),
     ).toBe('is not ready: no PV');
+  });
+});
+
+describe('kubeControllerManagerNotActive', () => {
+  const now = new Date('2026-11-29T10:00:00Z');
+  const lease = (holderIdentity: string | undefined, renewTime: string | undefined) => ({
+    spec: { holderIdentity, renewTime, leaseDurationSeconds: 15 },
+  });
+  it('is active while a leader renews its Lease within the Lease duration', () => {
+    expect(kubeControllerManagerNotActive(lease('kcm-1', '2026-11-29T09:59:50.000000Z'), now)).toBeUndefined();
+  });
+  it('says why not: no Lease, no leader, or a leader that stopped renewing', () => {
+    expect(kubeControllerManagerNotActive(undefined, now)).toBe('has no leader Lease yet');
+    expect(kubeControllerManagerNotActive(lease(undefined, '2026-11-29T09:59:59Z'), now)).toBe('has no leader');
+    expect(kubeControllerManagerNotActive(lease('kcm-0', '2026-11-29T09:59:40.000000Z'), now)).toBe(
+      'its leader kcm-0 has not renewed the Lease since 2026-11-29T09:59:40.000000Z',
+    );
   });
 });

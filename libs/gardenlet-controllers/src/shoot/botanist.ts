@@ -21,6 +21,7 @@ import { KubeConfig, type V1Deployment, type V1Secret, type V1Service } from '@k
 import { etcdName, renderEtcd, type EtcdRole } from '../component/etcd.js';
 import { CloudProviderSecretName, machineImageOf } from '../component/extensions.js';
 import { GardenerAccessName, GardenerInternalAccessName } from '../component/gardener-access.js';
+import { KubeControllerManagerName } from '../component/kube-controller-manager.js';
 import { KubeAPIServerName } from '../component/kube-apiserver.js';
 import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
@@ -383,6 +384,7 @@ export class Botanist {
         ...(this.options.now ? { now: this.options.now } : {}),
       });
     steps.cleanWebhooks = clean(WebhookTargets);
+    steps.waitForKubeControllerManagerActive = (signal) => this.waitForKubeControllerManagerActive(signal);
     steps.cleanExtendedAPIs = clean(ExtendedAPITargets);
     // With `shoot.gardener.cloud/skip-cleanup` only Services and PVCs go (what holds infrastructure), as in Gardener.
     const skipCleanup = this.shoot.metadata?.annotations?.[SkipCleanupAnnotation] !== undefined;
@@ -817,9 +819,46 @@ export class Botanist {
     );
   }
 
+  /**
+   * "Waiting until kube-controller-manager is active" (Gardener's `WaitForControllersToBeActive`): its Deployment has
+   * rolled out and a leader holds its Lease `kube-system/kube-controller-manager` in the shoot, renewed within the
+   * Lease's duration — the shoot's controllers run (garbage collection, pod GC) before the shoot is cleaned.
+   */
+  async waitForKubeControllerManagerActive(signal: AbortSignal): Promise<void> {
+    await this.waitForDeployment(KubeControllerManagerName, signal);
+    await pollUntil(
+      `kube-controller-manager of shoot ${this.values.namespace}`,
+      async () => {
+        const lease = await this.shootClient()
+          .get(Kinds.Lease, { namespace: 'kube-system', name: KubeControllerManagerName })
+          .catch((err: unknown) => {
+            if (isNotFound(err)) return undefined;
+            throw err;
+          });
+        return kubeControllerManagerNotActive(lease, this.options.now?.() ?? new Date());
+      },
+      this.wait,
+      signal,
+    );
+  }
+
   private async patchShootStatus(status: Record<string, unknown>): Promise<void> {
     await this.garden.patch(ShootKind, this.shootKey, { type: 'merge', patch: { status } }, { subresource: 'status' });
   }
+}
+
+/** Why kube-controller-manager's leader Lease shows no active leader, or undefined (pure). */
+export function kubeControllerManagerNotActive(
+  lease: { spec?: { holderIdentity?: string; renewTime?: string; leaseDurationSeconds?: number } } | undefined,
+  now: Date,
+): string | undefined {
+  if (!lease) return 'has no leader Lease yet';
+  const { holderIdentity, renewTime, leaseDurationSeconds } = lease.spec ?? {};
+  if (!holderIdentity) return 'has no leader';
+  const renewed = renewTime ? Date.parse(renewTime) : NaN;
+  if (Number.isNaN(renewed) || renewed + (leaseDurationSeconds ?? 15) * 1000 < now.getTime())
+    return `its leader ${holderIdentity} has not renewed the Lease since ${renewTime ?? 'ever'}`;
+  return undefined;
 }
 
 /**
