@@ -167,6 +167,17 @@ describe('the Extension steps in a seed', () => {
     expect(await names()).toEqual(['after-worker', 'before', 'legacy']);
   });
 
+  it('deletes stale Extensions also of a shoot that names a type no registration serves (its deletion is not blocked)', async () => {
+    const unserved = exampleValues((shoot) => {
+      shoot.spec.extensions = [{ type: 'before' }, { type: 'after-worker' }, { type: 'shoot-dns-service' }];
+    });
+    const steps = new ExtensionSteps(client, unserved, registrations, { wait: { interval: 50, timeout: 20_000 } });
+    await expect(steps.deploy('AfterKubeAPIServer')).rejects.toThrow('shoot-dns-service');
+    await steps.deleteStale();
+    expect((await get('legacy')).metadata?.deletionTimestamp).toBeUndefined();
+    expect((await get('before')).metadata?.deletionTimestamp).toBeUndefined();
+  });
+
   it('deletes them before and after kube-apiserver as their registrations say', async () => {
     const steps = new ExtensionSteps(client, values, registrations, { wait: { interval: 50, timeout: 20_000 } });
     const signal = new AbortController().signal;

@@ -55,19 +55,25 @@ export function extensionRegistrations(
  * gets types that support it. Throws when the shoot names a type no registration serves (it would never be handled).
  */
 export function wantedExtensionTypes(shoot: Shoot, registrations: ExtensionRegistrations): string[] {
+  const { types, unserved } = neededTypes(shoot, registrations);
+  if (unserved.length > 0) {
+    throw new Error(
+      `Shoot ${shoot.metadata?.namespace}/${shoot.metadata?.name} needs Extension type(s) ${unserved.join(', ')}, which no ControllerRegistration serves`,
+    );
+  }
+  return types;
+}
+
+// The types a shoot needs, and those of them no registration serves (deleting stale Extensions must not fail on these).
+function neededTypes(shoot: Shoot, registrations: ExtensionRegistrations): { types: string[]; unserved: string[] } {
   const types = new Set(registrations.autoEnabled);
   for (const extension of shoot.spec.extensions ?? []) {
     if (extension.disabled === true) types.delete(extension.type);
     else types.add(extension.type);
   }
   const unserved = [...types].filter((type) => !registrations.lifecycles.has(type));
-  if (unserved.length > 0) {
-    throw new Error(
-      `Shoot ${shoot.metadata?.namespace}/${shoot.metadata?.name} needs Extension type(s) ${unserved.join(', ')}, which no ControllerRegistration serves`,
-    );
-  }
   const workerless = isWorkerless(shoot);
-  return [...types].filter((type) => !workerless || registrations.workerless.has(type)).sort();
+  return { types: [...types].filter((type) => !workerless || registrations.workerless.has(type)).sort(), unserved };
 }
 
 const ExtensionKind = kind<KubernetesObject & { spec?: { type?: string; class?: string } }>(
@@ -137,7 +143,7 @@ export class ExtensionSteps {
   }
 
   private async stale(): Promise<string[]> {
-    const wanted = new Set(wantedExtensionTypes(this.values.shoot as Shoot, this.registrations));
+    const wanted = new Set(neededTypes(this.values.shoot as Shoot, this.registrations).types);
     return (await this.existing()).filter((name) => !wanted.has(name));
   }
 
