@@ -47,6 +47,23 @@ export function rolledOut(md: MachineDeployment): boolean {
   );
 }
 
+/**
+ * The MachineDeployments written (name → generation after the write) that have not rolled out yet (pure): missing
+ * from the cache, seen there at an older generation (a cache that has not caught up holds the old spec — e.g. 0
+ * replicas of a hibernated pool — which would look rolled out), or not rolled out.
+ */
+export function notRolledOut(
+  found: ReadonlyMap<string, MachineDeployment>,
+  written: ReadonlyMap<string, number>,
+): string[] {
+  return [...written]
+    .filter(([name, generation]) => {
+      const md = found.get(name);
+      return !md || (md.metadata?.generation ?? 0) < generation || !rolledOut(md);
+    })
+    .map(([name]) => name);
+}
+
 /** provider-local's Worker actuator. */
 export class WorkerActuator implements Actuator {
   constructor(private readonly options: WorkerActuatorOptions = {}) {}
@@ -85,7 +102,13 @@ export class WorkerActuator implements Actuator {
       await apply(ctx.client, secret, Kinds.Secret);
     }
     for (const mc of wanted.machineClasses) await apply(ctx.client, mc, MachineClassKind);
-    for (const md of wanted.machineDeployments) await apply(ctx.client, md, MachineDeploymentKind);
+    // The generation each MachineDeployment has after this write: the cache the rollout is read from may still hold
+    // the one before (with its old replicas, "rolled out"), which must not count.
+    const written = new Map<string, number>();
+    for (const md of wanted.machineDeployments) {
+      const applied = (await apply(ctx.client, md, MachineDeploymentKind)) as MachineDeployment;
+      written.set(md.metadata!.name!, applied.metadata?.generation ?? 0);
+    }
 
     const wantedNames = new Set(wanted.machineDeployments.map((md) => md.metadata!.name!));
     for (const md of existing) {
@@ -94,7 +117,7 @@ export class WorkerActuator implements Actuator {
       }
     }
     const wantedClasses = new Set(wanted.machineClasses.map((c) => c.metadata!.name!));
-    await this.waitForRollout(ctx, namespace, wantedNames, wantedClasses);
+    await this.waitForRollout(ctx, namespace, written, wantedClasses);
     await this.removeUnusedClasses(ctx.client, namespace, wantedClasses);
 
     return {
@@ -138,19 +161,17 @@ export class WorkerActuator implements Actuator {
   private async waitForRollout(
     ctx: ActuatorContext,
     namespace: string,
-    names: Set<string>,
+    written: Map<string, number>,
     classes: Set<string>,
   ): Promise<void> {
+    const names = new Set(written.keys());
     const deadline = Date.now() + (this.options.rolloutWaitMs ?? 120_000);
     for (;;) {
       // The client reads from the cache: a deployment just written may not be there yet, which counts as pending.
       const found = new Map(
         (await ctx.client.list(MachineDeploymentKind, { namespace })).items.map((md) => [md.metadata!.name!, md]),
       );
-      const pending = [...names].filter((name) => {
-        const md = found.get(name);
-        return !md || !rolledOut(md);
-      });
+      const pending = notRolledOut(found, written);
       const oldMachines = (await ctx.client.list(MachineKind, { namespace })).items.filter(
         (m) => !classes.has(m.spec?.class?.name ?? ''),
       );
