@@ -15,6 +15,8 @@ import {
   type Kind,
   type KubernetesObject,
 } from '@gardener-ts/controller-runtime';
+import { sleep } from '@gardener-ts/flow';
+import { pollDelays } from './poll.js';
 
 /** Gardener's cleanup selector: no system components, nothing marked for no cleanup. */
 export const CleanupSelector = 'gardener.cloud/role!=system-component,shoot.gardener.cloud/no-cleanup!=true';
@@ -117,7 +119,7 @@ export async function cleanPass(
 }
 
 /**
- * Cleans `targets` until nothing matching is left, polling with `delays`; a timeout fails with
+ * Cleans `targets` until nothing matching is left, polling as the flow's other waits do ({@link pollDelays}); a timeout fails with
  * ERR_CLEANUP_CLUSTER_RESOURCES and names what is left.
  */
 export async function cleanUntilGone(
@@ -128,7 +130,7 @@ export async function cleanUntilGone(
   options: CleanOptions = {},
 ): Promise<void> {
   const deadline = Date.now() + wait.timeout;
-  let delay = Math.min(100, wait.interval);
+  const delays = pollDelays(wait.interval);
   for (;;) {
     signal.throwIfAborted();
     const remaining = await cleanPass(shoot, targets, options);
@@ -140,7 +142,6 @@ export async function cleanUntilGone(
         [ErrorCode.CleanupClusterResources],
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, wait.interval);
+    await sleep(delays.next().value, signal);
   }
 }
