@@ -153,6 +153,20 @@ describe('service proxy', () => {
     );
   });
 
+  it('reports itself synced only once it has read the Services and EndpointSlices (its health)', async () => {
+    expect(proxy.synced()).toBe(true);
+    // A proxy whose credentials the API server refuses serves nothing, and says so.
+    const refused = kubeConfig();
+    refused.users = refused.users.map((u) => ({ name: u.name, token: 'not-a-valid-token' }));
+    const blind = new ServiceProxy({ kubeConfig: refused, stateFile: join(dir, 'blind.json') });
+    await blind.start();
+    try {
+      expect(blind.synced()).toBe(false);
+    } finally {
+      await blind.stop();
+    }
+  });
+
   it('writes the allocation to the state file and keeps the port across a restart', async () => {
     const port = proxy.localPort('default', 'web', 'http')!;
     const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8'));

@@ -241,7 +241,13 @@ export async function proxyCommand(args: string[], usage: string): Promise<numbe
     process.stderr.write(`gardener-local proxy: ${(err as Error).message}\n`);
     return 1;
   }
-  const state = { started: true, failed: false };
+  // Healthy once every Service and EndpointSlice has been read: a proxy that cannot read them forwards nothing.
+  const state = {
+    started: true,
+    get failed() {
+      return !proxy.synced();
+    },
+  };
   const server = await serveHealth({ port, bindAddress }, state).catch((err: Error) => {
     log.warn({ err: err.message, address: healthz }, 'Health endpoint not served: its address is taken');
     return undefined;

@@ -413,10 +413,36 @@ spec:
         return response?.ok ? ((await response.json()) as { server_id?: string; http_port?: number }) : undefined;
       },
       { timeoutMs: 180_000, intervalMs: 2_000 },
-    );
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await workloadDiagnostics(shootKc)}`);
+    });
     expect(varz.http_port).toBe(28222);
     expect(varz.server_id).toMatch(/^N/);
   }, 400_000);
+
+  /**
+   * What a failed workload check needs to be understood: the shoot's Pods, Services and EndpointSlices, the web Pod's
+   * status, the events, the node, kube-proxy's log, and the seed's machine Pods.
+   */
+  const workloadDiagnostics = async (shootKc: string) => {
+    const show = async (title: string, config: string, args: string[]) =>
+      `--- ${title}\n${await kubectl(config, args).catch((e: Error) => `(failed: ${e.message})`)}`;
+    const parts = await Promise.all([
+      show('shoot pods, services, endpointslices', shootKc, [
+        'get',
+        'pods,services,endpointslices',
+        '-A',
+        '-o',
+        'wide',
+      ]),
+      show('web pods', shootKc, ['-n', 'hello', 'get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].status}']),
+      show('shoot events', shootKc, ['get', 'events', '-A']),
+      show('shoot nodes', shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].status.conditions}']),
+      show('kube-proxy log', shootKc, ['-n', 'kube-system', 'logs', '-l', 'role=proxy', '--tail', '60']),
+      show('seed machine pods', kc(), ['-n', 'shoot--local--local', 'get', 'pods,machines', '-o', 'wide']),
+    ]);
+    return parts.join('\n');
+  };
 
   /** `gardener-local shoot VERB local` as a user runs it, ending with the final Shoot as JSON. */
   const shootCli = async (verb: string, timeout: string) => {
@@ -494,6 +520,8 @@ spec:
     const varz = await waitFor('the Deployment to answer again through its node port', () => webVarz(nodePort), {
       timeoutMs: 240_000,
       intervalMs: 2_000,
+    }).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await workloadDiagnostics(shootKcAfter)}`);
     });
     expect(varz.http_port).toBe(28222);
   }, 1_500_000);

@@ -125,6 +125,24 @@ describe('sync rules', () => {
     expect(decide(failedByOlderVersion).action).toBe('reconcile');
   });
 
+  it('reconciles at once on gardener.cloud/operation=reconcile, also within the sync period or the maintenance window', () => {
+    const annotated = (mutate?: (s: Shoot) => void) =>
+      reconciledShoot(10 * 60_000, 'Succeeded', (s) => {
+        s.metadata!.annotations = { 'gardener.cloud/operation': 'reconcile' };
+        mutate?.(s);
+      });
+    expect(decide(annotated())).toEqual({ action: 'reconcile', operation: 'Reconcile' });
+    expect(decide(annotated(), { reconcileInMaintenanceOnly: true })).toEqual({
+      action: 'reconcile',
+      operation: 'Reconcile',
+    });
+    // A failed shoot is not reconciled by `reconcile`: it needs `retry`.
+    const failed = reconciledShoot(0, 'Failed', (s) => {
+      s.metadata!.annotations = { 'gardener.cloud/operation': 'reconcile' };
+    });
+    expect(decide(failed)).toMatchObject({ action: 'skip' });
+  });
+
   it('honours the ignore and sync-period annotations only when respected', () => {
     const annotated = reconciledShoot(2 * hour, 'Succeeded', (s) => {
       s.metadata!.annotations = { 'shoot.gardener.cloud/ignore': 'true' };

@@ -108,6 +108,16 @@ export function isShootFailed(shoot: Shoot, gardenerVersion: string): boolean {
   );
 }
 
+/**
+ * Whether a user asked for a reconciliation now with `gardener.cloud/operation=reconcile` (outside the sync period and
+ * the maintenance window too). Gardener's API server turns the annotation into a new generation; our Shoots are
+ * CRDs, whose generation only the spec moves, so the gardenlet reads the annotation itself and removes it when the
+ * flow has run. A failed shoot needs `retry` instead, as in Gardener.
+ */
+export function reconcileRequested(shoot: Shoot): boolean {
+  return shoot.metadata?.annotations?.[Annotations.GardenerOperation] === 'reconcile';
+}
+
 /** Why the seed cannot take shoot reconciliations, or undefined when it can (Gardener's seed check). */
 export function seedNotReadyReason(seed: Seed, gardenerVersion: string): string | undefined {
   const name = seed.metadata?.name;
@@ -149,7 +159,8 @@ export function shootSyncDecision(input: SyncInput): SyncDecision {
   // Everything but a regular reconciliation runs at once.
   if (operation !== LastOperationType.Reconcile) return { action: 'reconcile', operation };
   const last = shoot.status?.lastOperation;
-  if (!observedAtLatestGeneration(shoot) || last?.state !== 'Succeeded') return { action: 'reconcile', operation };
+  if (!observedAtLatestGeneration(shoot) || last?.state !== 'Succeeded' || reconcileRequested(shoot))
+    return { action: 'reconcile', operation };
 
   const confined = config.reconcileInMaintenanceOnly || shoot.spec.maintenance?.confineSpecUpdateRollout === true;
   const lastTime = Date.parse(last.lastUpdateTime);

@@ -78,6 +78,9 @@ export class ServiceProxy {
   /** Services with a node port another program holds: synced again until the port is free. */
   private readonly retries = new Map<string, NodeJS.Timeout>();
   private stopped = false;
+  /** The watched paths whose list succeeded at least once, and how many paths are watched. */
+  private readonly listed = new Set<string>();
+  private watches = 0;
 
   constructor(private readonly options: ServiceProxyOptions) {
     this.allocations = new PortAllocations(options.stateFile);
@@ -127,6 +130,14 @@ export class ServiceProxy {
     // Services deleted while the proxy was down: their allocations go; so do records of deleted ConfigMaps.
     for (const entry of this.allocations.all()) this.enqueue(`${entry.namespace}/${entry.name}`);
     this.syncRecords();
+  }
+
+  /**
+   * Whether the proxy has read every Service and EndpointSlice once (kube-proxy's health: a proxy that cannot read
+   * its API server serves nothing, and says so on /healthz instead of looking ready).
+   */
+  synced(): boolean {
+    return this.watches > 0 && this.listed.size === this.watches;
   }
 
   /**
@@ -386,7 +397,13 @@ export class ServiceProxy {
     handle: (type: 'add' | 'update' | 'delete', object: T) => void,
     labelSelector?: string,
   ): Promise<void> {
-    const informer = makeInformer<T>(this.options.kubeConfig, path, list as never, labelSelector);
+    this.watches++;
+    const listed = async () => {
+      const result = await list();
+      this.listed.add(path);
+      return result;
+    };
+    const informer = makeInformer<T>(this.options.kubeConfig, path, listed as never, labelSelector);
     informer.on('add', (o) => handle('add', o));
     informer.on('update', (o) => handle('update', o));
     informer.on('delete', (o) => handle('delete', o));

@@ -5,7 +5,7 @@
 // while the shoot has anything in the seed. Migration (spec.seedName ≠ status.seedName) is reported as not
 // implemented in lastOperation rather than run half.
 import { SkipCleanupAnnotation } from '../../shoot/cleanup.js';
-import { Annotations, LastOperationType, type CloudProfile } from '@gardener-ts/api';
+import { LastOperationType, type CloudProfile } from '@gardener-ts/api';
 import {
   addFinalizer,
   hasFinalizer,
@@ -321,10 +321,4 @@ export class ShootReconciler {
 
 function describe(shoot: Shoot): string {
   return `${shoot.metadata?.namespace}/${shoot.metadata?.name}`;
-}
-
-/** Whether the annotation asks the gardenlet to act on a shoot now (`reconcile`, `retry`). */
-export function operationRequested(shoot: Shoot): boolean {
-  const op = shoot.metadata?.annotations?.[Annotations.GardenerOperation];
-  return op === 'reconcile' || op === 'retry';
 }
