@@ -334,6 +334,21 @@ describe('gardener-local up: the local Gardener landscape', () => {
     const shootKc = join(dir, 'shoot-local.kubeconfig');
     await writeFile(shootKc, shootKubeconfig, { mode: 0o600 });
     expect(await kubectl(shootKc, ['get', 'namespaces', '-o', 'name'])).toContain('namespace/kube-system');
+    // The shoot's system resources (shoot-core-system): what tools in the shoot read about it, and the read-only role.
+    expect(
+      await kubectl(shootKc, [
+        '-n',
+        'kube-system',
+        'get',
+        'configmap',
+        'shoot-info',
+        '-o',
+        'jsonpath={.data.shootName}/{.data.projectName}/{.data.provider}',
+      ]),
+    ).toBe('local/local/local');
+    expect(await kubectl(shootKc, ['get', 'clusterrole', 'gardener.cloud:system:read-only', '-o', 'name'])).toBe(
+      'clusterrole.rbac.authorization.k8s.io/gardener.cloud:system:read-only',
+    );
     await kubectl(shootKc, ['create', 'namespace', 'hello']);
     expect(await kubectl(shootKc, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}'])).toContain(
       'system:masters',

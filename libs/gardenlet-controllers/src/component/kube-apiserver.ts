@@ -74,18 +74,23 @@ export interface EncryptionKey {
   readonly secret: string;
 }
 
+/** The resources kube-apiserver encrypts: secrets and the shoot's `encryptionConfig.resources`. */
+export function encryptedResources(shoot: Shoot): string[] {
+  return [
+    ...new Set([
+      ...DefaultEncryptedResources,
+      ...(shoot.spec.kubernetes.kubeAPIServer?.encryptionConfig?.resources ?? []),
+    ]),
+  ];
+}
+
 /**
  * The EncryptionConfiguration of kube-apiserver (`--encryption-provider-config`): the shoot's resources (Gardener's
  * `spec.kubernetes.kubeAPIServer.encryptionConfig.resources` plus secrets) encrypted with AES-CBC, the current key
  * first and an old one kept during a rotation so existing data stays readable; `identity` last to read unencrypted data.
  */
 export function encryptionConfiguration(shoot: Shoot, keys: readonly EncryptionKey[]): string {
-  const resources = [
-    ...new Set([
-      ...DefaultEncryptedResources,
-      ...(shoot.spec.kubernetes.kubeAPIServer?.encryptionConfig?.resources ?? []),
-    ]),
-  ];
+  const resources = encryptedResources(shoot);
   return stringify({
     apiVersion: 'apiserver.config.k8s.io/v1',
     kind: 'EncryptionConfiguration',

@@ -45,7 +45,13 @@ import {
   WebhookTargets,
   type CleanTarget,
 } from './cleanup.js';
-import { ExtensionSteps, extensionRegistrations, type ExtensionRegistrations } from './extension-steps.js';
+import { preferredAPIResources } from './discovery.js';
+import {
+  ExtensionSteps,
+  extensionRegistrations,
+  wantedExtensionTypes,
+  type ExtensionRegistrations,
+} from './extension-steps.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
@@ -240,6 +246,12 @@ export class Botanist {
       deployShootNamespaces: s.deployShootNamespaces,
       waitForShootNamespaces: s.waitForShootNamespaces,
       deployClusterIdentity: () => s.deployClusterIdentity(this.clusterIdentity()),
+      // The read-only ClusterRole covers what the shoot's discovery lists (groups it cannot read are left out).
+      deployShootSystemResources: async (signal) =>
+        s.deployShootSystemResources(
+          wantedExtensionTypes(this.values.shoot, this.extensionRegistrations),
+          (await preferredAPIResources(this.shootClient().transport, signal)).lists,
+        ),
       deployKubeProxy: async () => s.deployKubeProxy(await this.nodeAPIServerURL()),
       destroyKubeProxy: (signal) => this.destroyKubeProxy(signal),
     };

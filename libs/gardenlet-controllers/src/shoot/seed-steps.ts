@@ -43,6 +43,7 @@ import {
   ShootNamespacesManagedResourceName,
 } from '../component/managed-resource.js';
 import { checkManagedResource } from '../controller/seedcare/health.js';
+import { renderShootSystemResources, type APIResourceList } from '../component/shoot-system.js';
 import { renderControlPlane, renderInfrastructure, renderNetwork } from '../component/extensions.js';
 import {
   renderAdmissionConfigSecret,
@@ -51,6 +52,7 @@ import {
   renderKubeAPIServerDeployment,
   renderKubeAPIServerService,
   type EncryptionKey,
+  encryptedResources,
 } from '../component/kube-apiserver.js';
 import {
   renderKubeControllerManagerDeployment,
@@ -71,7 +73,7 @@ import {
   shootSecretConfigs,
   type ShootSecretNames,
 } from '../component/secrets.js';
-import type { ShootValues } from '../component/values.js';
+import { externalClusterDomain, projectNameOfNamespace, shootNetworks, type ShootValues } from '../component/values.js';
 import { extensionKeyOf, ExtensionResources, type WaitOptions } from './extension-resources.js';
 
 /** The identity of the gardenlet's secrets manager for shoot control planes. */
@@ -427,6 +429,30 @@ export class SeedShootSteps {
   /** "Waiting until shoot control plane has been reconciled". */
   readonly waitForControlPlane = async (signal: AbortSignal): Promise<void> => {
     await this.waitForExtension(renderControlPlane(this.values, { now: '' }) as KubernetesObject, signal);
+  };
+
+  /**
+   * "Deploying shoot system resources": `shoot-core-system` (kube-system's NetworkPolicies, `shoot-info`, the system
+   * PriorityClasses, the read-only ClusterRole over the shoot's API resources).
+   */
+  readonly deployShootSystemResources = async (
+    extensions: readonly string[],
+    apiResources: readonly APIResourceList[] | undefined,
+  ): Promise<void> => {
+    const networks = shootNetworks(this.values);
+    const externalDomain = externalClusterDomain(this.values);
+    const resources = renderShootSystemResources(this.values.namespace, {
+      shoot: this.values.shoot,
+      projectName: projectNameOfNamespace(this.values.shoot.metadata?.namespace ?? ''),
+      extensions: [...extensions].sort(),
+      podNetworks: [networks.pods],
+      serviceNetworks: [networks.services],
+      nodeNetworks: networks.nodes ? [networks.nodes] : [],
+      ...(externalDomain ? { externalDomain } : {}),
+      ...(apiResources ? { apiResources } : {}),
+      encryptedResources: encryptedResources(this.values.shoot),
+    });
+    for (const obj of [resources.secret, resources.managedResource]) await this.apply(obj);
   };
 
   /** "Deploying shoot cluster identity": `kube-system/cluster-identity` in the shoot, from `status.clusterIdentity`. */
