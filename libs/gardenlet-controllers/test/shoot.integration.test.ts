@@ -65,6 +65,8 @@ async function startShootAPIServer(): Promise<Server> {
           resources: [{ name: 'namespaces', kind: 'Namespace', namespaced: false, verbs: ['get'] }],
         }),
       );
+    } else if (req.url === '/apis') {
+      res.end(JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }));
     } else if (req.url === '/api/v1/namespaces/kube-system') {
       res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }));
     } else {
@@ -261,6 +263,7 @@ beforeAll(async () => {
       crd('infrastructures'),
       crd('controlplanes'),
       crd('extensions'),
+      crd('containerruntimes'),
       crd('networks'),
       gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
       etcdCRD(),

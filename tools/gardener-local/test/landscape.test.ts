@@ -346,9 +346,9 @@ describe('gardener-local up: the local Gardener landscape', () => {
         'jsonpath={.data.shootName}/{.data.projectName}/{.data.provider}',
       ]),
     ).toBe('local/local/local');
-    expect(await kubectl(shootKc, ['get', 'clusterrole', 'gardener.cloud:system:read-only', '-o', 'name'])).toBe(
-      'clusterrole.rbac.authorization.k8s.io/gardener.cloud:system:read-only',
-    );
+    expect(
+      (await kubectl(shootKc, ['get', 'clusterrole', 'gardener.cloud:system:read-only', '-o', 'name'])).trim(),
+    ).toBe('clusterrole.rbac.authorization.k8s.io/gardener.cloud:system:read-only');
     await kubectl(shootKc, ['create', 'namespace', 'hello']);
     expect(await kubectl(shootKc, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}'])).toContain(
       'system:masters',

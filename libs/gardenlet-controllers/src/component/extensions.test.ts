@@ -99,6 +99,8 @@ describe('extension resources', () => {
       metadata: { name: 'gvisor-local' },
       spec: {
         type: 'gvisor',
+        // containerd's folder for the binaries a ContainerRuntime extension installs (Gardener's constant).
+        binaryPath: '/var/bin/containerruntimes',
         workerPool: { name: 'local', selector: { matchLabels: { 'worker.gardener.cloud/pool': 'local' } } },
       },
     });

@@ -204,26 +204,6 @@ export function renderOperatingSystemConfigs(
   return out;
 }
 
-/** The ContainerRuntimes of the worker pools: one per pool and additional runtime (`cri.containerRuntimes`). */
-export function renderContainerRuntimes(
-  values: ShootValues,
-  options: ExtensionRenderOptions,
-): extensionsv1alpha1.ContainerRuntime[] {
-  return (values.shoot.spec.provider.workers ?? []).flatMap((worker) =>
-    (worker.cri?.containerRuntimes ?? []).map((runtime) => ({
-      apiVersion,
-      kind: 'ContainerRuntime' as const,
-      metadata: meta(values, `${runtime.type}-${worker.name}`, options),
-      spec: {
-        type: runtime.type,
-        binaryPath: '/usr/bin',
-        workerPool: { name: worker.name, selector: { matchLabels: { 'worker.gardener.cloud/pool': worker.name } } },
-        ...(runtime.providerConfig ? { providerConfig: runtime.providerConfig as Record<string, unknown> } : {}),
-      },
-    })),
-  );
-}
-
 /** Options of {@link renderWorker}. */
 export interface WorkerRenderOptions extends ExtensionRenderOptions {
   /** The Infrastructure's `status.providerStatus`. */
@@ -360,4 +340,40 @@ export function renderBackupEntry(values: ShootValues, options: { bucketName: st
 /** True when the shoot needs the worker-related extension resources (not workerless). */
 export function needsWorkerResources(shoot: Shoot): boolean {
   return !isWorkerless(shoot);
+}
+
+/** Where containerd finds the binaries a ContainerRuntime extension installs (Gardener's constant). */
+export const ContainerDRuntimeContainersBinFolder = '/var/bin/containerruntimes';
+
+/** The name of a pool's ContainerRuntime resource: `<type>-<pool>`. */
+export function containerRuntimeName(type: string, pool: string): string {
+  return `${type}-${pool}`;
+}
+
+/**
+ * The ContainerRuntime resources: one per `cri.containerRuntimes` entry of each pool, named `<type>-<pool>`, with
+ * the entry's providerConfig, the pool's name and node selector, and containerd's binary folder.
+ */
+export function renderContainerRuntimes(
+  values: ShootValues,
+  options: ExtensionRenderOptions,
+): extensionsv1alpha1.ContainerRuntime[] {
+  return (values.shoot.spec.provider.workers ?? []).flatMap((pool) =>
+    (pool.cri?.containerRuntimes ?? []).map((runtime) => ({
+      apiVersion,
+      kind: 'ContainerRuntime' as const,
+      metadata: meta(values, containerRuntimeName(runtime.type, pool.name), options),
+      spec: {
+        type: runtime.type,
+        binaryPath: ContainerDRuntimeContainersBinFolder,
+        workerPool: {
+          name: pool.name,
+          selector: {
+            matchLabels: { 'worker.gardener.cloud/pool': pool.name, 'worker.garden.sapcloud.io/group': pool.name },
+          },
+        },
+        ...(runtime.providerConfig ? { providerConfig: runtime.providerConfig as Record<string, unknown> } : {}),
+      },
+    })),
+  );
 }

@@ -45,6 +45,7 @@ import {
   WebhookTargets,
   type CleanTarget,
 } from './cleanup.js';
+import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
 import {
   ExtensionSteps,
@@ -160,6 +161,7 @@ export class Botanist {
   readonly seedSteps: SeedShootSteps;
   private registered = new Set<string>();
   private extensionRegistrations: ExtensionRegistrations = extensionRegistrations([]);
+  private registrations: readonly corev1beta1.ControllerRegistration[] = [];
   private readonly wait: BotanistWait;
   private shootApi: ApiClient | undefined;
 
@@ -184,6 +186,7 @@ export class Botanist {
   /** Reads which extension kinds/types the garden's ControllerRegistrations serve. */
   async prepare(): Promise<void> {
     const registrations = (await this.garden.list(ControllerRegistrationKind)).items;
+    this.registrations = registrations;
     this.registered = new Set(
       neededExtensions(this.values)
         .filter((n) => isRegistered(registrations, n.kind, n.type))
@@ -198,6 +201,16 @@ export class Botanist {
       ...(this.options.now ? { now: this.options.now } : {}),
       wait: { interval: this.wait.interval },
     });
+  }
+
+  // The steps of the shoot's ContainerRuntime resources (one instance per flow run, like the Extension steps).
+  private containerRuntimeSteps(): ContainerRuntimeSteps {
+    return new ContainerRuntimeSteps(
+      this.seed,
+      this.values,
+      (type) => isRegistered(this.registrations, 'ContainerRuntime', type),
+      { ...(this.options.now ? { now: this.options.now } : {}), wait: { interval: this.wait.interval } },
+    );
   }
 
   private extension(kind: string): boolean {
@@ -264,6 +277,11 @@ export class Botanist {
     steps.waitForExtensionsAfterWorker = (signal) => x.waitUntilReady('AfterWorker', signal);
     steps.deleteStaleExtensions = () => x.deleteStale();
     steps.waitForStaleExtensionsDeleted = (signal) => x.waitUntilStaleDeleted(signal);
+    const cr = this.containerRuntimeSteps();
+    steps.deployContainerRuntime = () => cr.deploy();
+    steps.waitForContainerRuntime = (signal) => cr.waitUntilReady(signal);
+    steps.deleteStaleContainerRuntimes = () => cr.destroy();
+    steps.waitForStaleContainerRuntimesDeleted = (signal) => cr.waitUntilDeleted(signal);
     const extension = (kind: string, deploy: StepOrSkip, wait: StepOrSkip): [StepOrSkip, StepOrSkip] => {
       const reason = this.unregisteredReason(kind);
       return reason ? [{ skip: reason }, { skip: reason }] : [deploy, wait];
@@ -410,6 +428,9 @@ export class Botanist {
     steps.waitForExtensionsBeforeKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('BeforeKubeAPIServer', signal);
     steps.deleteStaleExtensions = r.deleteStaleExtensions;
     steps.waitForStaleExtensionsDeleted = r.waitForStaleExtensionsDeleted;
+    const cr = this.containerRuntimeSteps();
+    steps.destroyContainerRuntimes = () => cr.destroy(true);
+    steps.waitForContainerRuntimesDeleted = (signal) => cr.waitUntilDeleted(signal, true);
     steps.destroyExtensionsAfterKubeAPIServer = () => x.destroy('AfterKubeAPIServer');
     steps.waitForExtensionsAfterKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('AfterKubeAPIServer', signal);
     steps.waitForExtensionsDeleted = (signal) => x.waitUntilDeleted(undefined, signal);

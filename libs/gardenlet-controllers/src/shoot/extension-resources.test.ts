@@ -7,6 +7,7 @@ import { ApiClient, kind, type KubernetesObject } from '@gardener-ts/controller-
 import { startTestEnvironment, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderDNSRecord, renderInfrastructure, renderNetwork } from '../component/extensions.js';
+import { fakeExtension } from '../component/testdata/fake-extension.js';
 import { exampleValues } from '../component/testdata/fixtures.js';
 import { extensionKeyOf, extensionReadiness, ExtensionResources } from './extension-resources.js';
 
@@ -78,32 +79,14 @@ describe('extension resources in a seed', () => {
   let env: TestEnvironment;
   let client: ApiClient;
   const values = exampleValues();
-  const finalizer = 'extensions.gardener.cloud/test';
-
   // The fake extension: handle the object like the SDK's generic reconciler would.
-  async function handle(obj: KubernetesObject): Promise<void> {
-    const k = kind(obj.apiVersion!, obj.kind!);
-    const current = await client.get(k, { name: obj.metadata!.name!, namespace: obj.metadata!.namespace });
-    const annotations = { ...current.metadata!.annotations };
-    delete annotations['gardener.cloud/operation'];
-    const updated = await client.update({
-      ...current,
-      metadata: { ...current.metadata, annotations, finalizers: [finalizer] },
+  const handle = (obj: KubernetesObject) =>
+    fakeExtension(client).handle({
+      apiVersion: obj.apiVersion,
+      kind: obj.kind!,
+      name: obj.metadata!.name!,
+      namespace: obj.metadata!.namespace,
     });
-    await client.updateStatus({
-      ...updated,
-      status: {
-        observedGeneration: updated.metadata!.generation,
-        lastOperation: {
-          type: 'Create',
-          state: 'Succeeded',
-          progress: 100,
-          description: 'done',
-          lastUpdateTime: new Date().toISOString(),
-        },
-      },
-    } as KubernetesObject);
-  }
 
   beforeAll(async () => {
     env = await startTestEnvironment({ crds: [join(workspaceRoot(), 'deploy/gardener/crds')] });

@@ -7,6 +7,7 @@ import type { corev1beta1 } from '@gardener-ts/api';
 import { ApiClient, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { startTestEnvironment, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeExtension } from '../component/testdata/fake-extension.js';
 import { exampleValues } from '../component/testdata/fixtures.js';
 import { ExtensionSteps, extensionRegistrations, wantedExtensionTypes } from './extension-steps.js';
 
@@ -82,39 +83,13 @@ describe('the Extension steps in a seed', () => {
     'extensions.gardener.cloud/v1alpha1',
     'Extension',
   );
-  const finalizer = 'extensions.gardener.cloud/test';
+  const extension = () => fakeExtension(client);
+  const ref = (name: string) => ({ kind: 'Extension', name, namespace: values.namespace });
+  const handle = (name: string) => extension().handle(ref(name));
+  const release = (name: string) => extension().release(ref(name));
   const names = async () =>
     (await client.list(ExtensionKind, { namespace: values.namespace })).items.map((e) => e.metadata!.name!).sort();
   const get = (name: string) => client.get(ExtensionKind, { namespace: values.namespace, name });
-
-  // The extension's part: take the reconcile request, add the finalizer, report success.
-  async function handle(name: string): Promise<void> {
-    const current = await get(name);
-    const annotations = { ...current.metadata!.annotations };
-    delete annotations['gardener.cloud/operation'];
-    const updated = await client.update({
-      ...current,
-      metadata: { ...current.metadata, annotations, finalizers: [finalizer] },
-    });
-    await client.updateStatus({
-      ...updated,
-      status: {
-        observedGeneration: updated.metadata!.generation,
-        lastOperation: {
-          type: 'Create',
-          state: 'Succeeded',
-          progress: 100,
-          description: 'done',
-          lastUpdateTime: new Date(Date.now() + 1000).toISOString(),
-        },
-      },
-    } as KubernetesObject);
-  }
-  // The extension's part of a deletion: release the finalizer.
-  async function release(name: string): Promise<void> {
-    const current = await get(name);
-    await client.update({ ...current, metadata: { ...current.metadata, finalizers: [] } });
-  }
 
   beforeAll(async () => {
     env = await startTestEnvironment({ crds: [join(workspaceRoot(), 'deploy/gardener/crds')] });
@@ -153,7 +128,7 @@ describe('the Extension steps in a seed', () => {
     await client.create({
       apiVersion: 'extensions.gardener.cloud/v1alpha1',
       kind: 'Extension',
-      metadata: { name: 'auto', namespace: values.namespace, finalizers: [finalizer] },
+      metadata: { name: 'auto', namespace: values.namespace, finalizers: [extension().finalizer] },
       spec: { type: 'auto' },
     } as KubernetesObject);
     const steps = new ExtensionSteps(client, values, registrations, { wait: { interval: 50, timeout: 20_000 } });

@@ -3,10 +3,11 @@
 // kube-controller-manager, kube-scheduler, ControlPlane and Network; a fake extension in the test handles the extension
 // resources. A second run reuses every secret (no duplicates).
 import { join } from 'node:path';
-import { ApiClient, Kinds, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { ApiClient, Kinds, kind } from '@gardener-ts/controller-runtime';
 import { Graph, type ProgressEvent } from '@gardener-ts/flow';
 import { startTestEnvironment, waitFor, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeExtension as extension } from '../component/testdata/fake-extension.js';
 import { exampleValues } from '../component/testdata/fixtures.js';
 import { SeedShootSteps } from './seed-steps.js';
 
@@ -26,29 +27,20 @@ describe('seed steps of the reconcile flow', () => {
   afterAll(() => env?.stop());
 
   // A fake provider-local and networking extension: once a resource carries a reconcile request, handle it.
-  async function fakeExtension(signal: AbortSignal): Promise<void> {
+  async function playExtensions(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const items = (await Promise.all(handled.map((k) => client.list(k, { namespace: values.namespace })))).flatMap(
         (l) => l.items,
       );
       for (const obj of items) {
         if (obj.metadata?.annotations?.['gardener.cloud/operation'] !== 'reconcile') continue;
-        const annotations = { ...obj.metadata.annotations };
-        delete annotations['gardener.cloud/operation'];
-        const updated = await client.update({ ...obj, metadata: { ...obj.metadata, annotations } });
-        await client.updateStatus({
-          ...updated,
-          status: {
-            observedGeneration: updated.metadata!.generation,
-            lastOperation: {
-              type: 'Reconcile',
-              state: 'Succeeded',
-              progress: 100,
-              description: 'ok',
-              lastUpdateTime: new Date().toISOString(),
-            },
-          },
-        } as KubernetesObject);
+        const ref = {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind!,
+          name: obj.metadata.name!,
+          namespace: obj.metadata.namespace,
+        };
+        await extension(client).handle(ref, { finalizer: false });
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -107,7 +99,7 @@ describe('seed steps of the reconcile flow', () => {
     });
     const events: ProgressEvent[] = [];
     const extension = new AbortController();
-    const running = fakeExtension(extension.signal);
+    const running = playExtensions(extension.signal);
     try {
       await g.compile().run({ reporter: { report: (e) => void events.push(e) } });
     } finally {
