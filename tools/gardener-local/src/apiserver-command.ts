@@ -14,7 +14,7 @@ export const APISERVER_USAGE = `  gardener-local apiserver --data-dir DIR [--por
                            [--bind-address IP] [--advertise-address IP]
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--client-ca-file FILE]
                            [--service-account-signing-key-file FILE] [--service-account-key-file FILE]...
-                           [--service-account-issuer URL] [--api-audiences A,B] [--authorization-mode Node,RBAC|RBAC]
+                           [--service-account-issuer URL]... [--api-audiences A,B] [--authorization-mode Node,RBAC|RBAC]
                            [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
                            [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
@@ -37,7 +37,7 @@ const OPTIONS = {
   'client-ca-file': { type: 'string' },
   'service-account-signing-key-file': { type: 'string' },
   'service-account-key-file': { type: 'string', multiple: true },
-  'service-account-issuer': { type: 'string' },
+  'service-account-issuer': { type: 'string', multiple: true },
   'api-audiences': { type: 'string' },
   'authorization-mode': { type: 'string' },
   'token-auth-file': { type: 'string' },
@@ -138,7 +138,9 @@ export async function apiServerOptions(values: Values): Promise<Omit<LocalApiSer
         ? {
             signingKeyPem: signingKey,
             verificationKeysPem: verificationKeys.length ? verificationKeys.join('\n') : undefined,
-            issuer: values['service-account-issuer'],
+            // kube's repeated flag: the first issues tokens, all are accepted.
+            issuer: values['service-account-issuer']?.[0],
+            acceptedIssuers: values['service-account-issuer']?.slice(1),
             apiAudiences: values['api-audiences']?.split(',').filter(Boolean),
           }
         : undefined,

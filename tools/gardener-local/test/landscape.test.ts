@@ -311,6 +311,17 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(await names('machines')).toEqual([expect.stringMatching(/^machine\.machine\.sapcloud\.io\//)]);
     for (const kind of ['infrastructures', 'controlplanes', 'workers'])
       expect(await names(`${kind}.extensions.gardener.cloud`), kind).toHaveLength(1);
+    // The kube-apiserver's internal DNS record (the seed's internal domain), handled by provider-local.
+    expect(
+      await kubectl(kc(), [
+        ...ns,
+        'get',
+        'dnsrecord',
+        'local-internal',
+        '-o',
+        'jsonpath={.spec.name} {.status.lastOperation.state}',
+      ]),
+    ).toBe('api.local.local.internal.local.gardener.cloud Succeeded');
 
     // The shoot care reconciler's view: all five conditions True once the machine's node has joined.
     await waitFor(

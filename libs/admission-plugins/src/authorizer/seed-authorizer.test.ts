@@ -34,6 +34,17 @@ const objects = [
         provider: 'local',
         credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup-a', namespace: 'garden' },
       },
+      dns: {
+        provider: {
+          type: 'local',
+          credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'dns-provider-a', namespace: 'garden' },
+        },
+        internal: {
+          type: 'local',
+          domain: 'internal.example.com',
+          credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'internal-domain-a', namespace: 'garden' },
+        },
+      },
     },
   },
   {
@@ -105,9 +116,11 @@ describe('authorizeSeed', () => {
     expect((await authorizeSeed('a', core('seeds', 'update', 'b'), listers)).decision).toBe('no-opinion');
   });
 
-  it("reaches Secrets through the seed's backup, its buckets and its shoots' credentials", async () => {
+  it("reaches Secrets through the seed's backup and DNS, its buckets and its shoots' credentials", async () => {
     for (const [name, ns] of [
       ['backup-a', 'garden'],
+      ['dns-provider-a', 'garden'],
+      ['internal-domain-a', 'garden'],
       ['bucket-creds', 'garden'],
       ['cloud', 'garden-p'],
       ['on-a.ca-cluster', 'garden-p'],
@@ -117,6 +130,7 @@ describe('authorizeSeed', () => {
     }
     for (const [name, ns] of [
       ['backup-a', 'garden'],
+      ['internal-domain-a', 'garden'],
       ['on-a.ca-cluster', 'garden-p'],
       ['anything', 'seed-a'],
     ]) {

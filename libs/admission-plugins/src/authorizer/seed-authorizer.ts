@@ -100,6 +100,16 @@ export async function secretsOfSeed(listers: Listers, seed: string): Promise<Set
   add(secretKey(seedObject?.spec?.backup?.credentialsRef));
   add(secretKey(seedObject?.spec?.backup?.secretRef));
   add(secretKey(seedObject?.spec?.dns?.provider?.secretRef));
+  // The DNS credentials of the seed's provider, internal domain and default domains (Secrets, not WorkloadIdentities).
+  const dns = seedObject?.spec?.dns;
+  for (const ref of [
+    dns?.provider?.credentialsRef,
+    dns?.internal?.credentialsRef,
+    ...(dns?.defaults ?? []).map((d: { credentialsRef?: unknown }) => d?.credentialsRef),
+  ]) {
+    const credentials = ref as { kind?: string; name?: string; namespace?: string } | undefined;
+    if (credentials?.kind === 'Secret') add(secretKey(credentials));
+  }
   for (const bucket of await listers.list(`${CORE}/v1beta1`, 'BackupBucket')) {
     if (!BOUND.backupbuckets!.seedOf(bucket).includes(seed)) continue;
     add(secretKey(bucket.spec?.credentialsRef));

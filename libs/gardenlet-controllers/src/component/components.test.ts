@@ -190,6 +190,11 @@ describe('secrets and the control plane that mounts them', () => {
     expect(volumes['etcd-encryption-secret'].secret?.secretName).toBe(encryption.metadata!.name);
     for (const mount of container.volumeMounts!) expect(volumes[mount.name]).toBeDefined();
     expect(deployment.spec!.replicas).toBe(1);
+    // The internal domain's issuer issues; the in-cluster one (a seed without internal domain) stays accepted.
+    expect(container.args!.filter((a) => a.startsWith('--service-account-issuer='))).toEqual([
+      '--service-account-issuer=https://api.local.local.internal.local.gardener.cloud',
+      '--service-account-issuer=https://kube-apiserver.shoot--local--local.svc',
+    ]);
 
     const service = renderKubeAPIServerService(values);
     expect(service.spec).toMatchObject({ type: 'LoadBalancer', ports: [{ port: 443 }] });

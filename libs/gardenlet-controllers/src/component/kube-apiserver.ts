@@ -243,6 +243,18 @@ export function serviceAccountIssuer(values: ShootValues, option?: string): stri
 }
 
 /**
+ * kube-apiserver's issuers, the one that issues first: the issuer, the Shoot's
+ * `serviceAccountConfig.acceptedIssuers`, and the control plane's in-cluster address (the issuer of shoots whose seed
+ * had no internal domain, as earlier versions of the local landscape: a seed that gains one does not invalidate the
+ * tokens its shoots issued before).
+ */
+export function serviceAccountIssuers(values: ShootValues, option?: string): string[] {
+  const issuer = serviceAccountIssuer(values, option);
+  const accepted = values.shoot.spec.kubernetes.kubeAPIServer?.serviceAccountConfig?.acceptedIssuers ?? [];
+  return [...new Set([issuer, ...accepted, `https://${KubeAPIServerName}.${values.namespace}.svc`])];
+}
+
+/**
  * The audiences the shoot's kube-apiserver accepts ServiceAccount tokens for: the Shoot's `apiAudiences` (default
  * `kubernetes`), always with `gardener`, the audience of the tokens gardener-resource-manager's token requestor issues
  * for the shoot access secrets (Gardener's shared kube-apiserver values).
@@ -289,7 +301,9 @@ export function kubeAPIServerArgs(values: ShootValues, options: KubeAPIServerOpt
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-username-headers=X-Remote-User',
     `--secure-port=${KubeAPIServerPort}`,
-    `--service-account-issuer=${serviceAccountIssuer(values, options.serviceAccountIssuer)}`,
+    ...serviceAccountIssuers(values, options.serviceAccountIssuer).map(
+      (issuer) => `--service-account-issuer=${issuer}`,
+    ),
     '--service-account-key-file=/srv/kubernetes/service-account-key-bundle/bundle.key',
     '--service-account-signing-key-file=/srv/kubernetes/service-account-key/id_rsa',
     `--service-cluster-ip-range=${shootNetworks(values).services}`,

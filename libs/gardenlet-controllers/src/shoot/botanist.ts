@@ -26,7 +26,7 @@ import { KubeAPIServerName } from '../component/kube-apiserver.js';
 import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { kubeconfigToken } from '../component/shoot-access.js';
-import { hibernationEnabled, type ShootValues } from '../component/values.js';
+import { externalClusterDomain, hibernationEnabled, type ShootValues } from '../component/values.js';
 import type { DeleteSteps, ReconcileSteps, StepOrSkip } from './flow/operation.js';
 import {
   ControllerRegistrationKind,
@@ -47,6 +47,7 @@ import {
 } from './cleanup.js';
 import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
+import { InternalDNSRecordSteps, internalDNSSkipReason } from './dnsrecord-steps.js';
 import {
   ExtensionSteps,
   extensionRegistrations,
@@ -156,6 +157,15 @@ export function loadBalancerURL(service: V1Service): string | undefined {
   return port === 443 ? `https://${host}` : `https://${host}:${port}`;
 }
 
+/** The host (IP or name) of a LoadBalancer Service's first ingress; throws when it has none yet. */
+function loadBalancerHost(service: V1Service): string {
+  const ingress = service.status?.loadBalancer?.ingress?.[0];
+  const host = ingress?.ip ?? ingress?.hostname;
+  if (!host)
+    throw new Error(`Service ${service.metadata?.namespace}/${service.metadata?.name} has no load balancer address`);
+  return host;
+}
+
 /** Steps of the shoot flows for one shoot, over the garden and its seed. */
 export class Botanist {
   readonly seedSteps: SeedShootSteps;
@@ -211,6 +221,32 @@ export class Botanist {
       (type) => isRegistered(this.registrations, 'ContainerRuntime', type),
       { ...(this.options.now ? { now: this.options.now } : {}), wait: { interval: this.wait.interval } },
     );
+  }
+
+  // The DNS record steps of both flows: the internal record where the seed has an internal domain and a registration
+  // serves its type; external records (a shoot's `spec.dns.domain`) are not built locally yet.
+  private dnsRecordSteps(): Pick<
+    ReconcileSteps,
+    'deployInternalDNSRecord' | 'destroyInternalDNSRecord' | 'deployExternalDNSRecord' | 'destroyExternalDNSRecord'
+  > {
+    const internalSkip = internalDNSSkipReason(this.values, (type) =>
+      isRegistered(this.registrations, 'DNSRecord', type),
+    );
+    const internal = new InternalDNSRecordSteps(this.seed, this.garden, this.values, {
+      ...(this.options.now ? { now: this.options.now } : {}),
+      wait: { interval: this.wait.interval },
+    });
+    const external: StepOrSkip = externalClusterDomain(this.values)
+      ? { skip: 'external domain DNS records (spec.dns.domain) are not implemented in the local flow yet' }
+      : { skip: 'the shoot has no external domain (spec.dns.domain)' };
+    return {
+      deployInternalDNSRecord: internalSkip
+        ? { skip: internalSkip }
+        : async (signal) => internal.deploy(loadBalancerHost(await this.kubeAPIServerService()), signal),
+      destroyInternalDNSRecord: internalSkip ? { skip: internalSkip } : (signal) => internal.destroy(signal),
+      deployExternalDNSRecord: external,
+      destroyExternalDNSRecord: external,
+    };
   }
 
   private extension(kind: string): boolean {
@@ -277,6 +313,7 @@ export class Botanist {
     steps.waitForExtensionsAfterWorker = (signal) => x.waitUntilReady('AfterWorker', signal);
     steps.deleteStaleExtensions = () => x.deleteStale();
     steps.waitForStaleExtensionsDeleted = (signal) => x.waitUntilStaleDeleted(signal);
+    Object.assign(steps, this.dnsRecordSteps());
     const cr = this.containerRuntimeSteps();
     steps.deployContainerRuntime = () => cr.deploy();
     steps.waitForContainerRuntime = (signal) => cr.waitUntilReady(signal);
@@ -428,6 +465,7 @@ export class Botanist {
     steps.waitForExtensionsBeforeKubeAPIServerDeleted = (signal) => x.waitUntilDeleted('BeforeKubeAPIServer', signal);
     steps.deleteStaleExtensions = r.deleteStaleExtensions;
     steps.waitForStaleExtensionsDeleted = r.waitForStaleExtensionsDeleted;
+    Object.assign(steps, this.dnsRecordSteps());
     const cr = this.containerRuntimeSteps();
     steps.destroyContainerRuntimes = () => cr.destroy(true);
     steps.waitForContainerRuntimesDeleted = (signal) => cr.waitUntilDeleted(signal, true);

@@ -103,6 +103,30 @@ describe('ServiceAccount tokens', () => {
     expect((await issuerOnly.verify(forIssuer))?.user.username).toBe('system:serviceaccount:ns:robot');
   });
 
+  it('accept tokens of the further issuers (repeated --service-account-issuer) and issue with the first', async () => {
+    const { storage } = await setup();
+    const signingKey = key();
+    const before = new ServiceAccountTokens(signingKey, storage, {
+      issuer: 'https://old.example',
+      apiAudiences: ['k'],
+    });
+    const old: string = (await before.request('ns', 'robot', {})).status.token;
+    const changed = new ServiceAccountTokens(signingKey, storage, {
+      issuer: 'https://new.example',
+      apiAudiences: ['k'],
+    });
+    expect(await changed.verify(old)).toBeUndefined();
+    const accepting = new ServiceAccountTokens(signingKey, storage, {
+      issuer: 'https://new.example',
+      acceptedIssuers: ['https://old.example'],
+      apiAudiences: ['k'],
+    });
+    expect((await accepting.verify(old))?.user.username).toBe('system:serviceaccount:ns:robot');
+    const fresh: string = (await accepting.request('ns', 'robot', {})).status.token;
+    expect(JSON.parse(Buffer.from(fresh.split('.')[1]!, 'base64url').toString()).iss).toBe('https://new.example');
+    expect(await before.verify(fresh)).toBeUndefined();
+  });
+
   it('never authenticate arbitrary or JWT-shaped garbage (property)', async () => {
     const { tokens } = await setup();
     const segment = fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('base64url'));

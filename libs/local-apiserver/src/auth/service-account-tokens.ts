@@ -21,6 +21,11 @@ export interface ServiceAccountTokenOptions {
   /** kube's --service-account-issuer (default {@link ISSUER}); also the API audience tokens are accepted for. */
   issuer?: string;
   /**
+   * Further issuers whose tokens are accepted (kube's repeated --service-account-issuer: the first issues, all are
+   * accepted), so that tokens issued before an issuer change stay valid until they expire.
+   */
+  acceptedIssuers?: string[];
+  /**
    * kube's --service-account-key-file: PEM text with one or more public or private keys (RSA or ECDSA P-256) that
    * verify tokens. Default: the signing key's public key.
    */
@@ -96,6 +101,8 @@ export class ServiceAccountTokens {
   readonly issuer: string;
   /** The audiences a token is for when the request names none, and those the API server accepts. */
   readonly apiAudiences: string[];
+  /** The issuers verified tokens may carry: the issuer and the further accepted ones. */
+  private readonly acceptedIssuers: string[];
 
   /** Tokens signed with `keyPem` (a PEM private key) for ServiceAccounts in `storage`. */
   constructor(
@@ -111,6 +118,7 @@ export class ServiceAccountTokens {
       : [createPublicKey(this.privateKey)];
     this.verificationKeys = publicKeys.map((key) => ({ key, algorithm: algorithmOf(key) }));
     this.issuer = options.issuer ?? ISSUER;
+    this.acceptedIssuers = [...new Set([this.issuer, ...(options.acceptedIssuers ?? [])])];
     this.apiAudiences = options.apiAudiences?.length ? [...options.apiAudiences] : [this.issuer];
   }
 
@@ -189,7 +197,7 @@ export class ServiceAccountTokens {
     for (const { key, algorithm } of this.verificationKeys) {
       try {
         ({ payload } = await jwtVerify(token, key, {
-          issuer: this.issuer,
+          issuer: this.acceptedIssuers,
           audience: audiences,
           algorithms: [algorithm],
         }));

@@ -131,6 +131,8 @@ export interface ServiceAccountOptions {
   verificationKeysPem?: string;
   /** The `iss` of tokens (default https://kubernetes.default.svc.cluster.local); also the API audience. */
   issuer?: string;
+  /** Further issuers whose tokens are accepted (kube's repeated --service-account-issuer). */
+  acceptedIssuers?: string[];
   /** kube's --api-audiences (default: the issuer). */
   apiAudiences?: string[];
 }
@@ -432,6 +434,7 @@ function serviceAccountTokensFor(
   try {
     return new ServiceAccountTokens(options?.signingKeyPem ?? credentials.serviceAccountKeyPem, storage, {
       issuer: options?.issuer,
+      ...(options?.acceptedIssuers ? { acceptedIssuers: options.acceptedIssuers } : {}),
       verificationKeysPem: options?.verificationKeysPem,
       apiAudiences: options?.apiAudiences,
     });
