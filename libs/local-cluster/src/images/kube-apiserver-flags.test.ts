@@ -125,17 +125,21 @@ describe('translateKubeApiServerArgs', () => {
     ]);
   });
 
-  it('passes every --service-account-key-file, but only the last of a flag given twice otherwise (as pflag)', () => {
+  it('passes every --service-account-key-file and --service-account-issuer in order, but only the last of a flag given twice otherwise (as pflag)', () => {
     const { argv, ignored } = translate([
       '--service-account-key-file=/a.key',
       '--service-account-key-file=/b.key',
       '--service-account-issuer=https://one',
       '--service-account-issuer=https://two',
+      '--tls-cert-file=/one.crt',
+      '--tls-cert-file=/two.crt',
     ]);
     expect(argv.filter((a) => a.endsWith('.key'))).toEqual(['/a.key', '/b.key']);
-    expect(argv).toContain('https://two');
-    expect(argv).not.toContain('https://one');
-    expect(ignored).toEqual(['--service-account-issuer=https://one (given again later: the last one counts)']);
+    // kube: the first issuer issues tokens, every one is accepted.
+    expect(argv.filter((a) => a.startsWith('https://'))).toEqual(['https://one', 'https://two']);
+    expect(argv).toContain('/two.crt');
+    expect(argv).not.toContain('/one.crt');
+    expect(ignored).toEqual(['--tls-cert-file=/one.crt (given again later: the last one counts)']);
   });
 
   it('refuses a file flag without a value', () => {

@@ -54,7 +54,7 @@ const TRANSLATIONS: Record<string, (value: string | undefined, ignored: (what: s
 };
 
 // Flags kube-apiserver accepts several times (a list); any other repeated flag: the last one counts, as with pflag.
-const REPEATABLE = new Set(['service-account-key-file']);
+const REPEATABLE = new Set(['service-account-key-file', 'service-account-issuer']);
 
 /**
  * The argv of `gardener-local apiserver` for kube-apiserver's `args`: its state in the container's state dir, file
