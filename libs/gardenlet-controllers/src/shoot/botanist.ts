@@ -150,17 +150,22 @@ export function deploymentNotRolledOut(d: V1Deployment): string | undefined {
 /** The load balancer address of a Service (`https://<ip or host>[:<port>]`), or undefined before it has one (pure). */
 export function loadBalancerURL(service: V1Service): string | undefined {
   const ingress = service.status?.loadBalancer?.ingress?.[0];
-  const host = ingress?.ip ?? ingress?.hostname;
+  const host = loadBalancerHostOf(service);
   if (!host) return undefined;
   // Local mode exposes the load balancer on a local port; a cloud load balancer listens on the Service port.
   const port = ingress?.ports?.[0]?.port ?? service.spec?.ports?.[0]?.port ?? 443;
   return port === 443 ? `https://${host}` : `https://${host}:${port}`;
 }
 
-/** The host (IP or name) of a LoadBalancer Service's first ingress; throws when it has none yet. */
-function loadBalancerHost(service: V1Service): string {
+/** The host (IP or name) of a LoadBalancer Service's first ingress, if it has one yet. */
+function loadBalancerHostOf(service: V1Service): string | undefined {
   const ingress = service.status?.loadBalancer?.ingress?.[0];
-  const host = ingress?.ip ?? ingress?.hostname;
+  return ingress?.ip ?? ingress?.hostname;
+}
+
+/** {@link loadBalancerHostOf}, throwing when the Service has no load balancer address yet. */
+function loadBalancerHost(service: V1Service): string {
+  const host = loadBalancerHostOf(service);
   if (!host)
     throw new Error(`Service ${service.metadata?.namespace}/${service.metadata?.name} has no load balancer address`);
   return host;
@@ -207,10 +212,12 @@ export class Botanist {
 
   // The steps of the shoot's Extension resources (one instance per flow run: it remembers its reconcile requests).
   private extensionSteps(): ExtensionSteps {
-    return new ExtensionSteps(this.seed, this.values, this.extensionRegistrations, {
-      ...(this.options.now ? { now: this.options.now } : {}),
-      wait: { interval: this.wait.interval },
-    });
+    return new ExtensionSteps(this.seed, this.values, this.extensionRegistrations, this.extensionStepOptions);
+  }
+
+  // The clock and the wait interval of the extension resource steps.
+  private get extensionStepOptions() {
+    return { ...(this.options.now ? { now: this.options.now } : {}), wait: { interval: this.wait.interval } };
   }
 
   // The steps of the shoot's ContainerRuntime resources (one instance per flow run, like the Extension steps).
@@ -219,7 +226,7 @@ export class Botanist {
       this.seed,
       this.values,
       (type) => isRegistered(this.registrations, 'ContainerRuntime', type),
-      { ...(this.options.now ? { now: this.options.now } : {}), wait: { interval: this.wait.interval } },
+      this.extensionStepOptions,
     );
   }
 
@@ -232,10 +239,7 @@ export class Botanist {
     const internalSkip = internalDNSSkipReason(this.values, (type) =>
       isRegistered(this.registrations, 'DNSRecord', type),
     );
-    const internal = new InternalDNSRecordSteps(this.seed, this.garden, this.values, {
-      ...(this.options.now ? { now: this.options.now } : {}),
-      wait: { interval: this.wait.interval },
-    });
+    const internal = new InternalDNSRecordSteps(this.seed, this.garden, this.values, this.extensionStepOptions);
     const external: StepOrSkip = externalClusterDomain(this.values)
       ? { skip: 'external domain DNS records (spec.dns.domain) are not implemented in the local flow yet' }
       : { skip: 'the shoot has no external domain (spec.dns.domain)' };
