@@ -40,6 +40,19 @@ export {
   type OperationType,
 } from './controller/generic/operation.js';
 
+// Backups: the generated bucket Secret and the generic BackupEntry actuator (`etcd-backup`).
+export {
+  BackupBucketNameKey,
+  EtcdBackupSecretName,
+  GeneratedBackupBucketSecretPrefix,
+  GeneratedSecretNamespace,
+  GenericBackupEntryActuator,
+  deleteGeneratedBucketSecret,
+  ensureGeneratedBucketSecret,
+  generatedBucketSecretRef,
+  type BackupEntryDelegate,
+} from './controller/backup/backup.js';
+
 // The Cluster resource.
 export {
   ClusterKind,

@@ -14,7 +14,8 @@ export {
 } from './controller/add.js';
 export {
   BackupBucketActuator,
-  BackupEntryActuator,
+  backupEntryActuator,
+  EtcdBackupHostPathKey,
   DefaultBackupBucketDir,
   bucketDirectory,
   entryDirectory,

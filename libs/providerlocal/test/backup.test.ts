@@ -1,10 +1,11 @@
 // provider-local's BackupBucket and BackupEntry controllers through the extension SDK against the local API server: a
-// bucket is a host directory, an entry a directory in it; deletions remove them.
+// bucket is a host directory with an (empty) generated Secret, an entry a directory in it and the shoot's
+// `etcd-backup` Secret; deletions remove them.
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, Manager, isNotFound, kind } from '@gardener-ts/controller-runtime';
+import { ApiClient, Kinds, Manager, isNotFound, kind } from '@gardener-ts/controller-runtime';
 import type { ExtensionObject } from '@gardener-ts/extensions';
 import { extensionResource } from '@gardener-ts/extensions/testing';
 import { gardenerAsset, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
@@ -54,22 +55,46 @@ const exists = (path: string) =>
   );
 
 describe('the BackupBucket and BackupEntry controllers', () => {
-  it('keep buckets and entries as host directories', async () => {
+  it('keep buckets and entries as host directories, with their Secrets', async () => {
     const bucketName = '1f0e5ab7-2e5b-4c2b-9a0e-0c8d5a9d2f11';
     const secretRef = { name: 'backup-local', namespace: 'garden' };
+    const shootNamespace = 'shoot--local--local';
+    for (const name of ['garden', shootNamespace]) {
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+    // The entry's Secret as gardenlet writes it (here: the user's form).
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'entry-secret', namespace: 'garden' },
+      stringData: { token: 'abc' },
+    });
     await client.create({
       ...extensionResource('BackupBucket', '', bucketName, { type: 'local', region: 'local', secretRef }),
       metadata: { name: bucketName, annotations: { 'gardener.cloud/operation': 'reconcile' } },
     });
-    await succeeded(BackupBucketKind, bucketName);
+    const bucket = await succeeded(BackupBucketKind, bucketName);
     expect(await exists(join(root, bucketName))).toBe(true);
+    const generated = { name: `generated-bucket-${bucketName}`, namespace: 'garden' };
+    expect(bucket.status?.generatedSecretRef).toEqual(generated);
+    await client.get(Kinds.Secret, generated);
 
-    const entryName = 'shoot--local--local--8c0b5c3e-6d8e-4b8f-9f51-0d6f7c1f3b22';
+    const entryName = `${shootNamespace}--8c0b5c3e-6d8e-4b8f-9f51-0d6f7c1f3b22`;
     await client.create({
-      ...extensionResource('BackupEntry', '', entryName, { type: 'local', region: 'local', bucketName, secretRef }),
+      ...extensionResource('BackupEntry', '', entryName, {
+        type: 'local',
+        region: 'local',
+        bucketName,
+        secretRef: { name: 'entry-secret', namespace: 'garden' },
+      }),
       metadata: { name: entryName, annotations: { 'gardener.cloud/operation': 'reconcile' } },
     });
     await succeeded(BackupEntryKind, entryName);
+    const etcdBackup = await client.get(Kinds.Secret, { name: 'etcd-backup', namespace: shootNamespace });
+    const decoded = Object.fromEntries(
+      Object.entries(etcdBackup.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+    );
+    expect(decoded).toEqual({ token: 'abc', bucketName, hostPath: root });
     await writeFile(join(root, bucketName, entryName, 'full-snapshot'), 'etcd');
 
     await client.delete(BackupEntryKind, { namespace: '', name: entryName });
@@ -80,5 +105,34 @@ describe('the BackupBucket and BackupEntry controllers', () => {
     await client.delete(BackupBucketKind, { namespace: '', name: bucketName });
     await gone(BackupBucketKind, bucketName);
     expect(await exists(join(root, bucketName))).toBe(false);
+    await expect(client.get(Kinds.Secret, generated)).rejects.toSatisfy(isNotFound);
+  });
+
+  it('deploys no etcd-backup while the shoot namespace is missing', async () => {
+    const bucketName = 'b-2';
+    await client.create({
+      ...extensionResource('BackupBucket', '', bucketName, {
+        type: 'local',
+        region: 'local',
+        secretRef: { name: 'backup-local', namespace: 'garden' },
+      }),
+      metadata: { name: bucketName, annotations: { 'gardener.cloud/operation': 'reconcile' } },
+    });
+    await succeeded(BackupBucketKind, bucketName);
+    const entryName = 'shoot--other--gone--0d6f7c1f';
+    await client.create({
+      ...extensionResource('BackupEntry', '', entryName, {
+        type: 'local',
+        region: 'local',
+        bucketName,
+        secretRef: { name: 'entry-secret', namespace: 'garden' },
+      }),
+      metadata: { name: entryName, annotations: { 'gardener.cloud/operation': 'reconcile' } },
+    });
+    await succeeded(BackupEntryKind, entryName);
+    expect(await exists(join(root, bucketName, entryName))).toBe(true);
+    await expect(client.get(Kinds.Secret, { name: 'etcd-backup', namespace: 'shoot--other--gone' })).rejects.toSatisfy(
+      isNotFound,
+    );
   });
 });

@@ -68,7 +68,7 @@ describe('extension resources', () => {
   });
 
   it('two OperatingSystemConfigs per pool, one per purpose', () => {
-    const node = { apiServerURL: 'https://127.0.0.1:30443', caBundle: 'CA', bootstrapToken: 'abcdef.0123456789abcdef' };
+    const node = { apiServerURL: 'https://127.0.0.1:30443', caBundle: 'CA' };
     const oscs = renderOperatingSystemConfigs(values, { now, ...node });
     expect(oscs.map((o) => [o.metadata?.name, o.spec.purpose, o.spec.type])).toEqual([
       ['cloud-config-local-init', 'provision', 'local'],
@@ -82,9 +82,6 @@ describe('extension resources', () => {
         { now, ...node },
       ),
     ).toEqual([]);
-    expect(() => renderOperatingSystemConfigs(values, { now, ...node, bootstrapToken: 'not-a-token' })).toThrow(
-      'not of the form <id>.<secret>',
-    );
   });
 
   it('Extensions and ContainerRuntimes follow the shoot spec', () => {
@@ -140,5 +137,28 @@ describe('extension resources', () => {
         { bucketName: 'b' },
       ),
     ).toBeUndefined();
+  });
+
+  it("the BackupEntry is controlled by the Shoot and carries the reconcile request and the shoot's purpose", () => {
+    const entry = renderBackupEntry(
+      exampleValues((s) => {
+        s.spec.purpose = 'production';
+        s.status = { ...s.status, uid: 'status-uid' } as typeof s.status;
+      }),
+      { bucketName: 'bucket', now },
+    );
+    expect(entry?.metadata?.name).toBe('shoot--local--local--status-uid');
+    expect(entry?.metadata?.annotations).toEqual({ ...reconcile, 'shoot.gardener.cloud/purpose': 'production' });
+    expect(entry?.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: 'core.gardener.cloud/v1beta1',
+        kind: 'Shoot',
+        name: 'local',
+        uid: '0d5b5b84-2222-4a4a-8b8b-000000000002',
+        blockOwnerDeletion: false,
+        controller: true,
+      },
+    ]);
+    expect(renderBackupEntry(values, { bucketName: 'bucket' })?.metadata?.annotations).toBeUndefined();
   });
 });

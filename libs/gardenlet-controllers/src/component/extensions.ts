@@ -2,14 +2,16 @@
 // Gardener's botanist does (`pkg/component/extensions/*` and `botanist/{infrastructure,controlplane,network,
 // operatingsystemconfig,containerruntime,extension,worker,dnsrecord,backupentry}.go`): each carries
 // `gardener.cloud/operation=reconcile` and a timestamp, which is what makes its extension act.
-import { Annotations, Operations, type BackupEntry, type Shoot, type extensionsv1alpha1 } from '@gardener-ts/api';
-import { requiredExtensionTypes } from './namespace.js';
 import {
-  originalComponents,
-  parseBootstrapToken,
-  provisionComponents,
-  type NodeAccess,
-} from './operatingsystemconfig.js';
+  Annotations,
+  Labels,
+  Operations,
+  type BackupEntry,
+  type Shoot,
+  type extensionsv1alpha1,
+} from '@gardener-ts/api';
+import { requiredExtensionTypes } from './namespace.js';
+import { originalComponents, provisionComponents, type NodeAccess } from './operatingsystemconfig.js';
 import { isWorkerless, kubernetesVersion, shootNetworks, apiServerDomains, type ShootValues } from './values.js';
 
 /** Name of the Secret holding the shoot's cloud provider credentials in the control plane namespace. */
@@ -155,32 +157,26 @@ export function operatingSystemConfigName(pool: string, purpose: OSCPurpose): st
   return `cloud-config-${pool}-${purpose === 'provision' ? 'init' : 'original'}`;
 }
 
-/** Options of {@link renderOperatingSystemConfigs}: how machines reach the shoot and the bootstrap token they use. */
-export interface OperatingSystemConfigRenderOptions extends ExtensionRenderOptions, NodeAccess {
-  /** The bootstrap token (`<id>.<secret>`) of the provision OSC (gardener-node-agent's and the kubelet's bootstrap). */
-  readonly bootstrapToken: string;
-}
+/** Options of {@link renderOperatingSystemConfigs}: how machines reach the shoot. */
+export type OperatingSystemConfigRenderOptions = ExtensionRenderOptions & NodeAccess;
 
 /**
  * The OperatingSystemConfigs of every worker pool (none for a workerless shoot): type = the pool's machine image,
  * containerd as CRI; the `provision` OSC carries what a new machine needs to start gardener-node-agent (its unit and
- * configuration, the bootstrap token, the machine name), the `reconcile` OSC the original components node-agent
+ * configuration, the placeholders of the bootstrap token and the machine name), the `reconcile` OSC the original components node-agent
  * applies (kubelet with configuration and CA, gardener-node-agent) — see operatingsystemconfig.ts.
  */
 export function renderOperatingSystemConfigs(
   values: ShootValues,
   options: OperatingSystemConfigRenderOptions,
 ): extensionsv1alpha1.OperatingSystemConfig[] {
-  if (!parseBootstrapToken(options.bootstrapToken)) {
-    throw new Error('the bootstrap token of the provision OperatingSystemConfig is not of the form <id>.<secret>');
-  }
   const out: extensionsv1alpha1.OperatingSystemConfig[] = [];
   for (const worker of values.shoot.spec.provider.workers ?? []) {
     const image = machineImageOf(values, worker);
     for (const purpose of ['provision', 'reconcile'] as const) {
       const { units, files } =
         purpose === 'provision'
-          ? provisionComponents(values, worker, options, options.bootstrapToken)
+          ? provisionComponents(values, worker, options)
           : originalComponents(values, worker, options);
       const osc: extensionsv1alpha1.OperatingSystemConfig = {
         apiVersion,
@@ -310,24 +306,39 @@ export function renderDNSRecord(
 
 /**
  * The core BackupEntry the flow writes into the shoot's project namespace in the garden (`<technical ID>--<shoot
- * UID>`, bucket = the seed's BackupBucket, named by the seed's UID); the gardenlet's BackupEntry controller turns it
- * into the extension BackupEntry. Undefined when the seed has no backup.
+ * UID>`, bucket = the seed's BackupBucket, named by the seed's UID), controlled by the Shoot (the garden's garbage
+ * collector deletes it after the Shoot, which starts its grace period), with the shoot's purpose and — given `now` —
+ * the reconcile request (`gardener.cloud/operation: reconcile` and the timestamp), as Gardener's
+ * `component/garden/backupentry` writes it; the gardenlet's BackupEntry controller turns it into the extension
+ * BackupEntry. Undefined when the seed has no backup.
  */
-export function renderBackupEntry(values: ShootValues, options: { bucketName: string }): BackupEntry | undefined {
+export function renderBackupEntry(
+  values: ShootValues,
+  options: { bucketName: string; now?: string },
+): BackupEntry | undefined {
   if (!values.seed.spec.backup) return undefined;
   const uid = values.shoot.status?.uid || values.shoot.metadata?.uid || '';
+  const purpose = values.shoot.spec.purpose;
+  const annotations: Record<string, string> = {
+    ...(options.now
+      ? { [Annotations.GardenerOperation]: Operations.OperationReconcile, [Annotations.GardenerTimestamp]: options.now }
+      : {}),
+    ...(purpose ? { [Labels.ShootPurpose]: purpose } : {}),
+  };
   return {
     apiVersion: 'core.gardener.cloud/v1beta1',
     kind: 'BackupEntry',
     metadata: {
       name: `${values.namespace}--${uid}`,
       namespace: values.shoot.metadata?.namespace,
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ownerReferences: [
         {
           apiVersion: 'core.gardener.cloud/v1beta1',
           kind: 'Shoot',
           name: shootNameOf(values.shoot),
-          uid,
+          // The owner is the Shoot object itself: its metadata.uid (the garbage collector compares it).
+          uid: values.shoot.metadata?.uid ?? uid,
           blockOwnerDeletion: false,
           controller: true,
         },

@@ -9,13 +9,7 @@ import { parse } from 'yaml';
 import { nodeAgentConfigSpec, parseComponentConfig } from '@gardener-ts/component-config';
 import type { extensionsv1alpha1 } from '@gardener-ts/api';
 import { renderOperatingSystemConfigs } from './extensions.js';
-import {
-  nodeAgentOSCSecretName,
-  parseBootstrapToken,
-  renderBootstrapTokenSecret,
-  renderNodeAgentOSCSecret,
-  renderNodeAgentRBAC,
-} from './operatingsystemconfig.js';
+import { nodeAgentOSCSecretName, renderNodeAgentOSCSecret, renderNodeAgentRBAC } from './operatingsystemconfig.js';
 import { exampleValues } from './testdata/fixtures.js';
 
 type OSC = extensionsv1alpha1.OperatingSystemConfig;
@@ -24,7 +18,6 @@ const options = {
   now: '2026-11-25T01:00:00Z',
   apiServerURL: 'https://127.0.0.1:31443',
   caBundle,
-  bootstrapToken: 'a1b2c3.0123456789abcdef',
 };
 const content = (osc: OSC, path: string): string => {
   const file = osc.spec.files?.find((f) => f.path === path);
@@ -38,7 +31,7 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
   const values = exampleValues();
   const [provision, original] = renderOperatingSystemConfigs(values, options) as [OSC, OSC];
 
-  it('provision: gardener-node-agent started with its configuration, the bootstrap token and the machine name', () => {
+  it('provision: gardener-node-agent started with its configuration, the bootstrap token and machine name placeholders', () => {
     expect(unit(provision, 'gardener-node-agent.service')).toMatchObject({ command: 'start', enable: true });
     expect(unit(provision, 'gardener-node-agent.service')?.content).toContain(
       'ExecStart=/opt/bin/gardener-node-agent --config=/var/lib/gardener-node-agent/config.yaml',
@@ -47,7 +40,7 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
       (f) => f.path === '/var/lib/gardener-node-agent/credentials/bootstrap-token',
     );
     expect(token).toMatchObject({ permissions: 0o640, content: { transmitUnencoded: true } });
-    expect(content(provision, '/var/lib/gardener-node-agent/credentials/bootstrap-token')).toBe(options.bootstrapToken);
+    expect(content(provision, '/var/lib/gardener-node-agent/credentials/bootstrap-token')).toBe('<<BOOTSTRAP_TOKEN>>');
     expect(content(provision, '/var/lib/gardener-node-agent/machine-name')).toBe('<<MACHINE_NAME>>');
 
     // The configuration is a valid NodeAgentConfiguration naming the API server, its CA and the pool's OSC Secret.
@@ -120,26 +113,7 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
     expect(osc.spec.files).toEqual(original.spec.files);
   });
 
-  it('the bootstrap token Secret and the RBAC of the TLS bootstrap and of node-agents', () => {
-    const token = parseBootstrapToken(options.bootstrapToken)!;
-    const secret = renderBootstrapTokenSecret(token, new Date('2026-11-26T01:00:00.123Z')) as {
-      metadata: unknown;
-      type: string;
-      data: Record<string, string>;
-    };
-    expect(secret).toMatchObject({
-      metadata: { name: 'bootstrap-token-a1b2c3', namespace: 'kube-system' },
-      type: 'bootstrap.kubernetes.io/token',
-    });
-    const data = Object.fromEntries(
-      Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
-    );
-    expect(data).toMatchObject({
-      'token-id': 'a1b2c3',
-      'token-secret': '0123456789abcdef',
-      'usage-bootstrap-authentication': 'true',
-      expiration: '2026-11-26T01:00:00Z',
-    });
+  it('the RBAC of the TLS bootstrap and of node-agents', () => {
     const objects = renderNodeAgentRBAC(['gardener-node-agent-local-abcde']) as {
       kind: string;
       metadata: { name: string };
@@ -159,7 +133,7 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
   });
 });
 
-describe('names and tokens', () => {
+describe('names', () => {
   it("a pool's OSC Secret name changes with its Kubernetes version only", () => {
     fc.assert(
       fc.property(fc.constantFrom('1.32.1', '1.33.0', '1.34.2'), fc.constantFrom('1.32.1', '1.33.0'), (a, b) => {
@@ -168,18 +142,6 @@ describe('names and tokens', () => {
         const nameA = nodeAgentOSCSecretName(values, pool(a));
         expect(nameA).toMatch(/^gardener-node-agent-local-[0-9a-f]{5}$/);
         expect(nameA === nodeAgentOSCSecretName(values, pool(b))).toBe(a === b);
-      }),
-    );
-  });
-
-  it('bootstrap tokens are <6 of [a-z0-9]>.<16 of [a-z0-9]>', () => {
-    const chars = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split(''));
-    const word = (n: number) => fc.array(chars, { minLength: n, maxLength: n }).map((c) => c.join(''));
-    fc.assert(
-      fc.property(word(6), word(16), (id, secret) => {
-        expect(parseBootstrapToken(`${id}.${secret}`)).toEqual({ id, secret });
-        expect(parseBootstrapToken(`${id}${secret}`)).toBeUndefined();
-        expect(parseBootstrapToken(`${id.toUpperCase()}X.${secret}`)).toBeUndefined();
       }),
     );
   });

@@ -233,14 +233,19 @@ export function originalComponents(
 }
 
 /**
+ * The placeholder of the bootstrap token in the `provision` OSC: machine-controller-manager (locally provider-local's
+ * machine controller) creates a bootstrap token per machine in the shoot and replaces it in the machine's user data.
+ */
+export const BootstrapTokenPlaceholder = '<<BOOTSTRAP_TOKEN>>';
+
+/**
  * The units and files of a pool's `provision` OSC (the machine's user data): gardener-node-agent's unit started, its
- * configuration, the bootstrap token and the machine name placeholder (both transmitted unencoded).
+ * configuration, and the placeholders of the bootstrap token and the machine name (both transmitted unencoded).
  */
 export function provisionComponents(
   values: ShootValues,
   worker: Worker,
   access: NodeAccess,
-  bootstrapToken: string,
 ): { units: OSCUnit[]; files: OSCFile[] } {
   const config = inlineFile(NodeAgentPaths.config, 0o600, nodeAgentConfiguration(values, worker, access));
   return {
@@ -248,42 +253,10 @@ export function provisionComponents(
       { name: NodeAgentUnitName, command: 'start', enable: true, content: nodeAgentUnitContent(), filePaths: [] },
     ],
     files: [
-      plainFile(NodeAgentPaths.bootstrapToken, 0o640, bootstrapToken),
+      plainFile(NodeAgentPaths.bootstrapToken, 0o640, BootstrapTokenPlaceholder),
       plainFile(NodeAgentPaths.machineName, 0o640, MachineNamePlaceholder),
       config,
     ],
-  };
-}
-
-/** A bootstrap token: 6 characters id, 16 characters secret, `[a-z0-9]` (kube's format). */
-export interface BootstrapToken {
-  readonly id: string;
-  readonly secret: string;
-}
-
-/** Whether `token` (`<id>.<secret>`) is a well-formed bootstrap token (pure). */
-export function parseBootstrapToken(token: string): BootstrapToken | undefined {
-  const match = /^([a-z0-9]{6})\.([a-z0-9]{16})$/.exec(token.trim());
-  return match ? { id: match[1]!, secret: match[2]! } : undefined;
-}
-
-/** The bootstrap token Secret `bootstrap-token-<id>` in kube-system that authenticates the machines' bootstrap. */
-export function renderBootstrapTokenSecret(token: BootstrapToken, expiration: Date): Record<string, unknown> {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: `bootstrap-token-${token.id}`, namespace: 'kube-system' },
-    type: 'bootstrap.kubernetes.io/token',
-    data: Object.fromEntries(
-      Object.entries({
-        'token-id': token.id,
-        'token-secret': token.secret,
-        'usage-bootstrap-authentication': 'true',
-        'usage-bootstrap-signing': 'true',
-        description: 'Used for bootstrapping gardener-node-agent and the kubelet of the worker nodes',
-        expiration: expiration.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      }).map(([k, v]) => [k, b64(v)]),
-    ),
   };
 }
 

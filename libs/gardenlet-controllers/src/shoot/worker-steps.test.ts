@@ -6,7 +6,7 @@
 // data Secret; they wait for nodes' checksums, delete stale OSCs, and delete the Worker and the OSCs.
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ApiClient, Kinds, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { ApiClient, Kinds, isNotFound, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { kubectl, runKubectl, startTestEnvironment, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { extensionsv1alpha1 } from '@gardener-ts/api';
 import { exampleValues } from '../component/testdata/fixtures.js';
 import { nodeAgentOSCSecretName } from '../component/operatingsystemconfig.js';
 import {
-  BootstrapTokenSecretName,
+  LegacyBootstrapTokenSecretName,
   workerDeleteSteps,
   NodeAgentManagedResourceName,
   WorkerSteps,
@@ -109,14 +109,23 @@ describe('worker steps of the reconcile flow', () => {
   };
   const provisionOSC = () => client.get(OSCKind, { namespace: values.namespace, name: 'cloud-config-local-init' });
 
-  it('deploys both OSCs of the pool with a bootstrap token that a later run reuses, and waits for them', async () => {
+  it("deploys both OSCs of the pool with the bootstrap token placeholder (the machine controller's to fill), and waits for them", async () => {
+    // The seed Secret of the one shared token of earlier versions goes.
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: values.namespace, name: LegacyBootstrapTokenSecretName },
+      stringData: { token: 'a1b2c3.0123456789abcdef' },
+    });
     const first = steps();
     await first.deployOperatingSystemConfig();
     await first.waitForOperatingSystemConfig(stop.signal);
-    const token = fileOf(await provisionOSC(), '/var/lib/gardener-node-agent/credentials/bootstrap-token')!;
-    expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
-    const kept = await client.get(Kinds.Secret, { namespace: values.namespace, name: BootstrapTokenSecretName });
-    expect(Buffer.from(kept.data!.token!, 'base64').toString()).toBe(token);
+    expect(fileOf(await provisionOSC(), '/var/lib/gardener-node-agent/credentials/bootstrap-token')).toBe(
+      '<<BOOTSTRAP_TOKEN>>',
+    );
+    await expect(
+      client.get(Kinds.Secret, { namespace: values.namespace, name: LegacyBootstrapTokenSecretName }),
+    ).rejects.toSatisfy(isNotFound);
 
     const config = parse(fileOf(await provisionOSC(), '/var/lib/gardener-node-agent/config.yaml')!) as {
       apiServer: { server: string; caBundle: string };
@@ -127,7 +136,6 @@ describe('worker steps of the reconcile flow', () => {
     const second = steps();
     await second.deployOperatingSystemConfig();
     await second.waitForOperatingSystemConfig(stop.signal);
-    expect(fileOf(await provisionOSC(), '/var/lib/gardener-node-agent/credentials/bootstrap-token')).toBe(token);
   });
 
   it("writes node-agent's shoot resources as the ManagedResource shoot-gardener-node-agent", async () => {
@@ -157,8 +165,20 @@ describe('worker steps of the reconcile flow', () => {
     const osc = parse(Buffer.from(oscSecret.data!['osc.yaml']!, 'base64').toString()) as OSC;
     expect(osc.spec.units?.map((u) => u.name)).toEqual(['kubelet.service', 'gardener-node-agent.service']);
 
-    // Authenticate as a machine does: only the bootstrap token from its user data.
-    const token = fileOf(await provisionOSC(), '/var/lib/gardener-node-agent/credentials/bootstrap-token')!;
+    // Authenticate as a machine does: only the bootstrap token the machine controller created for it in the shoot.
+    const token = 'a1b2c3.0123456789abcdef';
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: 'kube-system', name: 'bootstrap-token-a1b2c3' },
+      type: 'bootstrap.kubernetes.io/token',
+      stringData: {
+        'token-id': 'a1b2c3',
+        'token-secret': '0123456789abcdef',
+        'usage-bootstrap-authentication': 'true',
+        expiration: new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+    });
     const kubeconfig = join(dirname(env.kubeconfigPath), 'bootstrap-kubeconfig');
     await writeFile(
       kubeconfig,
@@ -182,7 +202,7 @@ current-context: shoot
       nodeAgentOSCSecretName(values, pool),
     ]);
     expect(read.code).toBe(0);
-    const other = await runKubectl(kubeconfig, ['get', 'secret', '-n', 'kube-system', BootstrapTokenSecretName]);
+    const other = await runKubectl(kubeconfig, ['get', 'secret', '-n', 'kube-system', 'bootstrap-token-a1b2c3']);
     expect(other.code).not.toBe(0);
   });
 
@@ -255,19 +275,5 @@ current-context: shoot
     await waitForOperatingSystemConfigsDeleted!(stop.signal);
     expect((await client.list(WorkerKind, { namespace: values.namespace })).items).toEqual([]);
     expect((await client.list(OSCKind, { namespace: values.namespace })).items).toEqual([]);
-  });
-
-  it('issues a new bootstrap token a week before the kept one expires', async () => {
-    const kept = await steps().bootstrapToken();
-    const later = (days: number) =>
-      new WorkerSteps(client, values, {
-        nodeAccess: async () => ({ apiServerURL: env.server.url, caBundle: caBundle() }),
-        now: () => new Date(Date.now() + days * 24 * 3600_000),
-      });
-    expect((await later(22).bootstrapToken()).token).toEqual(kept.token);
-    const renewed = await later(24).bootstrapToken();
-    expect(renewed.token).not.toEqual(kept.token);
-    expect(renewed.expiration.getTime()).toBeGreaterThan(kept.expiration.getTime());
-    expect((await steps().bootstrapToken()).token).toEqual(renewed.token);
   });
 });

@@ -1,11 +1,10 @@
 // The worker steps of the shoot reconcile flow (Gardener's botanist `operatingsystemconfig.go` and `worker.go` with
-// the OperatingSystemConfig and Worker components): the pools' OperatingSystemConfigs with the machines' bootstrap
-// token, the wait for their extension, gardener-node-agent's resources in the shoot (its OSC Secrets, RBAC and the
-// bootstrap token Secret) as the ManagedResource `shoot-gardener-node-agent` the shoot's gardener-resource-manager
+// the OperatingSystemConfig and Worker components): the pools' OperatingSystemConfigs (the machines' bootstrap
+// tokens are the machine controller's, per machine), the wait for their extension, gardener-node-agent's resources in
+// the shoot (its OSC Secrets and RBAC) as the ManagedResource `shoot-gardener-node-agent` the shoot's gardener-resource-manager
 // applies — or applied directly with a shoot client —, the Worker with each pool's user data Secret, and the waits for
 // its machine deployments, its readiness and the nodes' OSC checksum; for the delete flow, the Worker and the OSCs
 // deleted and waited for. A thin shell over the pure renderers.
-import { randomInt } from 'node:crypto';
 import { isNotFound, Kinds, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { extensionsv1alpha1 } from '@gardener-ts/api';
 import { managedResourceSecretData } from '../controller/controllerinstallation/install.js';
@@ -13,11 +12,8 @@ import { operatingSystemConfigName, renderOperatingSystemConfigs, renderWorker }
 import {
   nodeAgentOSCSecretName,
   OSCChecksumAnnotation,
-  parseBootstrapToken,
-  renderBootstrapTokenSecret,
   renderNodeAgentOSCSecret,
   renderNodeAgentRBAC,
-  type BootstrapToken,
   type NodeAccess,
 } from '../component/operatingsystemconfig.js';
 import type { ShootValues } from '../component/values.js';
@@ -33,11 +29,11 @@ const WorkerKind = kind<extensionsv1alpha1.Worker & KubernetesObject>('extension
 
 /** The ManagedResource of gardener-node-agent's shoot resources (Gardener's `GardenerNodeAgentManagedResourceName`). */
 export const NodeAgentManagedResourceName = 'shoot-gardener-node-agent';
-/** The seed Secret in the control plane namespace keeping the machines' bootstrap token between reconciles. */
-export const BootstrapTokenSecretName = 'gardener-node-agent-bootstrap-token';
-/** How long a bootstrap token is valid, and how much validity left makes the flow issue a new one. */
-export const BootstrapTokenValidityMs = 30 * 24 * 3600_000;
-export const BootstrapTokenRenewBeforeMs = 7 * 24 * 3600_000;
+/**
+ * The seed Secret in which gardener-ts before per-machine bootstrap tokens kept one token for all machines; deleted
+ * when the OSCs are deployed (machines now get theirs from the machine controller).
+ */
+export const LegacyBootstrapTokenSecretName = 'gardener-node-agent-bootstrap-token';
 
 /** Options of {@link WorkerSteps}. */
 export interface WorkerStepsOptions {
@@ -61,19 +57,10 @@ export interface WorkerStepsOptions {
 
 type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
 
-const randomChars = (n: number) =>
-  Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('');
-
-/** A new random bootstrap token. */
-export function newBootstrapToken(): BootstrapToken {
-  return { id: randomChars(6), secret: randomChars(16) };
-}
-
 /** The steps; one instance per flow run (it remembers the reconcile requests it made). */
 export class WorkerSteps {
   private readonly extensions: ExtensionResources;
   private readonly requests = new Map<string, string>();
-  private token: { token: BootstrapToken; expiration: Date } | undefined;
 
   constructor(
     private readonly seed: SeedClient,
@@ -103,41 +90,9 @@ export class WorkerSteps {
     );
   }
 
-  /**
-   * The machines' bootstrap token, kept in a seed Secret of the control plane namespace; a new one when there is none
-   * or it expires within {@link BootstrapTokenRenewBeforeMs}.
-   */
-  async bootstrapToken(): Promise<{ token: BootstrapToken; expiration: Date }> {
-    if (this.token) return this.token;
-    const key = { namespace: this.namespace, name: BootstrapTokenSecretName };
-    const existing = await this.seed.get(Kinds.Secret, key).catch((err: unknown) => {
-      if (isNotFound(err)) return undefined;
-      throw new Error(`reading Secret ${key.namespace}/${key.name} failed`, { cause: err });
-    });
-    const read = (k: string) => Buffer.from(existing?.data?.[k] ?? '', 'base64').toString('utf8');
-    const token = parseBootstrapToken(read('token'));
-    const expiration = new Date(read('expiration'));
-    if (token && expiration.getTime() - this.now().getTime() > BootstrapTokenRenewBeforeMs) {
-      return (this.token = { token, expiration });
-    }
-    const fresh = { token: newBootstrapToken(), expiration: new Date(this.now().getTime() + BootstrapTokenValidityMs) };
-    await this.apply(this.seed, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { ...key, labels: { 'gardener.cloud/purpose': 'bootstrap-token' } },
-      type: 'Opaque',
-      data: {
-        token: Buffer.from(`${fresh.token.id}.${fresh.token.secret}`).toString('base64'),
-        expiration: Buffer.from(fresh.expiration.toISOString()).toString('base64'),
-      },
-    } as KubernetesObject);
-    return (this.token = fresh);
-  }
-
   private async renderOSCs(now: string): Promise<OSC[]> {
-    const { token } = await this.bootstrapToken();
     const access = await this.options.nodeAccess();
-    return renderOperatingSystemConfigs(this.values, { now, ...access, bootstrapToken: `${token.id}.${token.secret}` });
+    return renderOperatingSystemConfigs(this.values, { now, ...access });
   }
 
   /** "Deploying operating system specific configuration for shoot workers": both OSCs of every pool. */
@@ -147,6 +102,11 @@ export class WorkerSteps {
       this.requests.set(`OperatingSystemConfig/${osc.metadata!.name}`, now);
       await this.extensions.deploy(osc as KubernetesObject);
     }
+    await this.seed
+      .delete(Kinds.Secret, { namespace: this.namespace, name: LegacyBootstrapTokenSecretName })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
   };
 
   /** "Waiting until operating system configurations for worker nodes have been reconciled". */
@@ -196,7 +156,7 @@ export class WorkerSteps {
     };
   }
 
-  /** The objects node-agent needs in the shoot: every pool's OSC Secret, the RBAC and the bootstrap token Secret. */
+  /** The objects node-agent needs in the shoot: every pool's OSC Secret and the RBAC. */
   async nodeAgentShootResources(): Promise<{ pool: string; objects: KubernetesObject[] }[]> {
     const groups: { pool: string; objects: KubernetesObject[] }[] = [];
     const names: string[] = [];
@@ -206,17 +166,13 @@ export class WorkerSteps {
       names.push(name);
       groups.push({ pool: pool.name, objects: [renderNodeAgentOSCSecret(osc, name, pool.name) as KubernetesObject] });
     }
-    const { token, expiration } = await this.bootstrapToken();
-    groups.push({
-      pool: 'rbac',
-      objects: [...renderNodeAgentRBAC(names), renderBootstrapTokenSecret(token, expiration)] as KubernetesObject[],
-    });
+    groups.push({ pool: 'rbac', objects: renderNodeAgentRBAC(names) as KubernetesObject[] });
     return groups;
   }
 
   /**
    * "Deploying managed resources for the gardener-node-agent": the ManagedResource `shoot-gardener-node-agent` with
-   * one Secret per pool and one for RBAC and the bootstrap token; or the objects applied to the shoot directly
+   * one Secret per pool and one for RBAC; or the objects applied to the shoot directly
    * (`nodeAgentResources: 'shootClient'`).
    */
   readonly deployNodeAgentManagedResource = async (): Promise<void> => {

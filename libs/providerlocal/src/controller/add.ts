@@ -3,7 +3,7 @@
 import type { Manager } from '@gardener-ts/controller-runtime';
 import { addExtensionController } from '@gardener-ts/extensions';
 import { addMachineControllers } from '../machine/add.js';
-import { BackupBucketActuator, BackupEntryActuator, DefaultBackupBucketDir } from './backup/actuator.js';
+import { BackupBucketActuator, DefaultBackupBucketDir, backupEntryActuator } from './backup/actuator.js';
 import { addControlPlaneController } from './controlplane/add.js';
 import { addDNSRecordController } from './dnsrecord/add.js';
 import { LocalExtSeedActuator, LocalExtSeedType } from './extension/local-ext-seed.js';
@@ -45,7 +45,7 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Pr
     addExtensionController(mgr, {
       kind: 'BackupEntry',
       types: [LocalType],
-      actuator: new BackupEntryActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
+      actuator: backupEntryActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
     });
   },
   controlplane: (mgr) => {

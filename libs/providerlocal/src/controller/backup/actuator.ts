@@ -4,7 +4,17 @@
 // The backup root is provider-local's `--local-backupbucket-dir` (Gardener's default /etc/gardener/local-backupbuckets).
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Actuator, ActuatorContext, ExtensionObject } from '@gardener-ts/extensions';
+import {
+  GenericBackupEntryActuator,
+  deleteGeneratedBucketSecret,
+  ensureGeneratedBucketSecret,
+  type Actuator,
+  type ActuatorContext,
+  type ActuatorResult,
+  type ExtensionObject,
+} from '@gardener-ts/extensions';
+
+const FieldOwner = 'provider-local';
 
 /** Gardener's default directory of local backup buckets. */
 export const DefaultBackupBucketDir = '/etc/gardener/local-backupbuckets';
@@ -25,47 +35,61 @@ export function entryDirectory(root: string, bucketName: string | undefined, ent
   return join(bucketDirectory(root, bucketName), safeName('BackupEntry', entryName));
 }
 
-/** A BackupBucket is a directory. */
+/** A BackupBucket is a directory; its generated Secret (empty: the directory needs no credentials) is reported. */
 export class BackupBucketActuator implements Actuator {
   constructor(private readonly root: string = DefaultBackupBucketDir) {}
 
-  async reconcile(_ctx: ActuatorContext, bucket: ExtensionObject): Promise<void> {
+  async reconcile(ctx: ActuatorContext, bucket: ExtensionObject): Promise<ActuatorResult> {
     await mkdir(bucketDirectory(this.root, bucket.metadata?.name), { recursive: true, mode: 0o755 });
+    return ensureGeneratedBucketSecret(ctx, bucket, {}, FieldOwner);
   }
 
-  async delete(_ctx: ActuatorContext, bucket: ExtensionObject): Promise<void> {
+  async delete(ctx: ActuatorContext, bucket: ExtensionObject): Promise<void> {
+    await deleteGeneratedBucketSecret(ctx, bucket);
     await rm(bucketDirectory(this.root, bucket.metadata?.name), { recursive: true, force: true });
   }
 
   /** The directory stays on the host; the new seed's provider-local uses its own. */
   async migrate(): Promise<void> {}
 
-  async restore(ctx: ActuatorContext, bucket: ExtensionObject): Promise<void> {
-    await this.reconcile(ctx, bucket);
+  async restore(ctx: ActuatorContext, bucket: ExtensionObject): Promise<ActuatorResult> {
+    return this.reconcile(ctx, bucket);
   }
 }
 
-/** A BackupEntry is a directory in its bucket. */
-export class BackupEntryActuator implements Actuator {
-  constructor(private readonly root: string = DefaultBackupBucketDir) {}
+/** The key of `etcd-backup` naming the backup root on the host (Gardener's provider-local: `hostPath`). */
+export const EtcdBackupHostPathKey = 'hostPath';
 
-  async reconcile(_ctx: ActuatorContext, entry: ExtensionObject): Promise<void> {
-    await mkdir(entryDirectory(this.root, entry.spec.bucketName as string | undefined, entry.metadata?.name), {
-      recursive: true,
-      mode: 0o755,
-    });
-  }
-
-  async delete(_ctx: ActuatorContext, entry: ExtensionObject): Promise<void> {
-    await rm(entryDirectory(this.root, entry.spec.bucketName as string | undefined, entry.metadata?.name), {
-      recursive: true,
-      force: true,
-    });
-  }
-
-  async migrate(): Promise<void> {}
-
-  async restore(ctx: ActuatorContext, entry: ExtensionObject): Promise<void> {
-    await this.reconcile(ctx, entry);
-  }
+/**
+ * A BackupEntry is a directory in its bucket (created here, so that it exists before etcd writes to it); the SDK's
+ * generic actuator deploys `etcd-backup` into the shoot namespace, completed with the backup root.
+ */
+export function backupEntryActuator(root: string = DefaultBackupBucketDir): Actuator {
+  const entryDir = (entry: ExtensionObject) =>
+    entryDirectory(
+      root,
+      entry.spec.bucketName as string | undefined,
+      (entry.metadata?.name ?? '').replace(/^source-/, ''),
+    );
+  const generic = new GenericBackupEntryActuator(
+    {
+      etcdSecretData: async (_ctx, _entry, data) => ({
+        ...data,
+        [EtcdBackupHostPathKey]: Buffer.from(root).toString('base64'),
+      }),
+      delete: async (_ctx, entry) => rm(entryDir(entry), { recursive: true, force: true }),
+    },
+    FieldOwner,
+  );
+  return {
+    async reconcile(ctx, entry) {
+      await mkdir(entryDir(entry), { recursive: true, mode: 0o755 });
+      await generic.reconcile(ctx, entry);
+    },
+    delete: (ctx, entry) => generic.delete(ctx, entry),
+    migrate: () => generic.migrate(),
+    async restore(ctx, entry) {
+      await this.reconcile(ctx, entry);
+    },
+  };
 }

@@ -1,16 +1,30 @@
 // Wiring of the Machine controller: Machines, and the machine Pods they own; a new machine's Node is awaited and a
-// deleted machine's Node is deleted in its shoot, through the shoot access Secret of the Machine's namespace.
+// deleted machine's Node is deleted in its shoot, through the shoot access Secret of the Machine's namespace, which
+// also carries the machines' bootstrap tokens.
 import {
   Kinds,
   controllerFor,
   isNotFound,
   type Client,
   type Controller,
+  type KubernetesObject,
   type Manager,
+  type Secret,
 } from '@gardener-ts/controller-runtime';
 import { ShootAccessSecretName, shootClientFor } from '@gardener-ts/extensions';
 import { MachineKind } from '../../objects.js';
-import { MachineReconciler, type ShootNodeDeleter, type ShootNodeReadiness } from './reconciler.js';
+import {
+  bootstrapTokenID,
+  bootstrapTokenSecret,
+  bootstrapTokenSecretName,
+  newTokenSecret,
+} from '../../bootstrap-token.js';
+import {
+  MachineReconciler,
+  type MachineBootstrapTokens,
+  type ShootNodeDeleter,
+  type ShootNodeReadiness,
+} from './reconciler.js';
 
 /** The controller's name. */
 export const ControllerName = 'machine';
@@ -61,6 +75,37 @@ export function shootNodeDeleter(seed: Pick<Client, 'get'>): ShootNodeDeleter {
     });
 }
 
+/** The machines' bootstrap tokens in the shoot of their control plane namespace (see ../../bootstrap-token.ts). */
+export function shootBootstrapTokens(seed: Pick<Client, 'get'>): MachineBootstrapTokens {
+  return {
+    ensure: (namespace, machineName, expiration) =>
+      withShoot(seed, namespace, undefined, async (shoot) => {
+        const key = { namespace: 'kube-system', name: bootstrapTokenSecretName(bootstrapTokenID(machineName)) };
+        const existing = await shoot.get(Kinds.Secret, key).catch((err: unknown) => {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        });
+        const read = (s: typeof existing, k: string) => Buffer.from(s?.data?.[k] ?? '', 'base64').toString('utf8');
+        if (existing) return `${read(existing, 'token-id')}.${read(existing, 'token-secret')}`;
+        const created = await shoot.create(
+          bootstrapTokenSecret(machineName, newTokenSecret(), expiration) as KubernetesObject as Secret,
+        );
+        return `${read(created, 'token-id')}.${read(created, 'token-secret')}`;
+      }),
+    delete: (namespace, machineName) =>
+      withShoot(seed, namespace, undefined, async (shoot) => {
+        await shoot
+          .delete(Kinds.Secret, {
+            namespace: 'kube-system',
+            name: bootstrapTokenSecretName(bootstrapTokenID(machineName)),
+          })
+          .catch((err: unknown) => {
+            if (!isNotFound(err)) throw err;
+          });
+      }),
+  };
+}
+
 /** Adds the controller. */
 export function addMachineController(mgr: Manager): Controller {
   const seed = mgr.cluster().client;
@@ -75,6 +120,7 @@ export function addMachineController(mgr: Manager): Controller {
         shootNodeDeleter(seed),
         mgr.log.child({ controller: ControllerName }),
         shootNodeReadiness(seed),
+        shootBootstrapTokens(seed),
       ),
     );
 }

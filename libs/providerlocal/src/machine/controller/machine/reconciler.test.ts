@@ -95,7 +95,7 @@ describe('deleting a Machine', () => {
   };
   const req = { namespace: 'shoot--local--local', name: 'm1' };
 
-  it("deletes the machine's Node in its shoot before the finalizer goes", async () => {
+  it("deletes the machine's Node and bootstrap token in its shoot before the finalizer goes", async () => {
     const { client, finalizerRemoved } = seed();
     const deleted: string[] = [];
     const reconciler = new MachineReconciler(
@@ -104,9 +104,12 @@ describe('deleting a Machine', () => {
       async (ns, node) => {
         deleted.push(`${ns}/${node}`);
       },
+      undefined,
+      undefined,
+      { ensure: async () => undefined, delete: async (ns, name) => void deleted.push(`token ${ns}/${name}`) },
     );
     expect(await reconciler.reconcile(req)).toBeUndefined();
-    expect(deleted).toEqual(['shoot--local--local/machine-m1']);
+    expect(deleted).toEqual(['shoot--local--local/machine-m1', 'token shoot--local--local/m1']);
     expect(finalizerRemoved()).toBe(true);
   });
 
@@ -183,9 +186,16 @@ describe('a new Machine whose Pod is ready', () => {
     expect(unreachable.statuses.at(-1)?.lastOperation?.description).toContain('ECONNREFUSED');
 
     const joined = seed('Pending');
-    const ready = new MachineReconciler(joined.client, undefined, undefined, undefined, async () => true);
+    const deletedTokens: string[] = [];
+    const tokens = {
+      ensure: async () => undefined,
+      delete: async (ns: string, name: string) => void deletedTokens.push(`${ns}/${name}`),
+    };
+    const ready = new MachineReconciler(joined.client, undefined, undefined, undefined, async () => true, tokens);
     expect(await ready.reconcile(req)).toBeUndefined();
     expect(joined.statuses.at(-1)?.currentStatus?.phase).toBe('Running');
+    // Running: its node-agent and kubelet have their own credentials, the bootstrap token goes.
+    expect(deletedTokens).toEqual(['shoot--local--local/m1']);
   });
 
   it('stays Running when its Node is not Ready any more (no flapping of a running machine)', async () => {
@@ -198,5 +208,90 @@ describe('a new Machine whose Pod is ready', () => {
     expect(await reconciler.reconcile(req)).toBeUndefined();
     expect(asked).toBe(false);
     expect(running.statuses.every((s) => s.currentStatus?.phase !== 'Pending')).toBe(true);
+  });
+});
+
+describe("a new Machine's bootstrap token (machine-controller-manager's)", () => {
+  const userData =
+    'files:\n- {path: /var/lib/gardener-node-agent/credentials/bootstrap-token, content: <<BOOTSTRAP_TOKEN>>}\n';
+  /** A seed with a Machine, its class and the class's user data Secret; records creations and applies. */
+  const seed = (classUserData: string) => {
+    const created: any[] = [];
+    const applied: any[] = [];
+    const machine = {
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name: 'm1',
+        namespace: 'shoot--local--local',
+        uid: 'u1',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+      },
+      spec: { class: { name: 'c' } },
+      status: { currentStatus: { phase: 'Pending' } },
+    };
+    const client = {
+      get: async (kind: { kind: string }) => {
+        if (kind.kind === 'Machine') return structuredClone(machine);
+        if (kind.kind === 'MachineClass')
+          return { metadata: { name: 'c' }, providerSpec: {}, secretRef: { name: 'c' } };
+        if (kind.kind === 'Secret') return { data: { userData: Buffer.from(classUserData).toString('base64') } };
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+        if (patch.type === 'apply') applied.push(patch.patch);
+        return structuredClone(machine);
+      },
+      create: async (obj: any) => {
+        created.push(obj);
+        return { ...obj, status: { phase: 'Pending' } };
+      },
+      delete: async () => undefined,
+    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
+    return { client, created, applied };
+  };
+  const tokens = () => {
+    const calls: string[] = [];
+    return {
+      calls,
+      ensure: async (ns: string, name: string, expiration: Date) => {
+        calls.push(`ensure ${ns}/${name} ${expiration.toISOString()}`);
+        return '616263.0123456789abcdef';
+      },
+      delete: async (ns: string, name: string) => {
+        calls.push(`delete ${ns}/${name}`);
+      },
+    };
+  };
+  const now = new Date('2026-11-29T12:00:00Z');
+  const req = { namespace: 'shoot--local--local', name: 'm1' };
+
+  it('creates the token in the shoot and gives the machine its own user data Secret with the token filled in', async () => {
+    const s = seed(userData);
+    const t = tokens();
+    await new MachineReconciler(s.client, () => now, undefined, undefined, undefined, t).reconcile(req);
+    expect(t.calls).toEqual(['ensure shoot--local--local/m1 2026-11-29T12:20:00.000Z']);
+    const secret = s.applied.find((o) => o.kind === 'Secret');
+    expect(secret.metadata).toMatchObject({ name: 'machine-m1-userdata', namespace: 'shoot--local--local' });
+    expect(secret.metadata.ownerReferences[0]).toMatchObject({ kind: 'Machine', uid: 'u1', controller: true });
+    expect(Buffer.from(secret.data.userData, 'base64').toString()).toBe(
+      userData.replace('<<BOOTSTRAP_TOKEN>>', '616263.0123456789abcdef'),
+    );
+    const pod = s.created.find((o) => o.kind === 'Pod');
+    expect(pod.spec.volumes).toEqual([{ name: 'userdata', secret: { secretName: 'machine-m1-userdata' } }]);
+  });
+
+  it("uses the class's user data as it is without the placeholder or without a shoot", async () => {
+    const plain = seed('files: []\n');
+    const t = tokens();
+    await new MachineReconciler(plain.client, () => now, undefined, undefined, undefined, t).reconcile(req);
+    expect(t.calls).toEqual([]);
+    expect(plain.created.find((o) => o.kind === 'Pod').spec.volumes[0].secret.secretName).toBe('c');
+
+    const bare = seed(userData);
+    const none = { ensure: async () => undefined, delete: async () => undefined };
+    await new MachineReconciler(bare.client, () => now, undefined, undefined, undefined, none).reconcile(req);
+    expect(bare.applied.filter((o) => o.kind === 'Secret')).toEqual([]);
+    expect(bare.created.find((o) => o.kind === 'Pod').spec.volumes[0].secret.secretName).toBe('c');
   });
 });

@@ -4,7 +4,9 @@
 // its Pod (Pending → Running when the Pod is ready and, as machine-controller-manager, its Node has joined the shoot
 // and is Ready; Failed when it ended), the `node` label and the InternalIP
 // address; on deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot
-// access Secret, as extensions reach a shoot), then the finalizer removed.
+// access Secret, as extensions reach a shoot), then the finalizer removed. As machine-controller-manager, a machine
+// whose user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own bootstrap token in the shoot and its own
+// user data Secret with the token filled in (see ../../bootstrap-token.ts); the token goes once the machine runs.
 import {
   Kinds,
   addFinalizer,
@@ -26,6 +28,9 @@ import {
   type MachineClass,
   type MachinePhase,
 } from '../../objects.js';
+import { BootstrapTokenPlaceholder, MachineCreationTimeoutMs, withBootstrapToken } from '../../bootstrap-token.js';
+
+const FieldManager = 'provider-local';
 
 /** The image of a machine Pod when the MachineClass names none. */
 export const DefaultMachineImage = 'gardener-ts/machine';
@@ -41,12 +46,20 @@ export function machinePodName(machineName: string): string {
   return `machine-${machineName}`.slice(0, 63).replace(/-+$/, '');
 }
 
-/** The Pod of a Machine. */
-export function machinePod(machine: Machine, machineClass: MachineClass): PodObject {
+/** The name of a machine's own user data Secret (its class's, with the machine's bootstrap token). */
+export function machineUserDataSecretName(machineName: string): string {
+  return `${machinePodName(machineName)}-userdata`;
+}
+
+/** The Pod of a Machine; its user data is the Secret `userDataSecret` (default: the class's). */
+export function machinePod(
+  machine: Machine,
+  machineClass: MachineClass,
+  userDataSecret: string | undefined = machineClass.secretRef?.name,
+): PodObject {
   type Container = NonNullable<NonNullable<PodObject['spec']>['containers']>[number] & Record<string, unknown>;
   const name = machinePodName(machine.metadata!.name!);
   const providerSpec = (machineClass.providerSpec ?? {}) as { image?: string };
-  const userDataSecret = machineClass.secretRef?.name;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -99,6 +112,16 @@ export type ShootNodeDeleter = (namespace: string, nodeName: string) => Promise<
  */
 export type ShootNodeReadiness = (namespace: string, nodeName: string) => Promise<boolean>;
 
+/**
+ * The bootstrap tokens of machines in the shoot of a control plane namespace: `ensure` returns the machine's token
+ * (`<id>.<secret>`), creating its Secret valid until `expiration` when there is none; undefined where no shoot was
+ * provisioned (machines of a bare MachineDeployment). `delete` removes it (gone counts as deleted).
+ */
+export interface MachineBootstrapTokens {
+  ensure(namespace: string, machineName: string, expiration: Date): Promise<string | undefined>;
+  delete(namespace: string, machineName: string): Promise<void>;
+}
+
 /** How long a deleted machine waits for its Node to be deleted in the shoot (MCM's drain timeout plays this role). */
 export const NodeDeletionTimeoutMs = 120_000;
 
@@ -110,7 +133,58 @@ export class MachineReconciler {
     private readonly deleteNode?: ShootNodeDeleter,
     private readonly log?: { warn(obj: object, msg: string): void },
     private readonly nodeReady?: ShootNodeReadiness,
+    private readonly tokens?: MachineBootstrapTokens,
   ) {}
+
+  /**
+   * The user data Secret of a new machine: its own, with its bootstrap token filled in, when the class's user data
+   * has the placeholder and the machine has a shoot; else the class's.
+   */
+  private async userDataSecretFor(machine: Machine, machineClass: MachineClass): Promise<string | undefined> {
+    const classSecret = machineClass.secretRef;
+    if (!classSecret?.name || !this.tokens) return classSecret?.name;
+    const namespace = machine.metadata!.namespace!;
+    // A missing Secret is the Pod's to report (its volume cannot be mounted), as before there were tokens.
+    const secret = await this.client
+      .get(Kinds.Secret, { namespace: classSecret.namespace ?? namespace, name: classSecret.name })
+      .catch(ignoreNotFound);
+    const userData = Buffer.from(secret?.data?.userData ?? '', 'base64').toString('utf8');
+    if (!userData.includes(BootstrapTokenPlaceholder)) return classSecret.name;
+    const token = await this.tokens.ensure(
+      namespace,
+      machine.metadata!.name!,
+      new Date(this.now().getTime() + MachineCreationTimeoutMs),
+    );
+    if (token === undefined) return classSecret.name;
+    const name = machineUserDataSecretName(machine.metadata!.name!);
+    await this.client.patch(
+      Kinds.Secret,
+      { namespace, name },
+      {
+        type: 'apply',
+        fieldManager: FieldManager,
+        force: true,
+        patch: {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name, namespace, ownerReferences: [controllerRef(machine)] },
+          type: 'Opaque',
+          data: { userData: Buffer.from(withBootstrapToken(userData, token)).toString('base64') },
+        },
+      },
+    );
+    return name;
+  }
+
+  /** Deletes the machine's bootstrap token; a failure is logged (the token expires by itself). */
+  private async deleteToken(machine: Machine): Promise<void> {
+    await this.tokens?.delete(machine.metadata!.namespace!, machine.metadata!.name!).catch((err: unknown) => {
+      this.log?.warn(
+        { err, machine: machine.metadata!.name },
+        'the bootstrap token of the machine could not be deleted',
+      );
+    });
+  }
 
   async reconcile(req: Request): Promise<ReconcileResult | void> {
     const machine = await this.client.get(MachineKind, req).catch(ignoreNotFound);
@@ -149,6 +223,10 @@ export class MachineReconciler {
           );
         }
       }
+      await this.deleteToken(machine);
+      await this.client
+        .delete(Kinds.Secret, { namespace: req.namespace, name: machineUserDataSecretName(req.name) })
+        .catch(ignoreNotFound);
       await removeFinalizer(this.client, machine, MCMFinalizer);
       return;
     }
@@ -169,7 +247,10 @@ export class MachineReconciler {
       return { requeueAfter: 5000 };
     }
     let pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
-    if (!pod) pod = await this.client.create(machinePod(current, machineClass));
+    if (!pod)
+      pod = await this.client.create(
+        machinePod(current, machineClass, await this.userDataSecretFor(current, machineClass)),
+      );
 
     let phase = phaseFromPod(pod);
     // A machine becomes Running once its Node has joined and is Ready (machine-controller-manager's rule), so a
@@ -185,6 +266,8 @@ export class MachineReconciler {
         waitingForNode ??= `Waiting for Node ${podKey.name} to join the shoot and be Ready`;
       }
     }
+    // Its node-agent and kubelet have their own credentials now (machine-controller-manager deletes the token here).
+    if (phase === 'Running' && phaseOf(current) !== 'Running') await this.deleteToken(current);
     if (current.metadata?.labels?.[NodeLabel] !== podKey.name) {
       await this.client.patch(MachineKind, req, {
         type: 'merge',
