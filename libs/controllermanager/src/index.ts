@@ -51,6 +51,33 @@ export {
 } from './controller/seedlifecycle/lifecycle.js';
 export { SeedLifecycleReconciler } from './controller/seedlifecycle/reconciler.js';
 
+export {
+  addSeedExtensionsCheckController,
+  mapControllerInstallationToSeed,
+  relevantConditionsChanged,
+} from './controller/seed/extensionscheck/add.js';
+export { SeedExtensionsCheckReconciler } from './controller/seed/extensionscheck/reconciler.js';
+export {
+  classifyInstallations,
+  extensionsReadyCondition,
+  judgeExtensions,
+  type ExtensionsFailures,
+  type ExtensionsVerdict,
+} from './controller/seed/extensionscheck/extensions.js';
+export {
+  addSeedBackupBucketsCheckController,
+  backupBucketPredicate,
+  mapBackupBucketToSeed,
+} from './controller/seed/backupbucketscheck/add.js';
+export { SeedBackupBucketsCheckReconciler } from './controller/seed/backupbucketscheck/reconciler.js';
+export { backupBucketsReadyCondition, judgeBackupBuckets } from './controller/seed/backupbucketscheck/buckets.js';
+export {
+  conditionThresholdsMs,
+  patchSeedCondition,
+  setToProgressingOr,
+  thresholdFor,
+} from './controller/seed/utils.js';
+
 export { addProjectControllers } from './controller/project/add.js';
 export { ProjectReconciler } from './controller/project/reconciler.js';
 export { desiredProjectRBAC, type RBACObject } from './controller/project/rbac.js';

@@ -11,6 +11,9 @@ import { addEventController } from './event/add.js';
 import { addNamespacedCloudProfileController } from './namespacedcloudprofile/add.js';
 import { addProjectControllers } from './project/add.js';
 import { addProtectionController, type ProtectionName } from './protection/add.js';
+import { addSeedBackupBucketsCheckController } from './seed/backupbucketscheck/add.js';
+import { addSeedExtensionsCheckController } from './seed/extensionscheck/add.js';
+import { conditionThresholdsMs } from './seed/utils.js';
 import { addSeedLifecycleController } from './seedlifecycle/add.js';
 import { addShootHibernationController } from './shoothibernation/add.js';
 import { addShootMaintenanceController } from './shootmaintenance/add.js';
@@ -139,6 +142,28 @@ export const controllerRegistry: readonly ControllerEntry[] = [
           : 5 * monitorPeriodMs,
       });
     },
+  },
+  {
+    name: 'seed-backupbuckets-check',
+    enabled: (c) => c.seedBackupBucketsCheck.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addSeedBackupBucketsCheckController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.seedBackupBucketsCheck.concurrentSyncs,
+        syncPeriodMs: ms(controllers.seedBackupBucketsCheck.syncPeriod, '30s'),
+        thresholds: conditionThresholdsMs(controllers.seedBackupBucketsCheck.conditionThresholds),
+      }),
+  },
+  {
+    name: 'seed-extensions-check',
+    enabled: (c) => c.seedExtensionsCheck.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addSeedExtensionsCheckController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.seedExtensionsCheck.concurrentSyncs,
+        syncPeriodMs: ms(controllers.seedExtensionsCheck.syncPeriod, '30s'),
+        thresholds: conditionThresholdsMs(controllers.seedExtensionsCheck.conditionThresholds),
+      }),
   },
   {
     name: 'shoot-hibernation',

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { controllerManagerConfigSpec } from '@gardener-ts/component-config';
+import { controllerRegistry } from './add.js';
+
+const controllers = (blocks: Record<string, unknown> = {}) =>
+  controllerManagerConfigSpec.schema.parse({
+    apiVersion: 'controllermanager.config.gardener.cloud/v1alpha1',
+    kind: 'ControllerManagerConfiguration',
+    controllers: blocks,
+  }).controllers;
+const enabled = (c: ReturnType<typeof controllers>) =>
+  controllerRegistry.filter((e) => e.enabled(c)).map((e) => e.name);
+
+describe('controllerRegistry', () => {
+  it('enables the seed checks by default (Gardener defaults them to 5 workers) and not with concurrentSyncs 0', () => {
+    expect(enabled(controllers())).toEqual(
+      expect.arrayContaining(['seed-extensions-check', 'seed-backupbuckets-check']),
+    );
+    const off = enabled(
+      controllers({ seedExtensionsCheck: { concurrentSyncs: 0 }, seedBackupBucketsCheck: { concurrentSyncs: 0 } }),
+    );
+    expect(off).not.toContain('seed-extensions-check');
+    expect(off).not.toContain('seed-backupbuckets-check');
+    expect(off).toContain('seed-lifecycle');
+  });
+
+  it('reads Gardener’s defaults for the seed checks: 30s sync period, no thresholds', () => {
+    const c = controllers();
+    expect(c.seedExtensionsCheck).toMatchObject({ concurrentSyncs: 5, syncPeriod: '30s' });
+    expect(c.seedBackupBucketsCheck).toMatchObject({ concurrentSyncs: 5, syncPeriod: '30s' });
+    expect(c.seedExtensionsCheck.conditionThresholds).toBeUndefined();
+  });
+});
