@@ -1,6 +1,7 @@
 // `gardener-local up` (what `npm start` runs): the whole local Gardener landscape from a fresh data dir, driven as a
 // newcomer does — the step checklist, then the real kubectl against it with Gardener's own example manifests. One
 // landscape for the whole file (it is the expensive part); a second `up` resumes it with its data.
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +218,36 @@ describe('gardener-local up: the local Gardener landscape', () => {
         ])) === 'gardener-extension-provider-local',
       { timeoutMs: 60_000, intervalMs: 500 },
     );
+    // The seed's backup (spec.backup, provider local, as Gardener's local setup): the gardenlet's BackupBucket, named
+    // by the seed's UID, is a directory of the landscape made by provider-local; the controller-manager's seed checks
+    // report it and the installed extensions.
+    const seedUID = await kubectl(kc(), ['get', 'seed', 'local', '-o', 'jsonpath={.metadata.uid}']);
+    await waitFor(
+      "the seed's BackupBucket to succeed",
+      async () =>
+        (await kubectl(kc(), [
+          'get',
+          'backupbucket',
+          seedUID,
+          '--ignore-not-found',
+          '-o',
+          'jsonpath={.status.lastOperation.state}',
+        ])) === 'Succeeded',
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    expect(existsSync(join(root, 'local-backupbuckets', seedUID)), 'the bucket directory').toBe(true);
+    await waitFor(
+      'Seed local BackupBucketsReady and ExtensionsReady',
+      async () => {
+        const conditions = JSON.parse(
+          await kubectl(kc(), ['get', 'seed', 'local', '-o', 'jsonpath={.status.conditions}']),
+        ) as { type: string; status: string }[];
+        return ['BackupBucketsReady', 'ExtensionsReady'].every(
+          (t) => conditions.find((c) => c.type === t)?.status === 'True',
+        );
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
   });
 
   it("takes Gardener's example shoot with kubectl: admission defaults it and the scheduler binds it to Seed local", async () => {
@@ -311,6 +342,24 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(await names('machines')).toEqual([expect.stringMatching(/^machine\.machine\.sapcloud\.io\//)]);
     for (const kind of ['infrastructures', 'controlplanes', 'workers'])
       expect(await names(`${kind}.extensions.gardener.cloud`), kind).toHaveLength(1);
+    // The shoot's BackupEntry in the seed's bucket: Succeeded, and the etcd-backup Secret provider-local deployed.
+    const entries = JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'backupentries', '-o', 'json'])) as {
+      items: {
+        metadata: { name: string };
+        spec: { bucketName: string };
+        status?: { lastOperation?: { state: string } };
+      }[];
+    };
+    expect(entries.items.map((e) => [e.spec.bucketName, e.status?.lastOperation?.state])).toEqual([
+      [await kubectl(kc(), ['get', 'seed', 'local', '-o', 'jsonpath={.metadata.uid}']), 'Succeeded'],
+    ]);
+    expect(entries.items[0]!.metadata.name).toMatch(/^shoot--local--local--[0-9a-f-]{36}$/);
+    expect(
+      Buffer.from(
+        await kubectl(kc(), [...ns, 'get', 'secret', 'etcd-backup', '-o', 'jsonpath={.data.bucketName}']),
+        'base64',
+      ).toString(),
+    ).toBe(entries.items[0]!.spec.bucketName);
     // The kube-apiserver's internal DNS record (the seed's internal domain), handled by provider-local.
     expect(
       await kubectl(kc(), [
@@ -373,6 +422,13 @@ describe('gardener-local up: the local Gardener landscape', () => {
         'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}',
       ]),
     ).toBe('True');
+    // The machine's own bootstrap token (the machine controller's, as machine-controller-manager's) is gone once the
+    // machine runs: its node-agent and kubelet have their own credentials.
+    expect(
+      (await kubectl(shootKc, ['-n', 'kube-system', 'get', 'secrets', '-o', 'name']))
+        .split('\n')
+        .filter((n) => n.includes('bootstrap-token-')),
+    ).toEqual([]);
     await kubectl(shootKc, ['-n', 'hello', 'run', 'nats', '--image=nats', '--restart=Never', '--', '-p', '-1']);
     await waitFor(
       'the workload Pod to run on the shoot node',
@@ -587,5 +643,13 @@ spec:
     );
     expect(await kubectl(kc(), ['get', 'clusters.extensions.gardener.cloud', '-o', 'name'])).toBe('');
     expect(await pidsOf('-m 28222')).toEqual([]);
+    // Its BackupEntry follows the deletion after the grace period (0 hours here): gone, and its directory with it.
+    await waitFor(
+      'the BackupEntry of the shoot to be gone',
+      async () => (await kubectl(kc(), ['get', 'backupentries', '-A', '-o', 'name'])) === '',
+      { timeoutMs: 120_000, intervalMs: 2_000 },
+    );
+    const seedUID = await kubectl(kc(), ['get', 'seed', 'local', '-o', 'jsonpath={.metadata.uid}']);
+    expect(readdirSync(join(root, 'local-backupbuckets', seedUID))).toEqual([]);
   }, 1_200_000);
 });

@@ -141,12 +141,72 @@ describe('authorizeSeed', () => {
     expect((await authorizeSeed('a', secret('list', undefined, 'garden'), listers)).decision).toBe('no-opinion');
   });
 
+  it('lets the BackupBucket controller read buckets, write its own and their generated Secrets in garden', async () => {
+    const decide = async (seed: string, attributes: Parameters<typeof authorizeSeed>[1]) =>
+      (await authorizeSeed(seed, attributes, listers)).decision;
+    // The seed's bucket is read before it exists; only buckets of the seed are written.
+    expect(await decide('a', core('backupbuckets', 'get', 'seed-uid-not-created-yet'))).toBe('allow');
+    expect(await decide('a', core('backupbuckets', 'patch', 'seed-uid-not-created-yet'))).toBe('no-opinion');
+    expect(await decide('a', { ...core('backupbuckets', 'patch', 'bucket-a'), subresource: 'status' })).toBe('allow');
+    expect(await decide('b', { ...core('backupbuckets', 'patch', 'bucket-a'), subresource: 'status' })).toBe(
+      'no-opinion',
+    );
+    for (const verb of ['create', 'get', 'patch', 'update', 'delete']) {
+      expect(await decide('a', secret(verb, 'generated-bucket-bucket-a', 'garden')), verb).toBe('allow');
+      expect(await decide('b', secret(verb, 'generated-bucket-bucket-a', 'garden')), verb).toBe('no-opinion');
+    }
+    expect(await decide('a', secret('create', 'generated-bucket-unknown', 'garden'))).toBe('no-opinion');
+    expect(await decide('a', secret('create', 'generated-bucket-bucket-a', 'garden-p'))).toBe('no-opinion');
+    expect(await decide('a', secret('create', 'generated-bucket-', 'garden'))).toBe('no-opinion');
+  });
+
   it('gives no opinion for anyone but gardenlets', async () => {
     const review = {
       kind: 'SubjectAccessReview',
       spec: { user: 'alice', groups: [], resourceAttributes: core('shoots', 'get', 'on-a', 'garden-p') },
     };
     expect(await reviewSubjectAccess(review, listers)).toEqual({ allowed: false });
+  });
+});
+
+describe('authorizeSeed for the BackupEntry controller and the shoot flow', () => {
+  const backup = staticListers([
+    ...objects,
+    {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'BackupBucket',
+      metadata: { name: 'seed-a-uid' },
+      spec: {
+        seedName: 'a',
+        credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup-a', namespace: 'garden' },
+      },
+      status: { generatedSecretRef: { name: 'generated-bucket-seed-a-uid', namespace: 'garden' } },
+    },
+    {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'BackupEntry',
+      metadata: { name: 'shoot--p--on-a--uid', namespace: 'garden-p' },
+      spec: { bucketName: 'seed-a-uid', seedName: 'a' },
+    },
+  ]);
+
+  it('lets the gardenlet create, patch and finalize the entries of its seed only (any gardenlet reads them)', async () => {
+    const read = core('backupentries', 'get', 'shoot--p--on-a--uid', 'garden-p');
+    expect((await authorizeSeed('a', read, backup)).decision).toBe('allow');
+    for (const verb of ['patch', 'update']) {
+      expect(
+        (await authorizeSeed('a', core('backupentries', verb, 'shoot--p--on-a--uid', 'garden-p'), backup)).decision,
+      ).toBe('allow');
+      expect(
+        (await authorizeSeed('b', core('backupentries', verb, 'shoot--p--on-a--uid', 'garden-p'), backup)).decision,
+      ).toBe('no-opinion');
+    }
+    const status = { ...core('backupentries', 'patch', 'shoot--p--on-a--uid', 'garden-p'), subresource: 'status' };
+    expect((await authorizeSeed('a', status, backup)).decision).toBe('allow');
+    expect((await authorizeSeed('a', core('backupentries', 'create', undefined, 'garden-p'), backup)).decision).toBe(
+      'allow',
+    );
+    expect((await authorizeSeed('a', core('backupentries', 'watch'), backup)).decision).toBe('allow');
   });
 });
 
@@ -180,8 +240,35 @@ describe('SeedRestriction', () => {
       kind: 'ShootState',
       metadata: { name: 'on-a', namespace: 'garden-p' },
     };
+    const entry = {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'BackupEntry',
+      metadata: { name: 'shoot--p--on-a--uid', namespace: 'garden-p' },
+      spec: { bucketName: 'seed-a-uid', seedName: 'a' },
+    };
+    expect((await runValidating([SeedRestriction], asSeed(entry, 'a'), listers)).allowed).toBe(true);
+    expect((await runValidating([SeedRestriction], asSeed(entry, 'b'), listers)).allowed).toBe(false);
     expect((await runValidating([SeedRestriction], asSeed(state, 'a'), listers)).allowed).toBe(true);
     expect((await runValidating([SeedRestriction], asSeed(state, 'b'), listers)).allowed).toBe(false);
+  });
+
+  it("lets a gardenlet delete only its seed's own BackupBucket, named after the seed's UID", async () => {
+    const withUid = staticListers(
+      objects.map((o) => (o.kind === 'Seed' ? { ...o, metadata: { ...o.metadata, uid: 'uid-of-a' } } : o)),
+    );
+    const deleting = (name: string, seed = 'a') => ({
+      ...asSeed({ kind: 'BackupBucket', metadata: { name } }, seed),
+      operation: 'DELETE' as const,
+      object: null,
+    });
+    expect(SeedRestriction.handles(deleting('uid-of-a'))).toBe(true);
+    expect((await runValidating([SeedRestriction], deleting('uid-of-a'), withUid)).allowed).toBe(true);
+    const refused = await runValidating([SeedRestriction], deleting('bucket-a'), withUid);
+    expect(!refused.allowed && refused.message).toBe(
+      'backupbuckets.core.gardener.cloud "bucket-a" is forbidden: cannot delete unrelated BackupBucket',
+    );
+    // Seed b has no Seed object here: nothing of it may be deleted.
+    expect((await runValidating([SeedRestriction], deleting('uid-of-a', 'b'), withUid)).allowed).toBe(false);
   });
 
   it('leaves other users alone', async () => {

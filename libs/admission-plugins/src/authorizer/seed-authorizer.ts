@@ -1,7 +1,8 @@
 // SeedAuthorizer (gardener-admission-controller pkg/admissioncontroller/webhook/auth/seed): a gardenlet — user
 // `gardener.cloud:system:seed:<name>` in group `gardener.cloud:system:seeds` — may touch only what belongs to its
 // seed: the Seed itself and its Lease, the Shoots, BackupBuckets, BackupEntries, Bastions, ControllerInstallations
-// and ManagedSeeds bound to it, the Secrets those refer to and the Secrets of its seed namespace; it may read the
+// and ManagedSeeds bound to it, the Secrets those refer to (and `garden/generated-bucket-<bucket>` of its buckets) and
+// the Secrets of its seed namespace; it may read BackupBuckets and BackupEntries by name, the
 // garden-wide configuration (CloudProfiles, ControllerRegistrations, ...) and list/watch the kinds it caches.
 // Everything else gets no opinion, so the API server's chain ends in 403. Gardener walks a dependency graph kept up
 // to date by informers; this walks the same edges on demand through the listers.
@@ -150,6 +151,25 @@ async function isShootSecret(
   return dot > 0 && (await shootOnSeed(listers, seed, namespace, name.slice(0, dot)));
 }
 
+/** Gardener's prefix of the Secrets a gardenlet copies from its BackupBuckets' extensions into the garden. */
+export const GENERATED_BUCKET_SECRET_PREFIX = 'generated-bucket-';
+
+/**
+ * `garden/generated-bucket-<bucket>` of a BackupBucket bound to `seed` (Gardener's SeedRestriction admits its creation
+ * by the bucket's name; the graph then reaches it through the bucket's status.generatedSecretRef).
+ */
+async function isGeneratedBucketSecret(
+  listers: Listers,
+  seed: string,
+  namespace: string | undefined,
+  name: string,
+): Promise<boolean> {
+  if (namespace !== 'garden' || !name.startsWith(GENERATED_BUCKET_SECRET_PREFIX)) return false;
+  const bucketName = name.slice(GENERATED_BUCKET_SECRET_PREFIX.length);
+  const bucket = bucketName ? await listers.get(`${CORE}/v1beta1`, 'BackupBucket', bucketName) : undefined;
+  return Boolean(bucket && BOUND.backupbuckets!.seedOf(bucket).includes(seed));
+}
+
 /**
  * The SeedAuthorizer's decision for the gardenlet of `seed` on `a`. Pure over the listers: no writes, no caches.
  */
@@ -184,6 +204,10 @@ export async function authorizeSeed(
   const bound = BOUND[resource];
   if (bound && (group === CORE || group === 'operations.gardener.cloud')) {
     if (verb === 'list' || verb === 'watch') return allow(`gardenlets watch ${resource}`);
+    // Gardener's always-allowed verbs of BackupBuckets and BackupEntries include get: a gardenlet reads the bucket it
+    // is about to create (the seed's bucket, named after the seed's UID) before it exists.
+    if (verb === 'get' && (resource === 'backupbuckets' || resource === 'backupentries'))
+      return allow(`gardenlets read ${resource}`);
     if (
       verb === 'create' &&
       (resource === 'backupbuckets' || resource === 'backupentries' || resource === 'shootstates')
@@ -217,6 +241,8 @@ export async function authorizeSeed(
     if (verb === 'list' || verb === 'watch' || !name) return noOpinion('secrets are listed only in the seed namespace');
     if (verb === 'create' && (await isShootSecret(listers, seed, namespace, name)))
       return allow('secret of a shoot on its seed');
+    if (await isGeneratedBucketSecret(listers, seed, namespace, name))
+      return allow('generated secret of a BackupBucket of its seed');
     if ((await secretsOfSeed(listers, seed)).has(`${namespace ?? ''}/${name}`))
       return allow('secret referenced by an object of its seed');
     if (await isShootSecret(listers, seed, namespace, name)) return allow('secret of a shoot on its seed');

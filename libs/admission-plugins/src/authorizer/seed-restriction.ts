@@ -1,7 +1,8 @@
 // SeedRestriction (gardener-admission-controller pkg/admissioncontroller/webhook/admission/seedrestriction): the
 // admission half of the SeedAuthorizer. Gardenlets may create objects of kinds the authorizer lets them create for
 // any name (the name is not known before), so what they create must belong to their own seed: their Seed itself,
-// BackupBuckets and BackupEntries for their seed, ShootStates of Shoots on their seed.
+// BackupBuckets and BackupEntries for their seed, ShootStates of Shoots on their seed. The only BackupBucket a
+// gardenlet may delete is its seed's own, named after the seed's UID (the one it creates for `spec.backup`).
 import { allow, CORE, forbidden, type AdmissionAttributes } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { seedOfUser } from './seed-authorizer.js';
@@ -12,13 +13,18 @@ const KINDS = ['Seed', 'BackupBucket', 'BackupEntry', 'ShootState'];
 export const SeedRestriction: AdmissionPlugin = {
   name: 'SeedRestriction',
   handles: (a: AdmissionAttributes) =>
-    a.operation === 'CREATE' &&
+    ((a.operation === 'CREATE' && KINDS.includes(a.kind.kind)) ||
+      (a.operation === 'DELETE' && a.kind.kind === 'BackupBucket')) &&
     !a.subresource &&
     a.kind.group === CORE &&
-    KINDS.includes(a.kind.kind) &&
     seedOfUser(a.userInfo.username, a.userInfo.groups) !== undefined,
   async validate(a, listers) {
     const seed = seedOfUser(a.userInfo.username, a.userInfo.groups)!;
+    if (a.operation === 'DELETE') {
+      const seedObject = await listers.get('core.gardener.cloud/v1beta1', 'Seed', seed);
+      const uid = seedObject?.metadata?.uid;
+      return uid && a.name === uid ? allow() : forbidden(a, 'cannot delete unrelated BackupBucket');
+    }
     const object = a.object!;
     const refuse = () => forbidden(a, `object does not belong to seed "${seed}"`);
     switch (a.kind.kind) {

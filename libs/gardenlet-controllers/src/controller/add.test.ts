@@ -7,6 +7,8 @@ describe('controller registry', () => {
       'seed-lease',
       'seed',
       'seed-care',
+      'backupentry',
+      'backupbucket',
       'controllerinstallation',
       'controllerinstallation-care',
       'controllerinstallation-required',
@@ -15,6 +17,12 @@ describe('controller registry', () => {
       'etcd',
       'token-requestor',
     ]);
+  });
+
+  it('gates the BackupEntry controller by controllers.backupEntry.concurrentSyncs (0 disables)', () => {
+    const config = (concurrentSyncs: number) => ({ controllers: { backupEntry: { concurrentSyncs } } }) as never;
+    expect(CONTROLLERS.backupentry!.enabled(config(0))).toBe(false);
+    expect(CONTROLLERS.backupentry!.enabled(config(20))).toBe(true);
   });
 
   it('gates the ControllerInstallation controllers by concurrentSyncs (0 disables)', () => {
@@ -26,6 +34,12 @@ describe('controller registry', () => {
     } as never;
     expect(CONTROLLERS.controllerinstallation!.enabled(config)).toBe(false);
     expect(CONTROLLERS['controllerinstallation-care']!.enabled(config)).toBe(true);
+  });
+
+  it('gates the BackupBucket controller by controllers.backupBucket.concurrentSyncs (0 disables)', () => {
+    const config = (concurrentSyncs: number) => ({ controllers: { backupBucket: { concurrentSyncs } } }) as never;
+    expect(CONTROLLERS.backupbucket!.enabled(config(0))).toBe(false);
+    expect(CONTROLLERS.backupbucket!.enabled(config(20))).toBe(true);
   });
 
   it('reads condition thresholds as in the example configuration', () => {

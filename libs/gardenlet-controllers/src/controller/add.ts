@@ -3,6 +3,8 @@
 // docs/apps/gardenlet.md.
 import { parseDuration, type GardenletConfiguration } from '@gardener-ts/component-config';
 import type { ConditionThresholds, Controller, KubernetesObject, Manager } from '@gardener-ts/controller-runtime';
+import { addBackupEntryController } from './backupentry/add.js';
+import { addBackupBucketController } from './backupbucket/add.js';
 import { addControllerInstallationController } from './controllerinstallation/add.js';
 import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
 import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
@@ -86,6 +88,36 @@ export const CONTROLLERS: Record<string, Entry> = {
         seedCluster: d.seedCluster,
         thresholds: thresholdsOf(d.config.controllers.seedCare.conditionThresholds),
         syncPeriodMs: ms(d.config.controllers.seedCare.syncPeriod, 30_000),
+      }),
+  },
+  // The core BackupEntries of this seed become extension BackupEntries (grace period on deletion; no migration yet).
+  backupentry: {
+    enabled: (c) => c.controllers.backupEntry.concurrentSyncs > 0,
+    add: (mgr, d) => {
+      const backupEntry = d.config.controllers.backupEntry;
+      return addBackupEntryController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: backupEntry.concurrentSyncs,
+        config: {
+          deletionGracePeriodHours: backupEntry.deletionGracePeriodHours,
+          ...(backupEntry.deletionGracePeriodShootPurposes
+            ? { deletionGracePeriodShootPurposes: backupEntry.deletionGracePeriodShootPurposes }
+            : {}),
+        },
+      });
+    },
+  },
+  // Core BackupBuckets of this seed → extension BackupBuckets in the seed (pkg/gardenlet/controller/backupbucket).
+  backupbucket: {
+    enabled: (c) => c.controllers.backupBucket.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addBackupBucketController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.backupBucket.concurrentSyncs,
       }),
   },
   controllerinstallation: {

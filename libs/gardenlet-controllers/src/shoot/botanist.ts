@@ -45,6 +45,7 @@ import {
   WebhookTargets,
   type CleanTarget,
 } from './cleanup.js';
+import { BackupEntrySteps } from './backupentry-steps.js';
 import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
 import { InternalDNSRecordSteps, internalDNSSkipReason } from './dnsrecord-steps.js';
@@ -75,6 +76,8 @@ export interface BotanistOptions extends SeedShootStepsOptions {
   readonly gardenClusterIdentity?: string;
   /** Polling of the etcd, kube-apiserver Service and Deployment waits (default every 1 s for 5 min). */
   readonly controlPlaneWait?: BotanistWait;
+  /** Polling of the BackupEntry wait (default Gardener's: every 5 s for 10 min). */
+  readonly backupEntryWait?: BotanistWait;
   /**
    * Whether the gardenlet runs in the seed, so it reaches the shoot's API server by its Service
    * (`gardener-internal`); by default a DNS lookup of `kube-apiserver.<namespace>.svc` decides, as in Gardener.
@@ -82,7 +85,7 @@ export interface BotanistOptions extends SeedShootStepsOptions {
   readonly inSeedCluster?: (host: string) => Promise<boolean>;
 }
 
-type GardenClient = Pick<Client, 'get' | 'list' | 'patch'>;
+type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch'>;
 type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
 
 const ManagedResourceKind = kindOf<KubernetesObject & { spec?: { class?: string; keepObjects?: boolean } }>(
@@ -308,6 +311,15 @@ export class Botanist {
       deployKubeProxy: async () => s.deployKubeProxy(await this.nodeAPIServerURL()),
       destroyKubeProxy: (signal) => this.destroyKubeProxy(signal),
     };
+    // The core BackupEntry in the garden (the flow runs these only when the seed has backup).
+    if (this.values.seed.spec.backup) {
+      const backupEntry = new BackupEntrySteps(this.garden, this.values, {
+        ...(this.options.now ? { now: this.options.now } : {}),
+        ...(this.options.backupEntryWait ? { wait: this.options.backupEntryWait } : {}),
+      });
+      steps.deployBackupEntry = () => backupEntry.deploy();
+      steps.waitForBackupEntry = (signal) => backupEntry.wait(signal);
+    }
     const x = this.extensionSteps();
     steps.deployExtensionsBeforeKubeAPIServer = () => x.deploy('BeforeKubeAPIServer');
     steps.waitForExtensionsBeforeKubeAPIServer = (signal) => x.waitUntilReady('BeforeKubeAPIServer', signal);

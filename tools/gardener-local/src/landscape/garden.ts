@@ -265,6 +265,9 @@ function gardenletBootstrapManifests(token: { id: string; secret: string }): str
         expiration: new Date(Date.now() + 24 * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
       },
     },
+    // The backup credentials the seed's `spec.backup` names, as Gardener's local setup creates them (provider-local's
+    // buckets are directories of the landscape: no credentials are needed).
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'backup-local', namespace: 'garden' }, type: 'Opaque' },
     // The DNS credentials the seed's `spec.dns.provider` names, as Gardener's local setup creates them.
     {
       apiVersion: 'v1',

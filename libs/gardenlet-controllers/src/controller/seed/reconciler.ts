@@ -1,6 +1,7 @@
 // The seed main reconciler (Gardener pkg/gardenlet/controller/seed/seed): Bootstrapped Progressing → run the seed
 // flow → Bootstrapped True with status.gardener, status.kubernetesVersion, observedGeneration and capacity, or
-// Bootstrapped False with the error (then retried with back-off). Runs again every controllers.seed.syncPeriod.
+// Bootstrapped False with the error (then retried with back-off). After the flow, the seed's BackupBucket for
+// `spec.backup` in the garden. Runs again every controllers.seed.syncPeriod.
 import { flowCauses } from '@gardener-ts/flow';
 import {
   buildLastOperation,
@@ -17,12 +18,13 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { SeedKind, type Seed } from '../../seed-kind.js';
 import { patchStatusOptimistically } from '../../status.js';
+import { reconcileSeedBackupBucket } from './backup-bucket.js';
 import { bootstrappedConditions, capacityStatus, needsProgressing } from './components.js';
 import { seedFlow, type SeedFlowResult, type SeedSystem } from './flow.js';
 
 export interface SeedReconcilerDeps {
-  /** Garden client (the Seed and its status). */
-  garden: Pick<Client, 'get' | 'patch'>;
+  /** Garden client (the Seed and its status, the seed's BackupBucket). */
+  garden: Pick<Client, 'get' | 'patch' | 'create' | 'delete'>;
   system: SeedSystem;
   /** status.gardener: this gardenlet's identity and version. */
   gardener: { id: string; name: string; version: string };
@@ -65,6 +67,8 @@ export class SeedReconciler {
         signal: ctx?.signal,
         logger: ctx?.log,
       });
+      // After the flow, as Gardener: the seed's BackupBucket for spec.backup (deleted when the backup is removed).
+      await reconcileSeedBackupBucket(garden, seed);
     } catch (err) {
       const message = flowCauses(err).map(messageOf).join('; ') || messageOf(err);
       await this.patchStatus(name, (conditions) => ({

@@ -65,7 +65,7 @@ export interface ShootReconcilerDeps {
   /** The garden client for Shoots and Seeds (reads from the cache, writes to the API server). */
   readonly garden: Pick<Client, 'get' | 'patch'>;
   /** The garden API, read live: what one shoot needs (credentials, cloud profile, registrations) is not cached. */
-  readonly gardenApi: Pick<Client, 'get' | 'list' | 'patch'>;
+  readonly gardenApi: Pick<Client, 'get' | 'list' | 'create' | 'patch'>;
   readonly seed: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
   readonly seedName: string;
   readonly sync: ShootSyncConfig;

@@ -91,6 +91,14 @@ describe('delete flow', () => {
     );
   });
 
+  it("has no BackupEntry task, as Gardener's: the garden's garbage collector deletes the entry after the Shoot", () => {
+    const { op } = recordingOperation<DeleteOperation>();
+    const { flow } = deleteFlow(op, flowConditions(exampleShoot(), exampleSeed()), running, { retry: false });
+    const tasks = flow.plan.tasks.map((t) => String(t.id));
+    expect(tasks).toContain('Deleting shoot namespace in Seed');
+    expect(tasks.filter((t) => /backup/i.test(t))).toEqual([]);
+  });
+
   it('a hibernated shoot gets its kube-apiserver scaled up to be cleaned', async () => {
     const { recording } = await run(
       exampleShoot((s) => (s.spec.hibernation = { enabled: true })),

@@ -105,6 +105,21 @@ describe('reconcile flow', () => {
     for (const s of skipped) expect(started).not.toContain(s.task);
   });
 
+  it('deploys and waits for the BackupEntry before etcd, only when the seed has backup', async () => {
+    const withBackup = await run(exampleShoot());
+    const order = withBackup.recording.started;
+    expect(order.indexOf('deployBackupEntry')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('waitForBackupEntry')).toBeGreaterThan(order.indexOf('deployBackupEntry'));
+    expect(order.indexOf('deployEtcd')).toBeGreaterThan(order.indexOf('waitForBackupEntry'));
+    const { op, recording } = recordingOperation<ReconcileOperation>();
+    const seed = exampleSeed((s) => delete s.spec.backup);
+    const { flow } = reconcileFlow(op, flowConditions(exampleShoot(), seed), { retry: false });
+    await flow.run();
+    expect(recording.started).toContain('deployEtcd');
+    expect(recording.started).not.toContain('deployBackupEntry');
+    expect(recording.started).not.toContain('waitForBackupEntry');
+  });
+
   it('skips the tasks without a local counterpart and says why', async () => {
     const { skipped, events } = await run(exampleShoot());
     const reasons = Object.fromEntries(skipped.map((s) => [s.task, s.reason]));

@@ -1,0 +1,273 @@
+// The BackupEntry reconciler over in-memory fakes of the garden and the seed (merge, apply and status patches,
+// deletion with finalizers) and a fixed clock: the bucket gate, the seed Secret and extension entry, the mirrored
+// success with the request removed, the grace period's Pending and the deletion in Gardener's order.
+import { describe, expect, it } from 'vitest';
+import { ApiError, type KubernetesObject, type Patch, type ReconcileContext } from '@gardener-ts/controller-runtime';
+import { RequeueWhileBucketNotReady, RequeueWhileDeleting, BackupEntryReconciler } from './reconciler.js';
+
+type Obj = KubernetesObject & Record<string, any>;
+
+function merge(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = target && typeof target === 'object' ? { ...(target as object) } : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = merge(out[k], v);
+  }
+  return out;
+}
+
+/** A cluster in memory: objects by `kind/namespace/name`, with what the API server does on patch and delete. */
+class FakeCluster {
+  readonly objects = new Map<string, Obj>();
+  readonly calls: string[] = [];
+  /** Runs before a patch is applied: a concurrent writer. */
+  beforePatch?: (body: Obj) => void;
+  private rv = 1;
+
+  put(o: Obj): void {
+    this.objects.set(`${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`, {
+      ...structuredClone(o),
+      metadata: { ...o.metadata, resourceVersion: String(++this.rv) },
+    });
+  }
+
+  find(kind: string, name: string, namespace = ''): Record<string, any> | undefined {
+    return this.objects.get(`${kind}/${namespace}/${name}`);
+  }
+
+  async get(kind: { kind: string }, key: { namespace?: string; name: string }) {
+    const o = this.find(kind.kind, key.name, key.namespace);
+    if (!o) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
+    return structuredClone(o);
+  }
+
+  async patch(
+    kind: { kind: string },
+    key: { namespace?: string; name: string },
+    patch: Patch,
+    opts?: { subresource?: string },
+  ) {
+    this.calls.push(`${patch.type}${opts?.subresource ? `/${opts.subresource}` : ''} ${kind.kind} ${key.name}`);
+    const body = structuredClone(patch.patch) as Obj;
+    this.beforePatch?.(body);
+    const current = this.find(kind.kind, key.name, key.namespace);
+    const precondition = body.metadata?.resourceVersion;
+    if (precondition && precondition !== current?.metadata?.resourceVersion)
+      throw new ApiError(409, 'Conflict', `${kind.kind} ${key.name} has been modified`);
+    if (patch.type === 'apply') {
+      this.put({ ...current, ...body, metadata: { ...current?.metadata, ...body.metadata }, status: current?.status });
+    } else {
+      if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
+      delete body.metadata?.resourceVersion;
+      const next = merge(
+        current,
+        opts?.subresource === 'status' ? { status: body.status } : { ...body, status: undefined },
+      ) as Obj;
+      if (opts?.subresource !== 'status') next.status = current.status;
+      if (next.metadata?.deletionTimestamp && !next.metadata.finalizers?.length) {
+        this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
+        return next;
+      }
+      this.put(next);
+    }
+    return this.get(kind, key);
+  }
+
+  async delete(kind: { kind: string }, key: { namespace?: string; name: string }) {
+    this.calls.push(`delete ${kind.kind} ${key.name}`);
+    const current = this.find(kind.kind, key.name, key.namespace);
+    if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
+    if (current.metadata?.finalizers?.length) {
+      this.put({ ...current, metadata: { ...current.metadata, deletionTimestamp: '2026-11-29T12:00:00Z' } });
+    } else this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
+  }
+}
+
+const NAME = 'shoot--p--s--uid';
+const now = new Date('2026-11-29T12:00:00.250Z');
+const ctx = { log: { info: () => undefined } } as unknown as ReconcileContext;
+const req = { namespace: 'garden-p', name: NAME };
+
+function setup(options: { bucketState?: string; entry?: Partial<Obj['metadata']> } = {}) {
+  const garden = new FakeCluster();
+  const seed = new FakeCluster();
+  garden.put({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupEntry',
+    metadata: { name: NAME, namespace: 'garden-p', generation: 1, ...options.entry },
+    spec: { bucketName: 'bucket', seedName: 'local' },
+  });
+  garden.put({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupBucket',
+    metadata: { name: 'bucket', generation: 1 },
+    spec: {
+      provider: { type: 'local', region: 'local' },
+      credentialsRef: { kind: 'Secret', name: 'creds', namespace: 'garden' },
+    },
+    status: {
+      observedGeneration: 1,
+      lastOperation: {
+        type: 'Create',
+        state: options.bucketState ?? 'Succeeded',
+        progress: 100,
+        description: '',
+        lastUpdateTime: '2026-11-29T11:00:00Z',
+      },
+    },
+  });
+  garden.put({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'creds', namespace: 'garden' },
+    data: { key: 'dg==' },
+  });
+  const reconciler = new BackupEntryReconciler({
+    garden: garden as never,
+    seed: seed as never,
+    seedName: 'local',
+    config: { deletionGracePeriodHours: 24, deletionGracePeriodShootPurposes: ['production'] },
+    now: () => now,
+  });
+  const entry = () => garden.find('BackupEntry', NAME, 'garden-p');
+  return { garden, seed, reconciler, entry };
+}
+
+describe('BackupEntryReconciler', () => {
+  it('leaves entries of other seeds alone', async () => {
+    const { garden, reconciler, entry } = setup();
+    garden.put({ ...entry()!, spec: { bucketName: 'bucket', seedName: 'other' } });
+    expect(await reconciler.reconcile(req, ctx)).toBeUndefined();
+    expect(garden.calls).toEqual([]);
+  });
+
+  it('waits for a bucket that is not reconciled, naming it in lastError', async () => {
+    const { reconciler, entry, seed } = setup({ bucketState: 'Error' });
+    expect(await reconciler.reconcile(req, ctx)).toEqual({ requeueAfter: RequeueWhileBucketNotReady });
+    expect(entry()!.metadata.finalizers).toEqual(['gardener']);
+    expect(entry()!.status).toMatchObject({
+      observedGeneration: 1,
+      seedName: 'local',
+      lastOperation: { type: 'Create', state: 'Error', progress: 50 },
+      lastError: { description: 'associated BackupBucket "bucket": state is not Succeeded but Error' },
+    });
+    expect(seed.objects.size).toBe(0);
+  });
+
+  it('copies the credentials and deploys the extension entry, then mirrors its success and drops the request', async () => {
+    const { reconciler, entry, seed, garden } = setup({
+      entry: {
+        annotations: { 'gardener.cloud/operation': 'reconcile', 'gardener.cloud/timestamp': '2026-11-29T11:59:59Z' },
+      },
+    });
+    await reconciler.reconcile(req, ctx);
+    expect(seed.find('Secret', `entry-${NAME}`, 'garden')).toMatchObject({
+      data: { key: 'dg==' },
+      metadata: { annotations: { 'gardener.cloud/timestamp': now.toISOString() } },
+    });
+    const extension = seed.find('BackupEntry', NAME)!;
+    expect(extension.metadata.annotations['gardener.cloud/operation']).toBe('reconcile');
+    expect(entry()!.status.lastOperation.state).toBe('Processing');
+
+    // The extension's part.
+    seed.put({
+      ...extension,
+      metadata: { ...extension.metadata, annotations: {} },
+      status: {
+        lastOperation: {
+          type: 'Create',
+          state: 'Succeeded',
+          progress: 100,
+          description: '',
+          lastUpdateTime: '2026-11-29T12:00:00Z',
+        },
+      },
+    });
+    garden.calls.length = 0;
+    await reconciler.reconcile(req, ctx);
+    expect(entry()!.status).toMatchObject({
+      lastOperation: { type: 'Create', state: 'Succeeded', description: 'Reconciliation of BackupEntry succeeded.' },
+    });
+    expect(entry()!.metadata.annotations).toEqual({ 'gardener.cloud/timestamp': '2026-11-29T11:59:59Z' });
+    // Not deployed again.
+    expect(seed.calls.filter((c) => c.startsWith('apply BackupEntry'))).toHaveLength(1);
+  });
+
+  it('keeps a reconcile request written while it acted on the previous one', async () => {
+    const request = (timestamp: string) => ({
+      annotations: { 'gardener.cloud/operation': 'reconcile', 'gardener.cloud/timestamp': timestamp },
+    });
+    const { reconciler, entry, seed, garden } = setup({ entry: request('2026-11-29T11:59:59Z') });
+    await reconciler.reconcile(req, ctx);
+    const extension = seed.find('BackupEntry', NAME)!;
+    seed.put({
+      ...extension,
+      metadata: { ...extension.metadata, annotations: {} },
+      status: {
+        lastOperation: {
+          type: 'Create',
+          state: 'Succeeded',
+          progress: 100,
+          description: '',
+          lastUpdateTime: '2026-11-29T12:00:00Z',
+        },
+      },
+    });
+    let raced = false;
+    garden.beforePatch = (body) => {
+      if (raced || body.metadata?.annotations?.['gardener.cloud/operation'] !== null) return;
+      raced = true;
+      const current = entry()!;
+      garden.put({ ...current, metadata: { ...current.metadata, ...request('2026-11-29T12:00:00.100Z') } });
+    };
+    await reconciler.reconcile(req, ctx);
+    expect(raced).toBe(true);
+    expect(entry()!.metadata.annotations).toEqual(request('2026-11-29T12:00:00.100Z').annotations);
+  });
+
+  it('keeps a deleted production entry for the grace period, Pending until then', async () => {
+    const { reconciler, entry, seed } = setup({
+      entry: {
+        finalizers: ['gardener'],
+        deletionTimestamp: '2026-11-29T10:00:00Z',
+        annotations: { 'shoot.gardener.cloud/purpose': 'production' },
+      },
+    });
+    const result = await reconciler.reconcile(req, ctx);
+    expect(result).toEqual({ requeueAfter: Date.parse('2026-11-30T10:00:00Z') - now.getTime() });
+    expect(entry()!.status.lastOperation).toMatchObject({
+      type: 'Delete',
+      state: 'Pending',
+      description: 'Deletion of backup entry is scheduled for 2026-11-30T10:00:00.000Z',
+    });
+    expect(seed.calls).toEqual([]);
+  });
+
+  it('deletes a due entry: extension entry confirmed and waited for, then the Secret and the finalizer', async () => {
+    const { reconciler, entry, seed } = setup({
+      entry: {
+        finalizers: ['gardener'],
+        deletionTimestamp: '2026-11-29T10:00:00Z',
+        annotations: { 'shoot.gardener.cloud/purpose': 'evaluation' },
+      },
+    });
+    seed.put({
+      apiVersion: 'extensions.gardener.cloud/v1alpha1',
+      kind: 'BackupEntry',
+      metadata: { name: NAME, finalizers: ['extensions.gardener.cloud/local'] },
+      spec: {},
+    });
+    expect(await reconciler.reconcile(req, ctx)).toEqual({ requeueAfter: RequeueWhileDeleting });
+    const deleting = seed.find('BackupEntry', NAME)!;
+    expect(deleting.metadata.annotations['confirmation.gardener.cloud/deletion']).toBe('true');
+    expect(deleting.metadata.deletionTimestamp).toBeDefined();
+    expect(seed.find('Secret', `entry-${NAME}`, 'garden')).toBeDefined();
+    expect(entry()).toBeDefined();
+
+    seed.objects.delete(`BackupEntry//${NAME}`); // the extension released it
+    expect(await reconciler.reconcile(req, ctx)).toBeUndefined();
+    expect(seed.find('Secret', `entry-${NAME}`, 'garden')).toBeUndefined();
+    expect(entry()).toBeUndefined();
+  });
+});
