@@ -16,7 +16,6 @@ import type { CloudProfile, Seed, Shoot, extensionsv1alpha1 } from '@gardener-ts
 import { ApiClient, Kinds, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import {
   nodeAgentOSCSecretName,
-  renderBootstrapTokenSecret,
   renderNodeAgentOSCSecret,
   renderNodeAgentRBAC,
   renderOperatingSystemConfigs,
@@ -34,7 +33,10 @@ import {
   CloudConfigDataKey,
   MachineReconciler,
   OperatingSystemConfigActuator,
+  bootstrapTokenID,
+  bootstrapTokenSecret,
   machinePodName,
+  type MachineBootstrapTokens,
 } from '@gardener-ts/providerlocal';
 import { CSRApprover } from '@gardener-ts/resourcemanager';
 import {
@@ -50,7 +52,6 @@ type OSC = extensionsv1alpha1.OperatingSystemConfig;
 const namespace = 'shoot--local--local';
 const machineName = `${namespace}-local-z1-5b8c4-x7k2p`;
 const nodeName = machinePodName(machineName);
-const token = { id: 'p0dm4c', secret: '0123456789abcdef' };
 const log = createLogger({ name: 'machine-pod', level: process.env.KEEP_MACHINE_ROOT ? 'info' : 'warn' });
 const example = <T>(file: string): T =>
   parse(readFileSync(join(workspaceRoot(), 'deploy/gardener/examples/local', file), 'utf8')) as T;
@@ -87,9 +88,40 @@ async function runCSRApprover(): Promise<void> {
   }
 }
 
+// The machine's bootstrap token in the shoot, as provider-local's machine controller creates it (there through the
+// seed's shoot access Secret, here with the shoot client); the names of the tokens it created.
+const tokensCreated: string[] = [];
+const shootTokens = (): MachineBootstrapTokens => ({
+  async ensure(_namespace, machine, expiration) {
+    const secret = bootstrapTokenSecret(machine, '0123456789abcdef', expiration) as KubernetesObject;
+    await shootClient.create(secret).catch(() => undefined);
+    tokensCreated.push(secret.metadata!.name!);
+    return `${bootstrapTokenID(machine)}.0123456789abcdef`;
+  },
+  async delete(_namespace, machine) {
+    await shootClient
+      .delete(Kinds.Secret, { namespace: 'kube-system', name: `bootstrap-token-${bootstrapTokenID(machine)}` })
+      .catch(() => undefined);
+  },
+});
+
 // The local machine controller for one Machine (provider-local's MachineReconciler, polled).
 async function runMachineController(): Promise<void> {
-  const reconciler = new MachineReconciler(seedClient as unknown as Client);
+  const reconciler = new MachineReconciler(
+    seedClient as unknown as Client,
+    undefined,
+    undefined,
+    undefined,
+    // Whether the machine's Node has joined the shoot and is Ready (there through the shoot access Secret).
+    async (_namespace, name) => {
+      const node = await shootClient.get(Kinds.Node, { name }).catch(() => undefined);
+      if (!node) return { state: 'NotFound' };
+      return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+        ? { state: 'Ready' }
+        : { state: 'NotReady', conditions: 'Ready is not True' };
+    },
+    shootTokens(),
+  );
   while (!stop.signal.aborted) {
     await reconciler.reconcile({ namespace, name: machineName }).catch((err: unknown) => log.info({ err }, 'retry'));
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -143,7 +175,6 @@ describe('a machine Pod of provider-local', () => {
       now: new Date().toISOString(),
       apiServerURL: shoot.server.url,
       caBundle: shoot.server.credentials.ca.certPem,
-      bootstrapToken: `${token.id}.${token.secret}`,
     }) as [OSC, OSC];
 
     // The shoot: node-agent's resources, as the shoot-gardener-node-agent ManagedResource carries them.
@@ -151,11 +182,7 @@ describe('a machine Pod of provider-local', () => {
     const oscSecret = renderNodeAgentOSCSecret(original, oscSecretName, pool.name) as unknown as KubernetesObject & {
       metadata: { annotations: Record<string, string> };
     };
-    for (const obj of [
-      ...renderNodeAgentRBAC([oscSecretName]),
-      renderBootstrapTokenSecret(token, new Date(Date.now() + 3600_000)),
-      oscSecret,
-    ] as KubernetesObject[]) {
+    for (const obj of [...renderNodeAgentRBAC([oscSecretName]), oscSecret] as KubernetesObject[]) {
       await shootClient.patch(
         kind(obj.apiVersion!, obj.kind!),
         { name: obj.metadata!.name!, namespace: obj.metadata?.namespace },
@@ -222,5 +249,16 @@ describe('a machine Pod of provider-local', () => {
       name: machineName,
     });
     expect(machine.metadata?.labels?.node).toBe(nodeName);
+    // The machine bootstrapped with its own token, which the machine controller filled into its user data, and
+    // deletes once the machine runs.
+    expect(tokensCreated).toContain(`bootstrap-token-${bootstrapTokenID(machineName)}`);
+    await waitFor(
+      'the bootstrap token of the running machine to be deleted',
+      async () =>
+        (await shootClient
+          .get(Kinds.Secret, { namespace: 'kube-system', name: `bootstrap-token-${bootstrapTokenID(machineName)}` })
+          .catch(() => undefined)) === undefined,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
   }, 150_000);
 });

@@ -122,8 +122,20 @@ export {
   UserDataMountPath,
   machinePod,
   machinePodName,
+  machineUserDataSecretName,
   phaseFromPod,
+  type MachineBootstrapTokens,
 } from './machine/controller/machine/reconciler.js';
+export { shootBootstrapTokens } from './machine/controller/machine/add.js';
+export {
+  BootstrapTokenPlaceholder,
+  MachineCreationTimeoutMs,
+  bootstrapTokenID,
+  bootstrapTokenSecret,
+  bootstrapTokenSecretName,
+  newTokenSecret,
+  withBootstrapToken,
+} from './machine/bootstrap-token.js';
 export { MachineSetReconciler, machinesToDelete } from './machine/controller/machineset/reconciler.js';
 export { MachineDeploymentReconciler } from './machine/controller/machinedeployment/reconciler.js';
 

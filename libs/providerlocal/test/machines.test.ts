@@ -2,7 +2,9 @@
 // MachineDeployment of two machines yields two MachineSet Machines and two machine Pods; Machines turn Running when
 // their Pods are ready (the test plays the kubelet); a new MachineClass rolls the machines with maxSurge 1 /
 // maxUnavailable 0 (never more than three machines, never fewer than two available); deleting the deployment
-// removes machines and Pods.
+// removes machines and Pods. A machine whose Pod stops being ready turns Unknown, Failed after the (short) health
+// timeout, and its MachineSet replaces it (without a shoot access Secret, Nodes count as Ready: the NotReady Node
+// paths are in the reconciler's unit test).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, Kinds, Manager, type PodObject } from '@gardener-ts/controller-runtime';
 import { gardenerAsset, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
@@ -30,7 +32,8 @@ beforeAll(async () => {
   client = await ApiClient.create(env.kubeconfigPath);
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   mgr = await Manager.create({ clusters: { seed: { kubeConfig: env.kubeconfigPath } }, gracefulShutdownTimeoutMs: 0 });
-  addMachineControllers(mgr);
+  // Short health timeout and period so a failing machine is replaced within the test; MCM's creation timeout.
+  addMachineControllers(mgr, { healthTimeoutMs: 2000, healthCheckPeriodMs: 500 });
   await mgr.start();
 }, 60_000);
 
@@ -166,5 +169,78 @@ describe('the local machine controller', () => {
       { timeoutMs: 30_000 },
     );
     expect((await client.list(MachineClassKind, { namespace })).items).toHaveLength(2);
+  }, 90_000);
+
+  it('replaces a machine whose Pod is not ready any more after the health timeout', async () => {
+    const name = 'shoot--local--machines-worker-z2';
+    await client.create({
+      ...deployment,
+      metadata: { name, namespace },
+      spec: {
+        ...deployment.spec!,
+        selector: { matchLabels: { name } },
+        template: { ...deployment.spec!.template, metadata: { labels: { name } } },
+      },
+    } as MachineDeployment);
+    const ofDeployment = async () => (await machines()).filter((m) => m.metadata?.labels?.name === name);
+    const first = await waitFor(
+      'two Running machines',
+      async () => {
+        await runPods();
+        const list = await ofDeployment();
+        return list.length === 2 && list.every((m) => phaseOf(m) === 'Running') ? list : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+
+    // The VM of one machine stops being healthy (its Pod's ready condition goes False).
+    const sick = first[0]!;
+    const sickPod = `machine-${sick.metadata!.name}`;
+    await client.patch(
+      Kinds.Pod,
+      { namespace, name: sickPod },
+      {
+        type: 'merge',
+        patch: {
+          status: { conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: new Date().toISOString() }] },
+        },
+      },
+      { subresource: 'status' },
+    );
+    const phases: string[] = [];
+    const unknown = await waitFor('the machine to turn Unknown', async () => {
+      const m = (await ofDeployment()).find((x) => x.metadata?.name === sick.metadata!.name);
+      if (m && phases.at(-1) !== phaseOf(m)) phases.push(phaseOf(m) ?? '');
+      return m && phaseOf(m) === 'Unknown' ? m : undefined;
+    });
+    expect(unknown.status?.lastOperation).toMatchObject({ type: 'HealthCheck', state: 'Processing' });
+    expect(unknown.status?.lastOperation?.description).toContain(`machine Pod ${sickPod} is not ready`);
+    // Not Failed before the health timeout, and replaced after it by a new machine that runs.
+    const unknownSince = Date.parse(unknown.status!.currentStatus!.lastUpdateTime!);
+    const replaced = await waitFor(
+      'the machine to be replaced by a new Running one',
+      async () => {
+        await runPods();
+        const list = await ofDeployment();
+        const old = list.find((x) => x.metadata?.name === sick.metadata!.name);
+        if (old && phases.at(-1) !== phaseOf(old)) phases.push(phaseOf(old) ?? '');
+        if (old?.status?.currentStatus?.phase === 'Failed') {
+          expect(Date.parse(old.status.currentStatus.lastUpdateTime!) - unknownSince).toBeGreaterThanOrEqual(2000);
+        }
+        return !old && list.length === 2 && list.every((m) => phaseOf(m) === 'Running') ? list : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(Date.now() - unknownSince).toBeGreaterThanOrEqual(2000);
+    expect(replaced.map((m) => m.metadata!.name)).toContain(first[1]!.metadata!.name);
+    expect(phases.slice(0, 2)).toEqual(['Running', 'Unknown']);
+    expect(phases).not.toContain('Pending');
+
+    await client.delete(MachineDeploymentKind, { namespace, name });
+    await waitFor(
+      'the machines of the deployment to be gone',
+      async () => ((await ofDeployment()).length === 0 ? true : undefined),
+      { timeoutMs: 30_000 },
+    );
   }, 90_000);
 });

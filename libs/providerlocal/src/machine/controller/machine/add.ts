@@ -1,6 +1,6 @@
-// Wiring of the Machine controller: Machines, and the machine Pods they own; a new machine's Node is awaited and a
-// deleted machine's Node is deleted in its shoot, through the shoot access Secret of the Machine's namespace, which
-// also carries the machines' bootstrap tokens.
+// Wiring of the Machine controller: Machines, and the machine Pods they own; a machine's Node is looked at (joined,
+// healthy) and a deleted machine's Node is deleted in its shoot, through the shoot access Secret of the Machine's
+// namespace, which also carries the machines' bootstrap tokens.
 import {
   Kinds,
   controllerFor,
@@ -13,6 +13,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { ShootAccessSecretName, shootClientFor } from '@gardener-ts/extensions';
 import { MachineKind } from '../../objects.js';
+import { nodeHealthOf } from './health.js';
 import {
   bootstrapTokenID,
   bootstrapTokenSecret,
@@ -20,8 +21,10 @@ import {
   newTokenSecret,
 } from '../../bootstrap-token.js';
 import {
+  DeploymentNameLabel,
   MachineReconciler,
   type MachineBootstrapTokens,
+  type MachineReconcilerOptions,
   type ShootNodeDeleter,
   type ShootNodeReadiness,
 } from './reconciler.js';
@@ -50,15 +53,18 @@ async function withShoot<T>(
   }
 }
 
-/** Whether a Node of the shoot of a control plane namespace exists and is Ready (true without a shoot, see withShoot). */
+/**
+ * The health of a Node of the shoot of a control plane namespace (see ./health.ts nodeHealthOf); Ready without a shoot
+ * (see withShoot), rejects when the shoot does not answer.
+ */
 export function shootNodeReadiness(seed: Pick<Client, 'get'>): ShootNodeReadiness {
   return (namespace, nodeName) =>
-    withShoot(seed, namespace, true, async (shoot) => {
+    withShoot(seed, namespace, { state: 'Ready' } as const, async (shoot) => {
       const node = await shoot.get(Kinds.Node, { name: nodeName }).catch((err: unknown) => {
         if (isNotFound(err)) return undefined;
         throw err;
       });
-      return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+      return node ? nodeHealthOf(node.status?.conditions) : ({ state: 'NotFound' } as const);
     });
 }
 
@@ -106,9 +112,13 @@ export function shootBootstrapTokens(seed: Pick<Client, 'get'>): MachineBootstra
   };
 }
 
-/** Adds the controller. */
-export function addMachineController(mgr: Manager): Controller {
+/**
+ * Adds the controller; `options` are machine-controller-manager's timeouts and the health check period (defaults:
+ * MCM's). The machines of a deployment are listed live for the replacement limit.
+ */
+export function addMachineController(mgr: Manager, options: MachineReconcilerOptions = {}): Controller {
   const seed = mgr.cluster().client;
+  const api = mgr.cluster().api;
   return controllerFor(mgr, ControllerName)
     .for(MachineKind)
     .owns(Kinds.Pod)
@@ -121,6 +131,11 @@ export function addMachineController(mgr: Manager): Controller {
         mgr.log.child({ controller: ControllerName }),
         shootNodeReadiness(seed),
         shootBootstrapTokens(seed),
+        {
+          deploymentMachines: async (namespace, name) =>
+            (await api.list(MachineKind, { namespace, labelSelector: { [DeploymentNameLabel]: name } })).items,
+          ...options,
+        },
       ),
     );
 }

@@ -86,7 +86,7 @@ describe('deleting a Machine', () => {
       },
       create: async () => machine,
       delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
     const finalizerRemoved = () =>
       patches.some(
         (p) => JSON.stringify(p).includes('"finalizers":[]') || JSON.stringify(p).includes('"finalizers":null'),
@@ -135,51 +135,88 @@ describe('deleting a Machine', () => {
   });
 });
 
-describe('a new Machine whose Pod is ready', () => {
-  /** A seed with a Machine (phase `phase`), its class and its ready Pod; records the status patches. */
-  const seed = (phase: string) => {
+describe("a Machine's health (machine-controller-manager's health check)", () => {
+  const t0 = Date.parse('2026-11-29T10:00:00Z');
+  const ready = { state: 'Ready' } as const;
+  const timeouts = { creationTimeoutMs: 60_000, healthTimeoutMs: 30_000, healthCheckPeriodMs: 5_000 };
+  /**
+   * A seed with a Machine of deployment `d` (phase `phase` since t0), its class and its Pod (`podReady`, none when
+   * null), and `others` machines of the deployment; records status patches and created objects.
+   */
+  const seed = (phase: string, podReady: boolean | null = true, others: string[] = []) => {
     const statuses: any[] = [];
+    const created: any[] = [];
     const machine = {
       apiVersion: 'machine.sapcloud.io/v1alpha1',
       kind: 'Machine',
       metadata: {
         name: 'm1',
         namespace: 'shoot--local--local',
+        creationTimestamp: new Date(t0 - 1000).toISOString(),
         finalizers: ['machine.sapcloud.io/machine-controller-manager'],
-        labels: { node: 'machine-m1' },
+        labels: { node: 'machine-m1', name: 'd' },
       },
       spec: { class: { name: 'c' } },
-      status: { currentStatus: { phase } },
+      status: {
+        currentStatus: { phase, lastUpdateTime: new Date(t0).toISOString() },
+        lastOperation: { type: phase === 'Pending' ? 'Create' : 'HealthCheck', state: 'Processing', description: 'x' },
+        addresses: [{ type: 'InternalIP', address: '127.0.0.9' }],
+      },
     };
-    const pod = {
-      metadata: { name: 'machine-m1' },
-      status: { phase: 'Running', podIP: '127.0.0.9', conditions: [{ type: 'Ready', status: 'True' }] },
-    };
+    const pod =
+      podReady === null
+        ? undefined
+        : {
+            metadata: { name: 'machine-m1' },
+            status: {
+              phase: 'Running',
+              podIP: '127.0.0.9',
+              conditions: [{ type: 'Ready', status: podReady ? 'True' : 'False' }],
+            },
+          };
     const client = {
-      get: async (kind: { kind: string }) =>
-        structuredClone(
-          kind.kind === 'Machine' ? machine : kind.kind === 'Pod' ? pod : { metadata: { name: 'c' }, providerSpec: {} },
-        ),
+      get: async (kind: { kind: string }) => {
+        if (kind.kind === 'Machine') return structuredClone(machine);
+        if (kind.kind === 'Pod' && pod) return structuredClone(pod);
+        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      list: async (_kind: unknown, opts: any) => {
+        expect(opts).toEqual({ namespace: 'shoot--local--local', labelSelector: { name: 'd' } });
+        return {
+          items: [machine, ...others.map((p) => ({ metadata: { name: p }, status: { currentStatus: { phase: p } } }))],
+        };
+      },
       patch: async (_kind: unknown, _key: unknown, patch: any) => {
         if (patch.patch?.status) statuses.push(patch.patch.status);
         return structuredClone(machine);
       },
-      create: async () => pod,
+      create: async (obj: any) => {
+        created.push(obj);
+        return { ...obj, status: { phase: 'Pending' } };
+      },
       delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
-    return { client, statuses };
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    return { client, statuses, created };
   };
   const req = { namespace: 'shoot--local--local', name: 'm1' };
+  const at = (ms: number) => () => new Date(ms);
+  const reconciler = (client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>, now: number, node?: any) =>
+    new MachineReconciler(client, at(now), undefined, undefined, node, undefined, timeouts);
 
   it('stays Pending until its Node has joined the shoot and is Ready, then is Running', async () => {
     const joining = seed('Pending');
-    const waiting = new MachineReconciler(joining.client, undefined, undefined, undefined, async () => false);
+    const waiting = reconciler(joining.client, t0 + 1000, async () => ({ state: 'NotFound' }));
     expect(await waiting.reconcile(req)).toEqual({ requeueAfter: 1000 });
-    expect(joining.statuses.at(-1)?.currentStatus?.phase).toBe('Pending');
+    expect(joining.statuses.at(-1)?.currentStatus).toEqual({
+      phase: 'Pending',
+      lastUpdateTime: new Date(t0).toISOString(),
+      timeoutActive: false,
+    });
     expect(joining.statuses.at(-1)?.lastOperation?.description).toContain('Node machine-m1');
 
     const unreachable = seed('Pending');
-    const down = new MachineReconciler(unreachable.client, undefined, undefined, undefined, async () => {
+    const down = reconciler(unreachable.client, t0 + 1000, async () => {
       throw new Error('connect ECONNREFUSED');
     });
     expect(await down.reconcile(req)).toEqual({ requeueAfter: 1000 });
@@ -191,23 +228,159 @@ describe('a new Machine whose Pod is ready', () => {
       ensure: async () => undefined,
       delete: async (ns: string, name: string) => void deletedTokens.push(`${ns}/${name}`),
     };
-    const ready = new MachineReconciler(joined.client, undefined, undefined, undefined, async () => true, tokens);
-    expect(await ready.reconcile(req)).toBeUndefined();
-    expect(joined.statuses.at(-1)?.currentStatus?.phase).toBe('Running');
+    const running = new MachineReconciler(
+      joined.client,
+      at(t0 + 2000),
+      undefined,
+      undefined,
+      async () => ready,
+      tokens,
+      timeouts,
+    );
+    // Running: its Node is looked at again after the health check period.
+    expect(await running.reconcile(req)).toEqual({ requeueAfter: timeouts.healthCheckPeriodMs });
+    expect(joined.statuses.at(-1)?.currentStatus).toMatchObject({
+      phase: 'Running',
+      lastUpdateTime: new Date(t0 + 2000).toISOString(),
+    });
+    expect(joined.statuses.at(-1)?.lastOperation).toMatchObject({ type: 'Create', state: 'Successful' });
     // Running: its node-agent and kubelet have their own credentials, the bootstrap token goes.
     expect(deletedTokens).toEqual(['shoot--local--local/m1']);
   });
 
-  it('stays Running when its Node is not Ready any more (no flapping of a running machine)', async () => {
-    const running = seed('Running');
-    let asked = false;
-    const reconciler = new MachineReconciler(running.client, undefined, undefined, undefined, async () => {
-      asked = true;
-      return false;
+  it('fails a machine still Pending after the creation timeout', async () => {
+    const stuck = seed('Pending', false);
+    expect(await reconciler(stuck.client, t0 + 10_000).reconcile(req)).toEqual({
+      requeueAfter: timeouts.creationTimeoutMs - 10_000 + 1,
     });
-    expect(await reconciler.reconcile(req)).toBeUndefined();
-    expect(asked).toBe(false);
-    expect(running.statuses.every((s) => s.currentStatus?.phase !== 'Pending')).toBe(true);
+    expect(stuck.statuses.at(-1)?.currentStatus?.phase).toBe('Pending');
+    await reconciler(stuck.client, t0 + timeouts.creationTimeoutMs + 1).reconcile(req);
+    expect(stuck.statuses.at(-1)?.currentStatus?.phase).toBe('Failed');
+    expect(stuck.statuses.at(-1)?.lastOperation?.description).toBe('Machine m1 failed to join the cluster in 1m0s.');
+  });
+
+  it('turns a Running machine Unknown when its Node is not Ready, and Running again when it is', async () => {
+    const running = seed('Running');
+    const notReady = async () => ({ state: 'NotReady', conditions: 'Ready=Unknown (NodeStatusUnknown)' });
+    expect(await reconciler(running.client, t0 + 1000, notReady).reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(running.statuses.at(-1)?.currentStatus).toMatchObject({
+      phase: 'Unknown',
+      lastUpdateTime: new Date(t0 + 1000).toISOString(),
+    });
+    expect(running.statuses.at(-1)?.lastOperation).toMatchObject({ type: 'HealthCheck', state: 'Processing' });
+    expect(running.statuses.at(-1)?.lastOperation?.description).toContain('NodeStatusUnknown');
+
+    const unknown = seed('Unknown');
+    await reconciler(unknown.client, t0 + 1000, async () => ready).reconcile(req);
+    expect(unknown.statuses.at(-1)?.currentStatus?.phase).toBe('Running');
+    expect(unknown.statuses.at(-1)?.lastOperation?.description).toBe('Machine m1 successfully re-joined the cluster');
+  });
+
+  it('does not recreate the Pod of a Running machine: the machine turns Unknown (its VM is gone)', async () => {
+    const gone = seed('Running', null);
+    const asked: string[] = [];
+    await reconciler(gone.client, t0 + 1000, async (_ns: string, node: string) => {
+      asked.push(node);
+      return ready;
+    }).reconcile(req);
+    expect(gone.created).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(gone.statuses.at(-1)?.currentStatus?.phase).toBe('Unknown');
+    expect(gone.statuses.at(-1)?.lastOperation?.description).toContain('machine Pod is gone');
+  });
+
+  it('fails an Unknown machine after the health timeout, one machine of a deployment at a time', async () => {
+    const missing = async () => ({ state: 'NotFound' });
+    const early = seed('Unknown');
+    expect(await reconciler(early.client, t0 + 20_000, missing).reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(early.statuses).toEqual([]);
+
+    const late = seed('Unknown', true, ['Running']);
+    expect(await reconciler(late.client, t0 + 30_001, missing).reconcile(req)).toEqual({});
+    expect(late.statuses.at(-1)?.currentStatus?.phase).toBe('Failed');
+    expect(late.statuses.at(-1)?.lastOperation).toMatchObject({ type: 'HealthCheck', state: 'Failed' });
+    expect(late.statuses.at(-1)?.lastOperation?.description).toContain('health checks failing since last 30s');
+
+    // Another machine of the deployment is being replaced: this one waits.
+    const busy = seed('Unknown', true, ['Terminating']);
+    expect(await reconciler(busy.client, t0 + 30_001, missing).reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(busy.statuses).toEqual([]);
+  });
+
+  it('marks two Unknown machines of one deployment Failed one after the other, never together', async () => {
+    // Both reconciles share the reconciler (its per-deployment permit) and one live list of the deployment.
+    const phases: Record<string, string> = { m1: 'Unknown', m2: 'Unknown' };
+    const machine = (name: string) => ({
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name,
+        namespace: 'shoot--local--local',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+        labels: { node: `machine-${name}`, name: 'd' },
+      },
+      spec: { class: { name: 'c' } },
+      status: { currentStatus: { phase: phases[name], lastUpdateTime: new Date(t0).toISOString() } },
+    });
+    const client = {
+      get: async (kind: { kind: string }, key: { name: string }) => {
+        if (kind.kind === 'Machine') return machine(key.name);
+        if (kind.kind === 'Pod') return { metadata: { name: key.name }, status: { phase: 'Running' } };
+        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      list: async () => {
+        // The answer is what the API server held when asked; a slow answer lets another reconcile ask meanwhile.
+        const items = Object.keys(phases).map(machine);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { items };
+      },
+      patch: async (_kind: unknown, key: { name: string }, patch: any) => {
+        const phase = patch.patch?.status?.currentStatus?.phase;
+        if (phase) phases[key.name] = phase;
+        return machine(key.name);
+      },
+      create: async () => undefined,
+      delete: async () => undefined,
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    const shared = reconciler(client, t0 + 60_000);
+    await Promise.all([
+      shared.reconcile({ namespace: 'shoot--local--local', name: 'm1' }),
+      shared.reconcile({ namespace: 'shoot--local--local', name: 'm2' }),
+    ]);
+    expect(Object.values(phases).sort()).toEqual(['Failed', 'Unknown']);
+  });
+
+  it('keeps the phase while the shoot is unreachable, and restarts the health timeout after an outage', async () => {
+    let up = false;
+    const flaky = async () => {
+      if (!up) throw new Error('connect ECONNREFUSED');
+      return { state: 'NotFound' } as const;
+    };
+    const running = seed('Running');
+    const shared = reconciler(running.client, t0 + 1000, flaky);
+    expect(await shared.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(running.statuses).toEqual([]);
+
+    // The same reconciler (its memory of the outage) on an Unknown machine whose timeout ran out during the outage.
+    let now = t0 + 1000;
+    const unknown = seed('Unknown');
+    const r = new MachineReconciler(unknown.client, () => new Date(now), undefined, undefined, flaky, undefined, {
+      ...timeouts,
+      shootOutageMs: 10_000,
+    });
+    expect(await r.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    now = t0 + 60_000;
+    expect(await r.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(unknown.statuses).toEqual([]);
+    up = true;
+    now = t0 + 61_000;
+    // Back after an outage of a minute: the Unknown machine gets its health timeout again from now.
+    expect(await r.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(unknown.statuses).toEqual([]);
+    now = t0 + 61_000 + timeouts.healthTimeoutMs + 1;
+    await r.reconcile(req);
+    expect(unknown.statuses.at(-1)?.currentStatus?.phase).toBe('Failed');
   });
 });
 
@@ -247,7 +420,7 @@ describe("a new Machine's bootstrap token (machine-controller-manager's)", () =>
         return { ...obj, status: { phase: 'Pending' } };
       },
       delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'create' | 'patch' | 'delete'>;
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
     return { client, created, applied };
   };
   const tokens = () => {

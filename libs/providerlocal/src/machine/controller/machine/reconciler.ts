@@ -1,12 +1,14 @@
 // The Machine controller of the local machine controller (machine-controller-manager with the local driver): a Pod
 // per Machine in the Machine's namespace (image from the MachineClass's `providerSpec.image`, `gardener-ts/machine`
-// by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the Machine's phase from
-// its Pod (Pending → Running when the Pod is ready and, as machine-controller-manager, its Node has joined the shoot
-// and is Ready; Failed when it ended), the `node` label and the InternalIP
-// address; on deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot
-// access Secret, as extensions reach a shoot), then the finalizer removed. As machine-controller-manager, a machine
-// whose user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own bootstrap token in the shoot and its own
-// user data Secret with the token filled in (see ../../bootstrap-token.ts); the token goes once the machine runs.
+// by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the `node` label and the
+// InternalIP address. The Machine's phase follows machine-controller-manager's health check (./health.ts): Pending →
+// Running once the Pod is ready and its Node has joined the shoot and is Ready; Running → Unknown when the Pod or the
+// Node is not healthy any more (looked at every health check period), back to Running when they are; Failed after the
+// health timeout (at most one machine of a deployment at a time) or the creation timeout — the MachineSet replaces
+// it. On deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot access
+// Secret, as extensions reach a shoot), then the finalizer removed. As machine-controller-manager, a machine whose
+// user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own bootstrap token in the shoot and its own user
+// data Secret with the token filled in (see ../../bootstrap-token.ts); the token goes once the machine has joined.
 import {
   Kinds,
   addFinalizer,
@@ -28,7 +30,16 @@ import {
   type MachineClass,
   type MachinePhase,
 } from '../../objects.js';
-import { BootstrapTokenPlaceholder, MachineCreationTimeoutMs, withBootstrapToken } from '../../bootstrap-token.js';
+import { BootstrapTokenPlaceholder, withBootstrapToken } from '../../bootstrap-token.js';
+import {
+  DefaultMachineHealthOptions,
+  decideMachineHealth,
+  mayMarkFailed,
+  type MachineHealthOptions,
+  type MachineOperation,
+  type NodeHealth,
+  type PodHealth,
+} from './health.js';
 
 const FieldManager = 'provider-local';
 
@@ -100,6 +111,15 @@ export function phaseFromPod(pod: PodObject | undefined): MachinePhase {
   return phase === 'Running' && ready ? 'Running' : 'Pending';
 }
 
+/** The health of a machine's Pod, its VM. */
+export function podHealthOf(pod: PodObject | undefined): PodHealth {
+  if (!pod) return { state: 'Missing' };
+  const name = pod.metadata?.name ?? '';
+  const phase = pod.status?.phase;
+  if (phase === 'Failed' || phase === 'Succeeded') return { state: 'Ended', name, phase };
+  return phaseFromPod(pod) === 'Running' ? { state: 'Ready' } : { state: 'NotReady', name };
+}
+
 /**
  * Deletes the Node of a machine in the shoot of a control plane namespace; resolves when it is gone (or was never
  * there), rejects when the shoot cannot be reached.
@@ -107,10 +127,26 @@ export function phaseFromPod(pod: PodObject | undefined): MachinePhase {
 export type ShootNodeDeleter = (namespace: string, nodeName: string) => Promise<void>;
 
 /**
- * Whether a machine's Node has joined the shoot of a control plane namespace and is Ready; true where no shoot was
- * provisioned (machines of a bare MachineDeployment), rejects when the shoot cannot be reached.
+ * The health of a machine's Node in the shoot of a control plane namespace (Ready, NotReady with its bad conditions,
+ * NotFound); Ready where no shoot was provisioned (machines of a bare MachineDeployment), rejects when the shoot cannot
+ * be reached.
  */
-export type ShootNodeReadiness = (namespace: string, nodeName: string) => Promise<boolean>;
+export type ShootNodeReadiness = (
+  namespace: string,
+  nodeName: string,
+) => Promise<Exclude<NodeHealth, { state: 'Unreachable' }>>;
+
+/** The Machines of a MachineDeployment (label `name`), read live: the replacement limit must see the latest phases. */
+export type DeploymentMachines = (namespace: string, deploymentName: string) => Promise<Machine[]>;
+
+/** Options of the Machine reconciler: MCM's timeouts and the health check period (defaults: MCM's, see ./health.ts). */
+export interface MachineReconcilerOptions extends Partial<MachineHealthOptions> {
+  /** Lists a deployment's machines for the replacement limit; default: the reconciler's client. */
+  deploymentMachines?: DeploymentMachines;
+}
+
+/** The label on a Machine naming its MachineDeployment (MCM's `name`). */
+export const DeploymentNameLabel = 'name';
 
 /**
  * The bootstrap tokens of machines in the shoot of a control plane namespace: `ensure` returns the machine's token
@@ -127,14 +163,31 @@ export const NodeDeletionTimeoutMs = 120_000;
 
 /** Reconciles Machines into Pods. */
 export class MachineReconciler {
+  private readonly options: MachineHealthOptions;
+  private readonly deploymentMachines: DeploymentMachines;
+  /** Per shoot namespace: since when its shoot does not answer (in memory, as MCM's freeze). */
+  private readonly unreachableSince = new Map<string, number>();
+  /** Per shoot namespace: when its shoot answered again after an outage; Unknown machines' timeouts restart then. */
+  private readonly backSince = new Map<string, number>();
+  /** Per MachineDeployment: the tail of the chain of machines being marked Failed (MCM's permit). */
+  private readonly failing = new Map<string, Promise<unknown>>();
+
   constructor(
-    private readonly client: Pick<Client, 'get' | 'create' | 'patch' | 'delete'>,
+    private readonly client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>,
     private readonly now: () => Date = () => new Date(),
     private readonly deleteNode?: ShootNodeDeleter,
     private readonly log?: { warn(obj: object, msg: string): void },
     private readonly nodeReady?: ShootNodeReadiness,
     private readonly tokens?: MachineBootstrapTokens,
-  ) {}
+    options: MachineReconcilerOptions = {},
+  ) {
+    const { deploymentMachines, ...timeouts } = options;
+    this.options = { ...DefaultMachineHealthOptions, ...timeouts };
+    this.deploymentMachines =
+      deploymentMachines ??
+      (async (namespace, name) =>
+        (await this.client.list(MachineKind, { namespace, labelSelector: { [DeploymentNameLabel]: name } })).items);
+  }
 
   /**
    * The user data Secret of a new machine: its own, with its bootstrap token filled in, when the class's user data
@@ -153,7 +206,7 @@ export class MachineReconciler {
     const token = await this.tokens.ensure(
       namespace,
       machine.metadata!.name!,
-      new Date(this.now().getTime() + MachineCreationTimeoutMs),
+      new Date(this.now().getTime() + this.options.creationTimeoutMs),
     );
     if (token === undefined) return classSecret.name;
     const name = machineUserDataSecretName(machine.metadata!.name!);
@@ -192,7 +245,11 @@ export class MachineReconciler {
     const podKey = { namespace: req.namespace, name: machinePodName(req.name) };
 
     if (machine.metadata?.deletionTimestamp) {
-      await this.setStatus(machine, 'Terminating', 'Delete', 'Processing', 'Deleting the machine Pod');
+      await this.setStatus(machine, 'Terminating', {
+        type: 'Delete',
+        state: 'Processing',
+        description: 'Deleting the machine Pod',
+      });
       const pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
       if (pod) {
         if (!pod.metadata?.deletionTimestamp) await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
@@ -208,13 +265,11 @@ export class MachineReconciler {
         } catch (err) {
           const since = Date.parse(machine.metadata.deletionTimestamp);
           if (this.now().getTime() - since < NodeDeletionTimeoutMs) {
-            await this.setStatus(
-              machine,
-              'Terminating',
-              'Delete',
-              'Processing',
-              `Deleting Node ${nodeName} in the shoot: ${(err as Error).message}`,
-            );
+            await this.setStatus(machine, 'Terminating', {
+              type: 'Delete',
+              state: 'Processing',
+              description: `Deleting Node ${nodeName} in the shoot: ${(err as Error).message}`,
+            });
             return { requeueAfter: 5000 };
           }
           this.log?.warn(
@@ -237,76 +292,139 @@ export class MachineReconciler {
       ? await this.client.get(MachineClassKind, { namespace: req.namespace, name: className }).catch(ignoreNotFound)
       : undefined;
     if (!machineClass) {
-      await this.setStatus(
-        current,
-        'Pending',
-        'Create',
-        'Failed',
-        `MachineClass ${req.namespace}/${className ?? '<none>'} not found`,
-      );
+      await this.setStatus(current, phaseOf(current) ?? 'Pending', {
+        type: 'Create',
+        state: 'Failed',
+        description: `MachineClass ${req.namespace}/${className ?? '<none>'} not found`,
+      });
       return { requeueAfter: 5000 };
     }
     let pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
-    if (!pod)
+    const phase = phaseOf(current) ?? 'Pending';
+    // As machine-controller-manager, only a machine being created gets a VM: one whose Pod went away later is
+    // unhealthy and replaced by its MachineSet.
+    if (!pod && phase === 'Pending') {
       pod = await this.client.create(
         machinePod(current, machineClass, await this.userDataSecretFor(current, machineClass)),
       );
-
-    let phase = phaseFromPod(pod);
-    // A machine becomes Running once its Node has joined and is Ready (machine-controller-manager's rule), so a
-    // rolled-out Worker means nodes the shoot can schedule on. Once Running, a Node going NotReady does not turn it back.
-    let waitingForNode: string | undefined;
-    if (phase === 'Running' && phaseOf(current) !== 'Running' && this.nodeReady) {
-      const ready = await this.nodeReady(req.namespace, podKey.name).catch((err: unknown) => {
-        waitingForNode = `Waiting for Node ${podKey.name} to join the shoot: ${(err as Error).message}`;
-        return false;
-      });
-      if (!ready) {
-        phase = 'Pending';
-        waitingForNode ??= `Waiting for Node ${podKey.name} to join the shoot and be Ready`;
-      }
     }
-    // Its node-agent and kubelet have their own credentials now (machine-controller-manager deletes the token here).
-    if (phase === 'Running' && phaseOf(current) !== 'Running') await this.deleteToken(current);
     if (current.metadata?.labels?.[NodeLabel] !== podKey.name) {
       await this.client.patch(MachineKind, req, {
         type: 'merge',
         patch: { metadata: { labels: { [NodeLabel]: podKey.name } } },
       });
     }
-    await this.setStatus(
-      current,
-      phase,
-      'Create',
-      phase === 'Running' ? 'Successful' : phase === 'Failed' ? 'Failed' : 'Processing',
-      phase === 'Running'
-        ? 'Machine is running'
-        : phase === 'Failed'
-          ? `Machine Pod ${podKey.name} ended (${pod.status?.phase})`
-          : (waitingForNode ?? `Waiting for machine Pod ${podKey.name} to be ready`),
-      pod.status?.podIP,
+
+    const podHealth = podHealthOf(pod);
+    const now = this.now().getTime();
+    // The Node is only looked at when the Pod is ready (the shoot's API server is asked no more than needed).
+    const node = podHealth.state === 'Ready' ? await this.nodeHealth(req.namespace, podKey.name, now) : undefined;
+    const since = Date.parse(
+      current.status?.currentStatus?.lastUpdateTime ?? current.metadata?.creationTimestamp ?? '',
     );
-    if (waitingForNode) return { requeueAfter: 1000 };
+    const decision = decideMachineHealth({
+      name: req.name,
+      nodeName: podKey.name,
+      phase,
+      lastOperation: current.status?.lastOperation,
+      phaseSince: Number.isNaN(since) ? now : since,
+      shootBackSince: this.backSince.get(req.namespace),
+      pod: podHealth,
+      node,
+      now,
+      options: this.options,
+    });
+    const ip = pod?.status?.podIP;
+    if (decision.phase === 'Failed' && phase === 'Unknown') {
+      return this.markFailed(current, decision.operation!, ip);
+    }
+    // Its node-agent and kubelet have their own credentials now (machine-controller-manager deletes the token here).
+    // Without a view of the shoot's Nodes, joining is not known: the token stays until it expires or the machine goes.
+    if (decision.joined && this.nodeReady) await this.deleteToken(current);
+    await this.setStatus(current, decision.phase, decision.operation, ip);
+    return decision.recheckAfterMs === undefined ? undefined : { requeueAfter: decision.recheckAfterMs };
   }
 
+  /** The health of a machine's Node; an unanswered call is Unreachable, and outages of the shoot are tracked. */
+  private async nodeHealth(namespace: string, nodeName: string, now: number): Promise<NodeHealth | undefined> {
+    if (!this.nodeReady) return undefined;
+    try {
+      const health = await this.nodeReady(namespace, nodeName);
+      const down = this.unreachableSince.get(namespace);
+      if (down !== undefined) {
+        this.unreachableSince.delete(namespace);
+        if (now - down >= this.options.shootOutageMs) this.backSince.set(namespace, now);
+      }
+      const back = this.backSince.get(namespace);
+      if (back !== undefined && now - back > this.options.healthTimeoutMs) this.backSince.delete(namespace);
+      return health;
+    } catch (err) {
+      if (!this.unreachableSince.has(namespace)) this.unreachableSince.set(namespace, now);
+      return { state: 'Unreachable', error: (err as Error).message };
+    }
+  }
+
+  /**
+   * Marks an Unknown machine Failed unless another machine of its MachineDeployment is being replaced (MCM's
+   * `maxReplacements`); one at a time per deployment, so two machines never pass the check together.
+   */
+  private async markFailed(machine: Machine, operation: MachineOperation, ip?: string): Promise<ReconcileResult> {
+    const namespace = machine.metadata!.namespace!;
+    const deployment = machine.metadata?.labels?.[DeploymentNameLabel];
+    const mark = async (): Promise<ReconcileResult> => {
+      if (deployment !== undefined && !mayMarkFailed(await this.deploymentMachines(namespace, deployment))) {
+        this.log?.warn(
+          { machine: `${namespace}/${machine.metadata!.name}`, deployment },
+          'the machine cannot be marked Failed yet, another machine of its deployment is being replaced',
+        );
+        return { requeueAfter: this.options.healthCheckPeriodMs };
+      }
+      await this.setStatus(machine, 'Failed', operation, ip);
+      return {};
+    };
+    if (deployment === undefined) return mark();
+    const key = `${namespace}/${deployment}`;
+    const previous = this.failing.get(key) ?? Promise.resolve();
+    const result = previous.then(mark, mark);
+    const tail = result.catch(() => undefined);
+    this.failing.set(key, tail);
+    try {
+      return await result;
+    } finally {
+      if (this.failing.get(key) === tail) this.failing.delete(key);
+    }
+  }
+
+  /**
+   * Writes the machine's phase, last operation (the current one when `operation` is absent) and address, unless they
+   * are as they were; `currentStatus.lastUpdateTime` is when the machine entered its phase (timeouts count from it).
+   */
   private async setStatus(
     machine: Machine,
     phase: MachinePhase,
-    type: string,
-    state: string,
-    description: string,
+    operation?: MachineOperation,
     ip?: string,
   ): Promise<void> {
     const status = machine.status ?? {};
     const addresses = ip ? [{ type: 'InternalIP', address: ip }] : status.addresses;
+    const last = status.lastOperation;
+    const op = operation ?? {
+      type: last?.type ?? 'Create',
+      state: (last?.state ?? 'Processing') as MachineOperation['state'],
+      description: last?.description ?? '',
+    };
+    const samePhase = phaseOf(machine) === phase;
     if (
-      phaseOf(machine) === phase &&
-      status.lastOperation?.description === description &&
+      samePhase &&
+      last?.description === op.description &&
+      last?.type === op.type &&
+      last?.state === op.state &&
       JSON.stringify(status.addresses) === JSON.stringify(addresses)
     ) {
       return;
     }
     const at = this.now().toISOString();
+    const operationChanged = last?.description !== op.description || last?.type !== op.type || last?.state !== op.state;
     await this.client.patch(
       MachineKind,
       { namespace: machine.metadata!.namespace!, name: machine.metadata!.name! },
@@ -314,8 +432,12 @@ export class MachineReconciler {
         type: 'merge',
         patch: {
           status: {
-            currentStatus: { phase, lastUpdateTime: at, timeoutActive: false },
-            lastOperation: { type, state, description, lastUpdateTime: at },
+            currentStatus: {
+              phase,
+              lastUpdateTime: (samePhase && status.currentStatus?.lastUpdateTime) || at,
+              timeoutActive: false,
+            },
+            lastOperation: { ...op, lastUpdateTime: operationChanged ? at : (last?.lastUpdateTime ?? at) },
             ...(addresses ? { addresses } : {}),
           },
         },

@@ -1,5 +1,6 @@
 // The MachineSet controller of the local machine controller: creates and deletes Machines until the set has
-// `spec.replicas` of them (deleting failed and pending machines before running ones, then the newest), and reports
+// `spec.replicas` of them (deleting failed and pending machines before running ones, then the newest), replaces every
+// Failed machine (deletes it and creates a new one, as machine-controller-manager's manageReplicas), and reports
 // replicas, ready and available machines.
 import { randomBytes } from 'node:crypto';
 import { ignoreNotFound, type Client, type Request } from '@gardener-ts/controller-runtime';
@@ -45,12 +46,15 @@ export class MachineSetReconciler {
     );
     const active = machines.filter((m) => !m.metadata?.deletionTimestamp);
     const wanted = ms.spec?.replicas ?? 0;
-    for (let i = active.length; i < wanted; i++) await this.client.create(this.machineFor(ms));
-    for (const m of machinesToDelete(active, active.length - wanted)) {
-      await this.client
-        .delete(MachineKind, { namespace: req.namespace, name: m.metadata!.name! })
-        .catch(ignoreNotFound);
-    }
+    const remove = (m: Machine) =>
+      this.client.delete(MachineKind, { namespace: req.namespace, name: m.metadata!.name! }).catch(ignoreNotFound);
+    // A Failed machine goes (its machine controller gave up on it, see ../machine/health.ts) and a new one takes its
+    // place; MCM creates the replacement on its next sync, once the failed one is terminating: the same outcome.
+    const failed = active.filter((m) => phaseOf(m) === 'Failed');
+    for (const m of failed) await remove(m);
+    const healthy = active.filter((m) => phaseOf(m) !== 'Failed');
+    for (let i = healthy.length; i < wanted; i++) await this.client.create(this.machineFor(ms));
+    for (const m of machinesToDelete(healthy, healthy.length - wanted)) await remove(m);
 
     const available = active.filter(isAvailable).length;
     const status = {

@@ -1,0 +1,282 @@
+// The health of a machine, decided as machine-controller-manager does (pkg/util/provider/machinecontroller/
+// machine_util.go, reconcileMachineHealth and tryMarkingMachineFailed): a Running machine whose Node is not Ready, has
+// a failing condition or went missing turns Unknown, and Running again when the Node is healthy; a machine Unknown
+// longer than the health timeout, or Pending longer than the creation timeout, turns Failed (the MachineSet replaces
+// it). In the local world the machine's Pod is its VM: a machine Pod that is not ready is an unhealthy machine too.
+// A shoot that cannot be reached decides nothing (MCM freezes its machine controller then, machine_safety.go). Pure.
+import { formatDuration } from '@gardener-ts/api';
+import type { Machine, MachinePhase } from '../../objects.js';
+
+/** machine-controller-manager's `--machine-creation-timeout` default: a Pending machine fails after it. */
+export const DefaultMachineCreationTimeoutMs = 20 * 60_000;
+/** machine-controller-manager's `--machine-health-timeout` default: an Unknown machine fails after it. */
+export const DefaultMachineHealthTimeoutMs = 10 * 60_000;
+/**
+ * How often a Running or Unknown machine's Node is looked at in its shoot. machine-controller-manager watches Nodes;
+ * we poll, one GET per machine: 30 s is below kube's 40 s node-monitor grace period (a Node turns NotReady no
+ * sooner than that), 5% of the health timeout, and keeps a seed with 1,000 machines at ~33 requests/s in total.
+ */
+export const DefaultHealthCheckPeriodMs = 30_000;
+/**
+ * How long a shoot may be unreachable before it counts as an outage (MCM's `--machine-safety-apiserver-statuscheck-
+ * timeout`): after an outage, the health timeout of Unknown machines starts again (MCM resets it when it unfreezes).
+ */
+export const DefaultShootOutageMs = 30_000;
+/** At most this many machines of a MachineDeployment are being replaced at a time (MCM's `maxReplacements`). */
+export const MaxReplacements = 1;
+/**
+ * Node conditions that make a machine unhealthy unless `False` (MCM's `--node-conditions` default); `Ready` must be
+ * `True`.
+ */
+export const DefaultFailureConditions = ['KernelDeadlock', 'ReadonlyFilesystem', 'DiskPressure', 'NetworkUnavailable'];
+
+/** The timeouts and periods of the machine health check. */
+export interface MachineHealthOptions {
+  creationTimeoutMs: number;
+  healthTimeoutMs: number;
+  healthCheckPeriodMs: number;
+  shootOutageMs: number;
+}
+
+/** machine-controller-manager's defaults. */
+export const DefaultMachineHealthOptions: MachineHealthOptions = {
+  creationTimeoutMs: DefaultMachineCreationTimeoutMs,
+  healthTimeoutMs: DefaultMachineHealthTimeoutMs,
+  healthCheckPeriodMs: DefaultHealthCheckPeriodMs,
+  shootOutageMs: DefaultShootOutageMs,
+};
+
+/** A machine's Pod, its VM: missing, not (yet) ready, ready, or ended (`Failed`/`Succeeded`). */
+export type PodHealth =
+  | { state: 'Missing' }
+  | { state: 'NotReady'; name: string }
+  | { state: 'Ready' }
+  | { state: 'Ended'; name: string; phase: string };
+
+/**
+ * A machine's Node in its shoot: healthy, unhealthy (`conditions` names the bad ones), not there, or unknown because
+ * the shoot did not answer (`error`).
+ */
+export type NodeHealth =
+  | { state: 'Ready' }
+  | { state: 'NotReady'; conditions: string }
+  | { state: 'NotFound' }
+  | { state: 'Unreachable'; error: string };
+
+/** A Node condition (the fields the health check reads). */
+export interface NodeConditionLike {
+  type: string;
+  status: string;
+  reason?: string;
+}
+
+/**
+ * The health of a Node from its conditions (MCM's `isHealthy`): healthy when `Ready` is `True` and none of the
+ * failure conditions is other than `False`; else the offending conditions as `Type=Status (Reason)`.
+ */
+export function nodeHealthOf(
+  conditions: NodeConditionLike[] | undefined,
+  failureConditions: readonly string[] = DefaultFailureConditions,
+): Exclude<NodeHealth, { state: 'NotFound' | 'Unreachable' }> {
+  const all = conditions ?? [];
+  const bad = all.filter(
+    (c) => (c.type === 'Ready' && c.status !== 'True') || (failureConditions.includes(c.type) && c.status !== 'False'),
+  );
+  if (!all.some((c) => c.type === 'Ready'))
+    bad.unshift({ type: 'Ready', status: 'Unknown', reason: 'NoReadyCondition' });
+  if (bad.length === 0) return { state: 'Ready' };
+  return {
+    state: 'NotReady',
+    conditions: bad.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', '),
+  };
+}
+
+/** What the health check looks at. */
+export interface MachineHealthInput {
+  /** The machine's name. */
+  name: string;
+  /** The name of its Node (and Pod). */
+  nodeName: string;
+  /** Its current phase (none yet: Pending). */
+  phase: MachinePhase | undefined;
+  /** Its last operation's type and state. */
+  lastOperation?: { type?: string; state?: string };
+  /** When it entered its phase (`currentStatus.lastUpdateTime`, else its creation), ms since the epoch. */
+  phaseSince: number;
+  /** When its shoot was reachable again after an outage, ms since the epoch; the health timeout restarts then. */
+  shootBackSince?: number;
+  pod: PodHealth;
+  /** Its Node; only looked at when the Pod is ready (absent otherwise). */
+  node?: NodeHealth;
+  /** Now, ms since the epoch. */
+  now: number;
+  options: Pick<MachineHealthOptions, 'creationTimeoutMs' | 'healthTimeoutMs' | 'healthCheckPeriodMs'>;
+}
+
+/** The `lastOperation` the decision writes. */
+export interface MachineOperation {
+  type: string;
+  state: 'Processing' | 'Successful' | 'Failed';
+  description: string;
+}
+
+/** The health check's decision: the phase, the operation to report (none: leave the status), when to look again. */
+export interface MachineHealthDecision {
+  phase: MachinePhase;
+  operation?: MachineOperation;
+  /** Look again after this many ms (none: on the next event of the machine or its Pod). */
+  recheckAfterMs?: number;
+  /** The machine has just joined its shoot (its bootstrap token can go). */
+  joined?: boolean;
+}
+
+/** How long the Pending machine waits for a Node that has joined and is Ready, between two looks. */
+export const NodeJoinPollMs = 1000;
+
+/** Why a machine is unhealthy, for the descriptions. */
+function unhealthyBecause(input: MachineHealthInput): string {
+  const { pod, node } = input;
+  if (pod.state === 'Missing') return 'its machine Pod is gone';
+  if (pod.state === 'Ended') return `its machine Pod ${pod.name} ended (${pod.phase})`;
+  if (pod.state === 'NotReady') return `its machine Pod ${pod.name} is not ready`;
+  if (node?.state === 'NotReady') return `Node conditions: ${node.conditions}`;
+  if (node?.state === 'NotFound') return `its Node ${input.nodeName} is not in the shoot`;
+  return 'unknown';
+}
+
+/**
+ * The next phase of a machine that is not being deleted, as machine-controller-manager's health check decides it:
+ * - healthy (Pod ready, Node Ready) and not Running → Running (`Create` "joined" the first time, `HealthCheck`
+ *   "re-joined" after Unknown);
+ * - Running and unhealthy → Unknown (`HealthCheck`, Processing), the Node's conditions or why in the description;
+ * - Unknown for longer than the health timeout → Failed; Pending for longer than the creation timeout → Failed;
+ *   a Pending machine whose Pod ended → Failed at once (its creation failed);
+ * - an unreachable shoot changes nothing and runs no timeout; Failed stays Failed (its MachineSet replaces it).
+ */
+export function decideMachineHealth(input: MachineHealthInput): MachineHealthDecision {
+  const { name, pod, node, now, options } = input;
+  const phase: MachinePhase = input.phase ?? 'Pending';
+  const period = options.healthCheckPeriodMs;
+  if (phase === 'Failed' || phase === 'Terminating') return { phase };
+
+  if (pod.state === 'Ready' && node?.state === 'Unreachable') {
+    // Cannot decide: keep the phase, run no timeout (MCM freezes while the shoot's API server is away).
+    if (phase !== 'Pending') return { phase, recheckAfterMs: period };
+    return {
+      phase,
+      operation: {
+        type: 'Create',
+        state: 'Processing',
+        description: `Waiting for Node ${input.nodeName} to join the shoot: ${node.error}`,
+      },
+      recheckAfterMs: NodeJoinPollMs,
+    };
+  }
+
+  const healthy = pod.state === 'Ready' && (node === undefined || node.state === 'Ready');
+  if (healthy) {
+    if (phase === 'Running') return { phase, recheckAfterMs: period };
+    const joining =
+      phase === 'Pending' || (input.lastOperation?.type === 'Create' && input.lastOperation.state !== 'Successful');
+    return {
+      phase: 'Running',
+      operation: joining
+        ? { type: 'Create', state: 'Successful', description: `Machine ${name} successfully joined the cluster` }
+        : {
+            type: 'HealthCheck',
+            state: 'Successful',
+            description: `Machine ${name} successfully re-joined the cluster`,
+          },
+      recheckAfterMs: period,
+      joined: joining,
+    };
+  }
+
+  if (phase === 'Running') {
+    return {
+      phase: 'Unknown',
+      operation: {
+        type: 'HealthCheck',
+        state: 'Processing',
+        description: `Machine ${name} is unhealthy - changing MachinePhase to Unknown: ${unhealthyBecause(input)}`,
+      },
+      recheckAfterMs: Math.min(period, options.healthTimeoutMs),
+    };
+  }
+
+  if (phase === 'Unknown') {
+    const since = Math.max(input.phaseSince, input.shootBackSince ?? -Infinity);
+    const left = since + options.healthTimeoutMs - now;
+    if (left < 0) {
+      return {
+        phase: 'Failed',
+        operation: {
+          type: input.lastOperation?.type ?? 'HealthCheck',
+          state: 'Failed',
+          description:
+            `Machine ${name} health checks failing since last ${formatDuration(options.healthTimeoutMs)}. ` +
+            `Updating machine phase to Failed: ${unhealthyBecause(input)}`,
+        },
+      };
+    }
+    return { phase, recheckAfterMs: Math.min(period, left + 1) };
+  }
+
+  // Pending (or a phase this controller does not set, e.g. CrashLoopBackOff: treated as Pending).
+  if (pod.state === 'Ended') {
+    return {
+      phase: 'Failed',
+      operation: {
+        type: 'Create',
+        state: 'Failed',
+        description: `Machine ${name} could not be created: ${unhealthyBecause(input)}`,
+      },
+    };
+  }
+  const left = input.phaseSince + options.creationTimeoutMs - now;
+  if (left < 0) {
+    return {
+      phase: 'Failed',
+      operation: {
+        type: input.lastOperation?.type ?? 'Create',
+        state: 'Failed',
+        description: `Machine ${name} failed to join the cluster in ${formatDuration(options.creationTimeoutMs)}.`,
+      },
+    };
+  }
+  if (pod.state === 'Ready') {
+    return {
+      phase: 'Pending',
+      operation: {
+        type: 'Create',
+        state: 'Processing',
+        description: `Waiting for Node ${input.nodeName} to join the shoot and be Ready`,
+      },
+      recheckAfterMs: Math.min(NodeJoinPollMs, left + 1),
+    };
+  }
+  return {
+    phase: 'Pending',
+    operation: {
+      type: 'Create',
+      state: 'Processing',
+      description: `Waiting for machine Pod ${input.nodeName} to be ready`,
+    },
+    recheckAfterMs: left + 1,
+  };
+}
+
+/**
+ * Whether one more machine of a MachineDeployment may be marked Failed (MCM's `canMarkMachineFailed`): fewer than
+ * {@link MaxReplacements} of its machines are being replaced, i.e. neither Running nor Unknown (a Terminating one
+ * counts twice: its replacement may not exist yet).
+ */
+export function mayMarkFailed(machinesOfDeployment: Machine[], maxReplacements = MaxReplacements): boolean {
+  let inProgress = 0;
+  for (const m of machinesOfDeployment) {
+    const phase = m.status?.currentStatus?.phase;
+    if (phase === 'Running' || phase === 'Unknown') continue;
+    inProgress += phase === 'Terminating' ? 2 : 1;
+  }
+  return inProgress < maxReplacements;
+}
