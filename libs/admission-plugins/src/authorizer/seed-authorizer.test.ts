@@ -210,6 +210,43 @@ describe('authorizeSeed for the BackupEntry controller and the shoot flow', () =
   });
 });
 
+describe('authorizeSeed for the Bastion controller', () => {
+  const bastions = staticListers([
+    ...objects,
+    {
+      apiVersion: 'operations.gardener.cloud/v1alpha1',
+      kind: 'Bastion',
+      metadata: { name: 'cli-a', namespace: 'garden-p' },
+      spec: { shootRef: { name: 'on-a' }, seedName: 'a', sshPublicKey: 'k', ingress: [] },
+    },
+  ]);
+  const bastion = (verb: string, name?: string, subresource?: string) => ({
+    group: 'operations.gardener.cloud',
+    version: 'v1alpha1',
+    resource: 'bastions',
+    verb,
+    name,
+    namespace: 'garden-p',
+    ...(subresource ? { subresource } : {}),
+  });
+
+  it('lets the gardenlet watch Bastions, read and finalize those of its seed and write their status', async () => {
+    for (const verb of ['list', 'watch'])
+      expect((await authorizeSeed('a', bastion(verb), bastions)).decision).toBe('allow');
+    for (const verb of ['get', 'patch', 'update']) {
+      expect((await authorizeSeed('a', bastion(verb, 'cli-a'), bastions)).decision).toBe('allow');
+      expect((await authorizeSeed('b', bastion(verb, 'cli-a'), bastions)).decision).toBe('no-opinion');
+    }
+    expect((await authorizeSeed('a', bastion('patch', 'cli-a', 'status'), bastions)).decision).toBe('allow');
+    expect((await authorizeSeed('b', bastion('patch', 'cli-a', 'status'), bastions)).decision).toBe('no-opinion');
+  });
+
+  it('does not let it delete Bastions, even of its seed (the controller-manager does)', async () => {
+    expect((await authorizeSeed('a', bastion('delete', 'cli-a'), bastions)).decision).toBe('no-opinion');
+    expect((await authorizeSeed('a', bastion('update', 'cli-a', 'finalizers'), bastions)).decision).toBe('no-opinion');
+  });
+});
+
 describe('SeedRestriction', () => {
   const asSeed = (object: Record<string, any>, seed = 'a') => ({
     operation: 'CREATE' as const,

@@ -213,6 +213,11 @@ export async function authorizeSeed(
       (resource === 'backupbuckets' || resource === 'backupentries' || resource === 'shootstates')
     )
       return allow(`gardenlets create ${resource}`);
+    // Gardener's verbs for Bastions: read, update and patch (the finalizer), the status subresource; no deletion.
+    if (resource === 'bastions' && (verb === 'delete' || verb === 'deletecollection'))
+      return noOpinion('gardenlets do not delete bastions');
+    if (resource === 'bastions' && a.subresource && a.subresource !== 'status')
+      return noOpinion(`bastions/${a.subresource} is not handled for gardenlets`);
     if (!name) return noOpinion(`${verb} ${resource} needs a name`);
     if (resource === 'shootstates') {
       return (await shootOnSeed(listers, seed, namespace, name))

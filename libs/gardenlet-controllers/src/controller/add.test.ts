@@ -9,6 +9,7 @@ describe('controller registry', () => {
       'seed-care',
       'backupentry',
       'backupbucket',
+      'bastion',
       'controllerinstallation',
       'controllerinstallation-care',
       'controllerinstallation-required',
@@ -40,6 +41,12 @@ describe('controller registry', () => {
     const config = (concurrentSyncs: number) => ({ controllers: { backupBucket: { concurrentSyncs } } }) as never;
     expect(CONTROLLERS.backupbucket!.enabled(config(0))).toBe(false);
     expect(CONTROLLERS.backupbucket!.enabled(config(20))).toBe(true);
+  });
+
+  it('gates the Bastion controller by controllers.bastion.concurrentSyncs (0 disables)', () => {
+    const config = (concurrentSyncs: number) => ({ controllers: { bastion: { concurrentSyncs } } }) as never;
+    expect(CONTROLLERS.bastion!.enabled(config(0))).toBe(false);
+    expect(CONTROLLERS.bastion!.enabled(config(20))).toBe(true);
   });
 
   it('reads condition thresholds as in the example configuration', () => {

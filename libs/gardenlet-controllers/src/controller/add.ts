@@ -5,6 +5,7 @@ import { parseDuration, type GardenletConfiguration } from '@gardener-ts/compone
 import type { ConditionThresholds, Controller, KubernetesObject, Manager } from '@gardener-ts/controller-runtime';
 import { addBackupEntryController } from './backupentry/add.js';
 import { addBackupBucketController } from './backupbucket/add.js';
+import { addBastionController } from './bastion/add.js';
 import { addControllerInstallationController } from './controllerinstallation/add.js';
 import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
 import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
@@ -118,6 +119,18 @@ export const CONTROLLERS: Record<string, Entry> = {
         gardenCluster: d.gardenCluster,
         seedCluster: d.seedCluster,
         concurrentSyncs: d.config.controllers.backupBucket.concurrentSyncs,
+      }),
+  },
+  // Core Bastions of this seed → extension Bastions in the shoots' control plane namespaces
+  // (pkg/gardenlet/controller/bastion).
+  bastion: {
+    enabled: (c) => c.controllers.bastion.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addBastionController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.bastion.concurrentSyncs,
       }),
   },
   controllerinstallation: {
