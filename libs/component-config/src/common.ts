@@ -44,9 +44,20 @@ export const leaderElection = (resourceName: string, resourceNamespace = 'garden
     })
     .prefault({});
 
+/**
+ * A bind address: a host name or IP literal, empty for every interface. Gardener joins it with the port as
+ * `<bindAddress>:<port>`, so its IPv6 configurations write literals in brackets (`"[::]"`); the brackets are dropped
+ * here, leaving the address a Node server listens on (`::`).
+ */
+export const bindAddress = (fallback = '') =>
+  z
+    .string()
+    .default(fallback)
+    .transform((address) => (/^\[[^\]]*\]$/.test(address) ? address.slice(1, -1) : address));
+
 /** A `{bindAddress, port}` server block with Gardener's defaults for the component. */
 export const endpoint = (defaultPort: number, defaultBindAddress = '') =>
-  z.object({ bindAddress: z.string().default(defaultBindAddress), port: port.default(defaultPort) }).prefault({});
+  z.object({ bindAddress: bindAddress(defaultBindAddress), port: port.default(defaultPort) }).prefault({});
 
 /** `server.healthProbes` and `server.metrics`, the layout of current Gardener configurations. */
 export const probesAndMetrics = (healthPort: number, metricsPort: number) =>

@@ -23,7 +23,17 @@ const examples: { file: string; spec: ComponentConfigSpec<unknown>; ignored: str
     ignored: ['debugging'],
   },
   {
+    file: 'gardener-admission-controller-ipv6.yaml',
+    spec: admissionControllerConfigSpec as ComponentConfigSpec<unknown>,
+    ignored: ['debugging'],
+  },
+  {
     file: 'gardener-controller-manager.yaml',
+    spec: controllerManagerConfigSpec as ComponentConfigSpec<unknown>,
+    ignored: ['debugging'],
+  },
+  {
+    file: 'gardener-controller-manager-ipv6.yaml',
     spec: controllerManagerConfigSpec as ComponentConfigSpec<unknown>,
     ignored: ['debugging'],
   },
@@ -51,6 +61,48 @@ describe("Gardener's example component configurations", () => {
       expect(ignoredFields).toEqual(expect.arrayContaining(ignored));
     });
   }
+});
+
+describe("Gardener's IPv6 example configurations", () => {
+  // Gardener joins bind address and port as `<bindAddress>:<port>`, so its IPv6 examples bracket the literal; a Node
+  // server listens on the bare address (`[::]` fails with getaddrinfo ENOTFOUND).
+  it('listen on the bare IPv6 address', async () => {
+    const { config: admission } = await loadComponentConfig(
+      admissionControllerConfigSpec,
+      fixture('gardener-admission-controller-ipv6.yaml'),
+    );
+    expect(admission.server.webhooks.bindAddress).toBe('::');
+    expect(admissionControllerConfigSpec.runtime(admission)).toMatchObject({
+      healthProbes: { bindAddress: '::', port: 2722 },
+      metrics: { bindAddress: '::', port: 2723 },
+    });
+    const { config: controllerManager } = await loadComponentConfig(
+      controllerManagerConfigSpec,
+      fixture('gardener-controller-manager-ipv6.yaml'),
+    );
+    expect(controllerManagerConfigSpec.runtime(controllerManager)).toMatchObject({
+      healthProbes: { bindAddress: '::', port: 2718 },
+      metrics: { bindAddress: '::', port: 2719 },
+    });
+  });
+
+  it('keep other addresses as written', () => {
+    const config = (address: string) =>
+      parseComponentConfig(
+        resourceManagerConfigSpec,
+        `apiVersion: resourcemanager.config.gardener.cloud/v1alpha1
+kind: ResourceManagerConfiguration
+server:
+  webhooks: { bindAddress: "${address}" }
+  metrics: { bindAddress: "${address}" }
+`,
+      ).config;
+    for (const address of ['', '0.0.0.0', '127.0.0.1', '::1', 'localhost']) {
+      expect(config(address).server.webhooks.bindAddress).toBe(address);
+      expect(config(address).server.metrics.bindAddress).toBe(address);
+    }
+    expect(config('[fd00::1]').server.webhooks.bindAddress).toBe('fd00::1');
+  });
 });
 
 describe('AdmissionControllerConfiguration resource limits', () => {

@@ -3,7 +3,7 @@
 // pkg/admissioncontroller/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging, ...) are
 // reported as ignored by the loader.
 import { z } from 'zod';
-import { endpoint, featureGates, logFormat, logLevel, port, serverRuntime } from '../common.js';
+import { bindAddress, endpoint, featureGates, logFormat, logLevel, port, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 export const RESOURCE_ADMISSION_OPERATION_MODES = ['block', 'log'] as const;
@@ -67,7 +67,7 @@ const schema = z.object({
     .object({
       webhooks: z
         .object({
-          bindAddress: z.string().default(''),
+          bindAddress: bindAddress(),
           port: port.default(2721),
           tls: z.object({ serverCertDir: z.string().min(1, 'must specify a directory') }).optional(),
         })

@@ -4,7 +4,16 @@
 // the default is applied always here; it has no effect while the controller is disabled.
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import { duration, endpoint, leaderElection, logFormat, logLevel, port, serverRuntime } from '../common.js';
+import {
+  bindAddress,
+  duration,
+  endpoint,
+  leaderElection,
+  logFormat,
+  logLevel,
+  port,
+  serverRuntime,
+} from '../common.js';
 import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 /** An empty YAML value (`key:` with only comments below it) reads as null; Go treats it as unset. */
@@ -165,7 +174,7 @@ const schema = z.object({
     .object({
       webhooks: z
         .object({
-          bindAddress: z.string().default(''),
+          bindAddress: bindAddress(),
           port: port.default(9449),
           tls: z.object({ serverCertDir: z.string().default('') }).prefault({}),
         })

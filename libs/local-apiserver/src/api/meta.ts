@@ -55,6 +55,35 @@ export function validateName(resource: string, name: string, field = 'metadata.n
   }));
 }
 
+const invalid = (field: string, value: unknown, message: string): FieldProblem => ({
+  field,
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
+});
+
+/**
+ * kube's ValidateLabels (apimachinery): every key a qualified name, every value a valid label value, each problem on
+ * `field` itself (not keyed) with the offending key or value, as kube reports them. Used for `metadata.labels` and for
+ * label maps elsewhere (pod template labels, Service selectors, `matchLabels`).
+ */
+export function validateLabels(labels: unknown, field: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (labels === null || typeof labels !== 'object') return problems;
+  for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
+    for (const m of qualifiedNameErrors(k)) problems.push(invalid(field, k, m));
+    if (typeof v !== 'string') {
+      problems.push({
+        field: `${field}.${k}`,
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: must be a string',
+      });
+      continue;
+    }
+    for (const m of labelValueErrors(v)) problems.push(invalid(field, v, m));
+  }
+  return problems;
+}
+
 /** kube's limit on the total size of an object's annotations (keys and values), in bytes. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -64,24 +93,7 @@ export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
  * One problem per message, on `metadata.labels` / `metadata.annotations` with the offending key or value, as kube.
  */
 export function validateLabelsAndAnnotations(meta: KubeObject): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const invalid = (field: string, value: unknown, message: string): FieldProblem => ({
-    field,
-    reason: 'FieldValueInvalid',
-    message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
-  });
-  for (const [k, v] of Object.entries((meta.labels ?? {}) as Record<string, unknown>)) {
-    for (const m of qualifiedNameErrors(k)) problems.push(invalid('metadata.labels', k, m));
-    if (typeof v !== 'string') {
-      problems.push({
-        field: `metadata.labels.${k}`,
-        reason: 'FieldValueTypeInvalid',
-        message: 'Invalid value: must be a string',
-      });
-      continue;
-    }
-    for (const m of labelValueErrors(v)) problems.push(invalid('metadata.labels', v, m));
-  }
+  const problems = validateLabels(meta.labels, 'metadata.labels');
   const annotations = (meta.annotations ?? {}) as Record<string, unknown>;
   let size = 0;
   for (const [k, v] of Object.entries(annotations)) {

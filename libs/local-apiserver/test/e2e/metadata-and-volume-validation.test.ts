@@ -78,6 +78,54 @@ describe('label and annotation validation', () => {
   });
 });
 
+describe('label keys in specs', () => {
+  // The NetworkPolicy the resource-manager's controller writes for a Service in a long shoot namespace: a real API
+  // server refuses the unshortened pod label key in the peer's selector, so ours must as well.
+  const key = `networking.resources.gardener.cloud/to-${longName}-kube-apiserver-tcp-443`;
+
+  it('refuses a NetworkPolicy whose peer selects pods by a label key longer than 63 characters', async () => {
+    const policy = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: ingress-to-kube-apiserver-tcp-443
+  namespace: val
+spec:
+  podSelector:
+    matchLabels: { app: kubernetes }
+  ingress:
+  - from:
+    - namespaceSelector: {}
+      podSelector:
+        matchLabels: { "${key}": allowed }
+  policyTypes: [Ingress]
+`;
+    expect(await fails(['apply', '-f', '-'], policy)).toContain(
+      `The NetworkPolicy "ingress-to-kube-apiserver-tcp-443" is invalid: spec.ingress[0].from[0].podSelector.matchLabels: Invalid value: "${key}": name part must be no more than 63 characters`,
+    );
+    expect(await fails(['apply', '--server-side', '-f', '-'], policy)).toContain('name part must be no more than 63');
+  });
+
+  it("refuses such a key in a Deployment's pod template labels", async () => {
+    const stderr = await fails(
+      ['create', '-f', '-'],
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: d, namespace: val }
+spec:
+  selector: { matchLabels: { app: d } }
+  template:
+    metadata:
+      labels: { app: d, "${key}": allowed }
+    spec:
+      containers: [{ name: c, image: busybox }]
+`,
+    );
+    expect(stderr).toContain(
+      `spec.template.metadata.labels: Invalid value: "${key}": name part must be no more than 63 characters`,
+    );
+  });
+});
+
 describe('name validation', () => {
   it('words invalid names as kube does, Services as DNS-1035 labels', async () => {
     expect(await fails(['create', 'service', 'clusterip', '1st', '--tcp=80', '-n', 'val'])).toContain(

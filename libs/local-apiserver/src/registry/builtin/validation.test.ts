@@ -92,6 +92,47 @@ describe('validation of built-in kinds', () => {
     expect(VALIDATORS['/services']({ spec: { clusterIP: 'None' } }, undefined)).toEqual([]);
   });
 
+  it('checks label keys in pod templates, selectors and NetworkPolicy peers of every kind that has them', () => {
+    const bad = 'x/' + 'n'.repeat(64);
+    const template = {
+      metadata: { labels: { app: 'a', [bad]: '1' } },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    };
+    const workloadSpec = { selector: { matchLabels: { app: 'a' } }, template };
+    for (const kind of ['apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets']) {
+      const spec = { ...workloadSpec, template: { ...template, spec: { ...template.spec, restartPolicy: 'Always' } } };
+      expect(fields(VALIDATORS[kind]({ spec }, undefined)), kind).toEqual(['spec.template.metadata.labels']);
+    }
+    const jobTemplate = { ...template, spec: { ...template.spec, restartPolicy: 'Never' } };
+    expect(fields(VALIDATORS['batch/jobs']({ spec: { template: jobTemplate } }, undefined))).toEqual([
+      'spec.template.metadata.labels',
+    ]);
+    expect(
+      fields(
+        VALIDATORS['batch/cronjobs'](
+          { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
+          undefined,
+        ),
+      ),
+    ).toEqual(['spec.jobTemplate.spec.template.metadata.labels']);
+    expect(
+      fields(VALIDATORS['/services']({ spec: { ports: [{ port: 80 }], selector: { [bad]: 'x' } } }, undefined)),
+    ).toEqual(['spec.selector']);
+    expect(
+      fields(
+        VALIDATORS['policy/poddisruptionbudgets']({ spec: { selector: { matchLabels: { [bad]: 'x' } } } }, undefined),
+      ),
+    ).toEqual(['spec.selector.matchLabels']);
+    expect(
+      fields(
+        VALIDATORS['networking.k8s.io/networkpolicies'](
+          { spec: { podSelector: {}, ingress: [{ from: [{ podSelector: { matchLabels: { [bad]: 'allowed' } } }] }] } },
+          undefined,
+        ),
+      ),
+    ).toEqual(['spec.ingress[0].from[0].podSelector.matchLabels']);
+  });
+
   it('keeps the content of immutable ConfigMaps and Secrets, with kube paths and messages', () => {
     const forbidden = (field: string) => ({
       field,

@@ -1,10 +1,13 @@
 // The parts of kube's validation of built-in kinds that users meet most: pod templates (containers, names,
 // images, restart policies), workload selectors that must match their template and stay immutable, config keys of
-// ConfigMaps and Secrets (immutable ones keep their content), and Service ports. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
+// ConfigMaps and Secrets (immutable ones keep their content), Service ports, and the label keys and values of pod
+// templates, selectors and NetworkPolicy peers. Worded like k8s.io/kubernetes/pkg/apis/*/validation.
 import { dns1123LabelErrors } from '@gardener-ts/api';
+import { validateLabels } from '../../api/meta.js';
 import { matchesLabelSelector } from '../../api/selectors.js';
 import type { FieldProblem } from '../../schema/types.js';
 import { duplicate, forbidden, invalid, required } from './field-problems.js';
+import { networkPolicySelectorProblems, specSelectorProblems, workloadSelectorProblems } from './label-selectors.js';
 import { volumeMountProblems, volumeProblems } from './pod-volumes.js';
 import type { KubeObject } from '../../storage/types.js';
 
@@ -92,7 +95,11 @@ function workload(restartPolicies = ['Always']): Validator {
     const claimed = (Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [])
       .map((c: KubeObject) => c?.metadata?.name)
       .filter((n: unknown): n is string => typeof n === 'string');
-    return [...problems, ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies, claimed)];
+    return [
+      ...problems,
+      ...workloadSelectorProblems(spec, old),
+      ...podSpecProblems(spec.template?.spec, 'spec.template.spec', restartPolicies, claimed),
+    ];
   };
 }
 
@@ -159,21 +166,28 @@ export const VALIDATORS: Record<string, Validator> = {
       if (spec.ports.length > 1 && !p.name) problems.push(required(`spec.ports[${i}].name`));
     });
     if (spec.type === 'ExternalName' && !spec.externalName) problems.push(required('spec.externalName'));
-    return problems;
+    return [...problems, ...validateLabels(spec.selector, 'spec.selector')];
   },
   'apps/deployments': workload(),
   'apps/replicasets': workload(),
   'apps/statefulsets': workload(),
   'apps/daemonsets': workload(),
-  'batch/jobs': (o) => podSpecProblems(o.spec?.template?.spec, 'spec.template.spec', ['OnFailure', 'Never']),
+  'batch/jobs': (o, old) => [
+    ...workloadSelectorProblems(o.spec ?? {}, old),
+    ...podSpecProblems(o.spec?.template?.spec, 'spec.template.spec', ['OnFailure', 'Never']),
+  ],
   'batch/cronjobs': (o) => {
     const problems = o.spec?.schedule ? [] : [required('spec.schedule')];
+    const template = o.spec?.jobTemplate?.spec?.template;
     return [
       ...problems,
+      ...validateLabels(template?.metadata?.labels, 'spec.jobTemplate.spec.template.metadata.labels'),
       ...podSpecProblems(o.spec?.jobTemplate?.spec?.template?.spec, 'spec.jobTemplate.spec.template.spec', [
         'OnFailure',
         'Never',
       ]),
     ];
   },
+  'networking.k8s.io/networkpolicies': (o, old) => networkPolicySelectorProblems(o, old),
+  'policy/poddisruptionbudgets': (o, old) => specSelectorProblems(o.spec ?? {}, old),
 };
