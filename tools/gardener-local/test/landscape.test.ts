@@ -543,6 +543,42 @@ spec:
       };
     } | null;
   };
+  /**
+   * Runs a shoot flow (`flow`, the CLI waiting for it) and kills the gardenlet with SIGKILL once the shoot's last
+   * operation of `type` is Processing at 20 % or more; the seed's kubelet restarts it. `killedAt` is the progress
+   * then, undefined when the flow ended before.
+   */
+  const killGardenletDuring = async <T>(type: 'Reconcile' | 'Delete', flow: Promise<T>) => {
+    let killedAt: number | undefined;
+    let finished = false;
+    const done = flow.finally(() => (finished = true));
+    const killer = waitFor(
+      `the ${type} flow to be under way (to kill the gardenlet)`,
+      async () => {
+        if (finished) return true;
+        const json = await kubectl(kc(), [
+          '-n',
+          'garden-local',
+          'get',
+          'shoot',
+          'local',
+          '--ignore-not-found',
+          '-o',
+          'jsonpath={.status.lastOperation}',
+        ]).catch(() => '');
+        const op = JSON.parse(json || '{}') as { type?: string; state?: string; progress?: number };
+        if (op.type !== type || op.state !== 'Processing' || (op.progress ?? 0) < 20) return false;
+        const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(root, 'kubelet', 'pods')}`);
+        for (const pid of gardenlet) process.kill(pid, 'SIGKILL');
+        if (gardenlet.length > 0) killedAt = op.progress;
+        return killedAt !== undefined;
+      },
+      { timeoutMs: 900_000, intervalMs: 500 },
+    );
+    const result = await done;
+    await killer;
+    return { result, killedAt };
+  };
   const seedPods = async () =>
     (await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'jsonpath={.items[*].metadata.name}']))
       .split(' ')
@@ -559,7 +595,9 @@ spec:
     const nodePort = Number(
       await kubectl(shootKc, ['-n', 'hello', 'get', 'service', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}']),
     );
-    const hibernated = await shootCli('hibernate', '10m');
+    // A crash in the middle of the hibernation flow: the restarted gardenlet takes it up again.
+    const { result: hibernated, killedAt } = await killGardenletDuring('Reconcile', shootCli('hibernate', '10m'));
+    expect(killedAt, 'the gardenlet was killed while the hibernation flow ran').toBeDefined();
     expect(hibernated?.status?.hibernated).toBe(true);
     expect(hibernated?.status?.lastOperation).toMatchObject({ type: 'Reconcile', state: 'Succeeded' });
     // No machine, no etcd, no API server: nothing of the shoot runs in the seed any more, and its node port is closed.
@@ -631,9 +669,12 @@ spec:
     );
   }, 300_000);
 
-  it('deletes the hibernated shoot: woken far enough to be cleaned, its flow removes it all from the seed', async () => {
+  it('deletes the hibernated shoot: woken far enough to be cleaned, its flow removes it all from the seed, also when the gardenlet is killed (-9) in the middle of it', async () => {
     expect((await shootCli('hibernate', '10m'))?.status?.hibernated).toBe(true);
-    expect(await shootCli('delete', '10m')).toBeNull();
+    // A crash in the middle of the delete flow: the restarted gardenlet takes the deletion up again.
+    const { result, killedAt } = await killGardenletDuring('Delete', shootCli('delete', '10m'));
+    expect(result).toBeNull();
+    expect(killedAt, 'the gardenlet was killed while the delete flow ran').toBeDefined();
     expect(await kubectl(kc(), ['get', 'shoots', '-A', '-o', 'name'])).toBe('');
     await waitFor(
       'the shoot namespace to be gone from the seed',

@@ -28,7 +28,6 @@ import {
   type ProgressEvent,
   type ProgressReporter,
 } from '@gardener-ts/flow';
-import type { V1Deployment } from '@kubernetes/client-node';
 import { InfrastructureKind } from '../../shoot/kinds.js';
 import { KubeAPIServerName } from '../../component/kube-apiserver.js';
 import { KubeControllerManagerName } from '../../component/kube-controller-manager.js';
@@ -215,8 +214,7 @@ export class ShootReconciler {
       }
     };
     const ns = await get(() => seed.get(Kinds.Namespace, { name: namespace }));
-    const kapi = (await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeAPIServerName }))) as
-      V1Deployment | undefined;
+    const kapi = await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeAPIServerName }));
     const kcm = await get(() => seed.get(Kinds.Deployment, { namespace, name: KubeControllerManagerName }));
     // With its Infrastructure there, the flow brings the control plane up far enough to clean the shoot (a hibernated
     // shoot's etcd, kube-apiserver, resource manager and controller manager are scaled up again).
@@ -224,7 +222,6 @@ export class ShootReconciler {
     return {
       namespaceActive: ns !== undefined && !ns.metadata?.deletionTimestamp,
       kubeAPIServerDeploymentFound: kapi !== undefined,
-      kubeAPIServerReplicas: kapi?.spec?.replicas ?? 0,
       kubeControllerManagerDeploymentFound: kcm !== undefined,
       infrastructureFound: infrastructure !== undefined,
       // The ControlPlane is not deployed again for the deletion (provider-local's needs nothing of it to clean up).

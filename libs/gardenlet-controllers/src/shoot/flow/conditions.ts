@@ -10,6 +10,8 @@ export const ShootTaskRestartControlPlanePods = 'restartControlPlanePods';
 export interface FlowConditions {
   readonly workerless: boolean;
   readonly hibernationEnabled: boolean;
+  /** `status.hibernated`: the shoot is hibernated (its control plane scaled down). */
+  readonly hibernated: boolean;
   /** `shoot.gardener.cloud/skip-readiness` is set: wait tasks are skipped. */
   readonly skipReadiness: boolean;
   /** The seed has backup configured. */
@@ -49,6 +51,7 @@ export function flowConditions(shoot: Shoot, seed: Seed, options: FlowConditionO
   return {
     workerless,
     hibernationEnabled: hibernationEnabled(shoot),
+    hibernated: shoot.status?.hibernated === true,
     skipReadiness,
     allowBackup: seed.spec.backup !== undefined,
     restoring: options.restoring === true,

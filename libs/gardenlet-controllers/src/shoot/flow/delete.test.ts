@@ -13,7 +13,6 @@ import type { Shoot } from '@gardener-ts/api';
 const running: DeleteFlowState = {
   namespaceActive: true,
   kubeAPIServerDeploymentFound: true,
-  kubeAPIServerReplicas: 1,
   kubeControllerManagerDeploymentFound: true,
   infrastructureFound: true,
   controlPlaneDeploymentNeeded: true,
@@ -102,10 +101,7 @@ describe('delete flow', () => {
   it('a hibernated shoot gets its kube-apiserver scaled up to be cleaned', async () => {
     const { recording } = await run(
       exampleShoot((s) => (s.spec.hibernation = { enabled: true })),
-      {
-        ...running,
-        kubeAPIServerReplicas: 0,
-      },
+      running,
     );
     // etcd and kube-controller-manager too, each before what needs it.
     for (const [scaleUp, next] of [
@@ -117,6 +113,29 @@ describe('delete flow', () => {
       expect(recording.started.indexOf(next)).toBeGreaterThan(recording.finished.indexOf(scaleUp));
     }
     expect(recording.started).not.toContain('waitForOperatingSystemConfigsDeleted');
+  });
+
+  it('a hibernated shoot whose deletion was interrupted after kube-apiserver was scaled up still gets kube-controller-manager scaled up (decided by the Shoot, not by the replicas found)', async () => {
+    for (const shoot of [
+      exampleShoot((s) => {
+        s.spec.hibernation = { enabled: true };
+        s.status = { ...s.status, hibernated: true } as typeof s.status;
+      }),
+      // Hibernation was disabled for the deletion, the status still says hibernated.
+      exampleShoot((s) => {
+        s.status = { ...s.status, hibernated: true } as typeof s.status;
+      }),
+    ]) {
+      const { recording } = await run(shoot, running);
+      expect(recording.finished).toContain('scaleUpKubeAPIServer');
+      expect(recording.finished.indexOf('scaleUpKubeControllerManager')).toBeGreaterThanOrEqual(0);
+      expect(recording.started.indexOf('cleanKubernetesResources')).toBeGreaterThan(
+        recording.finished.indexOf('scaleUpKubeControllerManager'),
+      );
+    }
+    // An awake shoot is not scaled.
+    const { recording } = await run(exampleShoot(), running);
+    expect(recording.started).not.toContain('scaleUpKubeControllerManager');
   });
 
   it('without a running control plane it only deletes what is left', async () => {

@@ -14,8 +14,6 @@ export interface DeleteFlowState {
   readonly namespaceActive: boolean;
   /** The kube-apiserver Deployment exists. */
   readonly kubeAPIServerDeploymentFound: boolean;
-  /** Its replicas (0 when hibernated: it must be scaled up to clean the shoot). */
-  readonly kubeAPIServerReplicas: number;
   /** The kube-controller-manager Deployment exists. */
   readonly kubeControllerManagerDeploymentFound: boolean;
   /** The Infrastructure resource exists. */
@@ -46,8 +44,10 @@ export function deleteFlow(
   const active = state.namespaceActive;
   const cleanup = active && state.kubeAPIServerDeploymentFound && (state.infrastructureFound || c.workerless);
   const w = c.workerless;
-  // A hibernated shoot (its API server scaled to zero) is woken up far enough to be cleaned (Gardener's wakeupRequired).
-  const wakeupRequired = cleanup && state.kubeAPIServerReplicas === 0;
+  // A hibernated or hibernating shoot is woken up far enough to be cleaned (Gardener's wakeupRequired). Decided by the
+  // Shoot, not by the replicas found: a flow that was interrupted after scaling kube-apiserver up still has to scale
+  // up the rest (kube-controller-manager).
+  const wakeupRequired = cleanup && (c.hibernated || c.hibernationEnabled);
 
   const deployNamespace = g.add({
     name: 'Deploying Shoot namespace in Seed',
