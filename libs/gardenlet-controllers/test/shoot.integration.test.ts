@@ -2,7 +2,8 @@
 // landscape), with the garden's admission registered: Gardener's provider-local example Project, CloudProfile,
 // CredentialsBinding and Shoot applied with kubectl. The test plays the seed's other actors where this API server
 // alone has none — the service proxy (the kube-apiserver Service's load balancer address), etcd-druid (Etcd ready),
-// the kube controller manager (the Deployments' rollout status) and the shoot's gardener-resource-manager (tokens in
+// the kube controller manager (the Deployments' rollout status), the BackupEntry controller (the example seed has
+// backup: entries reported Succeeded) and the shoot's gardener-resource-manager (tokens in
 // the shoot access Secrets, ManagedResource conditions) — only through the fields those actors own, and a stand-in
 // for the shoot's API server behind the load balancer address: an HTTPS server with the shoot's kube-apiserver
 // certificate that answers the gardenlet's shoot client only with the token the "resource manager" issued. It checks what a user and the extensions rely on: the shoot claimed for the seed with its finalizer, the
@@ -21,6 +22,7 @@ import { etcdCRD } from '../src/controller/etcd/crd.js';
 import { addShootController } from '../src/controller/shoot/add.js';
 import { exampleSeed } from '../src/component/testdata/fixtures.js';
 import { kubeconfigToken, withKubeconfigToken } from '../src/component/shoot-access.js';
+import { BackupEntryKind } from '../src/controller/backupentry/kinds.js';
 import { SeedKind } from '../src/seed-kind.js';
 import { EtcdKind, ShootKind, type Shoot } from '../src/shoot/kinds.js';
 
@@ -183,6 +185,43 @@ function startActors(): { stop: () => void } {
   let running = true;
   const loop = (async () => {
     while (running) {
+      // As the gardenlet's BackupEntry controller with its extension (the example seed has backup): a reconcile
+      // request is picked up and reported Succeeded at the entry's generation.
+      for (const entry of (await admin.list(BackupEntryKind)).items) {
+        if (entry.metadata?.deletionTimestamp) continue;
+        const key = { namespace: entry.metadata!.namespace!, name: entry.metadata!.name! };
+        if (entry.metadata?.annotations?.['gardener.cloud/operation'] === 'reconcile')
+          await admin.patch(BackupEntryKind, key, {
+            type: 'merge',
+            patch: { metadata: { annotations: { 'gardener.cloud/operation': null } } },
+          });
+        if (
+          entry.status?.lastOperation?.state === 'Succeeded' &&
+          entry.status.observedGeneration === entry.metadata?.generation &&
+          entry.metadata?.annotations?.['gardener.cloud/operation'] !== 'reconcile'
+        )
+          continue;
+        await admin.patch(
+          BackupEntryKind,
+          key,
+          {
+            type: 'merge',
+            patch: {
+              status: {
+                observedGeneration: entry.metadata?.generation,
+                lastOperation: {
+                  type: 'Create',
+                  state: 'Succeeded',
+                  progress: 100,
+                  description: 'Backup entry has been successfully reconciled.',
+                  lastUpdateTime: new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
+                },
+              },
+            },
+          },
+          { subresource: 'status' },
+        );
+      }
       for (const ns of (await admin.list(Kinds.Namespace)).items) {
         const namespace = ns.metadata!.name!;
         if (!namespace.startsWith('shoot--')) continue;
