@@ -71,6 +71,8 @@ export interface AccessAttributes {
   verb: string;
   group: string;
   resource: string;
+  /** `binding`, `status`, ...: the subresource asked about (SubjectAccessReview `resourceAttributes.subresource`). */
+  subresource?: string;
   name?: string;
   namespace?: string;
 }
@@ -112,6 +114,24 @@ export function invalidObject(a: AdmissionAttributes, errors: readonly FieldErro
   const kind = a.kind.group ? `${a.kind.kind}.${a.kind.group}` : a.kind.kind;
   const name = a.object?.metadata?.name ?? a.name;
   return { allowed: false, code: 422, reason: 'Invalid', message: aggregateMessage(kind, name, errors) };
+}
+
+/** kube's `apierrors.NewInternalError`: 500 `Internal error occurred: <message>`. */
+export function internalError(message: string): AdmissionDecision {
+  return { allowed: false, code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}` };
+}
+
+/** A plain Go error returned by a plugin: the API server answers 500 with its text (`ErrorToAPIStatus`). */
+export function unknownError(message: string): AdmissionDecision {
+  return { allowed: false, code: 500, reason: '', message };
+}
+
+/**
+ * kube's `apierrors.NewForbidden(groupResource, name, err)` with a group resource that is not the request's (Gardener's
+ * `core.Resource("Seed")`): 403 `Seed.core.gardener.cloud "name" is forbidden: <reason>`.
+ */
+export function forbiddenResource(resource: string, name: string, reason: string): AdmissionDecision {
+  return { allowed: false, code: 403, reason: 'Forbidden', message: `${resource} "${name}" is forbidden: ${reason}` };
 }
 
 /** kube's `apierrors.NewBadRequest`. */

@@ -40,6 +40,12 @@ describe('startTestAdmission', () => {
     expect(shoot.spec.provider.workers[0].machine.image).toEqual({ name: 'local', version: '1.0.0' });
     expect(shoot.metadata.labels['provider.extensions.gardener.cloud/local']).toBe('true');
     expect(shoot.metadata.annotations['gardener.cloud/created-by']).toBeTruthy();
+    // ShootMutator: a new Shoot's first reconciliation deploys infrastructure and DNS records.
+    expect(shoot.metadata.annotations['shoot.gardener.cloud/tasks']).toBe(
+      'deployInfrastructure,deployDNSRecordInternal,deployDNSRecordExternal,deployDNSRecordIngress',
+    );
+    // ShootResourceReservation (default configuration): Gardener's static kubelet reservation.
+    expect(shoot.spec.kubernetes.kubelet.kubeReserved).toEqual({ cpu: '80m', memory: '1Gi', pid: '20k' });
     const project = JSON.parse(await kubectl(kc, ['get', 'project', 'local', '-o', 'json']));
     expect(project.spec.owner).toEqual(project.spec.createdBy);
   });

@@ -15,6 +15,7 @@ import {
   type TestCluster,
 } from '@gardener-ts/testing';
 import { startTestGardenWebhooks, type TestGardenWebhooks } from '../src/testing.js';
+import { example } from './examples.js';
 
 const examples = join(workspaceRoot(), 'deploy/gardener/examples/local');
 
@@ -81,6 +82,12 @@ describe('SeedAuthorizer', () => {
       await kubectl(admin, ['apply', '-f', join(examples, file)]);
     await kubectl(admin, ['create', 'secret', 'generic', 'local', '-n', 'garden-local']);
     await kubectl(admin, ['apply', '-f', join(examples, 'credentialsbinding.yaml')]);
+    // The Seeds exist before Shoots name them (ShootMutator reads the Seed of a Shoot).
+    for (const name of ['a', 'b']) {
+      const seed = example('50-seed.yaml');
+      seed.metadata!.name = name;
+      await kubectl(admin, ['apply', '-f', '-'], { input: JSON.stringify(seed) });
+    }
     await kubectl(admin, ['apply', '-f', '-'], { input: shoot('on-a', 'a') });
     await kubectl(admin, ['apply', '-f', '-'], { input: shoot('on-b', 'b') });
     for (const seed of ['a', 'b']) {

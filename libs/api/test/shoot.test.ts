@@ -200,15 +200,21 @@ describe('validateShoot', () => {
       ]);
     });
 
-    it('changes the seed only through the binding subresource, but allows the first assignment', () => {
+    it('allows the first assignment of a seed and leaves a change of seed to admission (the binding), but never its removal', () => {
       expect(
         validateShoot(
           shoot((s) => (s.spec.seedName = 'seed-a')),
           shoot(),
         ),
       ).toEqual([]);
+      expect(
+        validateShoot(
+          shoot((s) => (s.spec.seedName = 'seed-b')),
+          shoot((s) => (s.spec.seedName = 'seed-a')),
+        ),
+      ).toEqual([]);
       const errors = validateShoot(
-        shoot((s) => (s.spec.seedName = 'seed-b')),
+        shoot(),
         shoot((s) => (s.spec.seedName = 'seed-a')),
       );
       expect(errors).toHaveLength(1);

@@ -661,3 +661,40 @@ describe('CredentialsBinding controller', () => {
     );
   });
 });
+
+describe('seed secrets controller', () => {
+  it('creates seed-<name> and keeps the copies of the role-labelled garden Secrets in step with their originals', async () => {
+    const original = (data: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'alerting-smtp', namespace: 'garden', labels: { 'gardener.cloud/role': 'alerting' } },
+      data: { auth: b64(data) },
+    });
+    await client.create(original('one') as KubernetesObject);
+    await client.create(localSeed('seed-sync'));
+    const seed = await client.get(SeedKind, { name: 'seed-sync' });
+    const namespace = await waitFor('namespace seed-seed-sync', () =>
+      client.get(Kinds.Namespace, { name: 'seed-seed-sync' }).catch(() => undefined),
+    );
+    expect(namespace.metadata?.labels).toMatchObject({ 'gardener.cloud/role': 'seed' });
+    expect(namespace.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Seed', name: 'seed-sync', uid: seed.metadata?.uid, controller: true }),
+    ]);
+    const copyData = () =>
+      client
+        .get(Kinds.Secret, { namespace: 'seed-seed-sync', name: 'alerting-smtp' })
+        .then((s) => s.data?.auth)
+        .catch(() => 'gone');
+    await waitFor('the copy', async () => ((await copyData()) === b64('one') ? true : undefined));
+
+    await client.patch(
+      Kinds.Secret,
+      { namespace: 'garden', name: 'alerting-smtp' },
+      { type: 'merge', patch: { data: { auth: b64('two') } } },
+    );
+    await waitFor('the copy to follow the change', async () => ((await copyData()) === b64('two') ? true : undefined));
+
+    await client.delete(Kinds.Secret, { namespace: 'garden', name: 'alerting-smtp' });
+    await waitFor('the copy to be deleted', async () => ((await copyData()) === 'gone' ? true : undefined));
+  });
+});

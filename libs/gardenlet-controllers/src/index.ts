@@ -78,3 +78,6 @@ export {
 } from './shoot/sync.js';
 export { ExtensionResources, extensionReadiness, extensionKeyOf } from './shoot/extension-resources.js';
 export { SeedShootSteps } from './shoot/seed-steps.js';
+
+// etcd-druid's etcd-backup-restore in local mode (`etcdbrctl`): snapshots into a Local store, restores before etcd starts.
+export * from './etcdbr/index.js';

@@ -4,18 +4,23 @@
 // side; the Etcds turn ready and quorate (also in `kubectl get etcd`), a client with the etcd client certificate puts
 // and gets a key through the `etcd-main-client` Service, the key survives scaling etcd-main to 0 and back (hibernation
 // and wake-up: the data lives on a PersistentVolume of the cluster's default StorageClass), and deleting the Etcds
-// removes their StatefulSets, Pods and Services.
+// removes their StatefulSets, Pods and Services. With a backup store (provider-local's `etcd-backup` Secret: bucket
+// and host directory) etcd-main gets the backup-restore sidecar, which writes full snapshots into the backup entry's
+// directory, then delta snapshots; after a final full snapshot over its API and a delta after it, losing the data dir
+// loses nothing: the init container restores the full snapshot and replays the delta when etcd-main is scaled up. etcdbrctl runs from the sources here (an image map entry overrides the
+// built-in one, which runs the built `gardener-local etcdbrctl`).
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, Kinds, Manager, ignoreNotFound, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { clusterLayout, defaultComponents, runCluster, type RunningCluster } from '@gardener-ts/local-cluster';
 import { createLogger } from '@gardener-ts/logging';
 import { parseManifests } from '@gardener-ts/api';
-import { kubectl, waitFor } from '@gardener-ts/testing';
+import { kubectl, waitFor, workspaceRoot } from '@gardener-ts/testing';
 import { renderEtcd } from '../src/component/etcd.js';
 import { exampleValues } from '../src/component/testdata/fixtures.js';
 import { addEtcdController } from '../src/controller/etcd/add.js';
@@ -75,13 +80,57 @@ async function etcdAccess() {
   return { port, tls };
 }
 
+/** A GET to the backup-restore sidecar's API through etcd-main-client's `backuprestore` port (HTTPS, etcd's server certificate). */
+async function backupRestoreGet(path: string): Promise<Record<string, any>> {
+  const services = JSON.parse(await readFile(servicesFile, 'utf8')) as {
+    services: { namespace: string; name: string; ports: { name: string; localPort: number }[] }[];
+  };
+  const service = services.services.find((s) => s.namespace === namespace && s.name === 'etcd-main-client');
+  const port = service?.ports.find((p) => p.name === 'backuprestore')?.localPort;
+  if (!port) throw new Error('etcd-main-client has no backuprestore port yet');
+  const { tls } = await etcdAccess();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'GET', servername: 'etcd-main-client', ca: tls.ca },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${res.statusCode}: ${text}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'etcd-controller-'));
   const logger = createLogger({ name: 'etcd-integration', level: process.env.ETCD_TEST_LOG ? 'debug' : 'silent' });
   const layout = clusterLayout(dir, 'seed');
   kubeconfig = layout.kubeconfig;
   servicesFile = layout.services;
-  cluster = await runCluster(layout, defaultComponents({ serverTLSBootstrap: false }), logger, {
+  // druid's etcd-backup-restore image runs etcdbrctl from the sources.
+  const imageMapFile = join(dir, 'image-map.json');
+  const etcdbrctl = [
+    process.execPath,
+    '--conditions=@gardener-ts/source',
+    '--import',
+    pathToFileURL(join(workspaceRoot(), 'node_modules/tsx/dist/loader.mjs')).href,
+    join(workspaceRoot(), 'libs/gardenlet-controllers/src/etcdbr/main.ts'),
+  ];
+  await writeFile(
+    imageMapFile,
+    JSON.stringify({
+      images: ['releases', 'public'].map((r) => ({
+        image: `europe-docker.pkg.dev/gardener-project/${r}/gardener/etcdbrctl`,
+        command: etcdbrctl,
+        binaries: ['etcdbrctl'],
+      })),
+    }),
+  );
+  cluster = await runCluster(layout, defaultComponents({ serverTLSBootstrap: false, imageMapFile }), logger, {
     kubeletCertificateAuthority: false,
   });
   client = await ApiClient.create(kubeconfig);
@@ -228,6 +277,103 @@ describe.skipIf(!existsSync(ETCD_BINARY))('the etcd controller on a local cluste
     );
     expect(Buffer.from(range.kvs[0].value, 'base64').toString()).toBe('kept');
     expect(await bound()).toBe(volume);
+  }, 180_000);
+
+  it("snapshots etcd-main into the backup entry's directory and restores the snapshot into a lost data dir", async () => {
+    // What provider-local's BackupEntry actuator deploys: `etcd-backup` with the bucket and the host directory of the
+    // buckets; the bucket directory exists (provider-local's BackupBucket actuator creates it).
+    const backupRoot = join(dir, 'backupbuckets');
+    const bucket = 'seed-uid';
+    const entry = 'shoot--local--local--shoot-uid';
+    await mkdir(join(backupRoot, bucket), { recursive: true });
+    await client.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { namespace, name: 'etcd-backup' },
+        data: {
+          bucketName: Buffer.from(bucket).toString('base64'),
+          hostPath: Buffer.from(backupRoot).toString('base64'),
+        },
+      } as KubernetesObject,
+      { fieldManager: 'provider-local', force: true },
+    );
+    const backup = { provider: 'local', secretRefName: 'etcd-backup', container: bucket, prefix: entry };
+    // Delta snapshots every second (Gardener's 5m0s would outlast the test).
+    const deploy = async (shoot = values) => {
+      const etcd = renderEtcd(shoot, 'main', steps.secrets, {
+        now: new Date().toISOString(),
+        backup,
+      }) as unknown as EtcdResource;
+      etcd.spec.backup.deltaSnapshotPeriod = '1s';
+      return client.apply(etcd, { fieldManager: 'gardenlet', force: true });
+    };
+    await deploy();
+
+    // The sidecar's first full snapshot lands in <hostPath>/<bucket>/<entry>/etcd-main/v2, gzip'd.
+    const snapshots = join(backupRoot, bucket, entry, 'etcd-main', 'v2');
+    await waitFor(
+      'a full snapshot of etcd-main',
+      async () => (await readdir(snapshots).catch(() => [])).find((n) => /^Full-0{8}-\d{8}-\d+\.gz$/.test(n)),
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
+    const pod = (await client.get(Kinds.Pod, { namespace, name: 'etcd-main-0' })) as {
+      spec: { initContainers?: { name: string }[]; containers: { name: string }[] };
+    };
+    expect(pod.spec.initContainers?.map((c) => c.name)).toEqual(['backup-restore-initialize']);
+    expect(pod.spec.containers.map((c) => c.name)).toEqual(['etcd', 'backup-restore']);
+
+    // A key written after it, then a final full snapshot over the sidecar's API (as before a migration).
+    const { port, tls } = await etcdAccess();
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    await waitFor('a put after the sidecar started', () =>
+      etcdPost(port, '/v3/kv/put', { key: b64('/gardener-ts/backup'), value: b64('restored') }, tls).then(
+        () => true,
+        () => false,
+      ),
+    );
+    const final = await waitFor('the final full snapshot', () =>
+      backupRestoreGet('/snapshot/full?final=true').catch(() => undefined),
+    );
+    expect(final).toMatchObject({ kind: 'Full', isFinal: true });
+    expect(readdirSync(snapshots)).toContain(final.snapName);
+    // A key written after the final snapshot reaches the store as a delta snapshot.
+    await etcdPost(port, '/v3/kv/put', { key: b64('/gardener-ts/delta'), value: b64('replayed') }, tls);
+    const deltaRevision = final.lastRevision + 1;
+    await waitFor(
+      'a delta snapshot up to the last write',
+      () => readdirSync(snapshots).find((n) => n.startsWith(`Incr-${String(deltaRevision).padStart(8, '0')}-`)),
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+
+    // The volume is lost: etcd-main scaled to 0, its data dir wiped, scaled up again.
+    await deploy(exampleValues((shoot) => (shoot.spec.hibernation = { enabled: true })));
+    await waitFor(
+      'etcd-main-0 to be gone',
+      async () => (await client.get(Kinds.Pod, { namespace, name: 'etcd-main-0' }).catch(ignoreNotFound)) === undefined,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const claim = (await client.get(Kinds.PersistentVolumeClaim, { namespace, name: 'main-etcd-etcd-main-0' })) as {
+      spec: { volumeName: string };
+    };
+    const pv = (await client.get(Kinds.PersistentVolume, { name: claim.spec.volumeName })) as {
+      spec: { hostPath: { path: string } };
+    };
+    await rm(join(pv.spec.hostPath.path, 'new.etcd'), { recursive: true, force: true });
+    await deploy();
+    const range = await waitFor(
+      'the key restored from the final snapshot',
+      () => etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/backup') }, tls).catch(() => undefined),
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
+    expect(Buffer.from(range.kvs[0].value, 'base64').toString()).toBe('restored');
+    // Earlier data is there too, and the delta replayed at its revision.
+    const earlier = await etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/hibernation') }, tls);
+    expect(Buffer.from(earlier.kvs[0].value, 'base64').toString()).toBe('kept');
+    const delta = await etcdPost(port, '/v3/kv/range', { key: b64('/gardener-ts/delta') }, tls);
+    expect(Buffer.from(delta.kvs[0].value, 'base64').toString()).toBe('replayed');
+    expect(Number(delta.kvs[0].mod_revision)).toBe(deltaRevision);
+    expect(Number(range.header.revision)).toBe(deltaRevision);
   }, 180_000);
 
   it("keeps every field of a full druid Etcd applied with kubectl, and leaves a suspended one's spec alone", async () => {

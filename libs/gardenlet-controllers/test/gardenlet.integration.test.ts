@@ -484,4 +484,54 @@ type: Opaque
       await gardenlet.stop();
     }
   });
+  it("maintains Gardener's general NetworkPolicies in the seed's garden namespace and follows the API server", async () => {
+    const gardenlet = await start();
+    const policy = (name: string) =>
+      admin.get(Kinds.NetworkPolicy, { namespace: 'garden', name }).catch(() => undefined) as Promise<
+        { spec?: { egress?: { to?: { ipBlock?: { cidr: string; except?: string[] } }[] }[] } } | undefined
+      >;
+    try {
+      const names = [
+        'deny-all',
+        'allow-to-runtime-apiserver',
+        'allow-to-public-networks',
+        'allow-to-private-networks',
+        'allow-to-blocked-cidrs',
+        'allow-to-dns',
+      ];
+      await waitFor('the general NetworkPolicies in garden', async () =>
+        (await Promise.all(names.map(policy))).every(Boolean) ? true : undefined,
+      );
+      // The seed's own networks (deploy/gardener/examples/50-seed.yaml) are not "private networks" to its pods.
+      expect((await policy('allow-to-private-networks'))!.spec!.egress![0]!.to![0]).toEqual({
+        ipBlock: { cidr: '10.0.0.0/8', except: ['10.241.128.0/17', '10.241.0.0/17', '10.240.0.0/16'] },
+      });
+      // allow-to-runtime-apiserver names the addresses of default/kubernetes and follows them.
+      const endpoints = (await admin.get(Kinds.Endpoints, { namespace: 'default', name: 'kubernetes' })) as {
+        subsets: { addresses: { ip: string }[]; ports: unknown[] }[];
+      };
+      const ip = endpoints.subsets[0]!.addresses[0]!.ip;
+      expect((await policy('allow-to-runtime-apiserver'))!.spec!.egress![0]!.to).toEqual([
+        { ipBlock: { cidr: `${ip}/32` } },
+      ]);
+      const moved = structuredClone(endpoints);
+      moved.subsets[0]!.addresses = [{ ip: '10.99.0.1' }];
+      await admin.update(moved as unknown as KubernetesObject);
+      try {
+        await waitFor('allow-to-runtime-apiserver to follow the Endpoints', async () =>
+          (await policy('allow-to-runtime-apiserver'))?.spec?.egress?.[0]?.to?.[0]?.ipBlock?.cidr === '10.99.0.1/32'
+            ? true
+            : undefined,
+        );
+      } finally {
+        const current = await admin.get(Kinds.Endpoints, { namespace: 'default', name: 'kubernetes' });
+        await admin.update({ ...current, subsets: endpoints.subsets } as KubernetesObject);
+      }
+      // A deleted policy comes back.
+      await admin.delete(Kinds.NetworkPolicy, { namespace: 'garden', name: 'deny-all' });
+      await waitFor('deny-all to come back', async () => ((await policy('deny-all')) ? true : undefined));
+    } finally {
+      await gardenlet.stop();
+    }
+  });
 });

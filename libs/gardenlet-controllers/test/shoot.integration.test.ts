@@ -20,10 +20,9 @@ import { ApiClient, Kinds, Manager, isNotFound, type KubernetesObject } from '@g
 import { gardenerAsset, kubectl, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
 import { etcdCRD } from '../src/controller/etcd/crd.js';
 import { addShootController } from '../src/controller/shoot/add.js';
-import { exampleSeed } from '../src/component/testdata/fixtures.js';
 import { kubeconfigToken, withKubeconfigToken } from '../src/component/shoot-access.js';
 import { BackupEntryKind } from '../src/controller/backupentry/kinds.js';
-import { SeedKind } from '../src/seed-kind.js';
+import { registerReadySeed } from './support/seed.js';
 import { EtcdKind, ShootKind, type Shoot } from '../src/shoot/kinds.js';
 
 const VERSION = 'v0.0.0-test';
@@ -190,6 +189,23 @@ function startActors(): { stop: () => void } {
       for (const entry of (await admin.list(BackupEntryKind)).items) {
         if (entry.metadata?.deletionTimestamp) continue;
         const key = { namespace: entry.metadata!.namespace!, name: entry.metadata!.name! };
+        // provider-local's BackupEntry actuator: the Secret `etcd-backup` in the shoot namespace, which etcd-main's
+        // backup store names (bucket and host directory).
+        const shootNamespace = entry.metadata!.name!.split('--').slice(0, 3).join('--');
+        const nsExists = await admin.get(Kinds.Namespace, { name: shootNamespace }).catch(() => undefined);
+        if (
+          nsExists &&
+          !(await admin.get(Kinds.Secret, { namespace: shootNamespace, name: 'etcd-backup' }).catch(() => undefined))
+        )
+          await admin.create({
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { namespace: shootNamespace, name: 'etcd-backup' },
+            stringData: {
+              bucketName: (entry.spec as { bucketName: string }).bucketName,
+              hostPath: '/etc/gardener/local-backupbuckets',
+            },
+          } as KubernetesObject);
         if (entry.metadata?.annotations?.['gardener.cloud/operation'] === 'reconcile')
           await admin.patch(BackupEntryKind, key, {
             type: 'merge',
@@ -333,34 +349,7 @@ beforeAll(async () => {
     '--from-literal=cluster-identity=garden-test',
   ]);
   // The Seed as the gardenlet registers and reconciles it (registration, seed reconciler, heartbeat).
-  const seed = exampleSeed();
-  delete seed.metadata!.uid;
-  await admin.create({ ...seed, apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Seed' } as KubernetesObject);
-  const registered = await admin.get(SeedKind, { name: 'local' });
-  await admin.patch(
-    SeedKind,
-    { name: 'local' },
-    {
-      type: 'merge',
-      patch: {
-        status: {
-          observedGeneration: registered.metadata?.generation,
-          gardener: { id: 'test', name: 'gardenlet', version: VERSION },
-          conditions: [
-            {
-              type: 'GardenletReady',
-              status: 'True',
-              reason: 'GardenletReady',
-              message: '',
-              lastTransitionTime: '2026-11-25T00:00:00Z',
-              lastUpdateTime: '2026-11-25T00:00:00Z',
-            },
-          ],
-        },
-      },
-    },
-    { subresource: 'status' },
-  );
+  await registerReadySeed(admin, 'local', VERSION);
 
   mgr = await Manager.create({
     clusters: { garden: { kubeConfig: env.kubeconfigPath }, seed: { kubeConfig: env.kubeconfigPath } },

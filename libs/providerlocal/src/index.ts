@@ -44,10 +44,12 @@ export {
   MachineClassSecretPurpose,
   PoolLabel,
   distributeOverZones,
+  machineConfigurationOf,
   machineImageOf,
   wantedMachines,
   workerPoolHash,
   type CloudProfileConfig,
+  type MachineConfiguration,
   type WantedMachines,
   type WorkerPool,
 } from './controller/worker/machines.js';
@@ -125,8 +127,25 @@ export {
   machineUserDataSecretName,
   phaseFromPod,
   type MachineBootstrapTokens,
+  type MachineReconcilerOptions,
+  type ShootNodeDrain,
+  type ShootNodeReadiness,
 } from './machine/controller/machine/reconciler.js';
-export { shootBootstrapTokens } from './machine/controller/machine/add.js';
+export { shootBootstrapTokens, shootNodeDrain } from './machine/controller/machine/add.js';
+export {
+  NodeDrainer,
+  drainShootOf,
+  type DrainOutcome,
+  type DrainRequest,
+  type DrainShoot,
+} from './machine/controller/machine/drainer.js';
+export { ShootNodeWatches, type ShootNodeWatchesOptions } from './machine/controller/machine/node-watch.js';
+export {
+  DefaultMachineSettings,
+  machineSettingsOf,
+  type MachineSettings,
+  type MachineSettingsDefaults,
+} from './machine/controller/machine/settings.js';
 export {
   BootstrapTokenPlaceholder,
   MachineCreationTimeoutMs,

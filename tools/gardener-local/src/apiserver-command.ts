@@ -8,19 +8,6 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { LocalApiServer, type LocalApiServerOptions, type StorageKind } from '@gardener-ts/local-apiserver';
 
-export const APISERVER_USAGE = `  gardener-local apiserver --data-dir DIR [--port N] [--storage memory|file|etcd] [--etcd-servers URL[,URL]]
-                           [--etcd-cafile FILE] [--etcd-certfile FILE --etcd-keyfile FILE]
-                           [--encryption-provider-config FILE]
-                           [--bind-address IP] [--advertise-address IP]
-                           [--tls-cert-file FILE --tls-private-key-file FILE] [--client-ca-file FILE]
-                           [--service-account-signing-key-file FILE] [--service-account-key-file FILE]...
-                           [--service-account-issuer URL]... [--api-audiences A,B] [--authorization-mode Node,RBAC|RBAC]
-                           [--token-auth-file FILE] [--anonymous-auth] [--log-level debug|info|error]
-                           [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
-                           [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
-                           [--kubelet-certificate-authority FILE]
-`;
-
 const OPTIONS = {
   'data-dir': { type: 'string' },
   port: { type: 'string' },

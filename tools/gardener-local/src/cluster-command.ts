@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@gardener-ts/logging';
 import { Checklist } from './landscape/checklist.js';
 import { setUpGarden, type Garden } from './landscape/garden.js';
+import { landscapePort } from './landscape/port.js';
 import {
   clusterDown,
   clusterLayout,
@@ -18,18 +19,6 @@ import {
   resolveNodeSettings,
   type NodeRequest,
 } from '@gardener-ts/local-cluster';
-
-export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
-                                         start cluster NAME in the background; returns when it is ready.
-                                         --nodes: kubelets NAME-node, NAME-node-2, ... (default 1, at most 16);
-                                         --zones: their topology.kubernetes.io/zone labels, round robin. Both are
-                                         fixed at the first up; a later up with other values is refused
-  gardener-local cluster down NAME [--data-dir DIR]   stop it and every process it started
-  gardener-local cluster list [--data-dir DIR]        the clusters in DIR and whether they run
-  gardener-local cluster run NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]
-                                         the supervisor itself, in the foreground
-  (DIR defaults to .local/clusters; cluster NAME keeps everything in DIR/NAME, its kubeconfig is DIR/NAME/kubeconfig)
-`;
 
 export async function clusterCommand(args: string[], usage: string): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -137,8 +126,8 @@ function nodeRequest(values: { nodes?: string; zones?: string }): NodeRequest {
 
 /**
  * `gardener-local up`: the local landscape in the foreground — the runtime cluster `landscape` under `.local`
- * (kubeconfig `.local/landscape/kubeconfig`) with its API server on port 6443 unless told otherwise, and on it the
- * garden (Gardener's CRDs, the garden components from their charts, the local project); `--cluster-only` stops after
+ * (kubeconfig `.local/landscape/kubeconfig`) with its API server on port 6443 unless told otherwise at the first start
+ * (`landscapePort`), and on it the garden (Gardener's CRDs, the garden components from their charts, the local project); `--cluster-only` stops after
  * the cluster. The landscape prints a step checklist and logs JSON to DIR/logs/landscape.log.
  */
 export async function upCommand(args: string[], usage: string): Promise<number> {
@@ -155,11 +144,19 @@ export async function upCommand(args: string[], usage: string): Promise<number> 
     strict: true,
   });
   const root = resolve(values['data-dir'] ?? '.local/landscape');
-  const port = Number(values.port ?? 6443);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be a port number; got ${JSON.stringify(values.port)}\n${usage}`);
+  const chosen = landscapePort(
+    values.port,
+    readSettings(clusterLayout(dirname(root), basename(root)))?.apiServerPort,
+    root,
+  );
+  if ('error' in chosen) {
+    // A malformed number gets the usage; a port the landscape cannot take gets the port to use.
+    process.stderr.write(
+      `gardener-local up: ${chosen.error}\n${values.port !== undefined && !/^\d+$/.test(values.port) ? usage : ''}`,
+    );
     return 2;
   }
+  const port = chosen.port;
   const imageMap = values['image-map'] ? resolve(values['image-map']) : undefined;
   const level = (values['log-level'] ?? 'info') as 'info';
   if (values['cluster-only'])
@@ -210,15 +207,31 @@ async function runLandscape(
   const checklist = new Checklist(process.stdout);
   process.stdout.write(`Local Gardener landscape in ${root} (logs: ${logFile})\n`);
   let cluster: Awaited<ReturnType<typeof runCluster>> | undefined;
+  let starting: Promise<unknown> | undefined;
   let garden: Garden = {};
+  // Ctrl-C or SIGTERM while a step runs: the steps cannot be cancelled, but every process the cluster has started
+  // (the kubelet's Pods included) is stopped before exiting, as after "ready".
+  const stopEarly = (signal: NodeJS.Signals) => {
+    process.stdout.write(`\n${signal}: stopping the landscape\n`);
+    void (async () => {
+      await starting?.catch(() => undefined);
+      await cluster?.stop().catch((err: unknown) => logger.error({ err }, 'stopping the landscape failed'));
+      process.stdout.write('landscape stopped\n');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    })();
+  };
+  process.once('SIGTERM', stopEarly);
+  process.once('SIGINT', stopEarly);
   try {
     await checklist.step(
       'runtime cluster landscape (API server, controller manager, kubelet, service proxy)',
       async () => {
-        cluster = await runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, {
+        const run = runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, {
           apiServerPort: port,
           nodes,
         });
+        starting = run;
+        cluster = await run;
         await writeFile(layout.pid, `${process.pid}\n`);
         return cluster.context.apiServer.url;
       },
@@ -233,11 +246,15 @@ async function runLandscape(
       servicesFile: layout.services,
     });
   } catch (err) {
+    process.off('SIGTERM', stopEarly);
+    process.off('SIGINT', stopEarly);
     logger.error({ err }, 'landscape failed');
     await cluster?.stop();
     process.stderr.write(`gardener-local up: ${(err as Error).message}\n`);
     return 1;
   }
+  process.off('SIGTERM', stopEarly);
+  process.off('SIGINT', stopEarly);
   process.stdout.write(
     `Gardener landscape ready at ${cluster!.context.apiServer.url}; stop it with Ctrl-C\n  export KUBECONFIG=${layout.kubeconfig}\n` +
       (garden.natsUrl ? `  export GARDENER_NATS_URL=${garden.natsUrl}\n` : ''),

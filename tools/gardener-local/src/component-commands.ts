@@ -36,27 +36,6 @@ import { createLogger, type Logger } from '@gardener-ts/logging';
 import { parseKubeProxyConfiguration, type KubeProxySettings } from './proxy-config.js';
 import { parseKubeSchedulerConfiguration } from './scheduler-config.js';
 
-/** The usage lines of both commands, for `gardener-local --help`. */
-export const COMPONENT_USAGE = `  gardener-local controller-manager --kubeconfig FILE [--controllers A,B,...] [--node-monitor-grace-period 40s]
-                           [--use-service-account-credentials] [--secure-port 10257] [--bind-address 0.0.0.0]
-                           [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
-                           [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE |
-                            --cluster-signing-{kube-apiserver-client,kubelet-client,kubelet-serving}-{cert,key}-file F]
-                           [--cluster-signing-duration 8760h]
-                           the local controller manager (kube-controller-manager's controllers) for the cluster of
-                           FILE; --controllers names ours, by default every one kube-controller-manager has; approved
-                           CSRs are signed with the --cluster-signing-* CAs (none given: not signed here)
-  gardener-local scheduler (--config KUBESCHEDULERCONFIG | --kubeconfig FILE) [--secure-port 10259] [--bind-address A]
-                           [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
-                           the local scheduler (kube-scheduler: pods of the configuration's profiles, else of
-                           default-scheduler) for the cluster of its clientConnection.kubeconfig or FILE
-  gardener-local proxy (--config KUBEPROXYCONFIG | --kubeconfig FILE) --state-file FILE [--master URL]
-                           [--healthz-bind-address 0.0.0.0:10256] [--log-level L]
-                           the local service proxy (kube-proxy) for the cluster of its clientConnection.kubeconfig or
-                           FILE: every Service port on 127.0.0.1, the table in FILE (what a node's Pods resolve
-                           Services with: the kubelet's --services-file); paths may be paths of its Pod's mounts
-`;
-
 // The flags both commands share: kube's secure serving and leader election.
 const SERVING_OPTIONS = {
   kubeconfig: { type: 'string' },

@@ -46,6 +46,8 @@ afterAll(async () => {
 
 describe('gardener-local up: the local Gardener landscape', () => {
   it('prints a step checklist: every step done with its duration, or skipped with its reason', () => {
+    // No warning the user cannot act on (DEP0169 comes from a dependency's url.parse()).
+    expect(up.output()).not.toContain('DeprecationWarning');
     const lines = up.output().split('\n');
     expect(
       lines.some((l) => /^✓ runtime cluster landscape .* — https:\/\/127\.0\.0\.1:\d+ \(\d+\.\d+s\)$/.test(l)),
@@ -256,6 +258,18 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(
       await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.spec.kubernetes.version}']),
     ).toMatch(/^\d+\.\d+\.\d+$/);
+    // ShootMutator: the tasks of a new Shoot (the gardenlet removes them once its flow succeeded).
+    expect(
+      await kubectl(kc(), [
+        '-n',
+        'garden-local',
+        'get',
+        'shoot',
+        'local',
+        '-o',
+        'jsonpath={.metadata.annotations.shoot\\.gardener\\.cloud/tasks}',
+      ]),
+    ).toContain('deployInfrastructure');
     await waitFor(
       'the scheduler to bind the shoot',
       async () =>
@@ -268,6 +282,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
   it('reconciles the example shoot to healthy, also when the gardenlet is killed (-9) in the middle of the flow: control plane and machine in the seed, the flow shown by the CLI from NATS, the five conditions True, its node Ready and a Pod running on it, reached with the admin kubeconfig', async () => {
     const shootJson = async () =>
       JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
+        metadata?: { annotations?: Record<string, string> };
         status?: {
           technicalID?: string;
           lastOperation?: { type: string; state: string; progress: number };
@@ -308,6 +323,11 @@ describe('gardener-local up: the local Gardener landscape', () => {
       ]),
     ).not.toBe('0');
     const shoot = await shootJson();
+    await waitFor(
+      'the gardenlet to remove the tasks annotation after the flow',
+      async () => (await shootJson()).metadata?.annotations?.['shoot.gardener.cloud/tasks'] === undefined,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     expect(shoot.status?.technicalID).toBe('shoot--local--local');
     expect(shoot.status?.lastOperation?.progress).toBe(100);
     expect(shoot.status?.advertisedAddresses?.[0]?.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -658,6 +678,19 @@ spec:
       }));
       expect.fail(`processes outlived the landscape:\n${stdout}`);
     }
+    // The components were configured with the landscape's port: another one is refused, naming the port to use.
+    const otherPort = await run(process.execPath, [cli, 'up', '--data-dir', root, '--port', String(port + 1)]).then(
+      () => expect.fail('up with another port was accepted'),
+      (err: { code?: number; stderr?: string }) => err,
+    );
+    expect(otherPort.code).toBe(2);
+    expect(otherPort.stderr).toContain(`serves on port ${port}`);
+    // SIGTERM while the steps still run (here once the garden's NATS is up) stops every process started so far.
+    const early = startProcess(process.execPath, [cli, 'up', '--data-dir', root], { cwd: workspaceRoot() });
+    await waitFor('up to reach the NATS step', () => /✓ NATS/.test(early.output()), { timeoutMs: 120_000 });
+    expect(await early.stop(60_000)).toBe(143);
+    expect(early.output()).toContain('landscape stopped');
+    expect(await componentPids(), 'processes outlived a landscape stopped while starting').toEqual([]);
     up = await startLandscape();
     expect(
       await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.metadata.name}']),
@@ -670,6 +703,22 @@ spec:
   }, 300_000);
 
   it('deletes the hibernated shoot: woken far enough to be cleaned, its flow removes it all from the seed, also when the gardenlet is killed (-9) in the middle of it', async () => {
+    // Admission refuses hibernation while the HibernationPossible constraint is not True (Gardener's ShootValidator);
+    // the first care run after the restart may have found the shoot's API server still starting (Unknown).
+    await waitFor(
+      'the HibernationPossible constraint to be True again after the restart',
+      async () =>
+        (await kubectl(kc(), [
+          '-n',
+          'garden-local',
+          'get',
+          'shoot',
+          'local',
+          '-o',
+          'jsonpath={.status.constraints[?(@.type=="HibernationPossible")].status}',
+        ])) === 'True',
+      { timeoutMs: 180_000, intervalMs: 2_000 },
+    );
     expect((await shootCli('hibernate', '10m'))?.status?.hibernated).toBe(true);
     // A crash in the middle of the delete flow: the restarted gardenlet takes the deletion up again.
     const { result, killedAt } = await killGardenletDuring('Delete', shootCli('delete', '10m'));

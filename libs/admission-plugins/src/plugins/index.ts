@@ -22,7 +22,11 @@ import { ShootTolerationRestriction } from './shoot-toleration-restriction.js';
 import { ExtensionLabels } from './extension-labels.js';
 import { ProjectMutator, ProjectValidator } from './project.js';
 import { ResourceReferenceManager } from './resource-reference-manager.js';
-import { SeedValidator, ShootManagedSeed } from './seed-and-managed-seed.js';
+import { ManagedSeedShoot, ShootManagedSeed } from './seed-and-managed-seed.js';
+import { SeedMutator, SeedValidator } from './seed.js';
+import { BackupBucketValidator } from './backup-bucket.js';
+import { ShootMutator } from './shoot-mutator.js';
+import { ShootResourceReservation } from './shoot-resource-reservation.js';
 import { ShootValidator } from './shoot-validator.js';
 import { StrategyDefaulting, StrategyValidation } from './strategy.js';
 
@@ -48,7 +52,35 @@ export { ShootTolerationRestriction, tolerationErrors } from './shoot-toleration
 export { ExtensionLabels, extensionLabels, ExtensionLabelPrefix } from './extension-labels.js';
 export { ProjectMutator, ProjectValidator, withCreator } from './project.js';
 export { ResourceReferenceManager, referencesOf } from './resource-reference-manager.js';
-export { SeedValidator, ShootManagedSeed } from './seed-and-managed-seed.js';
+export { ManagedSeedShoot, ShootManagedSeed, managedSeedShootUpdateErrors } from './seed-and-managed-seed.js';
+export {
+  LabelPrefixSeedName,
+  maintainSeedNameLabels,
+  SeedMutator,
+  SeedValidator,
+  usesSeed,
+  validateSeedSpecUpdate,
+} from './seed.js';
+export { BackupBucketValidator } from './backup-bucket.js';
+export {
+  addTasks,
+  FailedShootNeedsRetryOperation,
+  keepMachineImages,
+  ShootMutator,
+  ShootTaskDeployDNSRecordExternal,
+  ShootTaskDeployDNSRecordIngress,
+  ShootTaskDeployDNSRecordInternal,
+  ShootTaskDeployInfrastructure,
+} from './shoot-mutator.js';
+export {
+  calculateCPUReservation,
+  calculateMemoryReservation,
+  reservationForMachineType,
+  ShootResourceReservation,
+  shootResourceReservation,
+  StaticKubeReserved,
+  type ShootResourceReservationConfiguration,
+} from './shoot-resource-reservation.js';
 export {
   ShootValidator,
   validateShootAgainstProfile,
@@ -69,6 +101,7 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   ProjectMutator,
   ShootExposureClass,
   ShootTolerationRestriction,
+  ShootMutator,
   ShootValidator,
   ShootDNS,
   BastionValidator,
@@ -79,9 +112,13 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   ControllerRegistrationResources,
   NamespacedCloudProfileValidator,
   ManagedSeedValidator,
+  ManagedSeedShoot,
+  ShootResourceReservation,
+  BackupBucketValidator,
   FinalizerRemoval,
   DeletionConfirmation,
   SeedValidator,
+  SeedMutator,
   ShootManagedSeed,
   NamespaceDeletion,
   KubeconfigSecretValidator,

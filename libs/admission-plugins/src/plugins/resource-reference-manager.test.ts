@@ -3,7 +3,8 @@ import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
 import { ResourceReferenceManager } from './resource-reference-manager.js';
-import { SeedValidator, ShootManagedSeed } from './seed-and-managed-seed.js';
+import { ShootManagedSeed } from './seed-and-managed-seed.js';
+import { SeedValidator } from './seed.js';
 
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'local', namespace: 'garden-local' } };
 
@@ -53,7 +54,7 @@ describe('SeedValidator and ShootManagedSeed', () => {
     };
     expect(await runChain([SeedValidator], request('DELETE', undefined, seed), staticListers([shoot]))).toMatchObject({
       allowed: false,
-      message: `seeds.core.gardener.cloud "${seed.metadata!.name}" is forbidden: cannot delete seed '${seed.metadata!.name}' which is still used by shoot(s)`,
+      message: `seeds.core.gardener.cloud "${seed.metadata!.name}" is forbidden: cannot delete seed ${seed.metadata!.name} since it is still used by shoot(s)`,
     });
     expect((await runChain([SeedValidator], request('DELETE', undefined, seed), staticListers([]))).allowed).toBe(true);
   });

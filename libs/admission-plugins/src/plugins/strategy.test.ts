@@ -8,6 +8,7 @@ import type { KubeObject } from '../attributes.js';
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'local', namespace: 'garden-local' } };
 const garden = (): KubeObject[] => [
   example('local/cloudprofile.yaml'),
+  example('local/project.yaml'),
   example('local/credentialsbinding.yaml'),
   secret,
 ];

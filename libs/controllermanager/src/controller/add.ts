@@ -13,6 +13,7 @@ import { addProjectControllers } from './project/add.js';
 import { addProtectionController, type ProtectionName } from './protection/add.js';
 import { addSeedBackupBucketsCheckController } from './seed/backupbucketscheck/add.js';
 import { addSeedExtensionsCheckController } from './seed/extensionscheck/add.js';
+import { addSeedSecretsController } from './seed/secrets/add.js';
 import { conditionThresholdsMs } from './seed/utils.js';
 import { addSeedLifecycleController } from './seedlifecycle/add.js';
 import { addShootHibernationController } from './shoothibernation/add.js';
@@ -164,6 +165,12 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         syncPeriodMs: ms(controllers.seedExtensionsCheck.syncPeriod, '30s'),
         thresholds: conditionThresholdsMs(controllers.seedExtensionsCheck.conditionThresholds),
       }),
+  },
+  {
+    // Gardener adds it with every controller-manager (5 workers, no configuration block).
+    name: 'seed-secrets',
+    enabled: () => true,
+    add: (mgr, { cluster }) => addSeedSecretsController(mgr, { cluster, gardenNamespace: GardenNamespace }),
   },
   {
     name: 'shoot-hibernation',

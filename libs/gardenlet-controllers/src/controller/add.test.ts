@@ -16,6 +16,7 @@ describe('controller registry', () => {
       'shoot',
       'shoot-care',
       'etcd',
+      'networkpolicy',
       'token-requestor',
     ]);
   });

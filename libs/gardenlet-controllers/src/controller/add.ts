@@ -13,6 +13,8 @@ import { addEtcdController } from './etcd/add.js';
 import type { SeedSystem } from './seed/flow.js';
 import type { HealthManager } from './lease/health.js';
 import { addLeaseController } from './lease/add.js';
+import { addNetworkPolicyController, DefaultConcurrentSyncs as NetworkPolicyWorkers } from './networkpolicy/add.js';
+import { runtimeNetworksOf, type SeedNetworksLike } from './networkpolicy/policies.js';
 import { addSeedController } from './seed/add.js';
 import { addSeedCareController } from './seedcare/add.js';
 import { addTokenRequestorController } from './tokenrequestor/add.js';
@@ -212,6 +214,18 @@ export const CONTROLLERS: Record<string, Entry> = {
   etcd: {
     enabled: () => true,
     add: (mgr, d) => addEtcdController(mgr, { seedCluster: d.seedCluster }),
+  },
+  // Gardener's general NetworkPolicies in the seed's namespaces, from seedConfig.spec.networks.
+  // controllers.networkPolicy is not in our configuration schema yet: Gardener's default of 5 workers, no
+  // additionalNamespaceSelectors.
+  networkpolicy: {
+    enabled: () => true,
+    add: (mgr, d) =>
+      addNetworkPolicyController(mgr, {
+        seedCluster: d.seedCluster,
+        concurrentSyncs: NetworkPolicyWorkers,
+        networks: runtimeNetworksOf(d.config.seedConfig?.spec['networks'] as SeedNetworksLike | undefined),
+      }),
   },
   // controllers.tokenRequestor is not read from the configuration yet: Gardener's default of 5 workers.
   'token-requestor': {

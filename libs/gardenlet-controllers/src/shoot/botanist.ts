@@ -18,8 +18,8 @@ import {
   type KubernetesObject,
 } from '@gardener-ts/controller-runtime';
 import { KubeConfig, type V1Deployment, type V1Secret, type V1Service } from '@kubernetes/client-node';
-import { etcdName, renderEtcd, type EtcdRole } from '../component/etcd.js';
-import { CloudProviderSecretName, machineImageOf } from '../component/extensions.js';
+import { etcdName, renderEtcd, type EtcdOptions, type EtcdRole } from '../component/etcd.js';
+import { CloudProviderSecretName, machineImageOf, renderBackupEntry } from '../component/extensions.js';
 import { GardenerAccessName, GardenerInternalAccessName } from '../component/gardener-access.js';
 import { KubeControllerManagerName } from '../component/kube-controller-manager.js';
 import { KubeAPIServerName } from '../component/kube-apiserver.js';
@@ -58,6 +58,13 @@ import {
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
+import type { MigrateSteps as MigrateFlowSteps } from './flow/migrate.js';
+import { MigrateSteps, isMigrated, requestFinalSnapshot, type MigratableObject } from './migrate-steps.js';
+import { SecretNames, secretNameOf } from '../component/secrets.js';
+import { EtcdBackupRestorePort } from '../component/etcd.js';
+import type { ShootStateSpec } from './shootstate.js';
+import { restorePersistedSecrets, restoringSeedClient } from './shootstate-restore.js';
+import { deleteShootState, deployShootState } from './shootstate-writer.js';
 
 const ClusterKind = kindOf('extensions.gardener.cloud/v1alpha1', 'Cluster');
 
@@ -83,9 +90,14 @@ export interface BotanistOptions extends SeedShootStepsOptions {
    * (`gardener-internal`); by default a DNS lookup of `kube-apiserver.<namespace>.svc` decides, as in Gardener.
    */
   readonly inSeedCluster?: (host: string) => Promise<boolean>;
+  /**
+   * Restore from this ShootState (the second half of a control plane migration): its persisted secrets are created
+   * before the secrets manager runs, and every extension resource is restored with its state before `restore`.
+   */
+  readonly restoreFrom?: ShootStateSpec;
 }
 
-type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch'>;
+type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
 type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
 
 const ManagedResourceKind = kindOf<KubernetesObject & { spec?: { class?: string; keepObjects?: boolean } }>(
@@ -182,14 +194,17 @@ export class Botanist {
   private registrations: readonly corev1beta1.ControllerRegistration[] = [];
   private readonly wait: BotanistWait;
   private shootApi: ApiClient | undefined;
+  private readonly seed: SeedClient;
 
   constructor(
     private readonly garden: GardenClient,
-    private readonly seed: SeedClient,
+    seed: SeedClient,
     readonly values: ShootValues,
     private readonly options: BotanistOptions = {},
   ) {
-    this.seedSteps = new SeedShootSteps(seed, values, options);
+    // On restore every deployment of an extension resource goes through Gardener's restore sequence.
+    this.seed = options.restoreFrom ? restoringSeedClient(seed, options.restoreFrom) : seed;
+    this.seedSteps = new SeedShootSteps(this.seed, values, options);
     this.wait = options.controlPlaneWait ?? { interval: 1_000, timeout: 300_000 };
   }
 
@@ -280,6 +295,10 @@ export class Botanist {
       ensureShootClusterIdentity: () => this.ensureShootClusterIdentity(),
       deployCloudProviderSecret: () => this.deployCloudProviderSecret(),
       initializeSecretsManagement: async () => {
+        // Restore: the persisted secrets (CAs, service account key, ...) first, so the secrets manager adopts them.
+        if (this.options.restoreFrom) {
+          await restorePersistedSecrets(this.seed, this.options.restoreFrom, this.values.namespace);
+        }
         await s.initializeSecretsManagement();
         await this.syncClusterCAToGarden();
       },
@@ -460,6 +479,7 @@ export class Botanist {
       },
       deleteNamespace: () => this.deleteObject(Kinds.Namespace, this.values.namespace, true),
       waitForNamespaceDeleted: (signal) => this.waitForGone(Kinds.Namespace, this.values.namespace, signal, true),
+      deleteShootState: () => deleteShootState(this.garden, this.shoot),
     };
     // Cleaning the shoot (through its client, after "Initializing connection to Shoot").
     const clean = (targets: readonly CleanTarget[]) => (signal: AbortSignal) =>
@@ -509,6 +529,150 @@ export class Botanist {
     steps.destroyOperatingSystemConfigs = osc ? { skip: osc } : w.destroyOperatingSystemConfigs;
     steps.waitForOperatingSystemConfigsDeleted = osc ? { skip: osc } : w.waitForOperatingSystemConfigsDeleted;
     return steps;
+  }
+
+  // The lifecycle phase in which an Extension type is migrated (its registration's `lifecycle.migrate`, Gardener's
+  // default BeforeKubeAPIServer).
+  private migratePhaseOf(type: string): 'BeforeKubeAPIServer' | 'AfterKubeAPIServer' | 'AfterWorker' {
+    for (const registration of this.registrations) {
+      for (const resource of registration.spec.resources ?? []) {
+        if (resource.kind === 'Extension' && resource.type === type) {
+          return resource.lifecycle?.migrate ?? 'BeforeKubeAPIServer';
+        }
+      }
+    }
+    return 'BeforeKubeAPIServer';
+  }
+
+  /**
+   * The steps of the migrate flow in the source seed: the control plane far enough up to release the shoot's
+   * ManagedResources (their objects kept in the shoot), every extension resource migrated and then deleted, the
+   * ShootState persisted in the garden, then kube-apiserver, etcd and the namespace deleted.
+   */
+  migrateSteps(): MigrateFlowSteps {
+    const r = this.reconcileSteps();
+    const d = this.deleteSteps();
+    const scaleUp = scaleUpForDeletion(this.seed, this.values, this.options.now);
+    const m = new MigrateSteps(this.seed, this.values.namespace, this.extensionStepOptions);
+    const x = this.extensionSteps();
+    // Gardener's `MigrateExtensionResourcesInParallel`: the kinds migrated (and deleted) before the ShootState is kept.
+    const early = ['ContainerRuntime', 'Network', 'OperatingSystemConfig', 'Worker'];
+    const extensionsIn =
+      (phase: 'BeforeKubeAPIServer' | 'AfterKubeAPIServer', migratedOnly = false) =>
+      (obj: MigratableObject) => {
+        const spec = (obj as { spec?: { type?: string; class?: string } }).spec;
+        if (spec?.class && spec.class !== 'shoot') return false;
+        // After kube-apiserver also takes the AfterWorker ones (Gardener has no later migrate phase).
+        const migratedIn = this.migratePhaseOf(spec?.type ?? obj.metadata?.name ?? '');
+        const inPhase = phase === 'BeforeKubeAPIServer' ? migratedIn === phase : migratedIn !== 'BeforeKubeAPIServer';
+        // Only what reported Migrate is deleted: deleting anything else would make its extension delete for real.
+        return inPhase && (!migratedOnly || isMigrated(obj));
+      };
+    const shootExtensions = (obj: MigratableObject) => {
+      const cls = (obj as { spec?: { class?: string } }).spec?.class;
+      return !cls || cls === 'shoot';
+    };
+    const migrated = (kind: string, wait = true) => {
+      const reason = this.unregisteredReason(kind);
+      if (reason) return { migrate: { skip: reason }, wait: { skip: reason }, destroy: { skip: reason } };
+      return {
+        migrate: async (signal: AbortSignal) => {
+          await m.migrate([kind]);
+          if (wait) await m.waitUntilMigrated([kind], signal);
+        },
+        wait: (signal: AbortSignal) => m.waitUntilMigrated([kind], signal),
+        destroy: () => m.destroy([kind]),
+      };
+    };
+    const controlPlane = migrated('ControlPlane', false);
+    const infrastructure = migrated('Infrastructure', false);
+    const dns = this.dnsRecordSteps();
+    const internalDNS: StepOrSkip =
+      typeof dns.deployInternalDNSRecord === 'function'
+        ? async (signal) => {
+            await m.migrate(['DNSRecord']);
+            await m.waitUntilMigrated(['DNSRecord'], signal);
+          }
+        : (dns.deployInternalDNSRecord ?? { skip: 'no internal DNS record' });
+    const machines =
+      "provider-local's Worker migration removes its machines itself (machine state is not carried over to the new seed)";
+    return {
+      deployNamespace: r.deployNamespace,
+      initializeSecretsManagement: r.initializeSecretsManagement,
+      deployEtcd: r.deployEtcd,
+      scaleUpEtcd: scaleUp.etcd,
+      waitForEtcd: r.waitForEtcd,
+      wakeUpKubeAPIServer: async (signal) => {
+        await scaleUp.kubeAPIServer();
+        await this.waitForDeployment(KubeAPIServerName, signal);
+      },
+      deployGardenerResourceManager: r.deployGardenerResourceManager,
+      scaleUpGardenerResourceManager: {
+        skip: 'gardener-resource-manager is not scaled up: when it runs no replica, the gardenlet releases the finalizers of the ManagedResources (their objects are kept anyway)',
+      },
+      keepManagedResourcesObjects: () => this.keepShootManagedResourcesObjects(),
+      deleteManagedResources: () => this.deleteShootManagedResources(),
+      waitForManagedResourcesDeleted: (signal) => this.waitForShootManagedResourcesDeleted(signal),
+      migrateExtensionResources: () => m.migrate(early),
+      waitForExtensionResourcesMigrated: (signal) => m.waitUntilMigrated(early, signal),
+      migrateExtensionsBeforeKubeAPIServer: () => m.migrate(['Extension'], extensionsIn('BeforeKubeAPIServer')),
+      waitForExtensionsBeforeKubeAPIServerMigrated: (signal) =>
+        m.waitUntilMigrated(['Extension'], signal, extensionsIn('BeforeKubeAPIServer')),
+      persistShootState: async () => {
+        await deployShootState(
+          this.garden,
+          this.seed,
+          this.shoot,
+          this.values.namespace,
+          this.options.now?.() ?? new Date(),
+        );
+      },
+      deleteExtensionResources: () => m.destroy(early),
+      waitForExtensionResourcesDeleted: (signal) => m.waitUntilDeleted(early, signal),
+      shallowDeleteMachineResources: { skip: machines },
+      waitForMachineResourcesDeleted: { skip: machines },
+      destroyExtensionsBeforeKubeAPIServer: () => m.destroy(['Extension'], extensionsIn('BeforeKubeAPIServer', true)),
+      waitForExtensionsBeforeKubeAPIServerDeleted: (signal) =>
+        m.waitUntilDeleted(['Extension'], signal, extensionsIn('BeforeKubeAPIServer')),
+      deleteStaleExtensions: () => x.deleteStale(),
+      waitForStaleExtensionsDeleted: (signal) => x.waitUntilStaleDeleted(signal),
+      migrateControlPlane: controlPlane.migrate,
+      destroyControlPlane: controlPlane.destroy,
+      waitForControlPlaneDeleted: d.waitForControlPlaneDeleted,
+      waitForShootManagedResourcesDeleted: (signal) => this.waitForShootManagedResourcesDeleted(signal),
+      deleteKubeAPIServer: d.deleteKubeAPIServer,
+      waitForKubeAPIServerDeleted: d.waitForKubeAPIServerDeleted,
+      migrateExtensionsAfterKubeAPIServer: () => m.migrate(['Extension'], extensionsIn('AfterKubeAPIServer')),
+      waitForExtensionsAfterKubeAPIServerMigrated: (signal) =>
+        m.waitUntilMigrated(['Extension'], signal, extensionsIn('AfterKubeAPIServer')),
+      destroyExtensionsAfterKubeAPIServer: () => m.destroy(['Extension'], extensionsIn('AfterKubeAPIServer', true)),
+      waitForExtensionsAfterKubeAPIServerDeleted: (signal) =>
+        m.waitUntilDeleted(['Extension'], signal, extensionsIn('AfterKubeAPIServer')),
+      waitForExtensionsDeleted: (signal) => m.waitUntilDeleted(['Extension'], signal, shootExtensions),
+      migrateInfrastructure: infrastructure.migrate,
+      waitForInfrastructureMigrated: infrastructure.wait,
+      destroyInfrastructure: infrastructure.destroy,
+      waitForInfrastructureDeleted: d.waitForInfrastructureDeleted,
+      migrateExternalDNSRecord: dns.deployExternalDNSRecord ?? { skip: 'no external DNS record' },
+      migrateInternalDNSRecord: internalDNS,
+      destroyDNSRecords: async (signal) => {
+        await m.destroy(['DNSRecord'], isMigrated);
+        await m.waitUntilDeleted(['DNSRecord'], signal, isMigrated);
+      },
+      snapshotEtcd: async (signal) => {
+        const bundle = secretNameOf(this.seedSteps.secrets, SecretNames.CAETCD, 'bundle');
+        const secret = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name: bundle });
+        const ca = Buffer.from((secret as V1Secret).data?.['bundle.crt'] ?? '', 'base64').toString('utf8');
+        const url = `https://${etcdName('main')}-client.${this.values.namespace}.svc:${EtcdBackupRestorePort}/snapshot/full?final=true`;
+        await requestFinalSnapshot(url, ca, signal);
+      },
+      migrateBackupEntry: { skip: 'moving the BackupEntry to the new seed is not implemented locally yet' },
+      waitForBackupEntryMigrated: { skip: 'moving the BackupEntry to the new seed is not implemented locally yet' },
+      destroyEtcd: d.destroyEtcd,
+      waitForEtcdDeleted: d.waitForEtcdDeleted,
+      deleteNamespace: d.deleteNamespace,
+      waitForNamespaceDeleted: d.waitForNamespaceDeleted,
+    };
   }
 
   /** The client of the shoot's API server; throws before "Initializing connection to Shoot" ran. */
@@ -603,6 +767,22 @@ export class Botanist {
     }
   }
 
+  /** "Configuring Managed Resources objects to be kept in the Shoot": `keepObjects` on the shoot's ManagedResources. */
+  async keepShootManagedResourcesObjects(): Promise<void> {
+    for (const mr of await this.shootManagedResources()) {
+      if (mr.metadata?.deletionTimestamp || mr.spec?.keepObjects === true) continue;
+      await this.seed
+        .patch(
+          ManagedResourceKind,
+          { namespace: this.values.namespace, name: mr.metadata?.name ?? '' },
+          { type: 'merge', patch: { spec: { keepObjects: true } } },
+        )
+        .catch((err: unknown) => {
+          if (!isNotFound(err)) throw err;
+        });
+    }
+  }
+
   /**
    * "Deleting managed resources": the shoot goes away with its API server, so its ManagedResources keep their objects
    * (Gardener sets `keepObjects` before deleting them) and only lose their finalizer.
@@ -622,8 +802,8 @@ export class Botanist {
   }
 
   /**
-   * "Waiting until managed resources have been deleted". Without a resource manager Deployment nobody removes its
-   * finalizer, so it is removed here.
+   * "Waiting until managed resources have been deleted". Without a resource manager running (no Deployment, or
+   * none of its replicas) nobody removes its finalizer, so it is removed here.
    */
   async waitForShootManagedResourcesDeleted(signal: AbortSignal): Promise<void> {
     await pollUntil(
@@ -637,7 +817,8 @@ export class Botanist {
             if (isNotFound(err)) return undefined;
             throw err;
           });
-        if (!deployment) {
+        // Nobody removes the finalizers without a running resource manager (none, or scaled to zero by hibernation).
+        if (!deployment || (deployment.spec?.replicas ?? 1) === 0) {
           for (const mr of left) {
             const finalizers = (mr.metadata?.finalizers ?? []).filter((f) => !f.startsWith(ResourceManagerFinalizer));
             await this.seed
@@ -851,11 +1032,16 @@ export class Botanist {
   /** "Deploying main and events etcd": the Etcd resources with a reconcile request. */
   async deployEtcd(): Promise<void> {
     const now = (this.options.now?.() ?? new Date()).toISOString();
+    const backup = await this.etcdBackupConfig();
     for (const role of ['main', 'events'] as const) {
       const etcd = await withReplicasWhileHibernating(
         this.seed,
         EtcdKind,
-        renderEtcd(this.values, role, this.seedSteps.secrets, { now }),
+        // Gardener backs up etcd-main only.
+        renderEtcd(this.values, role, this.seedSteps.secrets, {
+          now,
+          ...(role === 'main' && backup ? { backup } : {}),
+        }),
         this.values.shoot,
       );
       await this.seed.patch(
@@ -864,6 +1050,28 @@ export class Botanist {
         { type: 'apply', fieldManager: 'gardenlet', force: true, patch: etcd as unknown as Record<string, unknown> },
       );
     }
+  }
+
+  /**
+   * etcd-main's backup store when the seed has backup (Gardener's DeployEtcd): the seed's backup provider, the
+   * `etcd-backup` Secret the BackupEntry's extension deployed into the shoot namespace (its `bucketName` is the
+   * container) and the BackupEntry's name as prefix. A missing Secret fails the step (it is retried).
+   */
+  private async etcdBackupConfig(): Promise<EtcdOptions['backup']> {
+    const seedBackup = this.values.seed.spec.backup;
+    if (!seedBackup) return undefined;
+    const secretName = 'etcd-backup';
+    const secret = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name: secretName });
+    const bucket = (secret as { data?: Record<string, string> }).data?.bucketName;
+    if (!bucket) throw new Error(`Secret ${this.values.namespace}/${secretName} has no bucketName`);
+    const entryName = renderBackupEntry(this.values, { bucketName: '' })?.metadata?.name;
+    if (!entryName) throw new Error(`no BackupEntry name for shoot ${this.values.shoot.metadata?.name}`);
+    return {
+      provider: seedBackup.provider,
+      secretRefName: secretName,
+      container: Buffer.from(bucket, 'base64').toString('utf8'),
+      prefix: entryName,
+    };
   }
 
   /** "Waiting until main and event etcd report readiness". */

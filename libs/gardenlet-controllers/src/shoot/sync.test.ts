@@ -10,7 +10,14 @@ import {
   randomDurationUntilNext,
   windowContains,
 } from './maintenance-window.js';
-import { computeOperationType, shootSyncDecision, syncPeriodOfShoot, type ShootSyncConfig } from './sync.js';
+import {
+  computeOperationType,
+  responsibleSeedName,
+  shootSyncDecision,
+  shouldPrepareShootForMigration,
+  syncPeriodOfShoot,
+  type ShootSyncConfig,
+} from './sync.js';
 
 const version = 'v1.130.0';
 const hour = 3_600_000;
@@ -95,6 +102,52 @@ describe('operation type', () => {
     expect(computeOperationType(reconciledShoot(0, 'Error', (s) => (s.status!.lastOperation!.type = 'Create')))).toBe(
       'Create',
     );
+  });
+});
+
+describe('control plane migration', () => {
+  const moved = (state: string, type = 'Reconcile', statusSeed = 'local') =>
+    reconciledShoot(0, state, (s) => {
+      s.spec.seedName = 'other';
+      s.status!.seedName = statusSeed;
+      s.status!.lastOperation!.type = type as never;
+    });
+
+  it('the source seed migrates while spec.seedName names another seed, the destination restores afterwards', () => {
+    // spec.seedName changed: the source (status.seedName) is responsible and prepares the migration.
+    const pending = moved('Succeeded');
+    expect(shouldPrepareShootForMigration(pending)).toBe(true);
+    expect(responsibleSeedName(pending)).toBe('local');
+    expect(computeOperationType(pending)).toBe('Migrate');
+    expect(decide(pending)).toEqual({ action: 'reconcile', operation: 'Migrate' });
+    // A failed migrate attempt is retried by the source.
+    expect(computeOperationType(moved('Error', 'Migrate'))).toBe('Migrate');
+    // Migrate Succeeded moved status.seedName to the destination: its gardenlet restores.
+    const migrated = moved('Succeeded', 'Migrate', 'other');
+    expect(shouldPrepareShootForMigration(migrated)).toBe(false);
+    expect(responsibleSeedName(migrated)).toBe('other');
+    expect(computeOperationType(migrated)).toBe('Restore');
+    expect(computeOperationType(moved('Aborted', 'Migrate', 'other'))).toBe('Restore');
+    // An unfinished restore continues; a finished one is followed by regular reconciliations.
+    expect(computeOperationType(moved('Error', 'Restore', 'other'))).toBe('Restore');
+    expect(computeOperationType(moved('Succeeded', 'Restore', 'other'))).toBe('Reconcile');
+  });
+
+  it('exactly one seed is responsible for a scheduled shoot, and it is one of spec/status (property)', () => {
+    const seedName = fc.constantFrom('a', 'b', 'c');
+    fc.assert(
+      fc.property(seedName, fc.option(seedName, { nil: undefined }), (spec, status) => {
+        const shoot = exampleShoot((s) => {
+          s.spec.seedName = spec;
+          s.status = status === undefined ? undefined : ({ seedName: status } as never);
+        });
+        const responsible = responsibleSeedName(shoot);
+        expect([spec, status]).toContain(responsible);
+        // The source acts exactly while a migration must be prepared.
+        expect(shouldPrepareShootForMigration(shoot)).toBe(responsible !== spec);
+      }),
+    );
+    expect(responsibleSeedName(exampleShoot((s) => (s.spec.seedName = undefined)))).toBe('');
   });
 });
 
@@ -195,6 +248,17 @@ describe('sync rules', () => {
     expect(decide(exampleShoot(), {}, unready)).toMatchObject({
       action: 'requeue',
       reason: expect.stringMatching(/GardenletReady/),
+    });
+    // Gardener's health.CheckSeed: SeedSystemComponentsHealthy must be there and True as well (Progressing waits).
+    const progressing = readySeed((s) => (s.status!.conditions![1].status = 'Progressing'));
+    expect(decide(exampleShoot(), {}, progressing)).toMatchObject({
+      action: 'requeue',
+      reason: expect.stringMatching(/"SeedSystemComponentsHealthy" has invalid status Progressing \(expected True\)/),
+    });
+    const unchecked = readySeed((s) => s.status!.conditions!.splice(1, 1));
+    expect(decide(exampleShoot(), {}, unchecked)).toMatchObject({
+      action: 'requeue',
+      reason: expect.stringMatching(/"SeedSystemComponentsHealthy" is missing/),
     });
     const stopped = readySeed(
       (s) => (s.metadata!.annotations = { 'seed.gardener.cloud/emergency-stop-shoot-reconciliations': 'true' }),

@@ -55,16 +55,42 @@ export interface SyncInput {
   readonly random?: () => number;
 }
 
-/** The operation a shoot needs (Gardener's `ComputeOperationType`). */
-export function computeOperationType(shoot: Shoot): ShootOperationType {
-  if (shoot.metadata?.deletionTimestamp) return LastOperationType.Delete;
+/**
+ * Whether the source seed's gardenlet must prepare the shoot for migration (Gardener's `ShouldPrepareShootForMigration`):
+ * `spec.seedName` names another seed than `status.seedName`, the seed that still hosts the control plane.
+ */
+export function shouldPrepareShootForMigration(shoot: Shoot): boolean {
   const specSeed = shoot.spec.seedName;
   const statusSeed = shoot.status?.seedName;
-  if (statusSeed && specSeed && specSeed !== statusSeed) return LastOperationType.Migrate;
+  return Boolean(specSeed && statusSeed && specSeed !== statusSeed);
+}
+
+/**
+ * The seed whose gardenlet acts on the shoot (Gardener's `GetResponsibleSeedName`): while a migration is pending the
+ * source seed (`status.seedName`) — it prepares the migration; afterwards (the source set `status.seedName` to the
+ * destination with Migrate Succeeded) and otherwise `spec.seedName`. Empty for an unscheduled shoot.
+ */
+export function responsibleSeedName(shoot: Shoot): string {
+  const specSeed = shoot.spec.seedName;
+  if (!specSeed) return '';
+  return shoot.status?.seedName || specSeed;
+}
+
+/**
+ * The operation a shoot needs (Gardener's gardenlet `ComputeOperationType` over `v1beta1helper.ComputeOperationType`):
+ * Delete once deleted; Migrate while the shoot must be prepared for migration; Restore after a succeeded (or aborted)
+ * Migrate — the destination seed's turn; Create until a Create succeeded; an unfinished Migrate or Restore continues;
+ * else Reconcile.
+ */
+export function computeOperationType(shoot: Shoot): ShootOperationType {
+  if (shoot.metadata?.deletionTimestamp) return LastOperationType.Delete;
+  if (shouldPrepareShootForMigration(shoot)) return LastOperationType.Migrate;
   const last = shoot.status?.lastOperation;
+  if (last?.type === LastOperationType.Migrate && (last.state === 'Succeeded' || last.state === 'Aborted'))
+    return LastOperationType.Restore;
   if (!last) return LastOperationType.Create;
   if (last.type === LastOperationType.Create && last.state !== 'Succeeded') return LastOperationType.Create;
-  if (last.type === LastOperationType.Migrate) return LastOperationType.Restore;
+  if (last.type === LastOperationType.Migrate && last.state !== 'Succeeded') return LastOperationType.Migrate;
   if (last.type === LastOperationType.Restore && last.state !== 'Succeeded') return LastOperationType.Restore;
   return LastOperationType.Reconcile;
 }
@@ -127,12 +153,14 @@ export function seedNotReadyReason(seed: Seed, gardenerVersion: string): string 
   if ((seed.status?.observedGeneration ?? 0) < (seed.metadata?.generation ?? 0)) {
     return `seed ${name} has not yet observed its latest generation`;
   }
+  // Gardener's health.CheckSeed: both conditions present and True.
   const conditions = seed.status?.conditions ?? [];
-  const gardenletReady = conditions.find((c) => c.type === 'GardenletReady');
-  if (gardenletReady?.status !== 'True') return `seed ${name} is not ready: condition GardenletReady is not True`;
-  const system = conditions.find((c) => c.type === 'SeedSystemComponentsHealthy');
-  if (system && system.status === 'False')
-    return `seed ${name} is not ready: condition SeedSystemComponentsHealthy is False`;
+  for (const type of ['GardenletReady', 'SeedSystemComponentsHealthy']) {
+    const condition = conditions.find((c) => c.type === type);
+    if (!condition) return `seed ${name} is not ready: condition "${type}" is missing`;
+    if (condition.status !== 'True')
+      return `seed ${name} is not ready: condition "${type}" has invalid status ${condition.status} (expected True) due to ${condition.reason ?? ''}: ${condition.message ?? ''}`;
+  }
   return undefined;
 }
 

@@ -8,7 +8,8 @@ import { addMachineSetController } from './controller/machineset/add.js';
 
 /**
  * Adds the three machine controllers to `mgr` (its default cluster is the seed); `machine` are the Machine
- * controller's timeouts and health check period (defaults: machine-controller-manager's).
+ * controller's timeouts, drain settings and health check period (defaults: machine-controller-manager's; a Machine's
+ * own spec — its pool's settings — overrides them).
  */
 export function addMachineControllers(mgr: Manager, machine: MachineReconcilerOptions = {}): void {
   addMachineDeploymentController(mgr);

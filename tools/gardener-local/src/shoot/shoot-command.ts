@@ -21,19 +21,6 @@ import {
   type ShootView,
 } from './progress.js';
 
-export const SHOOT_USAGE = `  gardener-local shoot create -f FILE [-n NS]     create the Shoot in FILE (Gardener's example works as is), then watch it
-  gardener-local shoot watch NAME [-n NS]         follow the running operation until the shoot is Ready, hibernated or failed
-  gardener-local shoot delete NAME [-n NS]        confirm (confirmation.gardener.cloud/deletion) and delete it, then watch until gone
-  gardener-local shoot hibernate|wake-up NAME [-n NS]   set spec.hibernation.enabled, then watch
-  gardener-local shoot kubeconfig NAME [-n NS] [--expiration 1h] [--seed-kubeconfig FILE]
-                                                  print a short-lived admin kubeconfig of the shoot (a client
-                                                  certificate of its client CA in group system:masters, as
-                                                  shoots/adminkubeconfig issues it); the seed is the garden by default
-    common: [--kubeconfig FILE] [--nats URL] [--no-watch] [--timeout 30m] [-o json|yaml]
-    --nats (or GARDENER_NATS_URL): live task progress from the flow's events; without it the Shoot's
-    lastOperation is polled. -o prints the final Shoot for scripts instead of the progress display.
-`;
-
 const SHOOT_API = { apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Shoot' };
 const POLL_MS = 1_000;
 

@@ -50,14 +50,10 @@ export function validateShootUpdate(shoot: Shoot, old: Shoot): FieldError[] {
     errors.push(immutable(spec.child('networking', 'ipFamilies'), s.networking?.ipFamilies));
   }
 
-  // The seed may only change through the shoots/binding subresource (scheduler, control plane migration).
-  if (o.seedName !== undefined && s.seedName !== o.seedName) {
-    errors.push(
-      forbidden(
-        spec.child('seedName'),
-        'spec.seedName cannot be changed by patching the shoot, please use the shoots/binding subresource',
-      ),
-    );
+  // The seed cannot be removed once set; a change of seed is the shoots/binding subresource's (control plane
+  // migration), which admission's ShootValidator decides (who may bind, what else may change, both seeds' backup).
+  if (o.seedName !== undefined && s.seedName === undefined) {
+    errors.push(forbidden(spec.child('seedName'), 'spec.seedName cannot be set to nil'));
   }
 
   const version = parseVersion(s.kubernetes.version ?? '');

@@ -33,13 +33,38 @@ export interface EtcdConfig {
   [field: string]: unknown;
 }
 
+/** druid's StoreSpec (spec.backup.store): where snapshots go. */
+export interface EtcdStoreSpec {
+  secretRef?: { name: string; namespace?: string };
+  container?: string;
+  provider?: string;
+  prefix: string;
+  [field: string]: unknown;
+}
+
+/** druid's BackupSpec (spec.backup), the fields the controller reads. */
+export interface EtcdBackupSpec {
+  port?: number;
+  tls?: EtcdTLSConfig;
+  store?: EtcdStoreSpec;
+  fullSnapshotSchedule?: string;
+  deltaSnapshotPeriod?: string;
+  garbageCollectionPolicy?: 'Exponential' | 'LimitBased';
+  maxBackupsLimitBasedGC?: number;
+  garbageCollectionPeriod?: string;
+  compression?: { enabled?: boolean; policy?: 'gzip' | 'lzw' | 'zlib' };
+  etcdSnapshotTimeout?: string;
+  resources?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
 /** druid's EtcdSpec. */
 export interface EtcdSpec {
   selector?: { matchLabels?: Record<string, string> };
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   etcd: EtcdConfig;
-  backup: { port?: number; store?: unknown; [field: string]: unknown };
+  backup: EtcdBackupSpec;
   sharedConfig?: { autoCompactionMode?: 'periodic' | 'revision'; autoCompactionRetention?: string };
   schedulingConstraints?: { affinity?: unknown; topologySpreadConstraints?: unknown[] };
   replicas: number;

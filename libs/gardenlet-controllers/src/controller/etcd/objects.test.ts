@@ -7,6 +7,8 @@ import type { ShootSecretNames } from '../../component/secrets.js';
 import { exampleValues } from '../../component/testdata/fixtures.js';
 import type { EtcdResource } from './kinds.js';
 import {
+  backupRestoreArgs,
+  DefaultBackupRestoreImage,
   DefaultEtcdImage,
   etcdArgs,
   etcdImage,
@@ -14,6 +16,7 @@ import {
   imageRepository,
   quotaBytes,
   selectorLabels,
+  storageProvider,
 } from './objects.js';
 
 const names: ShootSecretNames = {
@@ -188,5 +191,96 @@ describe('the objects of an Etcd', () => {
     expect(() => quotaBytes(etcdMain((e) => (e.spec.etcd.quota = 'lots')))).toThrow(
       'spec.etcd.quota of Etcd shoot--local--local/etcd-main: invalid lots',
     );
+  });
+});
+
+describe('the backup-restore sidecar of an Etcd with a backup store', () => {
+  const backup = {
+    provider: 'local',
+    secretRefName: 'etcd-backup',
+    container: 'bucket-uid',
+    prefix: 'shoot--local--local--uid',
+  };
+  const withStore = () => {
+    const etcd = renderEtcd(exampleValues(), 'main', names, {
+      now: '2026-01-01T00:00:00Z',
+      backup,
+    }) as unknown as EtcdResource;
+    etcd.metadata = { ...etcd.metadata, uid: 'uid-1', generation: 1 };
+    return etcd;
+  };
+  type FullPodSpec = PodSpec & {
+    initContainers?: Container[];
+    volumes: { name: string; hostPath?: { path: string; type: string } }[];
+  };
+  const podSpec = (etcd: EtcdResource) =>
+    (
+      etcdObjects(etcd, etcdImage(etcd), { persistentVolumes: true, backupHostPath: '/var/backups' })
+        .statefulSet as unknown as { spec: { template: { spec: FullPodSpec } } }
+    ).spec.template.spec;
+
+  it('has no sidecar, init container or backup port without a store', () => {
+    const etcd = etcdMain();
+    const spec = podSpec(etcd);
+    expect(spec.containers.map((c) => c.name)).toEqual(['etcd']);
+    expect(spec.initContainers).toBeUndefined();
+    const service = etcdObjects(etcd, etcdImage(etcd), { persistentVolumes: true }).clientService as unknown as {
+      spec: { ports: { name: string }[] };
+    };
+    expect(service.spec.ports.map((p) => p.name)).toEqual(['client', 'server']);
+  });
+
+  it("runs druid's backup-restore sidecar and an initializing init container on the bucket's host directory", () => {
+    const etcd = withStore();
+    const spec = podSpec(etcd);
+    expect(spec.containers.map((c) => c.name)).toEqual(['etcd', 'backup-restore']);
+    const sidecar = spec.containers[1]!;
+    expect(sidecar.image).toBe(DefaultBackupRestoreImage);
+    expect(sidecar.args[0]).toBe('server');
+    expect(flag(sidecar.args, 'storage-provider')).toBe('Local');
+    expect(flag(sidecar.args, 'store-prefix')).toBe('shoot--local--local--uid/etcd-main');
+    expect(flag(sidecar.args, 'schedule')).toBe('0 */24 * * *');
+    expect(flag(sidecar.args, 'delta-snapshot-period')).toBe('5m0s');
+    expect(flag(sidecar.args, 'garbage-collection-policy')).toBe('Exponential');
+    expect(flag(sidecar.args, 'max-backups')).toBeUndefined();
+    expect(flag(sidecar.args, 'compress-snapshots')).toBe('true');
+    expect(flag(sidecar.args, 'compression-policy')).toBe('gzip');
+    expect(flag(sidecar.args, 'endpoints')).toBe('https://etcd-main-local:2379');
+    expect(flag(sidecar.args, 'cacert')).toBe('/var/etcd/ssl/client/ca/bundle.crt');
+    expect(flag(sidecar.args, 'cert')).toBe('/var/etcd/ssl/client/client/tls.crt');
+    expect(flag(sidecar.args, 'server-cert')).toBe('/var/etcdbr/ssl/server/tls.crt');
+    expect(flag(sidecar.args, 'data-dir')).toBe('/var/etcd/data/new.etcd');
+    expect(flag(sidecar.args, 'server-port')).toBe('8080');
+    expect(sidecar.env).toContainEqual({ name: 'STORAGE_CONTAINER', value: '/home/nonroot/bucket-uid' });
+    expect(sidecar.volumeMounts).toContainEqual({ name: 'local-backup', mountPath: '/home/nonroot/bucket-uid' });
+    expect(sidecar.volumeMounts).toContainEqual({ name: 'main-etcd', mountPath: '/var/etcd/data' });
+    const init = spec.initContainers![0]!;
+    expect(init.name).toBe('backup-restore-initialize');
+    expect(init.args).toEqual([
+      'initialize',
+      '--storage-provider=Local',
+      '--store-prefix=shoot--local--local--uid/etcd-main',
+      '--data-dir=/var/etcd/data/new.etcd',
+    ]);
+    expect(spec.volumes).toContainEqual({
+      name: 'local-backup',
+      hostPath: { path: '/var/backups/bucket-uid', type: 'Directory' },
+    });
+    const service = etcdObjects(etcd, etcdImage(etcd), { persistentVolumes: true, backupHostPath: '/x' })
+      .clientService as unknown as { spec: { ports: { name: string; port: number }[] } };
+    expect(service.spec.ports).toContainEqual({ name: 'backuprestore', protocol: 'TCP', port: 8080, targetPort: 8080 });
+  });
+
+  it('renders LimitBased garbage collection with its limit and refuses stores without a local counterpart', () => {
+    const etcd = withStore();
+    etcd.spec.backup.garbageCollectionPolicy = 'LimitBased';
+    etcd.spec.backup.maxBackupsLimitBasedGC = 3;
+    expect(flag(backupRestoreArgs(etcd), 'max-backups')).toBe('3');
+    expect(storageProvider(etcd)).toBe('Local');
+    etcd.spec.backup.store!.provider = 'aws';
+    expect(storageProvider(etcd)).toBe('S3');
+    expect(() => podSpec(etcd)).toThrow(/storage provider S3 has no local counterpart/);
+    etcd.spec.backup.store!.provider = 'floppy';
+    expect(() => storageProvider(etcd)).toThrow(/unsupported storage provider "floppy"/);
   });
 });

@@ -1,10 +1,17 @@
-// What etcd-druid deploys for an `Etcd`, reduced to what runs etcd without the backup-restore sidecar, as pure
-// functions: the StatefulSet `<name>` (one etcd member per Pod, etcd's own flags: data dir on the data volume, client
-// and peer TLS from the referenced Secrets, listening on the Pod IP, quota and compaction from the spec), the client
-// Service `<name>-client` and the headless peer Service `<name>-peer`, all owned by the Etcd with druid's labels.
+// What etcd-druid deploys for an `Etcd`, as pure functions: the StatefulSet `<name>` (one etcd member per Pod, etcd's
+// own flags: data dir on the data volume, client and peer TLS from the referenced Secrets, listening on the Pod IP,
+// quota and compaction from the spec), the client Service `<name>-client` and the headless peer Service `<name>-peer`,
+// all owned by the Etcd with druid's labels. With `spec.backup.store` the Pod gets druid's etcd-backup-restore
+// sidecar (`backup-restore`, `etcdbrctl server` with druid's flags: snapshots into the store, its HTTP API on
+// `spec.backup.port`) and the store: for the `Local` provider the host directory `<hostPath>/<container>` (`hostPath`
+// of the store Secret) mounted at `/home/nonroot/<container>` and named by `STORAGE_CONTAINER`, as druid does.
+// Deviation: druid's etcd-wrapper asks the sidecar to initialize (validate, restore) the data dir over
+// `/initialization/start` before it starts etcd; here an init container `backup-restore-initialize` runs
+// `etcdbrctl initialize` with the same store flags before etcd starts (the local equivalent, since etcd runs as the
+// plain binary here).
 import { tryParseQuantity } from '@gardener-ts/api';
 import type { KubernetesObject } from '@gardener-ts/controller-runtime';
-import type { EtcdResource, EtcdSecretReference, EtcdTLSConfig } from './kinds.js';
+import type { EtcdResource, EtcdSecretReference, EtcdStoreSpec, EtcdTLSConfig } from './kinds.js';
 
 /** druid's defaults: ports, quota, snapshot count, compaction, storage. */
 export const EtcdDefaults = {
@@ -60,6 +67,69 @@ export interface EtcdObjects {
 export interface EtcdObjectsOptions {
   /** The data volume is a PersistentVolumeClaim per member (druid's); otherwise an emptyDir that lives with the Pod. */
   persistentVolumes: boolean;
+  /**
+   * The backup store's host directory (`hostPath` of the store Secret, druid's default
+   * {@link LocalProviderDefaultMountPath}) when `spec.backup.store` is set.
+   */
+  backupHostPath?: string;
+  /** The etcd-backup-restore image (druid's image vector); {@link DefaultBackupRestoreImage} by default. */
+  backupRestoreImage?: string;
+}
+
+/** druid's etcd-backup-restore image (the image vector's `etcd-backup-restore`). */
+export const DefaultBackupRestoreImage = 'europe-docker.pkg.dev/gardener-project/releases/gardener/etcdbrctl:v0.34.0';
+/** druid's default host directory of the Local provider's buckets. */
+export const LocalProviderDefaultMountPath = '/etc/gardener/local-backupbuckets';
+/** The store Secret's key naming the host directory of the Local provider (druid's `hostPath`). */
+export const EtcdBackupSecretHostPathKey = 'hostPath';
+/** druid's default backup-restore port. */
+export const DefaultBackupPort = 8080;
+/** druid's default full snapshot schedule when the Etcd names none. */
+export const DefaultFullSnapshotSchedule = '0 */1 * * *';
+
+/** druid's storage provider for an infrastructure provider name; undefined when the Etcd has no store. */
+export function storageProvider(etcd: EtcdResource): string | undefined {
+  const store = backupStore(etcd);
+  if (!store) return undefined;
+  const provider = store.provider ?? '';
+  const known: Record<string, string> = {
+    aws: 'S3',
+    S3: 'S3',
+    azure: 'ABS',
+    ABS: 'ABS',
+    alicloud: 'OSS',
+    OSS: 'OSS',
+    openstack: 'Swift',
+    Swift: 'Swift',
+    gcp: 'GCS',
+    GCS: 'GCS',
+    dell: 'ECS',
+    ECS: 'ECS',
+    openshift: 'OCS',
+    OCS: 'OCS',
+    Local: 'Local',
+    local: 'Local',
+  };
+  const mapped = known[provider];
+  if (!mapped)
+    throw new Error(
+      `spec.backup.store.provider of Etcd ${etcdKey(etcd)}: unsupported storage provider ${JSON.stringify(provider)}`,
+    );
+  return mapped;
+}
+
+/** `spec.backup.store`, when set. */
+export function backupStore(etcd: EtcdResource): EtcdStoreSpec | undefined {
+  return (etcd.spec.backup?.store as EtcdStoreSpec | undefined) ?? undefined;
+}
+
+const etcdKey = (etcd: EtcdResource) => `${etcd.metadata?.namespace}/${etcd.metadata?.name}`;
+
+/** Where the Local store is mounted in the backup-restore containers (druid's MountPathLocalStore). */
+export function localStoreMountPath(etcd: EtcdResource): string {
+  const home = etcd.spec.runAsRoot ? '/root' : '/home/nonroot';
+  const container = backupStore(etcd)?.container;
+  return container ? `${home}/${container}` : home;
 }
 
 /** The name of an Etcd's client Service. */
@@ -198,6 +268,134 @@ function tlsVolumes(etcd: EtcdResource) {
   return volumes;
 }
 
+/** Where the backup-restore server's TLS Secret is mounted (druid's path). */
+const BackupRestoreServerTLSPath = '/var/etcdbr/ssl/server';
+/** The volume of the Local store (druid's name). */
+const LocalBackupVolume = 'local-backup';
+
+/** The store flags of etcdbrctl (druid's): provider, prefix, and for `server` schedule, GC and compression. */
+function backupStoreArgs(etcd: EtcdResource, provider: string, server: boolean): string[] {
+  const backup = etcd.spec.backup;
+  const args = [`--storage-provider=${provider}`, `--store-prefix=${backupStore(etcd)!.prefix}`];
+  if (!server) return args;
+  args.push(`--schedule=${backup.fullSnapshotSchedule ?? DefaultFullSnapshotSchedule}`);
+  if (backup.deltaSnapshotPeriod) args.push(`--delta-snapshot-period=${backup.deltaSnapshotPeriod}`);
+  const policy = backup.garbageCollectionPolicy ?? 'LimitBased';
+  args.push(`--garbage-collection-policy=${policy}`);
+  if (policy === 'LimitBased') args.push(`--max-backups=${backup.maxBackupsLimitBasedGC ?? 7}`);
+  if (backup.garbageCollectionPeriod) args.push(`--garbage-collection-period=${backup.garbageCollectionPeriod}`);
+  if (backup.compression?.enabled) args.push('--compress-snapshots=true');
+  if (backup.compression?.policy) args.push(`--compression-policy=${backup.compression.policy}`);
+  args.push(`--etcd-snapshot-timeout=${backup.etcdSnapshotTimeout ?? '15m'}`);
+  return args;
+}
+
+/** The args of the backup-restore sidecar (`etcdbrctl server`), druid's flags for a plain etcd. */
+export function backupRestoreArgs(etcd: EtcdResource): string[] {
+  const provider = storageProvider(etcd);
+  const name = etcd.metadata!.name!;
+  const clientPort = etcd.spec.etcd.clientPort ?? EtcdDefaults.clientPort;
+  const client = etcd.spec.etcd.clientUrlTls;
+  const args = ['server', ...(provider ? backupStoreArgs(etcd, provider, true) : [])];
+  if (client) {
+    args.push(
+      `--cacert=${caFile(TLSPaths.clientCA, client.tlsCASecretRef)}`,
+      `--cert=${TLSPaths.clientClient}/tls.crt`,
+      `--key=${TLSPaths.clientClient}/tls.key`,
+      '--insecure-transport=false',
+      '--insecure-skip-tls-verify=false',
+    );
+  } else {
+    args.push('--insecure-transport=true', '--insecure-skip-tls-verify=true');
+  }
+  args.push(
+    `--endpoints=${scheme(client)}://${name}-local:${clientPort}`,
+    `--service-endpoints=${scheme(client)}://${clientServiceName(etcd)}:${clientPort}`,
+  );
+  if (etcd.spec.backup.tls?.serverTLSSecretRef?.name) {
+    args.push(
+      `--server-cert=${BackupRestoreServerTLSPath}/tls.crt`,
+      `--server-key=${BackupRestoreServerTLSPath}/tls.key`,
+    );
+  }
+  args.push(`--data-dir=${DataDir}`, `--server-port=${etcd.spec.backup.port ?? DefaultBackupPort}`);
+  return args;
+}
+
+/** The args of the init container that validates and restores the data dir (`etcdbrctl initialize`). */
+export function backupRestoreInitializeArgs(etcd: EtcdResource): string[] {
+  const provider = storageProvider(etcd)!;
+  return ['initialize', ...backupStoreArgs(etcd, provider, false), `--data-dir=${DataDir}`];
+}
+
+/** The backup-restore containers and volumes of an Etcd with a store (none without). */
+export function backupRestorePodParts(etcd: EtcdResource, options: EtcdObjectsOptions) {
+  const provider = storageProvider(etcd);
+  if (!provider) return { initContainers: [], containers: [], volumes: [] };
+  if (provider !== 'Local')
+    throw new Error(
+      `spec.backup.store.provider of Etcd ${etcdKey(etcd)}: storage provider ${provider} has no local counterpart (only Local)`,
+    );
+  const store = backupStore(etcd)!;
+  const image = options.backupRestoreImage ?? DefaultBackupRestoreImage;
+  const dataVolume = dataVolumeName(etcd);
+  const hostPath = options.backupHostPath ?? LocalProviderDefaultMountPath;
+  const storeMount = { name: LocalBackupVolume, mountPath: localStoreMountPath(etcd) };
+  const fieldEnv = (envName: string, fieldPath: string) => ({ name: envName, valueFrom: { fieldRef: { fieldPath } } });
+  const env = [
+    { name: 'STORAGE_CONTAINER', value: storeMount.mountPath },
+    fieldEnv('POD_NAME', 'metadata.name'),
+    fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
+    fieldEnv('POD_IP', 'status.podIP'),
+  ];
+  const tls = tlsVolumes(etcd).filter(
+    (v) => v.name === 'client-url-ca-etcd' || v.name === 'client-url-etcd-client-tls',
+  );
+  const serverTLS = etcd.spec.backup.tls?.serverTLSSecretRef?.name;
+  const resources = etcd.spec.backup.resources;
+  const port = etcd.spec.backup.port ?? DefaultBackupPort;
+  return {
+    initContainers: [
+      {
+        name: 'backup-restore-initialize',
+        image,
+        imagePullPolicy: 'IfNotPresent',
+        args: backupRestoreInitializeArgs(etcd),
+        env,
+        volumeMounts: [{ name: dataVolume, mountPath: DataMountPath }, storeMount],
+      },
+    ],
+    containers: [
+      {
+        name: 'backup-restore',
+        image,
+        imagePullPolicy: 'IfNotPresent',
+        args: backupRestoreArgs(etcd),
+        env,
+        ports: [{ name: 'server', containerPort: port, protocol: 'TCP' }],
+        ...(resources ? { resources } : {}),
+        volumeMounts: [
+          { name: dataVolume, mountPath: DataMountPath },
+          ...tls.map((v) => ({ name: v.name, mountPath: v.mountPath, readOnly: true })),
+          ...(serverTLS
+            ? [{ name: 'backup-restore-server-tls', mountPath: BackupRestoreServerTLSPath, readOnly: true }]
+            : []),
+          storeMount,
+        ],
+      },
+    ],
+    volumes: [
+      ...(serverTLS
+        ? [{ name: 'backup-restore-server-tls', secret: { secretName: serverTLS, defaultMode: 0o640 } }]
+        : []),
+      {
+        name: LocalBackupVolume,
+        hostPath: { path: store.container ? `${hostPath}/${store.container}` : hostPath, type: 'Directory' },
+      },
+    ],
+  };
+}
+
 /** The StatefulSet of an Etcd: `spec.replicas` members running `image`. */
 export function etcdStatefulSet(etcd: EtcdResource, image: string, options: EtcdObjectsOptions): KubernetesObject {
   const spec = etcd.spec;
@@ -206,6 +404,7 @@ export function etcdStatefulSet(etcd: EtcdResource, image: string, options: Etcd
   const serverPort = spec.etcd.serverPort ?? EtcdDefaults.serverPort;
   const dataVolume = dataVolumeName(etcd);
   const tls = tlsVolumes(etcd);
+  const backup = backupRestorePodParts(etcd, options);
   const fieldEnv = (envName: string, fieldPath: string) => ({ name: envName, valueFrom: { fieldRef: { fieldPath } } });
   const podLabels = {
     ...spec.labels,
@@ -236,6 +435,7 @@ export function etcdStatefulSet(etcd: EtcdResource, image: string, options: Etcd
             ? { topologySpreadConstraints: spec.schedulingConstraints.topologySpreadConstraints }
             : {}),
           securityContext,
+          ...(backup.initContainers.length ? { initContainers: backup.initContainers } : {}),
           containers: [
             {
               name: 'etcd',
@@ -264,10 +464,12 @@ export function etcdStatefulSet(etcd: EtcdResource, image: string, options: Etcd
                 ...tls.map((v) => ({ name: v.name, mountPath: v.mountPath, readOnly: true })),
               ],
             },
+            ...backup.containers,
           ],
           volumes: [
             ...(options.persistentVolumes ? [] : [{ name: dataVolume, emptyDir: {} }]),
             ...tls.map((v) => ({ name: v.name, secret: { secretName: v.secretName, defaultMode: 0o640 } })),
+            ...backup.volumes,
           ],
         },
       },
@@ -290,12 +492,13 @@ export function etcdStatefulSet(etcd: EtcdResource, image: string, options: Etcd
 }
 
 /**
- * The client Service `<name>-client`: the client and peer ports (druid's); druid's backup-restore port is left out,
- * nothing listens on it without the sidecar.
+ * The client Service `<name>-client`: the client and peer ports, and with a backup store the backup-restore port
+ * (druid's `backuprestore`; without a store no sidecar listens on it).
  */
 export function etcdClientService(etcd: EtcdResource): KubernetesObject {
   const clientPort = etcd.spec.etcd.clientPort ?? EtcdDefaults.clientPort;
   const serverPort = etcd.spec.etcd.serverPort ?? EtcdDefaults.serverPort;
+  const backupPort = etcd.spec.backup?.port ?? DefaultBackupPort;
   const custom = etcd.spec.etcd.clientService;
   const meta = metadata(etcd, clientServiceName(etcd), 'etcd-client-service', custom?.labels);
   return {
@@ -309,6 +512,9 @@ export function etcdClientService(etcd: EtcdResource): KubernetesObject {
       ports: [
         { name: 'client', protocol: 'TCP', port: clientPort, targetPort: clientPort },
         { name: 'server', protocol: 'TCP', port: serverPort, targetPort: serverPort },
+        ...(backupStore(etcd)
+          ? [{ name: 'backuprestore', protocol: 'TCP', port: backupPort, targetPort: backupPort }]
+          : []),
       ],
     },
   } as KubernetesObject;

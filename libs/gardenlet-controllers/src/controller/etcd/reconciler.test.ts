@@ -174,6 +174,37 @@ describe('the Etcd reconciler', () => {
     });
   });
 
+  it("mounts the Local store's bucket below the store Secret's hostPath, and fails naming a missing Secret", async () => {
+    const withStore = etcdMain((e) => {
+      e.spec.backup.store = {
+        provider: 'local',
+        container: 'bucket-1',
+        prefix: 'entry/etcd-main',
+        secretRef: { name: 'etcd-backup' },
+      };
+    });
+    const { seed, reconciler, etcd } = setup(withStore);
+    await expect(reconciler.reconcile(key)).rejects.toThrow(/reading the backup store Secret etcd-backup/);
+    expect(etcd().status?.lastErrors?.[0]?.code).toBe('ERR_SYNC_STATEFULSET');
+    seed.put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace, name: 'etcd-backup' },
+      data: {
+        bucketName: Buffer.from('bucket-1').toString('base64'),
+        hostPath: Buffer.from('/srv/buckets').toString('base64'),
+      },
+    } as KubernetesObject);
+    await reconciler.reconcile(key);
+    const sts = seed.find<KubernetesObject & { spec: any }>('StatefulSet')!;
+    expect(sts.spec.template.spec.volumes).toContainEqual({
+      name: 'local-backup',
+      hostPath: { path: '/srv/buckets/bucket-1', type: 'Directory' },
+    });
+    expect(sts.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['etcd', 'backup-restore']);
+    expect(etcd().status?.lastErrors).toBeUndefined();
+  });
+
   it("writes druid's lastErrors and an Error lastOperation when the StatefulSet cannot be applied", async () => {
     const { seed, reconciler, etcd } = setup();
     seed.failApply = (obj) =>

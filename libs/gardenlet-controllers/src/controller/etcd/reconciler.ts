@@ -1,10 +1,9 @@
-// The Etcd reconciler (etcd-druid's etcd controller, reduced to what runs etcd without backup-restore): Get → not
-// found: done → deletion: remove the StatefulSet (its Pods first, foreground) and the Services, then the finalizer →
+// The Etcd reconciler (etcd-druid's etcd controller): Get → not found: done → deletion: remove the StatefulSet (its Pods first, foreground) and the Services, then the finalizer →
 // spec reconcile only when asked (`gardener.cloud/operation=reconcile`, a new Etcd, or every spec change with
 // `autoReconcile`, druid's enableEtcdSpecAutoReconcile; never while `druid.gardener.cloud/suspend-etcd-spec-reconcile`
 // is set): finalizer, StatefulSet and Services applied (a StatefulSet with changed immutable fields recreated, its
 // Pods orphaned and adopted), the annotation removed, `observedGeneration` and `lastOperation` written, `lastErrors` on
-// failure → always: the status observed from the StatefulSet and its Pods, again every status sync period (druid's
+// failure (a backup store's Secret is read for the Local provider's `hostPath`, as druid does) → always: the status observed from the StatefulSet and its Pods, again every status sync period (druid's
 // etcd status sync).
 import { randomUUID } from 'node:crypto';
 import {
@@ -31,7 +30,17 @@ import {
   type Workload,
 } from '@gardener-ts/controller-runtime';
 import { EtcdKind, type EtcdResource, type EtcdStatus } from './kinds.js';
-import { clientServiceName, etcdObjects, etcdImage, peerServiceName, selectorLabels } from './objects.js';
+import {
+  backupStore,
+  clientServiceName,
+  EtcdBackupSecretHostPathKey,
+  etcdObjects,
+  etcdImage,
+  LocalProviderDefaultMountPath,
+  peerServiceName,
+  selectorLabels,
+  storageProvider,
+} from './objects.js';
 import { lastError, lastOperation, observedStatus } from './status.js';
 
 /** druid's finalizer on Etcds. */
@@ -82,6 +91,8 @@ export interface EtcdReconcilerDeps {
   autoReconcile?: boolean;
   /** The etcd image when the Etcd names none that runs plain etcd. */
   defaultImage?: string;
+  /** The etcd-backup-restore image of the sidecar (druid's image vector); druid's release by default. */
+  backupRestoreImage?: string;
   /** How often the status is observed again (druid's etcd status sync period, 15 s). */
   statusSyncPeriodMs?: number;
   now?: () => Date;
@@ -144,6 +155,19 @@ export class EtcdReconciler {
     return classes.items.some((c) => DEFAULT_CLASS_ANNOTATIONS.some((a) => c.metadata?.annotations?.[a] === 'true'));
   }
 
+  // The Local provider's host directory: `hostPath` of the store Secret, druid's default when the Secret has none or
+  // the store names no Secret; a missing Secret fails the reconcile (druid's).
+  private async backupHostPath(etcd: EtcdResource): Promise<string | undefined> {
+    if (storageProvider(etcd) !== 'Local') return undefined;
+    const ref = backupStore(etcd)?.secretRef;
+    if (!ref?.name) return LocalProviderDefaultMountPath;
+    const secret = await this.deps.client
+      .get(Kinds.Secret, { namespace: ref.namespace ?? etcd.metadata!.namespace, name: ref.name })
+      .catch((err: unknown) => Promise.reject(wrapError(err, `reading the backup store Secret ${ref.name}`)));
+    const value = (secret as { data?: Record<string, string> }).data?.[EtcdBackupSecretHostPathKey];
+    return value ? Buffer.from(value, 'base64').toString('utf8') : LocalProviderDefaultMountPath;
+  }
+
   private async reconcileSpec(etcd: EtcdResource, ctx?: Pick<ReconcileContext, 'log'>): Promise<void> {
     const key = { namespace: etcd.metadata!.namespace, name: etcd.metadata!.name! };
     const what = `Etcd ${key.namespace}/${key.name}`;
@@ -166,8 +190,19 @@ export class EtcdReconciler {
       if (!persistent)
         ctx?.log.info({ etcd: what }, 'No StorageClass for the data volumes: etcd data lives in an emptyDir per Pod');
       let objects: ReturnType<typeof etcdObjects> | undefined;
+      let backupHostPath: string | undefined;
       await step(EtcdErrorCodes.invalidSpec, async () => {
-        objects = etcdObjects(current, etcdImage(current, this.deps.defaultImage), { persistentVolumes: persistent });
+        storageProvider(current);
+      });
+      await step(EtcdErrorCodes.syncStatefulSet, async () => {
+        backupHostPath = await this.backupHostPath(current);
+      });
+      await step(EtcdErrorCodes.invalidSpec, async () => {
+        objects = etcdObjects(current, etcdImage(current, this.deps.defaultImage), {
+          persistentVolumes: persistent,
+          ...(backupHostPath !== undefined ? { backupHostPath } : {}),
+          ...(this.deps.backupRestoreImage ? { backupRestoreImage: this.deps.backupRestoreImage } : {}),
+        });
       });
       await step(EtcdErrorCodes.syncClientService, () => this.apply(objects!.clientService));
       await step(EtcdErrorCodes.syncPeerService, () => this.apply(objects!.peerService));

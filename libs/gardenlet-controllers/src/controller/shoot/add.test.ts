@@ -53,4 +53,23 @@ describe('the Shoot controller predicates', () => {
     );
     expect(asksForWork({ type: 'delete', object: old })).toBe(false);
   });
+
+  it("pass the source seed's Migrate Succeeded: the destination's cue to restore", () => {
+    const migrating = shoot({
+      seedName: 'new',
+      status: { seedName: 'old', lastOperation: { type: 'Migrate', state: 'Processing' } },
+    });
+    const handedOver = shoot({
+      seedName: 'new',
+      status: { seedName: 'new', lastOperation: { type: 'Migrate', state: 'Succeeded' } },
+    });
+    expect(asksForWork({ type: 'update', oldObject: migrating, object: handedOver })).toBe(true);
+    // Later status writes of the destination do not pass again.
+    const restoring = shoot({
+      seedName: 'new',
+      status: { seedName: 'new', lastOperation: { type: 'Restore', state: 'Processing' } },
+    });
+    expect(asksForWork({ type: 'update', oldObject: handedOver, object: restoring })).toBe(false);
+    expect(asksForWork({ type: 'update', oldObject: handedOver, object: handedOver })).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 // Wiring of the gardenlet's Shoot main reconciler: the Shoots of this seed (spec.seedName, or status.seedName while
 // one migrates away), on creation and on the changes that ask for work — a new generation, annotations (operation,
-// confirmation, ignore), the start of the deletion, a new seed. Status writes (the controller's own) do not pass.
+// confirmation, ignore), the start of the deletion, a new seed, and the hand-over of a migrated shoot (the source seed's
+// Migrate Succeeded, which is the destination's cue to restore). Other status writes (the controller's own) do not pass.
 import { controllerFor, type Controller, type Manager, type ObjectEvent } from '@gardener-ts/controller-runtime';
 import { ShootKind, type Shoot } from '../../shoot/kinds.js';
 import { ShootReconciler, type ShootReconcilerDeps } from './reconciler.js';
@@ -12,7 +13,17 @@ export const ControllerName = 'shoot';
 export const forSeed = (seedName: string) => (event: { object: Shoot }) =>
   event.object.spec?.seedName === seedName || event.object.status?.seedName === seedName;
 
-/** Whether an event asks the Shoot controller for work (pure). */
+/** Whether a lastOperation says the source seed finished (or aborted) a migration. */
+function migrationHandedOver(shoot: Shoot): boolean {
+  const last = shoot.status?.lastOperation;
+  return last?.type === 'Migrate' && (last.state === 'Succeeded' || last.state === 'Aborted');
+}
+
+/**
+ * Whether an event asks the Shoot controller for work (pure). Gardener's API server raises a Shoot's generation when
+ * its status reports Migrate Succeeded or Aborted, so the destination's generation predicate lets the hand-over pass;
+ * our Shoots are CRDs, whose status writes never move the generation, so the hand-over is recognised here.
+ */
 export function asksForWork(event: ObjectEvent<Shoot>): boolean {
   if (event.type !== 'update') return event.type !== 'delete';
   const { object: now, oldObject: old } = event;
@@ -20,7 +31,8 @@ export function asksForWork(event: ObjectEvent<Shoot>): boolean {
     now.metadata?.generation !== old.metadata?.generation ||
     JSON.stringify(now.metadata?.annotations ?? {}) !== JSON.stringify(old.metadata?.annotations ?? {}) ||
     Boolean(now.metadata?.deletionTimestamp) !== Boolean(old.metadata?.deletionTimestamp) ||
-    now.spec?.seedName !== old.spec?.seedName
+    now.spec?.seedName !== old.spec?.seedName ||
+    (migrationHandedOver(now) && !migrationHandedOver(old))
   );
 }
 

@@ -2,10 +2,11 @@
 // seed, the sync rules decide (pure, shoot/sync.ts), then the reconcile flow (create, reconcile, restore) or the
 // delete flow runs over the botanist's steps, with the progress in `status.lastOperation` and on NATS, the failed
 // tasks in `status.lastErrors`, the `Cluster` resource synced before and after, and the `gardener` finalizer held
-// while the shoot has anything in the seed. Migration (spec.seedName ≠ status.seedName) is reported as not
-// implemented in lastOperation rather than run half.
+// while the shoot has anything in the seed. A control plane migration (spec.seedName ≠ status.seedName) runs the
+// migrate flow in the source seed (ShootState persisted, control plane removed, status.seedName moved on with Migrate
+// Succeeded); the destination seed's gardenlet then runs the reconcile flow as a restore from the ShootState.
 import { SkipCleanupAnnotation } from '../../shoot/cleanup.js';
-import { LastOperationType, type CloudProfile } from '@gardener-ts/api';
+import { Annotations, LastOperationType, type CloudProfile } from '@gardener-ts/api';
 import {
   addFinalizer,
   hasFinalizer,
@@ -14,6 +15,7 @@ import {
   messageOf,
   removeFinalizer,
   removeOperationAnnotation,
+  isInvalid,
   determineErrorCodes,
   type Client,
   type ReconcileContext,
@@ -38,6 +40,11 @@ import { flowConditions } from '../../shoot/flow/conditions.js';
 import { deleteFlow, type DeleteFlowState } from '../../shoot/flow/delete.js';
 import type { SkippedTask } from '../../shoot/flow/operation.js';
 import { reconcileFlow } from '../../shoot/flow/reconcile.js';
+import { migrateFlow, type MigrateFlowState } from '../../shoot/flow/migrate.js';
+import { readShootState } from '../../shoot/shootstate-writer.js';
+import { renderBackupEntry } from '../../component/extensions.js';
+import { BackupEntryKind } from '../backupentry/kinds.js';
+import { BastionKind } from '../bastion/kinds.js';
 import { CloudProfileKind, NamespacedCloudProfileKind, ShootKind, type Shoot } from '../../shoot/kinds.js';
 import {
   operationErrorStatus,
@@ -46,7 +53,15 @@ import {
   type FailedTask,
   type GardenerInfo,
 } from '../../shoot/status.js';
-import { shootSyncDecision, type ShootOperationType, type ShootSyncConfig } from '../../shoot/sync.js';
+import {
+  responsibleSeedName,
+  seedNotReadyReason,
+  shootSyncDecision,
+  shouldPrepareShootForMigration,
+  type ShootOperationType,
+  type ShootSyncConfig,
+} from '../../shoot/sync.js';
+import type { ShootStateSpec } from '../../shoot/shootstate.js';
 import type { Flow, RetryOptions } from '@gardener-ts/flow';
 
 /** The finalizer the gardenlet holds on a Shoot while it has a control plane in the seed. */
@@ -64,7 +79,7 @@ export interface ShootReconcilerDeps {
   /** The garden client for Shoots and Seeds (reads from the cache, writes to the API server). */
   readonly garden: Pick<Client, 'get' | 'patch'>;
   /** The garden API, read live: what one shoot needs (credentials, cloud profile, registrations) is not cached. */
-  readonly gardenApi: Pick<Client, 'get' | 'list' | 'create' | 'patch'>;
+  readonly gardenApi: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
   readonly seed: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
   readonly seedName: string;
   readonly sync: ShootSyncConfig;
@@ -95,7 +110,8 @@ export class ShootReconciler {
       if (isNotFound(err)) return;
       throw err;
     }
-    if (shoot.spec.seedName !== seedName && shoot.status?.seedName !== seedName) return;
+    // While a migration is pending the source seed acts, afterwards the destination (Gardener's responsible seed).
+    if (responsibleSeedName(shoot) !== seedName) return;
     const seed = await garden.get(SeedKind, { name: seedName });
 
     if (shoot.metadata?.deletionTimestamp) {
@@ -120,25 +136,8 @@ export class ShootReconciler {
       }
       return;
     }
-    if (decision.operation === LastOperationType.Migrate) {
-      await this.patchStatus(
-        shoot,
-        operationErrorStatus(
-          shoot,
-          decision.operation,
-          [
-            {
-              taskID: 'migrate',
-              description: `control plane migration of Shoot ${describe(shoot)} from seed ${shoot.status?.seedName} to ${shoot.spec.seedName} is not implemented locally yet`,
-              codes: [],
-            },
-          ],
-          0,
-          this.now(),
-          this.deps.retryDurationMs,
-        ),
-      );
-      return;
+    if (decision.operation === LastOperationType.Migrate && shouldPrepareShootForMigration(shoot)) {
+      return this.migrate(shoot, seed, ctx);
     }
     return this.reconcileShoot(shoot, seed, decision.operation, ctx);
   }
@@ -151,6 +150,32 @@ export class ShootReconciler {
   ): Promise<ReconcileResult | void> {
     const cloudProfile = await this.cloudProfile(shoot);
     const namespace = controlPlaneNamespaceOf(shoot);
+    // A restore starts from the ShootState the source seed persisted; without one there is nothing to restore from.
+    let restoreFrom: ShootStateSpec | undefined;
+    if (operation === LastOperationType.Restore) {
+      const state = await readShootState(this.deps.gardenApi, shoot);
+      if (!state) {
+        await this.patchStatus(
+          shoot,
+          operationErrorStatus(
+            shoot,
+            operation,
+            [
+              {
+                taskID: 'restore',
+                description: `ShootState ${describe(shoot)} not found: the control plane cannot be restored without the state the source seed persisted`,
+                codes: [],
+              },
+            ],
+            0,
+            this.now(),
+            this.deps.retryDurationMs,
+          ),
+        );
+        return { requeueAfter: this.deps.sync.waitSyncPeriod };
+      }
+      restoreFrom = state.spec;
+    }
     // The status first: it carries what the API requires of a claimed shoot (gardener, hibernated), which any later
     // write of the object is validated against.
     shoot = await this.patchStatus(
@@ -158,7 +183,7 @@ export class ShootReconciler {
       operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
     );
     shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
-    const botanist = this.botanist(shoot, seed, cloudProfile);
+    const botanist = this.botanist(shoot, seed, cloudProfile, restoreFrom);
     await botanist.prepare();
     const { flow, skipped } = reconcileFlow(
       botanist.reconcileSteps(),
@@ -173,7 +198,126 @@ export class ShootReconciler {
     await removeOperationAnnotation(this.deps.garden as Client, shoot).catch((err: unknown) =>
       ctx.log.error({ err }, 'could not remove the operation annotation'),
     );
+    await this.removeTasks(shoot).catch((err: unknown) =>
+      ctx.log.error({ err }, 'could not remove the tasks annotation'),
+    );
     return { requeueAfter: this.deps.sync.syncPeriod };
+  }
+
+  /**
+   * The tasks the flow ran (`shoot.gardener.cloud/tasks`, ShootMutator's) are done once it succeeded: the annotation
+   * is removed, as Gardener does, unless tasks were added while the flow ran (then the next reconcile runs them).
+   */
+  private async removeTasks(shoot: Shoot): Promise<void> {
+    const done = shoot.metadata?.annotations?.[Annotations.ShootTasks];
+    if (done === undefined) return;
+    // A JSON patch that tests the value first: atomic, and independent of how fresh the cache is.
+    const path = `/metadata/annotations/${Annotations.ShootTasks.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    await (this.deps.garden as Client)
+      .patch(
+        ShootKind,
+        { namespace: shoot.metadata!.namespace!, name: shoot.metadata!.name! },
+        {
+          type: 'json',
+          patch: [
+            { op: 'test', path, value: done },
+            { op: 'remove', path },
+          ],
+        },
+      )
+      .catch((err: unknown) => {
+        // Invalid: the tasks changed while the flow ran (the next reconcile runs them); not found: the Shoot is gone.
+        if (!isInvalid(err) && !isNotFound(err)) throw err;
+      });
+  }
+
+  /**
+   * Prepares the shoot for its migration to `spec.seedName` (Gardener's `migrateShoot`): the destination seed must be
+   * ready, then the migrate flow runs; on success the `Cluster` goes, and `lastOperation` Migrate Succeeded with
+   * `status.seedName` set to the destination hands the shoot over to the destination's gardenlet (restore).
+   */
+  private async migrate(shoot: Shoot, seed: Seed, ctx: ReconcileContext): Promise<ReconcileResult | void> {
+    const operation = LastOperationType.Migrate;
+    const destination = await this.deps.garden.get(SeedKind, { name: shoot.spec.seedName ?? '' });
+    const notReady = seedNotReadyReason(destination, this.deps.gardener.version);
+    if (notReady) {
+      ctx.log.info({ reason: notReady }, 'destination seed is not available to host the control plane');
+      return { requeueAfter: this.deps.sync.waitSyncPeriod };
+    }
+    // Gardener refuses to migrate a shoot that still has Bastions (their extension objects live in the source seed).
+    const bastions = (await this.deps.gardenApi.list(BastionKind, { namespace: shoot.metadata?.namespace })).items
+      .filter((b) => b.spec?.shootRef?.name === shoot.metadata?.name)
+      .map((b) => b.metadata?.name ?? '');
+    if (bastions.length > 0) {
+      await this.patchStatus(
+        shoot,
+        operationErrorStatus(
+          shoot,
+          operation,
+          [
+            {
+              taskID: 'migrate',
+              description: `Shoot ${describe(shoot)} still has Bastions (${bastions.join(', ')}): they must be deleted before its control plane migrates`,
+              codes: [],
+            },
+          ],
+          0,
+          this.now(),
+          this.deps.retryDurationMs,
+        ),
+      );
+      return { requeueAfter: this.deps.sync.waitSyncPeriod };
+    }
+    const namespace = controlPlaneNamespaceOf(shoot);
+    shoot = await this.patchStatus(
+      shoot,
+      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
+    );
+    const botanist = this.botanist(shoot, seed, await this.cloudProfile(shoot));
+    await botanist.prepare();
+    const state = await this.migrateState(shoot, botanist.values);
+    ctx.log.info({ state, destination: shoot.spec.seedName }, 'What the source seed holds of the shoot to migrate');
+    const { flow, skipped } = migrateFlow(
+      botanist.migrateSteps(),
+      flowConditions(shoot, seed),
+      state,
+      this.deps.flowRetry === undefined ? {} : { retry: this.deps.flowRetry },
+    );
+    const ok = await this.runFlow(shoot, operation, flow, skipped, ctx, { seedName: shoot.spec.seedName }, () =>
+      botanist.deleteCluster(),
+    );
+    if (!ok) return { requeueAfter: this.deps.sync.waitSyncPeriod };
+  }
+
+  /** What the migrate flow needs to know about the source seed and the garden. */
+  private async migrateState(shoot: Shoot, values: ShootValues): Promise<MigrateFlowState> {
+    const namespace = values.namespace;
+    const get = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    };
+    const ns = await get(() => this.deps.seed.get(Kinds.Namespace, { name: namespace }));
+    const kapi = await get(() => this.deps.seed.get(Kinds.Deployment, { namespace, name: KubeAPIServerName }));
+    const namespaceActive = ns !== undefined && !ns.metadata?.deletionTimestamp;
+    // The final snapshot is taken when the shoot's BackupEntry belongs to this seed (Gardener's etcdSnapshotRequired).
+    const rendered = renderBackupEntry(values, { bucketName: '' });
+    const entry = rendered
+      ? await get(() =>
+          this.deps.gardenApi.get(BackupEntryKind, {
+            namespace: rendered.metadata?.namespace,
+            name: rendered.metadata?.name ?? '',
+          }),
+        )
+      : undefined;
+    return {
+      namespaceActive,
+      kubeAPIServerDeploymentFound: kapi !== undefined && !kapi.metadata?.deletionTimestamp,
+      etcdSnapshotRequired: namespaceActive && entry !== undefined && entry.spec.seedName === shoot.status?.seedName,
+    };
   }
 
   private async delete(shoot: Shoot, seed: Seed, ctx: ReconcileContext): Promise<ReconcileResult | void> {
@@ -240,6 +384,8 @@ export class ShootReconciler {
     skipped: readonly SkippedTask[],
     ctx: ReconcileContext,
     onSuccess: Record<string, unknown> = {},
+    /** Runs after the flow and before the success is written; its failure is the operation's. */
+    finish?: () => Promise<void>,
   ): Promise<boolean> {
     let progress = 0;
     const lastOperation = new LastOperationReporter(async (update) => {
@@ -254,6 +400,7 @@ export class ShootReconciler {
     ctx.log.info({ operation, skipped: skipped.length }, `running ${flow.name}`);
     try {
       await flow.run({ signal: ctx.signal, reporter: combineReporters(...reporters), logger: ctx.log });
+      await finish?.();
     } catch (err) {
       if (wasCanceled(err)) throw err;
       const failed: FailedTask[] = flowErrors(err).map((e) => ({
@@ -274,7 +421,7 @@ export class ShootReconciler {
     return true;
   }
 
-  private botanist(shoot: Shoot, seed: Seed, cloudProfile: CloudProfile): Botanist {
+  private botanist(shoot: Shoot, seed: Seed, cloudProfile: CloudProfile, restoreFrom?: ShootStateSpec): Botanist {
     const values: ShootValues = {
       shoot,
       seed,
@@ -284,6 +431,7 @@ export class ShootReconciler {
     return new Botanist(this.deps.gardenApi, this.deps.seed, values, {
       ...this.deps.botanist,
       ...(this.deps.now ? { now: this.deps.now } : {}),
+      ...(restoreFrom ? { restoreFrom } : {}),
     });
   }
 

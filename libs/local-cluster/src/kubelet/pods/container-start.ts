@@ -80,7 +80,10 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
     dir = await assertResolvesWithin(ctx.podDir, containerDir(ctx.podDir, container.name));
     mounts = containerMounts(container, ctx.volumeDirs);
     await assertMountsConfined(mounts);
-    env = await containerEnv({ pod, container, reader: ctx.reader, allocatable: ctx.allocatable }, base);
+    env = keepPodNetworkPreload(
+      await containerEnv({ pod, container, reader: ctx.reader, allocatable: ctx.allocatable }, base),
+      base,
+    );
   } catch (err) {
     throw new StartError('CreateContainerConfigError', (err as Error).message);
   }
@@ -130,4 +133,17 @@ async function workingDir(path: string, mounts: Mount[], root: string): Promise<
   const base = mount ? mount.hostPath : root;
   const rest = mount ? posix.relative(mount.mountPath, clean) : clean.slice(1);
   return assertResolvesWithin(base, rest ? confinedJoin(base, [rest]) : base);
+}
+
+/**
+ * A container that sets NODE_OPTIONS itself (`--max-old-space-size`, `--cpu-prof`) keeps the pod network preload of
+ * `base` after its own options: without it a Node.js program would lose its Pod address and Service names.
+ */
+export function keepPodNetworkPreload(
+  env: Record<string, string>,
+  base: Record<string, string>,
+): Record<string, string> {
+  const preload = base.NODE_OPTIONS?.split(' ').find((option) => option.startsWith('--import='));
+  if (!preload || env.NODE_OPTIONS === undefined || env.NODE_OPTIONS.split(' ').includes(preload)) return env;
+  return { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, preload].filter(Boolean).join(' ') };
 }

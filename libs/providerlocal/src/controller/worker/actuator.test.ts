@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MachineDeployment } from '../../machine/objects.js';
-import { notRolledOut } from './actuator.js';
+import { markAllMachinesForcefulDeletion, notRolledOut } from './actuator.js';
 
 const md = (generation: number, replicas: number, available: number, observed = generation): MachineDeployment =>
   ({
@@ -27,5 +27,27 @@ describe('notRolledOut', () => {
   it('waits for deployments the cache does not have yet and for a status of the current generation', () => {
     expect(notRolledOut(new Map(), new Map([['pool', 1]]))).toEqual(['pool']);
     expect(notRolledOut(new Map([['pool', md(4, 1, 1, 3)]]), new Map([['pool', 4]]))).toEqual(['pool']);
+  });
+});
+
+describe('markAllMachinesForcefulDeletion (Gardener: hibernation and Worker deletion)', () => {
+  it('labels every machine force-deletion: "True" once', async () => {
+    const patched: unknown[] = [];
+    const client = {
+      list: async () => ({
+        items: [{ metadata: { name: 'm1' } }, { metadata: { name: 'm2', labels: { 'force-deletion': 'True' } } }],
+      }),
+      patch: async (_kind: unknown, key: unknown, patch: unknown) => {
+        patched.push([key, patch]);
+        return {};
+      },
+    };
+    await markAllMachinesForcefulDeletion(client as never, 'shoot--a');
+    expect(patched).toEqual([
+      [
+        { namespace: 'shoot--a', name: 'm1' },
+        { type: 'merge', patch: { metadata: { labels: { 'force-deletion': 'True' } } } },
+      ],
+    ]);
   });
 });

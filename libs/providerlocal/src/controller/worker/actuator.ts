@@ -1,8 +1,9 @@
 // provider-local's Worker actuator: writes the MachineClasses (with their user data Secrets) and MachineDeployments the
 // Worker's pools want (machines.ts), removes those no pool wants any more, waits until the deployments have rolled out
 // (every machine updated and Running), and reports `status.machineDeployments`. Deleting the Worker deletes the
-// deployments and waits until every Machine is gone before the classes go. The local machine controller (machine/)
-// turns the deployments into machine Pods.
+// deployments and waits until every Machine is gone before the classes go. As Gardener's generic Worker actuator, a
+// hibernating shoot's and a deleted Worker's machines are labelled `force-deletion: "True"` first, so their drain does
+// not wait for PodDisruptionBudgets. The local machine controller (machine/) turns the deployments into machine Pods.
 import { Kinds, ignoreNotFound, type Client, type Secret } from '@gardener-ts/controller-runtime';
 import {
   RequeueAfterError,
@@ -14,6 +15,7 @@ import {
 } from '@gardener-ts/extensions';
 import type { extensionsv1alpha1 } from '@gardener-ts/api';
 import { MachineClassKind, MachineDeploymentKind, MachineKind, type MachineDeployment } from '../../machine/objects.js';
+import { ForceDeletionLabel } from '../../machine/controller/machine/drain.js';
 import { MachineClassSecretPurpose, PoolLabel, wantedMachines, type CloudProfileConfig } from './machines.js';
 
 /** The field manager of the actuator's writes. */
@@ -64,6 +66,26 @@ export function notRolledOut(
     .map(([name]) => name);
 }
 
+/**
+ * Labels every Machine of a namespace `force-deletion: "True"` (Gardener's markAllMachinesForcefulDeletion): their
+ * drain deletes Pods without honouring PodDisruptionBudgets (a hibernating shoot, a deleted Worker).
+ */
+export async function markAllMachinesForcefulDeletion(
+  client: Pick<Client, 'list' | 'patch'>,
+  namespace: string,
+): Promise<void> {
+  for (const m of (await client.list(MachineKind, { namespace })).items) {
+    if (m.metadata?.labels?.[ForceDeletionLabel] === 'True') continue;
+    await client
+      .patch(
+        MachineKind,
+        { namespace, name: m.metadata!.name! },
+        { type: 'merge', patch: { metadata: { labels: { [ForceDeletionLabel]: 'True' } } } },
+      )
+      .catch(ignoreNotFound);
+  }
+}
+
 /** provider-local's Worker actuator. */
 export class WorkerActuator implements Actuator {
   constructor(private readonly options: WorkerActuatorOptions = {}) {}
@@ -72,13 +94,15 @@ export class WorkerActuator implements Actuator {
     const namespace = worker.metadata!.namespace!;
     const spec = worker.spec as unknown as extensionsv1alpha1.WorkerSpec;
     const existing = (await ctx.client.list(MachineDeploymentKind, { namespace })).items;
+    const hibernated = isHibernationEnabled(ctx.cluster);
+    if (hibernated) await markAllMachinesForcefulDeletion(ctx.client, namespace);
     const wanted = wantedMachines(
       { metadata: { namespace }, spec },
       {
         cloudProfileConfig: ctx.cluster?.cloudProfile.spec?.providerConfig as CloudProfileConfig | undefined,
         kubernetesVersion: ctx.cluster?.shoot.spec?.kubernetes?.version,
         existingReplicas: Object.fromEntries(existing.map((md) => [md.metadata!.name!, md.spec?.replicas ?? 0])),
-        hibernated: isHibernationEnabled(ctx.cluster),
+        hibernated,
       },
     );
 
@@ -130,6 +154,7 @@ export class WorkerActuator implements Actuator {
 
   async delete(ctx: ActuatorContext, worker: ExtensionObject): Promise<void> {
     const namespace = worker.metadata!.namespace!;
+    await markAllMachinesForcefulDeletion(ctx.client, namespace);
     for (const md of (await ctx.client.list(MachineDeploymentKind, { namespace })).items) {
       if (md.metadata?.labels?.[PoolLabel] === undefined || md.metadata.deletionTimestamp) continue;
       await ctx.client.delete(MachineDeploymentKind, { namespace, name: md.metadata!.name! }).catch(ignoreNotFound);

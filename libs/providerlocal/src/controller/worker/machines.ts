@@ -52,6 +52,34 @@ export function machineImageOf(pool: WorkerPool, config: CloudProfileConfig | un
   return image ?? DefaultMachineImage;
 }
 
+/** The MCM settings of a Machine (MachineDeployment template `spec`) a pool asks for. */
+export interface MachineConfiguration {
+  drainTimeout?: string;
+  healthTimeout?: string;
+  creationTimeout?: string;
+  maxEvictRetries?: number;
+  nodeConditions?: string;
+}
+
+/**
+ * The machine-controller-manager settings of a pool (`machineControllerManager` of the Worker's pool) as the
+ * MachineDeployment's template carries them (Gardener's generic Worker actuator, ReadMachineConfiguration):
+ * `machineDrainTimeout` → `drainTimeout`, `machineHealthTimeout` → `healthTimeout`, `machineCreationTimeout` →
+ * `creationTimeout`, `maxEvictRetries`, and `nodeConditions` joined by commas. The machine controller honours them
+ * per machine instead of its defaults.
+ */
+export function machineConfigurationOf(pool: WorkerPool): MachineConfiguration {
+  const mcm = pool.machineControllerManager;
+  if (!mcm) return {};
+  return {
+    ...(mcm.machineDrainTimeout ? { drainTimeout: mcm.machineDrainTimeout } : {}),
+    ...(mcm.machineHealthTimeout ? { healthTimeout: mcm.machineHealthTimeout } : {}),
+    ...(mcm.machineCreationTimeout ? { creationTimeout: mcm.machineCreationTimeout } : {}),
+    ...(mcm.maxEvictRetries !== undefined ? { maxEvictRetries: mcm.maxEvictRetries } : {}),
+    ...(mcm.nodeConditions && mcm.nodeConditions.length > 0 ? { nodeConditions: mcm.nodeConditions.join(',') } : {}),
+  };
+}
+
 /** What the Worker wants. */
 export interface WantedMachines {
   machineClasses: MachineClass[];
@@ -128,7 +156,6 @@ export function wantedMachines(
         [LegacyPoolLabel]: pool.name,
         ...(zone ? { 'topology.kubernetes.io/zone': zone } : {}),
       };
-      const mcm = pool.machineControllerManager;
       wanted.machineDeployments.push({
         apiVersion: 'machine.sapcloud.io/v1alpha1',
         kind: 'MachineDeployment',
@@ -149,9 +176,7 @@ export function wantedMachines(
                 metadata: { labels: nodeLabels, ...(pool.annotations ? { annotations: pool.annotations } : {}) },
                 ...(pool.taints ? { spec: { taints: pool.taints } } : {}),
               },
-              ...(mcm?.machineDrainTimeout ? { drainTimeout: mcm.machineDrainTimeout } : {}),
-              ...(mcm?.machineHealthTimeout ? { healthTimeout: mcm.machineHealthTimeout } : {}),
-              ...(mcm?.machineCreationTimeout ? { creationTimeout: mcm.machineCreationTimeout } : {}),
+              ...machineConfigurationOf(pool),
             },
           },
         },

@@ -1,19 +1,24 @@
-// Wiring of the Machine controller: Machines, and the machine Pods they own; a machine's Node is looked at (joined,
-// healthy) and a deleted machine's Node is deleted in its shoot, through the shoot access Secret of the Machine's
-// namespace, which also carries the machines' bootstrap tokens.
+// Wiring of the Machine controller: Machines, the machine Pods they own, and the Nodes of the shoots (a watch per
+// shoot, ./node-watch.ts, declared as a raw source: a Node's change enqueues the Machine whose `node` label names it).
+// Through the shoot access Secret of the Machine's namespace a machine's Node is looked at (joined, healthy), a
+// deleted machine's Node is drained (./drainer.ts) and deleted, and the machines' bootstrap tokens are kept.
 import {
   Kinds,
+  channelSource,
   controllerFor,
   isNotFound,
   type Client,
   type Controller,
   type KubernetesObject,
   type Manager,
+  type Request,
   type Secret,
 } from '@gardener-ts/controller-runtime';
 import { ShootAccessSecretName, shootClientFor } from '@gardener-ts/extensions';
-import { MachineKind } from '../../objects.js';
+import { MachineKind, NodeLabel } from '../../objects.js';
 import { nodeHealthOf } from './health.js';
+import { NodeDrainer, drainShootOf, type DrainOutcome } from './drainer.js';
+import { ShootNodeWatches } from './node-watch.js';
 import {
   bootstrapTokenID,
   bootstrapTokenSecret,
@@ -26,6 +31,7 @@ import {
   type MachineBootstrapTokens,
   type MachineReconcilerOptions,
   type ShootNodeDeleter,
+  type ShootNodeDrain,
   type ShootNodeReadiness,
 } from './reconciler.js';
 
@@ -58,14 +64,24 @@ async function withShoot<T>(
  * (see withShoot), rejects when the shoot does not answer.
  */
 export function shootNodeReadiness(seed: Pick<Client, 'get'>): ShootNodeReadiness {
-  return (namespace, nodeName) =>
+  return (namespace, nodeName, failureConditions) =>
     withShoot(seed, namespace, { state: 'Ready' } as const, async (shoot) => {
       const node = await shoot.get(Kinds.Node, { name: nodeName }).catch((err: unknown) => {
         if (isNotFound(err)) return undefined;
         throw err;
       });
-      return node ? nodeHealthOf(node.status?.conditions) : ({ state: 'NotFound' } as const);
+      return node ? nodeHealthOf(node.status?.conditions, failureConditions) : ({ state: 'NotFound' } as const);
     });
+}
+
+/**
+ * Drains the Node of a deleted machine in the shoot of a control plane namespace, one step per call (see
+ * ./drainer.ts); done at once where the namespace has no shoot access Secret.
+ */
+export function shootNodeDrain(seed: Pick<Client, 'get'>, drainer: NodeDrainer = new NodeDrainer()): ShootNodeDrain {
+  const none: DrainOutcome = { state: 'Done', nodeMissing: true, message: 'no shoot', warnings: [] };
+  return (namespace, request) =>
+    withShoot(seed, namespace, none, (shoot) => drainer.step(drainShootOf(shoot), request));
 }
 
 /**
@@ -113,27 +129,58 @@ export function shootBootstrapTokens(seed: Pick<Client, 'get'>): MachineBootstra
 }
 
 /**
- * Adds the controller; `options` are machine-controller-manager's timeouts and the health check period (defaults:
- * MCM's). The machines of a deployment are listed live for the replacement limit.
+ * The requests of the Machines of a control plane namespace whose `node` label names a Node of its shoot (the mapper
+ * of the Node watch; read from the seed's cache, no request per event).
+ */
+export function machinesOfNode(
+  seed: Pick<Client, 'list'>,
+): (namespace: string, nodeName: string) => Promise<Request[]> {
+  return async (namespace, nodeName) => {
+    if (!nodeName) return [];
+    const machines = await seed.list(MachineKind, { namespace, labelSelector: { [NodeLabel]: nodeName } });
+    return machines.items.map((m) => ({ namespace, name: m.metadata!.name! }));
+  };
+}
+
+/**
+ * Adds the controller; `options` are machine-controller-manager's timeouts, drain settings and the health check
+ * period (defaults: MCM's; a Machine's spec overrides them). The machines of a deployment are listed live for the
+ * replacement limit. The Nodes of each shoot are watched while it has machines.
  */
 export function addMachineController(mgr: Manager, options: MachineReconcilerOptions = {}): Controller {
   const seed = mgr.cluster().client;
   const api = mgr.cluster().api;
+  const log = mgr.log.child({ controller: ControllerName });
+  const nodeEvents = channelSource();
+  const machinesOf = machinesOfNode(seed);
+  const watches = new ShootNodeWatches(
+    seed,
+    (namespace, node) => {
+      void machinesOf(namespace, node.metadata?.name ?? '')
+        .then((requests) => nodeEvents.push(...requests))
+        .catch((err: unknown) => log.warn({ err, namespace }, 'the machine of a Node could not be found'));
+    },
+    { log },
+  );
+  mgr.add({ needLeaderElection: true, start: () => undefined, stop: () => watches.stopAll() });
   return controllerFor(mgr, ControllerName)
     .for(MachineKind)
     .owns(Kinds.Pod)
+    .watchesRawSource(nodeEvents)
     .withOptions({ maxConcurrentReconciles: 5 })
     .complete(
       new MachineReconciler(
         seed,
         () => new Date(),
         shootNodeDeleter(seed),
-        mgr.log.child({ controller: ControllerName }),
-        shootNodeReadiness(seed),
+        log,
+        watches.readiness,
         shootBootstrapTokens(seed),
         {
           deploymentMachines: async (namespace, name) =>
             (await api.list(MachineKind, { namespace, labelSelector: { [DeploymentNameLabel]: name } })).items,
+          drain: shootNodeDrain(seed),
+          onNamespaceEmpty: (namespace) => watches.stop(namespace),
           ...options,
         },
       ),

@@ -64,7 +64,8 @@ describe('decideMachineHealth', () => {
       description: 'Machine m1 successfully joined the cluster',
     });
     const waiting = decideMachineHealth(input({ phase: undefined, node: { state: 'NotFound' } }));
-    expect(waiting).toMatchObject({ phase: 'Pending', recheckAfterMs: 1000 });
+    // The Node's joining is an event of the shoot's Node watch: looked at again at the resync at the latest.
+    expect(waiting).toMatchObject({ phase: 'Pending', recheckAfterMs: options.healthCheckPeriodMs });
     expect(waiting.operation?.description).toContain('Node machine-m1');
     const podNotReady = decideMachineHealth(input({ phase: 'Pending', pod: { state: 'NotReady', name: 'p' } }));
     expect(podNotReady.phase).toBe('Pending');

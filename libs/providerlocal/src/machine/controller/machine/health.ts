@@ -12,9 +12,9 @@ export const DefaultMachineCreationTimeoutMs = 20 * 60_000;
 /** machine-controller-manager's `--machine-health-timeout` default: an Unknown machine fails after it. */
 export const DefaultMachineHealthTimeoutMs = 10 * 60_000;
 /**
- * How often a Running or Unknown machine's Node is looked at in its shoot. machine-controller-manager watches Nodes;
- * we poll, one GET per machine: 30 s is below kube's 40 s node-monitor grace period (a Node turns NotReady no
- * sooner than that), 5% of the health timeout, and keeps a seed with 1,000 machines at ~33 requests/s in total.
+ * How often a Running or Unknown machine is looked at again without an event (a resync: the Nodes of its shoot are
+ * watched, ./node-watch.ts, so a Node's change is seen at once and this only reads the watch's cache); it also bounds
+ * how late an Unknown machine's health timeout fires.
  */
 export const DefaultHealthCheckPeriodMs = 30_000;
 /**
@@ -110,7 +110,10 @@ export interface MachineHealthInput {
   node?: NodeHealth;
   /** Now, ms since the epoch. */
   now: number;
-  options: Pick<MachineHealthOptions, 'creationTimeoutMs' | 'healthTimeoutMs' | 'healthCheckPeriodMs'>;
+  options: Pick<MachineHealthOptions, 'creationTimeoutMs' | 'healthTimeoutMs' | 'healthCheckPeriodMs'> & {
+    /** An Unknown machine never fails by the health timeout (MCM's `disableHealthTimeout`). */
+    disableHealthTimeout?: boolean;
+  };
 }
 
 /** The `lastOperation` the decision writes. */
@@ -130,7 +133,7 @@ export interface MachineHealthDecision {
   joined?: boolean;
 }
 
-/** How long the Pending machine waits for a Node that has joined and is Ready, between two looks. */
+/** How long a Pending machine whose shoot does not answer waits before it looks at its Node again. */
 export const NodeJoinPollMs = 1000;
 
 /** Why a machine is unhealthy, for the descriptions. */
@@ -205,6 +208,7 @@ export function decideMachineHealth(input: MachineHealthInput): MachineHealthDec
   }
 
   if (phase === 'Unknown') {
+    if (options.disableHealthTimeout) return { phase, recheckAfterMs: period };
     const since = Math.max(input.phaseSince, input.shootBackSince ?? -Infinity);
     const left = since + options.healthTimeoutMs - now;
     if (left < 0) {
@@ -252,7 +256,8 @@ export function decideMachineHealth(input: MachineHealthInput): MachineHealthDec
         state: 'Processing',
         description: `Waiting for Node ${input.nodeName} to join the shoot and be Ready`,
       },
-      recheckAfterMs: Math.min(NodeJoinPollMs, left + 1),
+      // The Node's joining is an event of the shoot's Node watch; look again at the resync at the latest.
+      recheckAfterMs: Math.min(period, left + 1),
     };
   }
   return {

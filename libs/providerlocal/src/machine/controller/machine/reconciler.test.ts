@@ -113,7 +113,7 @@ describe('deleting a Machine', () => {
     expect(finalizerRemoved()).toBe(true);
   });
 
-  it('waits while the shoot is unreachable, and lets the machine go once the timeout has passed', async () => {
+  it('waits while the shoot is unreachable, and lets the machine go once the timeout has passed since the first try', async () => {
     const unreachable = async () => {
       throw new Error('connect ECONNREFUSED 127.0.0.1:31000');
     };
@@ -121,14 +121,16 @@ describe('deleting a Machine', () => {
     const waiting = new MachineReconciler(early.client, () => new Date(deletedAt + 1000), unreachable);
     expect(await waiting.reconcile(req)).toEqual({ requeueAfter: 5000 });
     expect(early.finalizerRemoved()).toBe(false);
+    // The time-out counts from the first failed attempt (a drain may have taken long before it).
     const late = seed();
     const warnings: string[] = [];
-    const givingUp = new MachineReconciler(
-      late.client,
-      () => new Date(deletedAt + NodeDeletionTimeoutMs + 1),
-      unreachable,
-      { warn: (_obj, msg) => warnings.push(msg) },
-    );
+    let now = deletedAt + 3_600_000;
+    const givingUp = new MachineReconciler(late.client, () => new Date(now), unreachable, {
+      warn: (_obj, msg) => warnings.push(msg),
+    });
+    expect(await givingUp.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(late.finalizerRemoved()).toBe(false);
+    now += NodeDeletionTimeoutMs + 1;
     expect(await givingUp.reconcile(req)).toBeUndefined();
     expect(late.finalizerRemoved()).toBe(true);
     expect(warnings).toHaveLength(1);
@@ -207,7 +209,8 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
   it('stays Pending until its Node has joined the shoot and is Ready, then is Running', async () => {
     const joining = seed('Pending');
     const waiting = reconciler(joining.client, t0 + 1000, async () => ({ state: 'NotFound' }));
-    expect(await waiting.reconcile(req)).toEqual({ requeueAfter: 1000 });
+    // The Node's joining is an event of the shoot's Node watch; the resync looks again at the latest.
+    expect(await waiting.reconcile(req)).toEqual({ requeueAfter: timeouts.healthCheckPeriodMs });
     expect(joining.statuses.at(-1)?.currentStatus).toEqual({
       phase: 'Pending',
       lastUpdateTime: new Date(t0).toISOString(),
@@ -466,5 +469,243 @@ describe("a new Machine's bootstrap token (machine-controller-manager's)", () =>
     await new MachineReconciler(bare.client, () => now, undefined, undefined, undefined, none).reconcile(req);
     expect(bare.applied.filter((o) => o.kind === 'Secret')).toEqual([]);
     expect(bare.created.find((o) => o.kind === 'Pod').spec.volumes[0].secret.secretName).toBe('c');
+  });
+});
+
+describe('draining the Node of a deleted Machine (machine-controller-manager)', () => {
+  const deletedAt = Date.parse('2026-11-29T10:00:00Z');
+  const req = { namespace: 'shoot--local--local', name: 'm1' };
+  /** A seed with a deleted Running Machine (labels, spec as given) and its Pod; records status patches and deletions. */
+  const seed = (over: { labels?: Record<string, string>; spec?: object; lastOperation?: object } = {}) => {
+    const statuses: any[] = [];
+    const deleted: string[] = [];
+    let podGone = false;
+    const machine = {
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name: 'm1',
+        namespace: 'shoot--local--local',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+        deletionTimestamp: new Date(deletedAt).toISOString(),
+        labels: over.labels ?? { node: 'machine-m1', name: 'd' },
+      },
+      spec: { class: { name: 'c' }, ...over.spec },
+      status: {
+        currentStatus: { phase: 'Running', lastUpdateTime: new Date(deletedAt - 60_000).toISOString() },
+        ...(over.lastOperation ? { lastOperation: over.lastOperation } : {}),
+      },
+    };
+    const client = {
+      get: async (kind: { kind: string }) => {
+        if (kind.kind === 'Machine') return structuredClone(machine);
+        if (kind.kind === 'Pod' && !podGone) return { metadata: { name: 'machine-m1' }, status: { phase: 'Running' } };
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      list: async () => ({ items: [] }),
+      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+        if (patch.patch?.status) {
+          statuses.push(patch.patch.status);
+          machine.status = { ...machine.status, ...patch.patch.status };
+        }
+        return structuredClone(machine);
+      },
+      create: async () => undefined,
+      delete: async (kind: { kind: string }, key: { name: string }) => {
+        deleted.push(`${kind.kind}/${key.name}`);
+        if (kind.kind === 'Pod') podGone = true;
+      },
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    return { client, statuses, deleted };
+  };
+  const withDrain = (
+    client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>,
+    now: number,
+    drain: (ns: string, r: any) => Promise<any>,
+  ) =>
+    new MachineReconciler(
+      client,
+      () => new Date(now),
+      async () => undefined,
+      undefined,
+      undefined,
+      undefined,
+      { drain },
+    );
+
+  it('keeps the machine Pod while the drain goes on, then deletes it once the Node is drained', async () => {
+    const draining = seed();
+    const requests: any[] = [];
+    const inProgress = withDrain(draining.client, deletedAt + 1000, async (_ns, r) => {
+      requests.push(r);
+      return { state: 'Draining', message: '2 Pod(s) left on Node machine-m1', warnings: [], recheckAfterMs: 5000 };
+    });
+    expect(await inProgress.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(draining.deleted).toEqual([]);
+    expect(draining.statuses.at(-1)).toMatchObject({
+      currentStatus: { phase: 'Terminating' },
+      lastOperation: {
+        type: 'Delete',
+        state: 'Processing',
+        description: 'Draining: 2 Pod(s) left on Node machine-m1. Initiate node drain',
+      },
+    });
+    // MCM's defaults: a drain timeout of 2h, 360 evictions; the phase before the deletion names the Node's reason.
+    expect(requests[0]).toMatchObject({
+      machine: 'shoot--local--local/m1',
+      nodeName: 'machine-m1',
+      phase: 'Running',
+      deletedAt,
+      drainTimeoutMs: 7_200_000,
+      maxEvictRetries: 360,
+      forceLabel: false,
+    });
+
+    const done = seed();
+    const drained = withDrain(done.client, deletedAt + 1000, async () => ({
+      state: 'Done',
+      message: 'drained',
+      warnings: [],
+    }));
+    expect(await drained.reconcile(req)).toBeUndefined();
+    expect(done.statuses[0].lastOperation).toMatchObject({ description: 'Drain successful. Initiate VM deletion' });
+    expect(done.deleted).toContain('Pod/machine-m1');
+  });
+
+  it("takes the machine's own drain timeout and evictions; a failed drain is retried, the Pod stays", async () => {
+    const failing = seed({
+      spec: { drainTimeout: '10m', maxEvictRetries: 3 },
+      labels: { node: 'machine-m1', 'force-deletion': 'True' },
+    });
+    const requests: any[] = [];
+    const r = withDrain(failing.client, deletedAt + 1000, async (_ns, q) => {
+      requests.push(q);
+      return { state: 'Failed', message: 'error when evicting pod "web": boom', warnings: [], recheckAfterMs: 5000 };
+    });
+    expect(await r.reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(requests[0]).toMatchObject({ drainTimeoutMs: 600_000, maxEvictRetries: 3, forceLabel: true });
+    expect(failing.statuses.at(-1)?.lastOperation).toMatchObject({
+      state: 'Failed',
+      description:
+        'Drain failed due to - error when evicting pod "web": boom. Will retry in next sync. Initiate node drain',
+    });
+    expect(failing.deleted).toEqual([]);
+  });
+
+  it('goes on deleting the machine when a forced drain fails or the shoot stays away past the drain timeout', async () => {
+    const forcedFailure = seed();
+    await withDrain(forcedFailure.client, deletedAt + 1000, async () => ({
+      state: 'Failed',
+      forced: 'NotReady',
+      message: 'boom',
+      warnings: [],
+    })).reconcile(req);
+    expect(forcedFailure.statuses[0].lastOperation.description).toBe(
+      "Drain failed due to - boom. However, since it's a force deletion shall continue deletion of VM. Delete Volume Attachments",
+    );
+    expect(forcedFailure.deleted).toContain('Pod/machine-m1');
+
+    const unreachable = async () => {
+      throw new Error('connect ECONNREFUSED');
+    };
+    const early = seed();
+    expect(await withDrain(early.client, deletedAt + 1000, unreachable).reconcile(req)).toEqual({ requeueAfter: 5000 });
+    expect(early.deleted).toEqual([]);
+    const late = seed({ spec: { drainTimeout: '1m' } });
+    await withDrain(late.client, deletedAt + 60_001, unreachable).reconcile(req);
+    expect(late.statuses[0].lastOperation.description).toContain("since it's a force deletion shall continue");
+    expect(late.deleted).toContain('Pod/machine-m1');
+  });
+
+  it('skips the drain of a machine without a Node name, and never drains twice', async () => {
+    const noNode = seed({ labels: {} });
+    let asked = 0;
+    const drain = async () => {
+      asked++;
+      return { state: 'Done', message: 'x', warnings: [] };
+    };
+    await withDrain(noNode.client, deletedAt + 1000, drain).reconcile(req);
+    expect(asked).toBe(0);
+    expect(noNode.statuses[0].lastOperation.description).toBe(
+      'Skipping drain as nodeName is not a valid one for machine. Initiate VM deletion',
+    );
+    const drained = seed({
+      lastOperation: { type: 'Delete', state: 'Processing', description: 'Drain successful. Initiate VM deletion' },
+    });
+    await withDrain(drained.client, deletedAt + 1000, drain).reconcile(req);
+    expect(asked).toBe(0);
+    expect(drained.deleted).toContain('Pod/machine-m1');
+  });
+});
+
+describe("a Machine's own timeouts and Node conditions (its pool's machineControllerManager settings)", () => {
+  const t0 = Date.parse('2026-11-29T10:00:00Z');
+  const req = { namespace: 'shoot--local--local', name: 'm1' };
+  const seed = (phase: string, spec: object) => {
+    const statuses: any[] = [];
+    const machine = {
+      apiVersion: 'machine.sapcloud.io/v1alpha1',
+      kind: 'Machine',
+      metadata: {
+        name: 'm1',
+        namespace: 'shoot--local--local',
+        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+        labels: { node: 'machine-m1' },
+      },
+      spec: { class: { name: 'c' }, ...spec },
+      status: { currentStatus: { phase, lastUpdateTime: new Date(t0).toISOString() } },
+    };
+    const client = {
+      get: async (kind: { kind: string }) => {
+        if (kind.kind === 'Machine') return structuredClone(machine);
+        if (kind.kind === 'Pod')
+          return {
+            metadata: { name: 'machine-m1' },
+            status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+          };
+        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
+        throw new ApiError(404, 'NotFound', 'not found');
+      },
+      list: async () => ({ items: [machine] }),
+      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+        if (patch.patch?.status) statuses.push(patch.patch.status);
+        return structuredClone(machine);
+      },
+      create: async () => undefined,
+      delete: async () => undefined,
+    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    return { client, statuses };
+  };
+  const missing = async () => ({ state: 'NotFound' }) as const;
+
+  it("fails an Unknown machine after its own health timeout, not the controller's", async () => {
+    const s = seed('Unknown', { healthTimeout: '30s' });
+    const r = new MachineReconciler(s.client, () => new Date(t0 + 30_001), undefined, undefined, missing);
+    await r.reconcile(req);
+    expect(s.statuses.at(-1)?.currentStatus?.phase).toBe('Failed');
+    expect(s.statuses.at(-1)?.lastOperation?.description).toContain('health checks failing since last 30s');
+    const never = seed('Unknown', { healthTimeout: '30s', disableHealthTimeout: true });
+    await new MachineReconciler(never.client, () => new Date(t0 + 3_600_000), undefined, undefined, missing).reconcile(
+      req,
+    );
+    expect(never.statuses.map((x) => x.currentStatus.phase)).not.toContain('Failed');
+  });
+
+  it('fails a Pending machine after its own creation timeout and hands its Node conditions to the health check', async () => {
+    const s = seed('Pending', { creationTimeout: '1m', nodeConditions: 'FrequentKubeletRestart' });
+    const asked: unknown[] = [];
+    const r = new MachineReconciler(
+      s.client,
+      () => new Date(t0 + 60_001),
+      undefined,
+      undefined,
+      async (_ns, _node, conditions) => {
+        asked.push(conditions);
+        return { state: 'NotFound' };
+      },
+    );
+    await r.reconcile(req);
+    expect(asked).toEqual([['FrequentKubeletRestart']]);
+    expect(s.statuses.at(-1)?.lastOperation?.description).toBe('Machine m1 failed to join the cluster in 1m0s.');
   });
 });

@@ -3,12 +3,15 @@
 // by default; the user data Secret of the MachineClass mounted at /etc/machine/userdata), the `node` label and the
 // InternalIP address. The Machine's phase follows machine-controller-manager's health check (./health.ts): Pending →
 // Running once the Pod is ready and its Node has joined the shoot and is Ready; Running → Unknown when the Pod or the
-// Node is not healthy any more (looked at every health check period), back to Running when they are; Failed after the
-// health timeout (at most one machine of a deployment at a time) or the creation timeout — the MachineSet replaces
-// it. On deletion Terminating, the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot access
-// Secret, as extensions reach a shoot), then the finalizer removed. As machine-controller-manager, a machine whose
-// user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own bootstrap token in the shoot and its own user
-// data Secret with the token filled in (see ../../bootstrap-token.ts); the token goes once the machine has joined.
+// Node is not healthy any more (Nodes are watched, ./node-watch.ts; a resync every health check period), back to
+// Running when they are; Failed after the health timeout (at most one machine of a deployment at a time) or the
+// creation timeout — the MachineSet replaces it. Timeouts, drain settings and Node conditions are the Machine's own
+// (its pool's, ./settings.ts), else the controller's. On deletion, as MCM's deletion flow: Terminating, the Node
+// drained in the shoot (./drain.ts, ./drainer.ts; forced after the drain timeout), the Pod deleted, its Node deleted
+// in the shoot (through the `gardener` shoot access Secret, as extensions reach a shoot), then the finalizer removed.
+// As machine-controller-manager, a machine whose user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own
+// bootstrap token in the shoot and its own user data Secret with the token filled in (see ../../bootstrap-token.ts);
+// the token goes once the machine has joined.
 import {
   Kinds,
   addFinalizer,
@@ -32,14 +35,15 @@ import {
 } from '../../objects.js';
 import { BootstrapTokenPlaceholder, withBootstrapToken } from '../../bootstrap-token.js';
 import {
-  DefaultMachineHealthOptions,
   decideMachineHealth,
   mayMarkFailed,
-  type MachineHealthOptions,
   type MachineOperation,
   type NodeHealth,
   type PodHealth,
 } from './health.js';
+import { ForceDeletionLabel, forceReason } from './drain.js';
+import type { DrainOutcome, DrainRequest } from './drainer.js';
+import { DefaultMachineSettings, machineSettingsOf, type MachineSettingsDefaults } from './settings.js';
 
 const FieldManager = 'provider-local';
 
@@ -134,15 +138,97 @@ export type ShootNodeDeleter = (namespace: string, nodeName: string) => Promise<
 export type ShootNodeReadiness = (
   namespace: string,
   nodeName: string,
+  /** The Node conditions that make the machine unhealthy unless `False` (the machine's `nodeConditions`). */
+  failureConditions?: readonly string[],
 ) => Promise<Exclude<NodeHealth, { state: 'Unreachable' }>>;
+
+/**
+ * One step of the drain of a deleted machine's Node in the shoot of a control plane namespace (see ./drainer.ts);
+ * Done where no shoot was provisioned, rejects when the shoot cannot be reached.
+ */
+export type ShootNodeDrain = (namespace: string, request: DrainRequest) => Promise<DrainOutcome>;
 
 /** The Machines of a MachineDeployment (label `name`), read live: the replacement limit must see the latest phases. */
 export type DeploymentMachines = (namespace: string, deploymentName: string) => Promise<Machine[]>;
 
-/** Options of the Machine reconciler: MCM's timeouts and the health check period (defaults: MCM's, see ./health.ts). */
-export interface MachineReconcilerOptions extends Partial<MachineHealthOptions> {
+/**
+ * Options of the Machine reconciler: MCM's timeouts, drain settings and the health check period (defaults: MCM's, see
+ * ./settings.ts; a Machine's own spec overrides them).
+ */
+export interface MachineReconcilerOptions extends Partial<MachineSettingsDefaults> {
   /** Lists a deployment's machines for the replacement limit; default: the reconciler's client. */
   deploymentMachines?: DeploymentMachines;
+  /** Drains the Node of a deleted machine before its Pod goes (none: no drain). */
+  drain?: ShootNodeDrain;
+  /** Called when a namespace has no Machine left (its shoot's Node watch can stop). */
+  onNamespaceEmpty?: (namespace: string) => void | Promise<void>;
+}
+
+/** The steps of MCM's deletion flow named at the end of `lastOperation.description`. */
+export const DeletionSteps = {
+  drain: 'Initiate node drain',
+  volumeAttachments: 'Delete Volume Attachments',
+  vmDeletion: 'Initiate VM deletion',
+  nodeDeletion: 'Initiate node object deletion',
+  finalizerRemoval: 'Initiate machine object finalizer removal',
+} as const;
+
+/** Whether the drain of a deleted machine is behind it (its last operation names a later step, as MCM reads it). */
+export function drainFinished(lastOperation: { type?: string; description?: string } | undefined): boolean {
+  if (lastOperation?.type !== 'Delete') return false;
+  const d = lastOperation.description ?? '';
+  return [
+    DeletionSteps.volumeAttachments,
+    DeletionSteps.vmDeletion,
+    DeletionSteps.nodeDeletion,
+    DeletionSteps.finalizerRemoval,
+  ].some((step) => d.endsWith(step));
+}
+
+/** The `lastOperation` of a drain step (MCM's descriptions), and whether the deletion goes on to the machine's VM. */
+export function drainOperation(outcome: DrainOutcome): { operation: MachineOperation; proceed: boolean } {
+  if (outcome.state === 'Done') {
+    return {
+      operation: {
+        type: 'Delete',
+        state: 'Processing',
+        description: outcome.forced
+          ? `Force Drain successful. ${DeletionSteps.volumeAttachments}`
+          : `Drain successful. ${DeletionSteps.vmDeletion}`,
+      },
+      proceed: true,
+    };
+  }
+  if (outcome.state === 'Failed' && outcome.forced) {
+    return {
+      operation: {
+        type: 'Delete',
+        state: 'Processing',
+        description:
+          `Drain failed due to - ${outcome.message}. However, since it's a force deletion shall continue deletion ` +
+          `of VM. ${DeletionSteps.volumeAttachments}`,
+      },
+      proceed: true,
+    };
+  }
+  if (outcome.state === 'Failed') {
+    return {
+      operation: {
+        type: 'Delete',
+        state: 'Failed',
+        description: `Drain failed due to - ${outcome.message}. Will retry in next sync. ${DeletionSteps.drain}`,
+      },
+      proceed: false,
+    };
+  }
+  return {
+    operation: {
+      type: 'Delete',
+      state: 'Processing',
+      description: `Draining: ${outcome.message}. ${DeletionSteps.drain}`,
+    },
+    proceed: false,
+  };
 }
 
 /** The label on a Machine naming its MachineDeployment (MCM's `name`). */
@@ -158,17 +244,21 @@ export interface MachineBootstrapTokens {
   delete(namespace: string, machineName: string): Promise<void>;
 }
 
-/** How long a deleted machine waits for its Node to be deleted in the shoot (MCM's drain timeout plays this role). */
+/** How long a deleted machine, its drain done and its Pod gone, retries to delete its Node in an unreachable shoot. */
 export const NodeDeletionTimeoutMs = 120_000;
 
 /** Reconciles Machines into Pods. */
 export class MachineReconciler {
-  private readonly options: MachineHealthOptions;
+  private readonly options: MachineSettingsDefaults;
   private readonly deploymentMachines: DeploymentMachines;
+  private readonly drain?: ShootNodeDrain;
+  private readonly onNamespaceEmpty?: (namespace: string) => void | Promise<void>;
   /** Per shoot namespace: since when its shoot does not answer (in memory, as MCM's freeze). */
   private readonly unreachableSince = new Map<string, number>();
   /** Per shoot namespace: when its shoot answered again after an outage; Unknown machines' timeouts restart then. */
   private readonly backSince = new Map<string, number>();
+  /** Per deleted machine: since when its Node could not be deleted in the shoot. */
+  private readonly nodeDeletionFailingSince = new Map<string, number>();
   /** Per MachineDeployment: the tail of the chain of machines being marked Failed (MCM's permit). */
   private readonly failing = new Map<string, Promise<unknown>>();
 
@@ -181,8 +271,10 @@ export class MachineReconciler {
     private readonly tokens?: MachineBootstrapTokens,
     options: MachineReconcilerOptions = {},
   ) {
-    const { deploymentMachines, ...timeouts } = options;
-    this.options = { ...DefaultMachineHealthOptions, ...timeouts };
+    const { deploymentMachines, drain, onNamespaceEmpty, ...settings } = options;
+    this.options = { ...DefaultMachineSettings, ...settings };
+    this.drain = drain;
+    this.onNamespaceEmpty = onNamespaceEmpty;
     this.deploymentMachines =
       deploymentMachines ??
       (async (namespace, name) =>
@@ -206,7 +298,7 @@ export class MachineReconciler {
     const token = await this.tokens.ensure(
       namespace,
       machine.metadata!.name!,
-      new Date(this.now().getTime() + this.options.creationTimeoutMs),
+      new Date(this.now().getTime() + machineSettingsOf(machine, this.options).creationTimeoutMs),
     );
     if (token === undefined) return classSecret.name;
     const name = machineUserDataSecretName(machine.metadata!.name!);
@@ -241,39 +333,63 @@ export class MachineReconciler {
 
   async reconcile(req: Request): Promise<ReconcileResult | void> {
     const machine = await this.client.get(MachineKind, req).catch(ignoreNotFound);
-    if (!machine) return;
+    if (!machine) {
+      await this.checkNamespaceEmpty(req.namespace);
+      return;
+    }
     const podKey = { namespace: req.namespace, name: machinePodName(req.name) };
 
     if (machine.metadata?.deletionTimestamp) {
-      await this.setStatus(machine, 'Terminating', {
-        type: 'Delete',
-        state: 'Processing',
-        description: 'Deleting the machine Pod',
-      });
-      const pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
+      const deletedAt = Date.parse(machine.metadata.deletionTimestamp);
+      const nodeName = machine.metadata?.labels?.[NodeLabel];
+      let pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
+      // As machine-controller-manager: the Node is cordoned and drained before the VM (the Pod) goes.
+      if (this.drain && !drainFinished(machine.status?.lastOperation) && !pod?.metadata?.deletionTimestamp) {
+        const drained = await this.drainStep(machine, nodeName, deletedAt);
+        if (!drained.proceed) return drained.result;
+        machine.status = {
+          ...machine.status,
+          currentStatus: { ...machine.status?.currentStatus, phase: 'Terminating' },
+          lastOperation: drained.operation,
+        };
+      }
       if (pod) {
-        if (!pod.metadata?.deletionTimestamp) await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
+        if (!pod.metadata?.deletionTimestamp) {
+          await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
+          pod = await this.client.get(Kinds.Pod, podKey).catch(ignoreNotFound);
+        }
+      }
+      if (pod) {
+        await this.setStatus(machine, 'Terminating', {
+          type: 'Delete',
+          state: 'Processing',
+          description: `Deleting machine Pod ${podKey.name}. ${DeletionSteps.vmDeletion}`,
+        });
         return { requeueAfter: 1000 };
       }
       // As machine-controller-manager: once the machine is gone, its Node goes from the shoot (a woken-up or
       // rolled pool must not leave NotReady Nodes behind). A shoot that stays unreachable past the timeout does not
       // keep the machine forever.
-      const nodeName = machine.metadata?.labels?.[NodeLabel];
       if (nodeName && this.deleteNode) {
+        const key = `${req.namespace}/${req.name}`;
         try {
           await this.deleteNode(req.namespace, nodeName);
+          this.nodeDeletionFailingSince.delete(key);
         } catch (err) {
-          const since = Date.parse(machine.metadata.deletionTimestamp);
-          if (this.now().getTime() - since < NodeDeletionTimeoutMs) {
+          // The time-out counts from the first failed attempt (a drain may have taken long before it).
+          const now = this.now().getTime();
+          if (!this.nodeDeletionFailingSince.has(key)) this.nodeDeletionFailingSince.set(key, now);
+          if (now - this.nodeDeletionFailingSince.get(key)! < NodeDeletionTimeoutMs) {
             await this.setStatus(machine, 'Terminating', {
               type: 'Delete',
-              state: 'Processing',
-              description: `Deleting Node ${nodeName} in the shoot: ${(err as Error).message}`,
+              state: 'Failed',
+              description: `Deletion of Node Object ${JSON.stringify(nodeName)} failed due to error: ${(err as Error).message}. ${DeletionSteps.nodeDeletion}`,
             });
             return { requeueAfter: 5000 };
           }
+          this.nodeDeletionFailingSince.delete(key);
           this.log?.warn(
-            { err, machine: `${req.namespace}/${req.name}`, node: nodeName },
+            { err, machine: key, node: nodeName },
             'the Node of the deleted machine could not be deleted in the shoot; the machine goes without it',
           );
         }
@@ -283,6 +399,7 @@ export class MachineReconciler {
         .delete(Kinds.Secret, { namespace: req.namespace, name: machineUserDataSecretName(req.name) })
         .catch(ignoreNotFound);
       await removeFinalizer(this.client, machine, MCMFinalizer);
+      await this.checkNamespaceEmpty(req.namespace);
       return;
     }
 
@@ -317,8 +434,13 @@ export class MachineReconciler {
 
     const podHealth = podHealthOf(pod);
     const now = this.now().getTime();
+    // The machine's own timeouts and Node conditions (its pool's), else the controller's.
+    const settings = machineSettingsOf(current, this.options);
     // The Node is only looked at when the Pod is ready (the shoot's API server is asked no more than needed).
-    const node = podHealth.state === 'Ready' ? await this.nodeHealth(req.namespace, podKey.name, now) : undefined;
+    const node =
+      podHealth.state === 'Ready'
+        ? await this.nodeHealth(req.namespace, podKey.name, now, settings.failureConditions)
+        : undefined;
     const since = Date.parse(
       current.status?.currentStatus?.lastUpdateTime ?? current.metadata?.creationTimestamp ?? '',
     );
@@ -332,7 +454,7 @@ export class MachineReconciler {
       pod: podHealth,
       node,
       now,
-      options: this.options,
+      options: settings,
     });
     const ip = pod?.status?.podIP;
     if (decision.phase === 'Failed' && phase === 'Unknown') {
@@ -345,11 +467,79 @@ export class MachineReconciler {
     return decision.recheckAfterMs === undefined ? undefined : { requeueAfter: decision.recheckAfterMs };
   }
 
+  /**
+   * One drain step of a deleted machine; its `lastOperation` is written. Returns where the deletion goes on (the
+   * drain is done, skipped or given up by force) or when to look again.
+   */
+  private async drainStep(
+    machine: Machine,
+    nodeName: string | undefined,
+    deletedAt: number,
+  ): Promise<{ proceed: true; operation: MachineOperation } | { proceed: false; result: ReconcileResult }> {
+    const namespace = machine.metadata!.namespace!;
+    const name = machine.metadata!.name!;
+    if (!nodeName) {
+      const operation: MachineOperation = {
+        type: 'Delete',
+        state: 'Processing',
+        description: `Skipping drain as nodeName is not a valid one for machine. ${DeletionSteps.vmDeletion}`,
+      };
+      await this.setStatus(machine, 'Terminating', operation);
+      return { proceed: true, operation };
+    }
+    const settings = machineSettingsOf(machine, this.options);
+    const now = this.now().getTime();
+    const forceLabel = machine.metadata?.labels?.[ForceDeletionLabel] === 'True';
+    let outcome: DrainOutcome;
+    try {
+      outcome = await this.drain!(namespace, {
+        machine: `${namespace}/${name}`,
+        nodeName,
+        phase: phaseOf(machine),
+        deletedAt,
+        now,
+        drainTimeoutMs: settings.drainTimeoutMs,
+        maxEvictRetries: settings.maxEvictRetries,
+        forceLabel,
+      });
+    } catch (err) {
+      // The shoot does not answer: the drain fails; past the drain timeout the deletion goes on (MCM's force).
+      const forced = forceReason({ now, deletedAt, drainTimeoutMs: settings.drainTimeoutMs, forceLabel });
+      outcome = {
+        state: 'Failed',
+        message: (err as Error).message,
+        warnings: [],
+        ...(forced ? { forced } : {}),
+        recheckAfterMs: 5000,
+      };
+    }
+    if (outcome.warnings.length > 0 && outcome.state !== 'Draining') {
+      this.log?.warn({ machine: `${namespace}/${name}`, node: nodeName, warnings: outcome.warnings }, 'drain warnings');
+    }
+    const { operation, proceed } = drainOperation(outcome);
+    await this.setStatus(machine, 'Terminating', operation);
+    if (proceed) return { proceed: true, operation };
+    return { proceed: false, result: { requeueAfter: outcome.recheckAfterMs ?? 5000 } };
+  }
+
+  /** Tells `onNamespaceEmpty` when no Machine is left in a namespace. */
+  private async checkNamespaceEmpty(namespace: string): Promise<void> {
+    if (!this.onNamespaceEmpty) return;
+    const left = await this.client.list(MachineKind, { namespace });
+    const remaining = left.items.filter((m) => !(m.metadata?.deletionTimestamp && !m.metadata.finalizers?.length));
+    if (remaining.length === 0) await this.onNamespaceEmpty(namespace);
+  }
+
   /** The health of a machine's Node; an unanswered call is Unreachable, and outages of the shoot are tracked. */
-  private async nodeHealth(namespace: string, nodeName: string, now: number): Promise<NodeHealth | undefined> {
+  private async nodeHealth(
+    namespace: string,
+    nodeName: string,
+    now: number,
+    failureConditions: readonly string[],
+  ): Promise<NodeHealth | undefined> {
     if (!this.nodeReady) return undefined;
     try {
-      const health = await this.nodeReady(namespace, nodeName);
+      const health = await this.nodeReady(namespace, nodeName, failureConditions);
       const down = this.unreachableSince.get(namespace);
       if (down !== undefined) {
         this.unreachableSince.delete(namespace);

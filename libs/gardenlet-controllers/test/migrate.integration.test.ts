@@ -1,0 +1,388 @@
+// The Shoot controller's control plane migration against the local API server (garden and both seeds one cluster, no
+// admission: the test moves `spec.seedName` itself, as `shoots/binding` would). The source seed's reconciler runs the
+// migrate flow on a shoot whose control plane namespace holds extension resources with state; the test plays the
+// extensions as our SDK answers `migrate` (annotation taken, lastOperation Migrate Succeeded, finalizer released) and
+// `restore`. It checks what the destination relies on: a Bastion blocks the migration; every extension resource was
+// asked to migrate and reported it before it was deleted (none deleted for real); the ShootState holds the persisted
+// secrets and the extension states; the namespace and the Cluster are gone; lastOperation Migrate Succeeded with
+// status.seedName moved to the destination. Then the destination's reconciler restores — the persisted CA back in
+// the namespace, the Infrastructure asked to `restore` with its state already in its status — and, without a
+// ShootState, fails the Restore naming it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedCRDs } from '@gardener-ts/api';
+import {
+  ApiClient,
+  isNotFound,
+  kind,
+  type KubernetesObject,
+  type ReconcileContext,
+} from '@gardener-ts/controller-runtime';
+import { gardenerAsset, startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
+import { etcdCRD } from '../src/controller/etcd/crd.js';
+import { ShootReconciler } from '../src/controller/shoot/reconciler.js';
+import { exampleCloudProfile, exampleShoot } from '../src/component/testdata/fixtures.js';
+import { controlPlaneNamespaceOf } from '../src/component/values.js';
+import { SeedKind } from '../src/seed-kind.js';
+import { registerReadySeed } from './support/seed.js';
+import { ShootKind, type Shoot } from '../src/shoot/kinds.js';
+import { ShootStateKind, deleteShootState } from '../src/shoot/shootstate-writer.js';
+import { shootSyncDecision, responsibleSeedName } from '../src/shoot/sync.js';
+
+const VERSION = 'v0.0.0-test';
+const crd = (plural: string) => gardenerAsset('crds', `10-crd-extensions.gardener.cloud_${plural}.yaml`);
+const ext = (name: string) =>
+  kind<KubernetesObject & { status?: Record<string, unknown> }>('extensions.gardener.cloud/v1alpha1', name);
+const ExtensionKinds = ['Infrastructure', 'ControlPlane', 'Network', 'Worker', 'Extension'];
+const log = { info: () => undefined, error: () => undefined, debug: () => undefined, warn: () => undefined };
+const sync = {
+  syncPeriod: 3600_000,
+  respectSyncPeriodOverwrite: false,
+  reconcileInMaintenanceOnly: false,
+  waitSyncPeriod: 1_000,
+};
+
+let env: TestEnvironment;
+let admin: ApiClient;
+let playing = true;
+/** What the played extensions saw: `<kind>` per migrate request answered. */
+const migrated: string[] = [];
+const deletedUnmigrated: string[] = [];
+/** What the played extensions saw on `restore`: the kind and the state it found in its status. */
+const restored: { kind: string; state: unknown }[] = [];
+
+const shoot = exampleShoot();
+const namespace = controlPlaneNamespaceOf(shoot);
+
+const readySeed = (name: string) => registerReadySeed(admin, name, VERSION);
+
+async function extensionResource(kindName: string, name: string, spec: Record<string, unknown>, state?: unknown) {
+  const created = await admin.create({
+    apiVersion: 'extensions.gardener.cloud/v1alpha1',
+    kind: kindName,
+    metadata: { name, namespace, finalizers: ['extensions.gardener.cloud/provider-local'] },
+    spec: { type: 'local', ...spec },
+  } as KubernetesObject);
+  await admin.updateStatus({
+    ...created,
+    status: {
+      lastOperation: {
+        type: 'Reconcile',
+        state: 'Succeeded',
+        progress: 100,
+        description: 'ok',
+        lastUpdateTime: new Date().toISOString(),
+      },
+      ...(state !== undefined ? { state } : {}),
+    },
+  } as KubernetesObject);
+}
+
+/** The extensions, as the SDK's generic reconciler answers: migrate → Migrate Succeeded and forget; a plain deletion of
+ *  an object never migrated would delete for real (recorded, must not happen). */
+function playExtensions(): Promise<void> {
+  return (async () => {
+    while (playing) {
+      for (const kindName of ExtensionKinds) {
+        const items = await admin.list(ext(kindName), { namespace }).then(
+          (l) => l.items,
+          () => [],
+        );
+        for (const obj of items) {
+          const operation = obj.metadata?.annotations?.['gardener.cloud/operation'];
+          const last = (obj.status?.lastOperation ?? {}) as { type?: string };
+          try {
+            if (operation === 'restore') {
+              restored.push({ kind: kindName, state: obj.status?.state });
+              const updated = await admin.updateStatus({
+                ...obj,
+                status: {
+                  ...obj.status,
+                  observedGeneration: obj.metadata?.generation,
+                  lastOperation: {
+                    type: 'Restore',
+                    state: 'Succeeded',
+                    progress: 100,
+                    description: 'Successfully restored',
+                    lastUpdateTime: new Date(Date.now() + 1000).toISOString(),
+                  },
+                },
+              } as KubernetesObject);
+              const annotations = { ...updated.metadata?.annotations };
+              delete annotations['gardener.cloud/operation'];
+              await admin.update({ ...updated, metadata: { ...updated.metadata, annotations } });
+            } else if (operation === 'migrate') {
+              const updated = await admin.updateStatus({
+                ...obj,
+                status: {
+                  ...obj.status,
+                  lastOperation: {
+                    type: 'Migrate',
+                    state: 'Succeeded',
+                    progress: 100,
+                    description: 'Successfully migrated',
+                    lastUpdateTime: new Date().toISOString(),
+                  },
+                },
+              } as KubernetesObject);
+              const annotations = { ...updated.metadata?.annotations };
+              delete annotations['gardener.cloud/operation'];
+              await admin.update({ ...updated, metadata: { ...updated.metadata, annotations, finalizers: [] } });
+              migrated.push(kindName);
+            } else if (obj.metadata?.deletionTimestamp && last.type !== 'Migrate' && obj.metadata.finalizers?.length) {
+              deletedUnmigrated.push(`${kindName}/${obj.metadata.name}`);
+              await admin.update({ ...obj, metadata: { ...obj.metadata, finalizers: [] } });
+            }
+          } catch {
+            // A conflict or a gone object: the next round sees the current state.
+          }
+        }
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+}
+
+let player: Promise<void>;
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  env = await startTestEnvironment({
+    crds: [
+      ...generatedCRDs(),
+      crd('clusters'),
+      crd('infrastructures'),
+      crd('controlplanes'),
+      crd('extensions'),
+      crd('containerruntimes'),
+      crd('networks'),
+      crd('workers'),
+      crd('operatingsystemconfigs'),
+      crd('dnsrecords'),
+      gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
+      etcdCRD(),
+    ],
+  });
+  admin = await ApiClient.create(env.kubeconfigPath);
+  for (const name of ['garden-local', namespace])
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubernetesObject);
+  await admin.create({
+    ...exampleCloudProfile(),
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'CloudProfile',
+  } as KubernetesObject);
+  await admin.create({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'ControllerRegistration',
+    metadata: { name: 'provider-local' },
+    spec: {
+      resources: ['Infrastructure', 'ControlPlane', 'Network', 'Worker'].map((k) => ({
+        kind: k,
+        type: k === 'Network' ? (shoot.spec.networking?.type ?? 'calico') : 'local',
+      })),
+    },
+  } as KubernetesObject);
+  // The credentials of the shoot's CredentialsBinding (the restore deploys them as `cloudprovider`).
+  await admin.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'local', namespace: 'garden-local' },
+    stringData: { token: 'local-credentials' },
+  } as KubernetesObject);
+  await admin.create({
+    apiVersion: 'security.gardener.cloud/v1alpha1',
+    kind: 'CredentialsBinding',
+    metadata: { name: 'local', namespace: 'garden-local' },
+    credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'local', namespace: 'garden-local' },
+    provider: { type: 'local' },
+  } as KubernetesObject);
+  await readySeed('local');
+  await readySeed('other');
+
+  // The shoot as the source seed left it after a reconciliation, then bound to seed `other`.
+  const created = await admin.create({
+    ...shoot,
+    metadata: { ...shoot.metadata, uid: undefined, generation: undefined },
+  } as KubernetesObject);
+  await admin.patch(
+    ShootKind,
+    { namespace: 'garden-local', name: shoot.metadata!.name! },
+    {
+      type: 'merge',
+      patch: {
+        status: {
+          gardener: { id: 'test', name: 'gardenlet', version: VERSION },
+          hibernated: false,
+          technicalID: namespace,
+          uid: created.metadata?.uid,
+          seedName: 'local',
+          observedGeneration: created.metadata?.generation,
+          lastOperation: {
+            type: 'Reconcile',
+            state: 'Succeeded',
+            progress: 100,
+            description: 'done',
+            lastUpdateTime: '2026-11-29T10:00:00Z',
+          },
+        },
+      },
+    },
+    { subresource: 'status' },
+  );
+  await admin.patch(
+    ShootKind,
+    { namespace: 'garden-local', name: shoot.metadata!.name! },
+    { type: 'merge', patch: { spec: { seedName: 'other' } } },
+  );
+
+  // What the source seed holds: extension resources with state (the flow's secrets manager writes the secrets).
+  const secretRef = { name: 'cloudprovider', namespace };
+  await extensionResource('Infrastructure', shoot.metadata!.name!, { region: 'local', secretRef }, { network: 'n-1' });
+  await extensionResource('ControlPlane', shoot.metadata!.name!, {
+    region: 'local',
+    secretRef,
+    infrastructureProviderStatus: {},
+  });
+  await extensionResource(
+    'Worker',
+    shoot.metadata!.name!,
+    { region: 'local', secretRef, infrastructureProviderStatus: {}, pools: [] },
+    { machines: 1 },
+  );
+  await extensionResource('Network', shoot.metadata!.name!, { podCIDR: '10.3.0.0/16', serviceCIDR: '10.4.0.0/16' });
+  player = playExtensions();
+}, 120_000);
+
+afterAll(async () => {
+  playing = false;
+  await player;
+  admin?.close();
+  await env?.stop();
+});
+
+const reconcilerFor = (seedName: string) =>
+  new ShootReconciler({
+    garden: admin,
+    gardenApi: admin,
+    seed: admin,
+    seedName,
+    sync,
+    gardener: { id: 'test', name: 'gardenlet', version: VERSION },
+    retryDurationMs: 3600_000,
+    flowRetry: false,
+    botanist: {
+      gardenClusterIdentity: 'garden-test',
+      certificateKey: { algorithm: 'ECDSA', curve: 'P-256' },
+      controlPlaneWait: { interval: 100, timeout: 20_000 },
+    },
+  });
+
+describe("the Shoot controller's control plane migration", () => {
+  it('migrates the control plane away from the source seed and hands the shoot over to the destination', async () => {
+    const key = { namespace: 'garden-local', name: shoot.metadata!.name! };
+    const ctx = { signal: new AbortController().signal, log, controller: 'shoot' } as unknown as ReconcileContext;
+    // The destination's gardenlet waits while the migration is pending.
+    expect(await reconcilerFor('other').reconcile(key, ctx)).toBeUndefined();
+
+    // A Bastion of the shoot blocks the migration (Gardener's rule), named in lastErrors.
+    const bastion = kind('operations.gardener.cloud/v1alpha1', 'Bastion');
+    await admin.create({
+      apiVersion: 'operations.gardener.cloud/v1alpha1',
+      kind: 'Bastion',
+      metadata: { name: 'debug', namespace: 'garden-local' },
+      spec: {
+        shootRef: { name: key.name },
+        sshPublicKey: 'ssh-ed25519 AAAA',
+        ingress: [{ ipBlock: { cidr: '0.0.0.0/0' } }],
+      },
+    } as KubernetesObject);
+    await reconcilerFor('local').reconcile(key, ctx);
+    const blocked = await admin.get(ShootKind, key);
+    expect(blocked.status?.lastOperation).toMatchObject({ type: 'Migrate', state: 'Error' });
+    expect(blocked.status?.lastErrors?.[0]?.description).toMatch(/still has Bastions \(debug\)/);
+    await admin.delete(bastion, { namespace: 'garden-local', name: 'debug' });
+
+    await reconcilerFor('local').reconcile(key, ctx);
+    const after = await admin.get(ShootKind, key);
+    expect(after.status?.lastErrors ?? []).toEqual([]);
+    expect(after.status?.lastOperation).toMatchObject({ type: 'Migrate', state: 'Succeeded', progress: 100 });
+    expect(after.status?.seedName).toBe('other');
+    expect(after.status?.lastOperation?.description).toMatch(/^Shoot cluster has been successfully migrated\./);
+    expect(after.status?.lastOperation?.description).toContain('moving the BackupEntry to the new seed');
+
+    // Every extension resource was asked to migrate and answered it before it went; nothing was deleted for real.
+    expect([...new Set(migrated)].sort()).toEqual(['ControlPlane', 'Infrastructure', 'Network', 'Worker']);
+    expect(deletedUnmigrated).toEqual([]);
+    for (const kindName of ExtensionKinds) {
+      expect((await admin.list(ext(kindName), { namespace })).items).toEqual([]);
+    }
+    // The ShootState keeps what the destination restores.
+    const state = await admin.get(ShootStateKind, key);
+    // The persisted secrets: the CAs and the service account key the source's secrets manager generated.
+    const persisted = state.spec.gardener ?? [];
+    expect(persisted.map((d) => d.labels?.name)).toEqual(expect.arrayContaining(['ca', 'ca-client', 'ca-etcd']));
+    expect(persisted.every((d) => d.type === 'secret' && d.labels?.persist === 'true')).toBe(true);
+    expect(state.spec.extensions).toEqual(
+      expect.arrayContaining([
+        { kind: 'Infrastructure', name: shoot.metadata!.name!, state: { network: 'n-1' } },
+        { kind: 'Worker', name: shoot.metadata!.name!, state: { machines: 1 } },
+      ]),
+    );
+    // The control plane is gone from the source seed, with its Cluster.
+    await expect(admin.get(kind('v1', 'Namespace'), { name: namespace })).rejects.toSatisfy(isNotFound);
+    await expect(
+      admin.get(kind('extensions.gardener.cloud/v1alpha1', 'Cluster'), { name: namespace }),
+    ).rejects.toSatisfy(isNotFound);
+
+    // The hand-over: the destination is responsible and restores; the source no longer acts.
+    expect(responsibleSeedName(after as Shoot)).toBe('other');
+    const destination = await admin.get(SeedKind, { name: 'other' });
+    expect(
+      shootSyncDecision({
+        shoot: after as Shoot,
+        seed: destination,
+        config: sync,
+        now: new Date(),
+        gardenerVersion: VERSION,
+      }),
+    ).toEqual({
+      action: 'reconcile',
+      operation: 'Restore',
+    });
+    expect(await reconcilerFor('local').reconcile(key, ctx)).toBeUndefined();
+
+    // The destination restores: the persisted secrets come back before its secrets manager runs, and the Infrastructure
+    // is written with `wait-for-state`, gets its state, and only then is asked to `restore`. (The flow is stopped
+    // there: the rest of the control plane needs the actors of shoot.integration.test.ts.)
+    const stop = new AbortController();
+    const destinationCtx = { signal: stop.signal, log, controller: 'shoot' } as unknown as ReconcileContext;
+    const run = reconcilerFor('other')
+      .reconcile(key, destinationCtx)
+      .catch((err: unknown) => err);
+    await waitUntil(async () => restored.some((r) => r.kind === 'Infrastructure'), 20_000);
+    stop.abort();
+    await run;
+    expect(restored.find((r) => r.kind === 'Infrastructure')?.state).toEqual({ network: 'n-1' });
+    const during = await admin.get(ShootKind, key);
+    expect(during.status?.lastOperation?.type).toBe('Restore');
+    const caEntry = persisted.find((d) => d.labels?.name === 'ca')!;
+    const ca = await admin.get(kind<KubernetesObject & { data?: unknown }>('v1', 'Secret'), {
+      namespace,
+      name: caEntry.name,
+    });
+    expect(ca.data).toEqual(caEntry.data);
+
+    // Without its ShootState the destination does not restore half: the Restore fails, naming what is missing.
+    await deleteShootState(admin, after as Shoot);
+    await reconcilerFor('other').reconcile(key, ctx);
+    const restoring = await admin.get(ShootKind, key);
+    expect(restoring.status?.lastOperation).toMatchObject({ type: 'Restore', state: 'Error' });
+    expect(restoring.status?.lastErrors?.[0]?.description).toMatch(/^ShootState garden-local\/local not found/);
+  }, 60_000);
+});

@@ -1,0 +1,273 @@
+// Carries out the drain of a deleted machine's Node in its shoot, one step per reconcile (machine-controller-manager
+// runs it as one blocking call; here a step never blocks a worker): cordon the Node (`spec.unschedulable`), put MCM's
+// `Terminating` condition on it, then for every Pod the drain takes (see ./drain.ts) evict it through the Eviction
+// API, evict again while a PodDisruptionBudget refuses, delete it when the evictions are used up or the drain is
+// forced, and wait until it is gone. What it remembers of each Pod (refused evictions, when it was evicted) lives in
+// memory per machine; a restarted controller starts counting again, as MCM's drain does on its next sync.
+import {
+  Kinds,
+  isNotFound,
+  type ApiClient,
+  type Client,
+  type GenericObject,
+  type PodObject,
+} from '@gardener-ts/controller-runtime';
+import { labelSelectorMatches } from '@gardener-ts/api';
+import {
+  effectiveMaxEvictRetries,
+  forceReason,
+  isMisconfiguredBudget,
+  nextPodStep,
+  podsToDrain,
+  terminationCondition,
+  type DisruptionBudget,
+  type ForceReason,
+  type PodDrainState,
+} from './drain.js';
+import { PodEvictionRetryIntervalMs } from './settings.js';
+
+/** How often a drain looks whether its evicted Pods are gone (MCM's waitForDelete interval). */
+export const DrainPollIntervalMs = 5_000;
+
+/** The shoot API a drain needs: Nodes and Pods, PodDisruptionBudgets, and the Eviction API. */
+export interface DrainShoot {
+  client: Pick<Client, 'get' | 'list' | 'patch' | 'delete'>;
+  /** POSTs an Eviction for a Pod; rejects with the API server's error (429 when a PodDisruptionBudget refuses). */
+  evict(namespace: string, name: string): Promise<void>;
+}
+
+/** The Eviction API of a shoot client. */
+export function drainShootOf(api: ApiClient): DrainShoot {
+  return {
+    client: api,
+    evict: async (namespace, name) => {
+      await api.transport.request({
+        method: 'POST',
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/eviction`,
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } },
+      });
+    },
+  };
+}
+
+/** One drain step of a deleted machine. */
+export interface DrainRequest {
+  /** `namespace/name` of the Machine (what the drain's memory is kept by). */
+  machine: string;
+  nodeName: string;
+  /** The machine's phase before it turned Terminating (the reason of the Node's Terminating condition). */
+  phase: string | undefined;
+  /** When the machine was deleted, ms since the epoch. */
+  deletedAt: number;
+  now: number;
+  drainTimeoutMs: number;
+  maxEvictRetries: number;
+  /** The machine carries `force-deletion: "True"`. */
+  forceLabel?: boolean;
+}
+
+/** Where a drain stands after a step. */
+export interface DrainOutcome {
+  /** Done: every Pod the drain takes is gone (forced: deleted); Failed: see `message`; Draining: look again later. */
+  state: 'Done' | 'Draining' | 'Failed';
+  /** Why the drain is forced, if it is. */
+  forced?: ForceReason;
+  /** The Node was not in the shoot (nothing to drain). */
+  nodeMissing?: boolean;
+  message: string;
+  /** MCM's warnings (DaemonSet Pods ignored, Pods with local storage or without controller deleted). */
+  warnings: string[];
+  /** Look again after this many ms (Draining). */
+  recheckAfterMs?: number;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const codeOf = (err: unknown) => (err as { code?: number }).code;
+
+/** Drains Nodes of deleted machines, step by step. */
+export class NodeDrainer {
+  private readonly memory = new Map<string, Map<string, PodDrainState>>();
+
+  constructor(private readonly retryIntervalMs: number = PodEvictionRetryIntervalMs) {}
+
+  /** Forgets what the drain of a machine remembered (its machine is gone). */
+  forget(machine: string): void {
+    this.memory.delete(machine);
+  }
+
+  /** One step of the drain; rejects when the shoot does not answer (the Node cannot be read or cordoned). */
+  async step(shoot: DrainShoot, req: DrainRequest): Promise<DrainOutcome> {
+    const { client } = shoot;
+    const node = await client.get(Kinds.Node, { name: req.nodeName }).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    if (!node) {
+      this.forget(req.machine);
+      return { state: 'Done', nodeMissing: true, message: `Node ${req.nodeName} is not in the shoot`, warnings: [] };
+    }
+    const forced = forceReason({
+      now: req.now,
+      deletedAt: req.deletedAt,
+      drainTimeoutMs: req.drainTimeoutMs,
+      forceLabel: req.forceLabel,
+      nodeConditions: node.status?.conditions,
+    });
+    const condition = terminationCondition(node.status?.conditions, req.phase, new Date(req.now).toISOString());
+    if (condition) {
+      try {
+        await client.patch(
+          Kinds.Node,
+          { name: req.nodeName },
+          { type: 'strategic', patch: { status: { conditions: [condition] } } },
+          { subresource: 'status' },
+        );
+      } catch (err) {
+        if (!forced) {
+          return {
+            state: 'Failed',
+            message: `failure in update of node conditions - ${errorText(err)}`,
+            warnings: [],
+          };
+        }
+      }
+    }
+    if (!node.spec?.unschedulable) {
+      const gone = await client
+        .patch(Kinds.Node, { name: req.nodeName }, { type: 'merge', patch: { spec: { unschedulable: true } } })
+        .then(
+          () => false,
+          (err: unknown) => {
+            if (isNotFound(err)) return true;
+            throw err;
+          },
+        );
+      if (gone) {
+        this.forget(req.machine);
+        return { state: 'Done', nodeMissing: true, message: `Node ${req.nodeName} is not in the shoot`, warnings: [] };
+      }
+    }
+
+    const onNode = await client.list(Kinds.Pod, { fieldSelector: { 'spec.nodeName': req.nodeName } });
+    const { drain, warnings } = podsToDrain(onNode.items, req.nodeName);
+    const previous = this.memory.get(req.machine) ?? new Map<string, PodDrainState>();
+    const states = new Map<string, PodDrainState>();
+    const maxEvictRetries = effectiveMaxEvictRetries(req.maxEvictRetries, req.drainTimeoutMs, forced !== undefined);
+    const errors: string[] = [];
+    let left = 0;
+    let next = Infinity;
+    for (const pod of drain) {
+      const uid = pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+      const state: PodDrainState = { ...(previous.get(uid) ?? { refused: 0, nextAttemptAt: 0 }) };
+      states.set(uid, state);
+      const step = nextPodStep({
+        pod,
+        state: previous.get(uid),
+        now: req.now,
+        forced: forced !== undefined,
+        maxEvictRetries,
+        drainTimeoutMs: req.drainTimeoutMs,
+      });
+      switch (step.type) {
+        case 'evict':
+        case 'delete': {
+          const error = await this.remove(shoot, pod, step.type, state, req.now);
+          if (error === 'gone') break;
+          if (error) errors.push(error);
+          left++;
+          next = Math.min(next, state.removedAt !== undefined ? DrainPollIntervalMs : this.retryIntervalMs);
+          break;
+        }
+        case 'retry-later':
+          left++;
+          next = Math.min(next, step.atMs - req.now);
+          break;
+        case 'wait':
+          state.removedAt ??= req.now;
+          left++;
+          next = Math.min(next, DrainPollIntervalMs, step.untilMs - req.now + 1);
+          break;
+        case 'timeout':
+          errors.push(
+            `timeout expired while waiting for pod "${pod.metadata?.name}" terminating scheduled on node ${req.nodeName}`,
+          );
+          state.removedAt = req.now; // the next sync waits for it again
+          left++;
+          break;
+        case 'done':
+          break;
+      }
+    }
+    this.memory.set(req.machine, states);
+    const base = { warnings, ...(forced ? { forced } : {}) };
+    if (forced) {
+      this.forget(req.machine); // the deletion goes on either way
+      return errors.length === 0
+        ? { ...base, state: 'Done', message: `Node ${req.nodeName} drained by force` }
+        : { ...base, state: 'Failed', message: errors.join('; ') };
+    }
+    if (errors.length > 0) {
+      return { ...base, state: 'Failed', message: errors.join('; '), recheckAfterMs: DrainPollIntervalMs };
+    }
+    if (left > 0) {
+      return {
+        ...base,
+        state: 'Draining',
+        message: `${left} Pod(s) left on Node ${req.nodeName}`,
+        recheckAfterMs: Math.max(1, Math.min(next, DrainPollIntervalMs * 12)),
+      };
+    }
+    this.forget(req.machine);
+    return { ...base, state: 'Done', message: `Node ${req.nodeName} drained` };
+  }
+
+  /**
+   * Evicts or deletes (grace period 0, as MCM) a Pod, updating its state: `gone` when it already was, an error text
+   * when the drain fails for it, undefined when it is on its way (or a PodDisruptionBudget refused: later again).
+   */
+  private async remove(
+    shoot: DrainShoot,
+    pod: PodObject,
+    how: 'evict' | 'delete',
+    state: PodDrainState,
+    now: number,
+  ): Promise<string | 'gone' | undefined> {
+    const namespace = pod.metadata!.namespace!;
+    const name = pod.metadata!.name!;
+    try {
+      if (how === 'evict') await shoot.evict(namespace, name);
+      else await shoot.client.delete(Kinds.Pod, { namespace, name }, { gracePeriodSeconds: 0 });
+      state.removedAt = now;
+      return undefined;
+    } catch (err) {
+      if (isNotFound(err)) return 'gone';
+      if (how === 'evict' && codeOf(err) === 429) {
+        state.refused++;
+        state.nextAttemptAt = now + this.retryIntervalMs;
+        const budget = await this.budgetOf(shoot, pod);
+        if (budget && isMisconfiguredBudget(budget)) {
+          return (
+            `error while evicting pod "${name}": pod disruption budget ${namespace}/${budget.metadata?.name} ` +
+            'is misconfigured and requires zero voluntary evictions'
+          );
+        }
+        return undefined;
+      }
+      return `error when evicting pod "${name}": ${errorText(err)} scheduled on node ${pod.spec?.nodeName}`;
+    }
+  }
+
+  /** The first PodDisruptionBudget selecting a Pod (MCM picks the first too); none when they cannot be read. */
+  private async budgetOf(shoot: DrainShoot, pod: PodObject): Promise<DisruptionBudget | undefined> {
+    const budgets = await shoot.client
+      .list(Kinds.PodDisruptionBudget, { namespace: pod.metadata!.namespace! })
+      .catch(() => ({ items: [] as GenericObject[] }));
+    const labels = pod.metadata?.labels ?? {};
+    return (budgets.items as DisruptionBudget[]).find(
+      (b) =>
+        b.spec?.selector !== undefined &&
+        b.spec.selector !== null &&
+        labelSelectorMatches(b.spec.selector as Parameters<typeof labelSelectorMatches>[0], labels),
+    );
+  }
+}
