@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     return (await import('./component-commands.js')).controllerManagerCommand(rest, USAGE);
   if (command === 'scheduler') return (await import('./component-commands.js')).schedulerCommand(rest, USAGE);
   if (command === 'proxy') return (await import('./component-commands.js')).proxyCommand(rest, USAGE);
-  if (command === 'etcdbrctl') return (await import('@gardener-ts/gardenlet-controllers')).runEtcdbrctl(rest);
+  if (command === 'etcdbrctl') return (await import('@gardener-ts/gardenlet-controllers/etcdbr')).runEtcdbrctl(rest);
   if (command === 'cluster' || command === 'up' || command === 'shoot') {
     try {
       if (command === 'shoot') return await (await import('./shoot/shoot-command.js')).shootCommand(rest, USAGE);

@@ -345,6 +345,12 @@ describe('gardener-local up: the local Gardener landscape', () => {
     // The control plane as Pods in the seed, and the shoot's machine.
     const ns = ['-n', 'shoot--local--local'];
     expect(await kubectl(kc(), [...ns, 'get', 'etcd', '-o', 'jsonpath={.items[*].status.ready}'])).toBe('true true');
+    // etcd-main backs up into the shoot's BackupEntry: a full snapshot in `<bucket>/<entry>/etcd-main/v2` of the
+    // landscape's backup directory (provider-local's buckets), as etcd-backup-restore lays it out.
+    const snapshots = (readdirSync(join(root, 'local-backupbuckets'), { recursive: true }) as string[]).filter((f) =>
+      /\/etcd-main\/v2\/Full-\d{8}-\d{8}-\d+/.test(f),
+    );
+    expect(snapshots, 'a full snapshot of etcd-main in the backup bucket').not.toEqual([]);
     for (const deployment of [
       'kube-apiserver',
       'gardener-resource-manager',
