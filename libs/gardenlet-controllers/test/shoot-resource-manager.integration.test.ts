@@ -23,6 +23,9 @@ import { priorityClasses } from '../src/controller/seed/components.js';
 import { Botanist } from '../src/shoot/botanist.js';
 
 const values = exampleValues();
+// This test is about the resource manager: its seed has no backup, so etcd-main runs without the backup-restore
+// sidecar (etcd backups are the subject of etcd.integration.test.ts and etcdbr.integration.test.ts).
+delete values.seed.spec.backup;
 const namespace = values.namespace;
 const builtApps = ['dist/tools/gardener-local/cli.js', 'dist/apps/resource-manager/main.js'].every((f) =>
   existsSync(join(workspaceRoot(), f)),
