@@ -4,7 +4,13 @@ import { defineConfig } from 'vitest/config';
 
 const libs = fileURLToPath(new URL('./libs/', import.meta.url));
 
-export function projectConfig(name: string, overrides: { timeoutMs?: number } = {}) {
+/**
+ * A project's vitest settings. `isolate: false` runs the project's test files one after another in a worker's module
+ * graph instead of a fresh one per file: its files import the same large libs, and importing them again per file cost
+ * more than the tests themselves. Only for projects whose files keep no state between them (each passes alone and in
+ * one worker).
+ */
+export function projectConfig(name: string, overrides: { timeoutMs?: number; isolate?: boolean } = {}) {
   return defineConfig({
     resolve: {
       alias: [
@@ -21,6 +27,7 @@ export function projectConfig(name: string, overrides: { timeoutMs?: number } = 
       testTimeout: overrides.timeoutMs ?? 30_000,
       hookTimeout: overrides.timeoutMs ?? 30_000,
       pool: 'forks',
+      isolate: overrides.isolate ?? true,
     },
   });
 }

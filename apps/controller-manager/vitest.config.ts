@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('controller-manager');
+export default projectConfig('controller-manager', { isolate: false });

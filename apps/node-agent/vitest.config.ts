@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('node-agent');
+export default projectConfig('node-agent', { isolate: false });

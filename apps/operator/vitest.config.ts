@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('operator');
+export default projectConfig('operator', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('provider-local');
+export default projectConfig('provider-local', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('admission-plugins');
+export default projectConfig('admission-plugins', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('api');
+export default projectConfig('api', { isolate: false });

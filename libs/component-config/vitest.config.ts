@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('component-config');
+export default projectConfig('component-config', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('controller-runtime');
+export default projectConfig('controller-runtime', { isolate: false });

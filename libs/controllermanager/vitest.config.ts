@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('controllermanager');
+export default projectConfig('controllermanager', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('extensions');
+export default projectConfig('extensions', { isolate: false });

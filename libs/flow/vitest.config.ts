@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('flow');
+export default projectConfig('flow', { isolate: false });

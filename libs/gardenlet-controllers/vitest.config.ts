@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('gardenlet-controllers');
+export default projectConfig('gardenlet-controllers', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('logging');
+export default projectConfig('logging', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('messaging');
+export default projectConfig('messaging', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('nodeagent');
+export default projectConfig('nodeagent', { isolate: false });

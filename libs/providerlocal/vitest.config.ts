@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('providerlocal');
+export default projectConfig('providerlocal', { isolate: false });

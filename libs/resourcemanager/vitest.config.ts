@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('resourcemanager');
+export default projectConfig('resourcemanager', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('scheduling');
+export default projectConfig('scheduling', { isolate: false });

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('secrets-manager');
+export default projectConfig('secrets-manager', { isolate: false });

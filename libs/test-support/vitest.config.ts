@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('test-support');
+export default projectConfig('test-support', { isolate: false });

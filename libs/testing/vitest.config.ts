@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig('testing');
+export default projectConfig('testing', { isolate: false });

@@ -698,3 +698,81 @@ describe('seed secrets controller', () => {
     await waitFor('the copy to be deleted', async () => ((await copyData()) === 'gone' ? true : undefined));
   });
 });
+
+describe('shoot reference and retry controllers', () => {
+  const namespace = 'garden-local';
+  const finalizersOf = async (kind: 'Secret' | 'ConfigMap', name: string) =>
+    (await client.get(kind === 'Secret' ? Kinds.Secret : Kinds.ConfigMap, { namespace, name })).metadata?.finalizers ??
+    [];
+  const protection = 'gardener.cloud/reference-protection';
+
+  it('protects the Secrets and ConfigMaps a Shoot references and releases them when it stops or is gone', async () => {
+    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace, name: 'ref-secret' } });
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace, name: 'ref-audit' } });
+    const shoot = localShoot('references', undefined);
+    shoot.spec.kubernetes.kubeAPIServer = { auditConfig: { auditPolicy: { configMapRef: { name: 'ref-audit' } } } };
+    shoot.spec.resources = [{ name: 'r', resourceRef: { apiVersion: 'v1', kind: 'Secret', name: 'ref-secret' } }];
+    await client.create(shoot);
+    await waitFor('the references and the Shoot to be protected', async () =>
+      (await finalizersOf('Secret', 'ref-secret')).includes(protection) &&
+      (await finalizersOf('ConfigMap', 'ref-audit')).includes(protection) &&
+      (await client.get(ShootKind, { namespace, name: 'references' })).metadata?.finalizers?.includes(protection)
+        ? true
+        : undefined,
+    );
+
+    await client.patch(
+      ShootKind,
+      { namespace, name: 'references' },
+      { type: 'merge', patch: { spec: { resources: null } } },
+    );
+    await waitFor('the Secret to be released', async () =>
+      (await finalizersOf('Secret', 'ref-secret')).includes(protection) ? undefined : true,
+    );
+    expect(await finalizersOf('ConfigMap', 'ref-audit')).toContain(protection);
+
+    await client.delete(ShootKind, { namespace, name: 'references' });
+    await waitFor('the ConfigMap to be released and the Shoot gone', async () =>
+      !(await finalizersOf('ConfigMap', 'ref-audit')).includes(protection) &&
+      (await client.get(ShootKind, { namespace, name: 'references' }).then(
+        () => false,
+        (err: unknown) => (isNotFound(err) ? true : Promise.reject(err)),
+      ))
+        ? true
+        : undefined,
+    );
+  });
+
+  it('annotates a Shoot that failed due to rate limits long enough ago with gardener.cloud/operation=retry', async () => {
+    const created = await client.create(localShoot('rate-limited', undefined));
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await client.patch(
+      ShootKind,
+      { namespace, name: 'rate-limited' },
+      {
+        type: 'merge',
+        patch: {
+          status: {
+            observedGeneration: created.metadata?.generation,
+            lastOperation: {
+              type: 'Create',
+              state: 'Failed',
+              progress: 10,
+              description: 'failed',
+              lastUpdateTime: hourAgo,
+            },
+            lastErrors: [{ description: 'throttled', codes: ['ERR_INFRA_RATE_LIMITS_EXCEEDED'] }],
+          },
+        },
+      },
+      { subresource: 'status' },
+    );
+    await waitFor('the retry annotation', async () =>
+      (await client.get(ShootKind, { namespace, name: 'rate-limited' })).metadata?.annotations?.[
+        'gardener.cloud/operation'
+      ] === 'retry'
+        ? true
+        : undefined,
+    );
+  });
+});

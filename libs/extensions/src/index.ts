@@ -43,12 +43,15 @@ export {
 // Backups: the generated bucket Secret and the generic BackupEntry actuator (`etcd-backup`).
 export {
   BackupBucketNameKey,
+  BackupSourcePrefix,
+  CreatedByBackupEntryAnnotation,
   EtcdBackupSecretName,
   GeneratedBackupBucketSecretPrefix,
   GeneratedSecretNamespace,
   GenericBackupEntryActuator,
   deleteGeneratedBucketSecret,
   ensureGeneratedBucketSecret,
+  etcdBackupSecretRef,
   generatedBucketSecretRef,
   type BackupEntryDelegate,
 } from './controller/backup/backup.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TaskContext } from './task.js';
 import {
   doIf,
@@ -57,6 +57,28 @@ describe('task function combinators', () => {
     )(ctx);
     expect(attempts).toBe(4);
     expect(retries.map(([, n]) => n)).toEqual([1, 2, 3]);
+  });
+
+  it('retryUntilTimeout waits longer by the factor after each failure, up to maxInterval; a fixed interval without', async () => {
+    const waitsOf = async (options: { interval: number; timeout: number; factor?: number; maxInterval?: number }) => {
+      vi.useFakeTimers();
+      try {
+        const attempts: number[] = [];
+        const run = retryUntilTimeout(() => {
+          attempts.push(Date.now());
+          if (attempts.length < 6) throw new Error('not yet');
+        }, options)(context().ctx);
+        await vi.runAllTimersAsync();
+        await run;
+        return attempts.slice(1).map((t, i) => t - attempts[i]!);
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    expect(await waitsOf({ interval: 100, timeout: 60_000, factor: 2, maxInterval: 500 })).toEqual([
+      100, 200, 400, 500, 500,
+    ]);
+    expect(await waitsOf({ interval: 100, timeout: 60_000 })).toEqual([100, 100, 100, 100, 100]);
   });
 
   it('retryUntilTimeout gives up at the deadline with the last error as cause', async () => {

@@ -17,19 +17,18 @@ import {
   type KubernetesObject,
   type ReconcileContext,
 } from '@gardener-ts/controller-runtime';
-import { gardenerAsset, startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
-import { etcdCRD } from '../src/controller/etcd/crd.js';
+import { startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
 import { ShootReconciler } from '../src/controller/shoot/reconciler.js';
 import { exampleCloudProfile, exampleShoot } from '../src/component/testdata/fixtures.js';
 import { controlPlaneNamespaceOf } from '../src/component/values.js';
 import { SeedKind } from '../src/seed-kind.js';
+import { answerOperation, shootFlowSeedCRDs } from './support/extensions.js';
 import { registerReadySeed } from './support/seed.js';
 import { ShootKind, type Shoot } from '../src/shoot/kinds.js';
 import { ShootStateKind, deleteShootState } from '../src/shoot/shootstate-writer.js';
 import { shootSyncDecision, responsibleSeedName } from '../src/shoot/sync.js';
 
 const VERSION = 'v0.0.0-test';
-const crd = (plural: string) => gardenerAsset('crds', `10-crd-extensions.gardener.cloud_${plural}.yaml`);
 const ext = (name: string) =>
   kind<KubernetesObject & { status?: Record<string, unknown> }>('extensions.gardener.cloud/v1alpha1', name);
 const ExtensionKinds = ['Infrastructure', 'ControlPlane', 'Network', 'Worker', 'Extension'];
@@ -93,40 +92,13 @@ function playExtensions(): Promise<void> {
           try {
             if (operation === 'restore') {
               restored.push({ kind: kindName, state: obj.status?.state });
-              const updated = await admin.updateStatus({
-                ...obj,
-                status: {
-                  ...obj.status,
-                  observedGeneration: obj.metadata?.generation,
-                  lastOperation: {
-                    type: 'Restore',
-                    state: 'Succeeded',
-                    progress: 100,
-                    description: 'Successfully restored',
-                    lastUpdateTime: new Date(Date.now() + 1000).toISOString(),
-                  },
-                },
-              } as KubernetesObject);
-              const annotations = { ...updated.metadata?.annotations };
-              delete annotations['gardener.cloud/operation'];
-              await admin.update({ ...updated, metadata: { ...updated.metadata, annotations } });
+              await answerOperation(admin, obj, {
+                type: 'Restore',
+                observeGeneration: true,
+                lastUpdateTime: new Date(Date.now() + 1000).toISOString(),
+              });
             } else if (operation === 'migrate') {
-              const updated = await admin.updateStatus({
-                ...obj,
-                status: {
-                  ...obj.status,
-                  lastOperation: {
-                    type: 'Migrate',
-                    state: 'Succeeded',
-                    progress: 100,
-                    description: 'Successfully migrated',
-                    lastUpdateTime: new Date().toISOString(),
-                  },
-                },
-              } as KubernetesObject);
-              const annotations = { ...updated.metadata?.annotations };
-              delete annotations['gardener.cloud/operation'];
-              await admin.update({ ...updated, metadata: { ...updated.metadata, annotations, finalizers: [] } });
+              await answerOperation(admin, obj, { type: 'Migrate', releaseFinalizers: true });
               migrated.push(kindName);
             } else if (obj.metadata?.deletionTimestamp && last.type !== 'Migrate' && obj.metadata.finalizers?.length) {
               deletedUnmigrated.push(`${kindName}/${obj.metadata.name}`);
@@ -156,17 +128,17 @@ beforeAll(async () => {
   env = await startTestEnvironment({
     crds: [
       ...generatedCRDs(),
-      crd('clusters'),
-      crd('infrastructures'),
-      crd('controlplanes'),
-      crd('extensions'),
-      crd('containerruntimes'),
-      crd('networks'),
-      crd('workers'),
-      crd('operatingsystemconfigs'),
-      crd('dnsrecords'),
-      gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
-      etcdCRD(),
+      ...shootFlowSeedCRDs([
+        'clusters',
+        'infrastructures',
+        'controlplanes',
+        'extensions',
+        'containerruntimes',
+        'networks',
+        'workers',
+        'operatingsystemconfigs',
+        'dnsrecords',
+      ]),
     ],
   });
   admin = await ApiClient.create(env.kubeconfigPath);

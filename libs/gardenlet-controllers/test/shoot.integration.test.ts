@@ -18,15 +18,14 @@ import { generatedCRDs, parseManifests } from '@gardener-ts/api';
 import { startTestAdmission, type TestGardenWebhooks } from '@gardener-ts/admission-plugins/testing';
 import { ApiClient, Kinds, Manager, isNotFound, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { gardenerAsset, kubectl, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
-import { etcdCRD } from '../src/controller/etcd/crd.js';
 import { addShootController } from '../src/controller/shoot/add.js';
 import { kubeconfigToken, withKubeconfigToken } from '../src/component/shoot-access.js';
 import { BackupEntryKind } from '../src/controller/backupentry/kinds.js';
+import { shootFlowSeedCRDs } from './support/extensions.js';
 import { registerReadySeed } from './support/seed.js';
 import { EtcdKind, ShootKind, type Shoot } from '../src/shoot/kinds.js';
 
 const VERSION = 'v0.0.0-test';
-const crd = (plural: string) => gardenerAsset('crds', `10-crd-extensions.gardener.cloud_${plural}.yaml`);
 const example = (file: string) => gardenerAsset('examples', 'local', file);
 
 let env: TestEnvironment;
@@ -314,14 +313,14 @@ beforeAll(async () => {
   env = await startTestEnvironment({
     crds: [
       ...generatedCRDs(),
-      crd('clusters'),
-      crd('infrastructures'),
-      crd('controlplanes'),
-      crd('extensions'),
-      crd('containerruntimes'),
-      crd('networks'),
-      gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml'),
-      etcdCRD(),
+      ...shootFlowSeedCRDs([
+        'clusters',
+        'infrastructures',
+        'controlplanes',
+        'extensions',
+        'containerruntimes',
+        'networks',
+      ]),
     ],
   });
   shootAPIServer = await startShootAPIServer();

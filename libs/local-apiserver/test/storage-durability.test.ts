@@ -184,6 +184,24 @@ describe('file modes', () => {
     expect(await mode(dir)).toBe(0o700);
     for (const name of await readdir(dir)) expect(await mode(join(dir, name)), name).toBe(0o600);
   });
+
+  it("keeps the API server's data dir 0700 and its keys 0600, tightening an existing world-readable one", async () => {
+    const dataDir = newDir();
+    await (await LocalApiServer.start({ dataDir })).stop();
+    expect(await mode(dataDir)).toBe(0o700);
+    const everything = async () => [
+      dataDir,
+      ...(await readdir(dataDir, { recursive: true })).map((name) => join(dataDir, name)),
+    ];
+    for (const path of await everything()) await chmod(path, (await stat(path)).isDirectory() ? 0o755 : 0o644);
+
+    await (await LocalApiServer.start({ dataDir })).stop();
+    const secret = (path: string) => path.endsWith('.key') || path.endsWith('kubeconfig') || path.includes('/store/');
+    for (const path of await everything()) {
+      const want = (await stat(path)).isDirectory() ? 0o700 : secret(path) ? 0o600 : 0o644;
+      expect(await mode(path), path).toBe(want);
+    }
+  });
 });
 
 describe('the data dir lock', () => {

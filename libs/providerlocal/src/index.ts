@@ -1,7 +1,8 @@
 // @gardener-ts/providerlocal: gardener-extension-provider-local's logic, built on the extension SDK
 // (@gardener-ts/extensions) only — the OperatingSystemConfig, Worker, Infrastructure, ControlPlane, DNSRecord, backup
-// and local-ext-seed actuators, and the local machine controller (machine-controller-manager's role:
-// MachineDeployment → MachineSet → Machine → Pod with rolling updates).
+// and local-ext-seed actuators, the Worker and ControlPlane health checks, the seed's Service and Ingress controllers,
+// and the local machine controller (machine-controller-manager's role: MachineDeployment → MachineSet → Machine → Pod
+// with rolling updates).
 
 // The component.
 export { ExtensionName, seedKubeConfig, startProviderLocal } from './provider-local.js';
@@ -89,6 +90,42 @@ export {
   machinePodsNetworkPolicy,
 } from './controller/infrastructure/actuator.js';
 export { LocalExtSeedActuator, LocalExtSeedType } from './controller/extension/local-ext-seed.js';
+
+// Health checks.
+export {
+  addHealthCheckControllers,
+  controlPlaneHealthChecks,
+  workerHealthChecks,
+  type HealthCheckOptions,
+} from './controller/healthcheck/add.js';
+export {
+  NotManagedByMCMAnnotation,
+  ScaleDownProgressingThresholdMs,
+  ScaleUpProgressingThresholdMs,
+  everyNodeReady,
+  everyNodeReadyCheck,
+  machineDeploymentUnhealthy,
+  type NodesCheckInput,
+  type ShootClientFactory,
+} from './controller/healthcheck/nodes.js';
+export {
+  machineControllerCheck,
+  machineControllerShootAccessCheck,
+} from './controller/healthcheck/machine-controller.js';
+
+// Service and Ingress (seed).
+export { addServiceController, isServedService, type ServiceControllerOptions } from './controller/service/add.js';
+export { ServiceReconciler, type ServiceObject } from './controller/service/reconciler.js';
+export {
+  WellKnownNodePorts,
+  desiredService,
+  type DesiredService,
+  type LoadBalancerAddresses,
+  type SeedFacts,
+} from './controller/service/desired.js';
+export { addIngressController } from './controller/ingress/add.js';
+export { IngressReconciler } from './controller/ingress/reconciler.js';
+export { dnsRecordsForIngress, ingressDNSRecordName, type IngressDNSRecord } from './controller/ingress/records.js';
 
 // The local machine controller.
 export { addMachineControllers } from './machine/add.js';

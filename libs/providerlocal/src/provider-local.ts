@@ -2,7 +2,7 @@
 // else $KUBECONFIG, else the Pod's in-cluster service account) with provider-local's controllers and, when the
 // extension knows its namespace ($POD_NAMESPACE, set by its chart), the heartbeat Gardener reads. Backup buckets are
 // directories below $LOCAL_BACKUPBUCKET_DIR (Gardener's /etc/gardener/local-backupbuckets by default).
-import type { ProviderLocalConfiguration } from '@gardener-ts/component-config';
+import { parseDuration, type ProviderLocalConfiguration } from '@gardener-ts/component-config';
 import { Kinds, Manager, type ComponentContext } from '@gardener-ts/controller-runtime';
 import { addHeartbeatController } from '@gardener-ts/extensions';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -46,7 +46,11 @@ export async function startProviderLocal(
       },
     },
   });
-  addProviderLocalControllers(mgr, undefined, { backupBucketDir: process.env.LOCAL_BACKUPBUCKET_DIR });
+  const healthCheckSyncPeriodMs = parseDuration(ctx.config.healthCheckConfig?.syncPeriod ?? '');
+  addProviderLocalControllers(mgr, undefined, {
+    backupBucketDir: process.env.LOCAL_BACKUPBUCKET_DIR,
+    ...(healthCheckSyncPeriodMs ? { healthCheckSyncPeriodMs } : {}),
+  });
   if (namespace) addHeartbeatController(mgr, { extensionName: ExtensionName, namespace });
   await mgr.start();
   return () => mgr.stop();

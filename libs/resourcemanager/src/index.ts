@@ -53,7 +53,6 @@ export { NodeCriticalComponents } from './controller/nodecriticalcomponents/reco
 export { NodeAgentReconciliationDelay } from './controller/nodeagentreconciliationdelay/reconcile.js';
 export {
   AnnotationNodeAgentReconciliationDelay,
-  formatGoDuration,
   reconciliationDelays,
 } from './controller/nodeagentreconciliationdelay/delay.js';
 export {

@@ -1,7 +1,7 @@
 // `gardener-local up` (what `npm start` runs): the whole local Gardener landscape from a fresh data dir, driven as a
 // newcomer does — the step checklist, then the real kubectl against it with Gardener's own example manifests. One
 // landscape for the whole file (it is the expensive part); a second `up` resumes it with its data.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -615,6 +615,73 @@ spec:
     );
     return response?.ok ? ((await response.json()) as { http_port?: number }) : undefined;
   };
+
+  it("survives kill -9 of the shoot's kube-apiserver and etcd: the care conditions go False, then back to True, and no data is lost", async () => {
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    const shootNs = ['-n', 'shoot--local--local'];
+    const podUID = (selector: string[]) =>
+      kubectl(kc(), [...shootNs, 'get', 'pods', ...selector, '-o', 'jsonpath={.items[0].metadata.uid}']);
+    const apiServerPod = await podUID(['-l', 'app=kubernetes,role=apiserver']);
+    const etcdPod = await podUID(['--field-selector', 'metadata.name=etcd-main-0']);
+    expect(apiServerPod).not.toBe('');
+    expect(etcdPod).not.toBe('');
+    /** The pids of a container's processes: their command lines name the Pod's directory and the program. */
+    const containerPids = async (pod: string, program: string) =>
+      (await pidsOf(join(root, 'kubelet', 'pods', pod))).filter((pid) =>
+        existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(program) : false,
+      );
+    const condition = (type: string) =>
+      kubectl(kc(), [
+        '-n',
+        'garden-local',
+        'get',
+        'shoot',
+        'local',
+        '-o',
+        `jsonpath={.status.conditions[?(@.type=="${type}")].status}`,
+      ]);
+    expect(await containerPids(apiServerPod, 'apiserver')).not.toEqual([]);
+    expect(await containerPids(etcdPod, '/usr/bin/etcd')).not.toEqual([]);
+    // SIGKILL both whenever the kubelet has restarted them (its restart back-off grows with each crash), until the
+    // shoot care reconciler has seen the API server down.
+    let kills = 0;
+    await waitFor(
+      'APIServerAvailable to be False while the shoot kube-apiserver and etcd are killed (-9)',
+      async () => {
+        for (const pid of [
+          ...(await containerPids(apiServerPod, 'apiserver')),
+          ...(await containerPids(etcdPod, '/usr/bin/etcd')),
+        ]) {
+          process.kill(pid, 'SIGKILL');
+          kills++;
+        }
+        return (await condition('APIServerAvailable')) === 'False';
+      },
+      { timeoutMs: 180_000, intervalMs: 2_000 },
+    );
+    expect(kills).toBeGreaterThanOrEqual(2);
+    // The kubelet restarts both containers; the next care run finds the shoot healthy again.
+    await waitFor(
+      'the five conditions to be True again after the kills',
+      async () => {
+        const statuses = await kubectl(kc(), [
+          '-n',
+          'garden-local',
+          'get',
+          'shoot',
+          'local',
+          '-o',
+          'jsonpath={.status.conditions[*].status}',
+        ]);
+        return statuses === 'True True True True True';
+      },
+      { timeoutMs: 240_000, intervalMs: 2_000 },
+    );
+    // etcd lost nothing it had acknowledged: the workload written before the kills is still there.
+    expect(await kubectl(shootKc, ['-n', 'hello', 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe(
+      '1',
+    );
+  }, 600_000);
 
   it('hibernates the shoot: its machine and control plane go, and waking it up brings it back with its workloads', async () => {
     const shootKc = join(dir, 'shoot-local.kubeconfig');

@@ -1,9 +1,11 @@
 // ExtensionValidator (gardener-apiserver plugin/pkg/global/extensionvalidation): the extension types a Shoot, Seed,
 // BackupBucket or BackupEntry names must be registered by some ControllerRegistration (its `spec.resources` lists the
-// kind and type), so nothing is created that no extension would ever reconcile.
+// kind and type), so nothing is created that no extension would ever reconcile. A workerless Shoot needs no provider
+// extensions, and its own extensions must be registered with `workerlessSupported: true`.
 import { FieldPath, invalid, type FieldError } from '@gardener-ts/api';
 import { allow, CORE, forbiddenFields, isKind, type KubeObject } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { isWorkerless, validateWorkerlessExtensions, workerlessSupportedExtensionTypes } from './shoot-workerless.js';
 
 interface Needed {
   kind: string;
@@ -19,8 +21,9 @@ export function neededExtensions(kind: string, object: KubeObject): Needed[] {
   const add = (k: string, type: string | undefined, path: FieldPath) => type && needed.push({ kind: k, type, path });
   if (kind === 'Shoot') {
     const provider = root.child('provider', 'type');
-    for (const k of ['ControlPlane', 'Infrastructure', 'Worker'])
-      if ((spec.provider?.workers ?? []).length > 0 || k === 'ControlPlane') add(k, spec.provider?.type, provider);
+    // A workerless Shoot needs no provider extension (Gardener's validateShoot), only its own extensions.
+    if (!isWorkerless(object))
+      for (const k of ['ControlPlane', 'Infrastructure', 'Worker']) add(k, spec.provider?.type, provider);
     add('Network', spec.networking?.type, root.child('networking', 'type'));
     (spec.extensions ?? []).forEach((e: { type?: string }, i: number) =>
       add('Extension', e.type, root.child('extensions').index(i).child('type')),
@@ -73,6 +76,8 @@ export const ExtensionValidator: AdmissionPlugin = {
         ),
       );
     }
+    if (isKind(a, CORE, 'Shoot'))
+      errors.push(...validateWorkerlessExtensions(a.object!, workerlessSupportedExtensionTypes(registrations)));
     return errors.length > 0 ? forbiddenFields(a, errors) : allow();
   },
 };

@@ -1,7 +1,8 @@
 // ResourceReferenceManager (gardener-apiserver plugin/pkg/global/resourcereferencemanager): objects may only refer
 // to what exists — a Shoot to its CredentialsBinding/SecretBinding and ExposureClass, a SecretBinding to its Secret
 // and Quotas, a CredentialsBinding to its credentials (Secret or WorkloadIdentity) and Quotas. References are checked
-// when they are set or changed. A new Shoot is annotated `gardener.cloud/created-by=<user>`.
+// when they are set or changed. A new Shoot is annotated `gardener.cloud/created-by=<user>`. A CloudProfile cannot
+// lose Kubernetes or machine image versions that Shoots or NamespacedCloudProfiles still use.
 import { Annotations } from '@gardener-ts/api';
 import {
   allow,
@@ -15,6 +16,7 @@ import {
   type Listers,
 } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { cloudProfileRemovalErrors, multiErrorText } from './cloudprofile-version-removal.js';
 
 interface Reference {
   apiVersion: string;
@@ -110,7 +112,10 @@ export const ResourceReferenceManager: AdmissionPlugin = {
     !a.subresource &&
     Boolean(a.object) &&
     !a.object?.metadata?.deletionTimestamp &&
-    (isKind(a, CORE, 'Shoot') || isKind(a, CORE, 'SecretBinding') || isKind(a, SECURITY, 'CredentialsBinding')),
+    (isKind(a, CORE, 'Shoot') ||
+      isKind(a, CORE, 'SecretBinding') ||
+      isKind(a, SECURITY, 'CredentialsBinding') ||
+      (isKind(a, CORE, 'CloudProfile') && a.operation === 'UPDATE')),
   admit(a) {
     if (!isKind(a, CORE, 'Shoot') || a.operation !== 'CREATE' || !a.userInfo.username) return allow();
     const object = a.object!;
@@ -123,5 +128,15 @@ export const ResourceReferenceManager: AdmissionPlugin = {
       },
     });
   },
-  validate: checkReferences,
+  validate: (a, listers) =>
+    isKind(a, CORE, 'CloudProfile') ? checkCloudProfileUpdate(a, listers) : checkReferences(a, listers),
 };
+
+/** A CloudProfile may not lose versions that Shoots or NamespacedCloudProfiles still use. */
+async function checkCloudProfileUpdate(a: AdmissionAttributes, listers: Listers): Promise<AdmissionDecision> {
+  if (!a.oldObject) return allow();
+  const shoots = await listers.list('core.gardener.cloud/v1beta1', 'Shoot');
+  const namespaced = await listers.list('core.gardener.cloud/v1beta1', 'NamespacedCloudProfile');
+  const errors = cloudProfileRemovalErrors(a.object!, a.oldObject, shoots, namespaced);
+  return errors.length > 0 ? forbidden(a, multiErrorText(errors)) : allow();
+}

@@ -2,14 +2,16 @@
 // (or NamespacedCloudProfile) — the Kubernetes version (omitted → the highest supported version, `major.minor` → its
 // highest patch) and the machine image and version of worker pools — and validates the Shoot against the profile:
 // Kubernetes and machine image versions (unknown or expired ones are not supported), the region and its zones,
-// machine types and volume types. On UPDATE only what changed is checked, so shoots keep running on versions that
-// expired after they chose them. It also checks what Gardener checks against the garden: a new Shoot's project (exists,
-// not in deletion, project and Shoot name within 21 characters), the Seed a Shoot is scheduled to (a new Shoot naming
-// one needs `update` on `shoots/binding`; not in deletion,
-// taints tolerated, room left, the profile's seed selector, three zones for zone failure tolerance; a Shoot on a Seed
-// in deletion may only confirm its deletion), the profile's `limits.maxNodesTotal`, and the Shoot's lifecycle (no spec
-// change once rescheduled to a new seed or while migrated/restored, no deletion while migrated/restored, no hibernation
-// while the `HibernationPossible` constraint is not True).
+// machine types and volume types, worker pools' own Kubernetes versions and their machine image versions'
+// `kubeletVersionConstraint`, access restrictions (offered in the region, supported by the seed). On UPDATE only what
+// changed is checked, so shoots keep running on versions that expired after they chose them. It also checks what
+// Gardener checks against the garden: a new Shoot's project (exists, not in deletion, project and Shoot name within
+// 21 characters), the Seed a Shoot is scheduled to (a new Shoot naming one needs `update` on `shoots/binding`; not in
+// deletion, taints tolerated, room left, the profile's seed selector, three zones for zone failure tolerance; a Shoot
+// on a Seed in deletion may only confirm its deletion), that no other Shoot uses the same DNS domain or one above or
+// below it, the profile's `limits.maxNodesTotal`, and the Shoot's lifecycle (no spec change once rescheduled to a new
+// seed or while migrated/restored, no deletion while migrated/restored, no hibernation while the
+// `HibernationPossible` constraint is not True).
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyCloudProfileDefaults,
@@ -39,6 +41,9 @@ import {
   type Listers,
 } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { validateAccessRestrictions } from './shoot-access-restrictions.js';
+import { validateDNSDomainUniqueness } from './shoot-dns-uniqueness.js';
+import { validateKubeletVersionConstraint, validateWorkerKubernetesVersion } from './shoot-worker-versions.js';
 
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
 type ExpirableVersion = corev1beta1.ExpirableVersion;
@@ -140,6 +145,7 @@ export function validateShootAgainstProfile(
     }
 
     const image = worker.machine.image;
+    const imageErrors = errors.length;
     if (image && (image.name !== before?.machine.image?.name || image.version !== before?.machine.image?.version)) {
       const profileImage = profile.machineImages.find((m) => m.name === image.name);
       if (!profileImage) {
@@ -159,6 +165,19 @@ export function validateShootAgainstProfile(
           errors.push(notSupported(path.child('machine', 'image', 'version'), image.version, valid));
       }
     }
+    // The kubelet constraint is checked once the image itself passed, on every change (a control plane upgrade too).
+    if (errors.length === imageErrors)
+      errors.push(...validateKubeletVersionConstraint(shoot, worker, profile.machineImages, path));
+    errors.push(
+      ...validateWorkerKubernetesVersion(
+        worker,
+        oldWorkers.get(worker.name),
+        old,
+        profile.kubernetes.versions,
+        path,
+        now,
+      ),
+    );
 
     const volumeType = worker.volume?.type;
     if (volumeType && volumeType !== before?.volume?.type) {
@@ -492,7 +511,18 @@ export const ShootValidator: AdmissionPlugin = {
       const lifecycle = validateSpecChangeInLifecycle(a, shoot, old);
       if (!lifecycle.allowed) return lifecycle;
     }
-    const errors = [...validateShootAgainstProfile(shoot, old, spec), ...validateMaxNodesTotal(shoot, spec)];
+    const seed = shoot.spec.seedName
+      ? await listers.get('core.gardener.cloud/v1beta1', 'Seed', shoot.spec.seedName)
+      : undefined;
+    const errors = [
+      ...validateShootAgainstProfile(shoot, old, spec),
+      ...validateMaxNodesTotal(shoot, spec),
+      ...validateAccessRestrictions(shoot, old, spec, seed),
+    ];
+    if (!old || !isDeepStrictEqual(old.spec, shoot.spec))
+      errors.push(
+        ...validateDNSDomainUniqueness(shoot, a.namespace, await listers.list('core.gardener.cloud/v1beta1', 'Shoot')),
+      );
     return errors.length > 0 ? forbiddenFields(a, errors) : allow();
   },
 };

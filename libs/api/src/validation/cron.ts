@@ -1,4 +1,5 @@
 // Validation of standard cron specs (five fields, descriptors, optional CRON_TZ), as parsed by Gardener's cron library.
+import { DurationError, parseGoDuration } from '../duration.js';
 
 interface FieldRange {
   name: string;
@@ -61,8 +62,16 @@ export function cronError(
   }
   if (rest.startsWith('@')) {
     if (descriptors.has(rest)) return undefined;
-    const every = /^@every\s+(\S+)$/.exec(rest);
-    if (every && /^([-+]?(\d+\.?\d*|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(every[1])) return undefined;
+    // robfig/cron's parseDescriptor: `@every ` and what time.ParseDuration reads, with its error.
+    if (rest.startsWith('@every ')) {
+      try {
+        parseGoDuration(rest.slice('@every '.length));
+        return undefined;
+      } catch (err) {
+        if (!(err instanceof DurationError)) throw err;
+        return `failed to parse duration ${rest}: ${err.message}`;
+      }
+    }
     return `unrecognized descriptor: ${rest}`;
   }
   const parts = rest.split(/\s+/).filter(Boolean);

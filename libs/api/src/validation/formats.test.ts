@@ -52,6 +52,16 @@ describe('cron specs', () => {
     expect(cronError('@fortnightly')).toBe('unrecognized descriptor: @fortnightly');
     expect(cronError('TZ=Nowhere/City 0 0 * * *')).toBe('provided bad location Nowhere/City');
   });
+
+  it('reads @every durations as time.ParseDuration does, with its error (robfig/cron)', () => {
+    expect(cronError('@every 1.5h')).toBeUndefined();
+    expect(cronError('@every 0')).toBeUndefined();
+    // Out of int64 range: the pattern of a duration, still not one Go reads.
+    expect(cronError('@every 9999999999999h')).toBe(
+      'failed to parse duration @every 9999999999999h: time: invalid duration "9999999999999h"',
+    );
+    expect(cronError('@every 5')).toBe('failed to parse duration @every 5: time: missing unit in duration "5"');
+  });
 });
 
 describe('formats', () => {

@@ -3,6 +3,7 @@
 import type { ManagedSeedSet } from '../seedmanagement/v1alpha1/gardenlet.js';
 import type { Shoot } from '../core/v1beta1/shoot.js';
 import { GardenNamespace } from '../constants/namespaces.js';
+import { labelSelectorAsSelector, LabelSelectorError } from '../selector.js';
 import { type FieldError, FieldPath, forbidden, immutable, invalid, notSupported, required } from './field.js';
 import { validateNonNegative } from './common.js';
 import { validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './names.js';
@@ -10,7 +11,6 @@ import { validateShoot } from './shoot/index.js';
 import {
   asGardenletConfiguration,
   reroot,
-  selectorMatches,
   validateGardenletConfig,
   validateGardenletDeployment,
   validateLabelSelector,
@@ -36,6 +36,19 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 function isEmptySelector(selector: LabelSelector | undefined): boolean {
   return Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0;
+}
+
+/**
+ * Whether the labels match the selector (kube's LabelSelectorAsSelector); a selector that does not convert is
+ * validateLabelSelector's to report.
+ */
+function selectorMatches(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
+  try {
+    return labelSelectorAsSelector(selector).matches(labels);
+  } catch (err) {
+    if (err instanceof LabelSelectorError) return true;
+    throw err;
+  }
 }
 
 function validateTemplateLabels(

@@ -165,18 +165,6 @@ export function validateLabelSelector(selector: LabelSelector | undefined, path:
   return errors;
 }
 
-export function selectorMatches(selector: LabelSelector, labels: Record<string, string> = {}): boolean {
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, key);
-    if (operator === 'In' && !(has && values.includes(labels[key]!))) return false;
-    if (operator === 'NotIn' && has && values.includes(labels[key]!)) return false;
-    if (operator === 'Exists' && !has) return false;
-    if (operator === 'DoesNotExist' && has) return false;
-  }
-  return true;
-}
-
 /** Errors of a nested validation, moved under `prefix` (`spec.x` → `spec.shootTemplate.spec.x`). */
 export function reroot(errors: readonly FieldError[], prefix: FieldPath): FieldError[] {
   const p = prefix.toString();

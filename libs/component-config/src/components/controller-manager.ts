@@ -78,6 +78,7 @@ const controllers = z
     seedBackupBucketsCheck: z
       .object({ concurrentSyncs, syncPeriod: duration('30s'), conditionThresholds })
       .prefault({}),
+    seedReference: workers,
     shootConditions: workers,
     shootHibernation: z.object({ concurrentSyncs, triggerDeadlineDuration: duration('2h') }).prefault({}),
     shootMaintenance: z

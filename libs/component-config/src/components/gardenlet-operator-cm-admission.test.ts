@@ -361,6 +361,7 @@ describe('gardenletConfigSpec', () => {
     expect(config.controllers.shootCare.conditionThresholds).toHaveLength(5);
     expect(config.controllers.seed).toEqual({ syncPeriod: '1h', leaseResyncSeconds: 2, leaseResyncMissThreshold: 10 });
     expect(config.controllers.managedSeed.jitterUpdates).toBe(false);
+    expect(config.controllers.shootState).toEqual({ concurrentSyncs: 5, syncPeriod: '6h' });
     expect(config.leaderElection).toMatchObject({
       resourceName: 'gardenlet-leader-election',
       resourceNamespace: 'garden',
@@ -397,6 +398,7 @@ describe('gardenletConfigSpec', () => {
     );
     expect(config.gardenClientConnection).toMatchObject({ qps: 50, burst: 100 });
     expect(config.controllers.controllerInstallationRequired.concurrentSyncs).toBe(1);
+    expect(config.controllers.shootState).toEqual({ concurrentSyncs: 5, syncPeriod: '6h' });
     expect(config.logFormat).toBe('json');
     expect(config.server.healthProbes.port).toBe(2728);
     expect(config.server.metrics.port).toBe(2729);

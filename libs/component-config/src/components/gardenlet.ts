@@ -104,6 +104,8 @@ const controllers = z
         webhookRemediatorEnabled: z.boolean().optional(),
       })
       .prefault({}),
+    // The periodic ShootState backup (Gardener's ShootStateControllerConfiguration: 5 workers, every 6h; 0 disables).
+    shootState: z.object({ concurrentSyncs: concurrentSyncs(5), syncPeriod: duration('6h') }).prefault({}),
     managedSeed: z
       .object({
         concurrentSyncs: concurrentSyncs(DEFAULT_CONCURRENT_SYNCS),

@@ -114,3 +114,54 @@ describe('updateLastOperation', () => {
     });
   });
 });
+
+describe('conditions with the last operation', () => {
+  const condition = (type: string, status: 'True' | 'False', reason: string) => ({
+    type,
+    status,
+    reason,
+    message: `${type} is ${status}`,
+    lastTransitionTime: '2026-11-25T01:02:03Z',
+    lastUpdateTime: '2026-11-25T01:02:03Z',
+  });
+
+  it('writes the conditions, lastOperation and lastError in one patch, keeping conditions of other types', async () => {
+    const client = new FakeClient();
+    const w = client.put({
+      ...worker(),
+      status: {
+        ...worker().status,
+        conditions: [condition('Healthy', 'True', 'Fine'), condition('Other', 'True', 'Untouched')],
+      },
+    });
+    await updateLastOperation(
+      client,
+      w,
+      {
+        type: 'Reconcile',
+        state: 'Error',
+        description: 'Error reconciling Worker',
+        error: new CodedError('quota exceeded', [ErrorCode.InfraQuotaExceeded]),
+        conditions: [condition('Healthy', 'False', 'QuotaExceeded'), condition('New', 'True', 'Added')],
+      },
+      now,
+    );
+    expect(client.patches).toHaveLength(1);
+    const stored = client.stored<ReturnType<typeof worker> & { status: { conditions: { type: string }[] } }>(w)!;
+    expect(stored.status.conditions).toEqual([
+      condition('Healthy', 'False', 'QuotaExceeded'),
+      condition('Other', 'True', 'Untouched'),
+      condition('New', 'True', 'Added'),
+    ]);
+    expect(stored.status).toMatchObject({
+      lastOperation: { state: 'Error', description: 'Error reconciling Worker' },
+      lastError: { description: 'quota exceeded', codes: [ErrorCode.InfraQuotaExceeded] },
+    });
+  });
+
+  it('leaves status.conditions out of the patch when none are given', () => {
+    expect(
+      lastOperationStatus(worker(), { type: 'Reconcile', state: 'Processing', description: 'x' }, now),
+    ).not.toHaveProperty('conditions');
+  });
+});

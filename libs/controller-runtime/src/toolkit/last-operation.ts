@@ -1,9 +1,12 @@
-// Gardener's `status.lastOperation` / `status.lastError` / `status.observedGeneration`: pure builders for the status
-// fields and one writer, so a reconciler reports progress, success and failure (with error codes) in one call.
+// Gardener's `status.lastOperation` / `status.lastError` / `status.observedGeneration` (and, when given, conditions):
+// pure builders for the status fields and one writer, so a reconciler reports progress, success and failure (with
+// error codes) in one call.
 import { LastOperationState, type LastOperationType } from '@gardener-ts/api';
 import type { Client } from '../client/client.js';
 import { gvkOf, type Kind } from '../client/gvk.js';
 import type { KubernetesObject } from '../client/types.js';
+import { mergeConditions } from '../conditions/helpers.js';
+import type { Condition } from '../conditions/types.js';
 import { determineErrorCodes, messageOf } from './errors.js';
 
 /** `status.lastOperation` as Gardener writes it (core and extensions API). */
@@ -37,6 +40,11 @@ export interface LastOperationUpdate {
   error?: unknown;
   /** `lastError.taskID` (the flow task that failed). */
   taskID?: string;
+  /**
+   * Conditions to write in the same patch: merged by type into the object's `status.conditions` (others kept), so a
+   * reconciler reports a condition and the operation's outcome in one write.
+   */
+  conditions?: readonly Condition[];
 }
 
 /** Builds a `LastOperation` stamped `now`. */
@@ -68,7 +76,8 @@ export function buildLastError(
 /**
  * The status fields an update writes (pure): `lastOperation` always; on Succeeded `lastError` cleared (`null` in the
  * merge patch) and `observedGeneration` set to the object's generation; with an `error`, `lastError` with the error's
- * message and codes. Other states leave `lastError` alone.
+ * message and codes. Other states leave `lastError` alone. `conditions`, when given, are merged into the object's
+ * conditions (a merge patch replaces the whole list, so the result holds the others too).
  */
 export function lastOperationStatus(
   obj: KubernetesObject,
@@ -86,6 +95,10 @@ export function lastOperationStatus(
   }
   if (update.state === LastOperationState.Succeeded && obj.metadata?.generation !== undefined) {
     status.observedGeneration = obj.metadata.generation;
+  }
+  if (update.conditions?.length) {
+    const current = (obj as { status?: { conditions?: Condition[] } }).status?.conditions;
+    status.conditions = mergeConditions(current, ...update.conditions);
   }
   return status;
 }

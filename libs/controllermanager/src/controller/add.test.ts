@@ -30,4 +30,25 @@ describe('controllerRegistry', () => {
     expect(c.seedBackupBucketsCheck).toMatchObject({ concurrentSyncs: 5, syncPeriod: '30s' });
     expect(c.seedExtensionsCheck.conditionThresholds).toBeUndefined();
   });
+
+  it('registers the reference, retry and quota controllers with Gardener’s defaults (seedReference: 5 workers), off with 0', () => {
+    const c = controllers();
+    expect(c.seedReference).toEqual({ concurrentSyncs: 5 });
+    expect(c.shootRetry).toEqual({ concurrentSyncs: 5, retryPeriod: '10m', retryJitterPeriod: '5m' });
+    expect(enabled(c)).toEqual(
+      expect.arrayContaining(['seed-reference', 'shoot-quota', 'shoot-reference', 'shoot-retry']),
+    );
+    const off = enabled(
+      controllers({
+        seedReference: { concurrentSyncs: 0 },
+        shootReference: { concurrentSyncs: 0 },
+        shootRetry: { concurrentSyncs: 0 },
+        shootQuota: { concurrentSyncs: 0 },
+      }),
+    );
+    expect(off).not.toContain('seed-reference');
+    expect(off).not.toContain('shoot-reference');
+    expect(off).not.toContain('shoot-retry');
+    expect(off).not.toContain('shoot-quota');
+  });
 });

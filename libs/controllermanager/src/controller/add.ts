@@ -15,9 +15,13 @@ import { addSeedBackupBucketsCheckController } from './seed/backupbucketscheck/a
 import { addSeedExtensionsCheckController } from './seed/extensionscheck/add.js';
 import { addSeedSecretsController } from './seed/secrets/add.js';
 import { conditionThresholdsMs } from './seed/utils.js';
+import { addSeedReferenceController } from './seedreference/add.js';
 import { addSeedLifecycleController } from './seedlifecycle/add.js';
 import { addShootHibernationController } from './shoothibernation/add.js';
 import { addShootMaintenanceController } from './shootmaintenance/add.js';
+import { addShootQuotaController } from './shootquota/add.js';
+import { addShootReferenceController } from './shootreference/add.js';
+import { addShootRetryController } from './shootretry/add.js';
 import { addShootStatusLabelController } from './shootstatuslabel/add.js';
 
 type Controllers = ControllerManagerConfiguration['controllers'];
@@ -167,6 +171,16 @@ export const controllerRegistry: readonly ControllerEntry[] = [
       }),
   },
   {
+    name: 'seed-reference',
+    enabled: (c) => c.seedReference.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addSeedReferenceController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.seedReference.concurrentSyncs,
+        gardenNamespace: GardenNamespace,
+      }),
+  },
+  {
     // Gardener adds it with every controller-manager (5 workers, no configuration block).
     name: 'seed-secrets',
     enabled: () => true,
@@ -191,6 +205,33 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         concurrentSyncs: controllers.shootMaintenance.concurrentSyncs,
         enableShootControlPlaneRestarter: controllers.shootMaintenance.enableShootControlPlaneRestarter,
         enableShootCoreAddonRestarter: controllers.shootMaintenance.enableShootCoreAddonRestarter,
+      }),
+  },
+  {
+    name: 'shoot-quota',
+    enabled: (c) => c.shootQuota.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootQuotaController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.shootQuota.concurrentSyncs,
+        syncPeriodMs: ms(controllers.shootQuota.syncPeriod, '60m'),
+      }),
+  },
+  {
+    name: 'shoot-reference',
+    enabled: (c) => c.shootReference.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootReferenceController(mgr, { cluster, concurrentSyncs: controllers.shootReference.concurrentSyncs }),
+  },
+  {
+    name: 'shoot-retry',
+    enabled: (c) => c.shootRetry.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootRetryController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.shootRetry.concurrentSyncs,
+        retryPeriodMs: ms(controllers.shootRetry.retryPeriod, '10m'),
+        retryJitterPeriodMs: ms(controllers.shootRetry.retryJitterPeriod, '5m'),
       }),
   },
   {

@@ -8,6 +8,7 @@ import {
   isFailed,
   isHibernated,
   isHibernationEnabled,
+  isShootDeleted,
   isShootIgnored,
   isShootInMigration,
   parseBoolAnnotation,
@@ -78,6 +79,12 @@ describe('cluster predicates', () => {
     expect(
       isHibernated(cluster((s) => ((s.spec.hibernation = { enabled: true }), (s.status = { isHibernated: true })))),
     ).toBe(true);
+  });
+
+  it('deleted: the mirrored Shoot carries a deletionTimestamp', () => {
+    expect(isShootDeleted(cluster((s) => (s.metadata.deletionTimestamp = '2026-01-01T00:00:00Z')))).toBe(true);
+    expect(isShootDeleted(cluster())).toBe(false);
+    expect(isShootDeleted(undefined)).toBe(false);
   });
 
   it('migration: a Migrate in progress or a seed change', () => {

@@ -15,6 +15,7 @@ import {
   checkStatefulSet,
   isDeploymentProgressing,
 } from '@gardener-ts/resourcemanager';
+import { ErrorCode } from '@gardener-ts/api';
 import type { Cluster } from '../cluster/cluster.js';
 import type { ExtensionObject } from '../controller/generic/kinds.js';
 import type { CheckResult } from './result.js';
@@ -116,9 +117,13 @@ interface ManagedResourceObject extends KubernetesObject {
 }
 const ManagedResourceKind = kind<ManagedResourceObject>('resources.gardener.cloud/v1alpha1', 'ManagedResource');
 
+/** An apply the API server rejected as invalid: the user's configuration, not the platform, has to change. */
+const configurationProblem = /error during apply of object .* is invalid:/i;
+
 /**
  * The ManagedResource `name` in the shoot namespace has been applied and its objects are healthy; while its objects
- * roll out (`ResourcesProgressing=True`) the result is Progressing (with the threshold, if given).
+ * roll out (`ResourcesProgressing=True`) the result is Progressing (with the threshold, if given). A failed apply of an
+ * invalid object carries `ERR_CONFIGURATION_PROBLEM`, as in Gardener's `CheckManagedResource`.
  */
 export function managedResourceCheck(name: string, options: { progressingThresholdMs?: number } = {}): HealthCheck {
   return async (ctx) => {
@@ -131,7 +136,12 @@ export function managedResourceCheck(name: string, options: { progressingThresho
       throw err;
     }
     const problem = managedResourceProblem(mr);
-    if (problem) return { status: 'False', detail: `ManagedResource "${name}" is unhealthy: ${problem}` };
+    if (problem) {
+      const detail = `ManagedResource "${name}" is unhealthy: ${problem}`;
+      return configurationProblem.test(detail)
+        ? { status: 'False', detail, codes: [ErrorCode.ConfigurationProblem] }
+        : { status: 'False', detail };
+    }
     const progressing = mr.status?.conditions?.find((c) => c.type === 'ResourcesProgressing');
     if (progressing?.status === 'True') {
       return {

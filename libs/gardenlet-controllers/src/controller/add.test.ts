@@ -15,6 +15,7 @@ describe('controller registry', () => {
       'controllerinstallation-required',
       'shoot',
       'shoot-care',
+      'shoot-state',
       'etcd',
       'networkpolicy',
       'token-requestor',
@@ -48,6 +49,12 @@ describe('controller registry', () => {
     const config = (concurrentSyncs: number) => ({ controllers: { bastion: { concurrentSyncs } } }) as never;
     expect(CONTROLLERS.bastion!.enabled(config(0))).toBe(false);
     expect(CONTROLLERS.bastion!.enabled(config(20))).toBe(true);
+  });
+
+  it('gates the ShootState backup by controllers.shootState.concurrentSyncs (0 disables)', () => {
+    const config = (concurrentSyncs: number) => ({ controllers: { shootState: { concurrentSyncs } } }) as never;
+    expect(CONTROLLERS['shoot-state']!.enabled(config(0))).toBe(false);
+    expect(CONTROLLERS['shoot-state']!.enabled(config(5))).toBe(true);
   });
 
   it('reads condition thresholds as in the example configuration', () => {

@@ -20,6 +20,7 @@ import { addSeedCareController } from './seedcare/add.js';
 import { addTokenRequestorController } from './tokenrequestor/add.js';
 import { addShootController } from './shoot/add.js';
 import { addShootCareController } from './shootcare/add.js';
+import { addShootStateController } from './shootstate/add.js';
 import type { ShootProgress } from './shoot/reconciler.js';
 
 /** What the controllers need beyond the manager. */
@@ -209,6 +210,19 @@ export const CONTROLLERS: Record<string, Entry> = {
           : {}),
       });
     },
+  },
+  // The periodic ShootState backup (pkg/gardenlet/controller/shoot/state). Gardener starts it only for a seed no
+  // ManagedSeed backs; gardener-ts has no ManagedSeeds, so every seed gets it.
+  'shoot-state': {
+    enabled: (c) => c.controllers.shootState.concurrentSyncs > 0,
+    add: (mgr, d) =>
+      addShootStateController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: d.config.controllers.shootState.concurrentSyncs,
+        syncPeriodMs: ms(d.config.controllers.shootState.syncPeriod, 6 * 3600_000),
+      }),
   },
   // etcd-druid's job in the seed: Etcd resources become etcd StatefulSets (controller/etcd); druid's defaults.
   etcd: {

@@ -3,26 +3,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { garbageCollect } from './gc.js';
-import { snapshotName, type Snapshot } from './snapshot.js';
+import { deltaSnapshot, fullSnapshot, snapshotName, type Snapshot } from './snapshot.js';
 
 const HOUR = 3600;
 const now = 1_767_225_600 + 12 * HOUR + 30 * 60; // 2026-01-01T12:30:00Z
-const full = (lastRevision: number, createdOn: number): Snapshot => ({
-  kind: 'Full',
-  startRevision: 0,
-  lastRevision,
-  createdOn,
-  compressionSuffix: '.gz',
-  final: false,
-});
-const incr = (startRevision: number, lastRevision: number, createdOn: number): Snapshot => ({
-  kind: 'Incr',
-  startRevision,
-  lastRevision,
-  createdOn,
-  compressionSuffix: '.gz',
-  final: false,
-});
+const full = fullSnapshot;
+const incr = deltaSnapshot;
 const names = (list: Snapshot[]) => list.map(snapshotName).sort();
 
 /** A store history: full snapshots at increasing revisions and times, each followed by some deltas. */

@@ -16,7 +16,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { inspectDatabase, verifySnapshotHash } from './bbolt.js';
 import type { EtcdSnapshotSource } from './etcd.js';
 import { garbageCollect, type GarbageCollectionPolicy } from './gc.js';
-import { restorePlan, snapshotName, type Snapshot } from './snapshot.js';
+import { deltaSnapshot, fullSnapshot, restorePlan, snapshotName, type Snapshot } from './snapshot.js';
 import { compress, type SnapStore } from './store.js';
 import { encodeDeltaSnapshot, type DeltaEvent } from './delta.js';
 
@@ -177,14 +177,12 @@ export class BackupServer {
       throw new NotLeaderError();
     }
     const events = [...this.pending].sort((a, b) => a.modRevision - b.modRevision);
-    const snapshot: Snapshot = {
-      kind: 'Incr',
-      startRevision: events[0]!.modRevision,
-      lastRevision: events.at(-1)!.modRevision,
-      createdOn: Math.floor(this.now().getTime() / 1000),
-      compressionSuffix: this.options.compressionSuffix,
-      final: false,
-    };
+    const snapshot = deltaSnapshot(
+      events[0]!.modRevision,
+      events.at(-1)!.modRevision,
+      Math.floor(this.now().getTime() / 1000),
+      this.options.compressionSuffix,
+    );
     await store.save(snapshot, await compress(encodeDeltaSnapshot(events, this.now()), snapshot.compressionSuffix));
     this.pending = this.pending.filter((e) => e.modRevision > snapshot.lastRevision);
     log.info({ snapshot: snapshotName(snapshot), events: events.length }, 'Took a delta snapshot');
@@ -247,14 +245,12 @@ export class BackupServer {
         this.healthy = true;
         return undefined;
       }
-      const snapshot: Snapshot = {
-        kind: 'Full',
-        startRevision: 0,
-        lastRevision: revision,
-        createdOn: Math.floor(this.now().getTime() / 1000),
-        compressionSuffix: this.options.compressionSuffix,
+      const snapshot = fullSnapshot(
+        revision,
+        Math.floor(this.now().getTime() / 1000),
+        this.options.compressionSuffix,
         final,
-      };
+      );
       await store.save(snapshot, await compress(streamed.data, snapshot.compressionSuffix));
       log.info({ snapshot: snapshotName(snapshot), bytes: db.length }, 'Took a full snapshot');
       this.healthy = true;

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   compareSnapshots,
   compressionSuffix,
+  deltaSnapshot,
+  fullSnapshot,
   parseSnapshotName,
   restorePlan,
   snapshotName,
@@ -23,22 +25,9 @@ const snapshotArb: fc.Arbitrary<Snapshot> = fc
   })
   .map(({ a, b, ...rest }) => ({ ...rest, startRevision: Math.min(a, b), lastRevision: Math.max(a, b) }));
 
-const full = (lastRevision: number, createdOn = lastRevision): Snapshot => ({
-  kind: 'Full',
-  startRevision: 0,
-  lastRevision,
-  createdOn,
-  compressionSuffix: '.gz',
-  final: false,
-});
-const incr = (startRevision: number, lastRevision: number, createdOn = lastRevision): Snapshot => ({
-  kind: 'Incr',
-  startRevision,
-  lastRevision,
-  createdOn,
-  compressionSuffix: '.gz',
-  final: false,
-});
+const full = (lastRevision: number, createdOn = lastRevision) => fullSnapshot(lastRevision, createdOn);
+const incr = (startRevision: number, lastRevision: number, createdOn = lastRevision) =>
+  deltaSnapshot(startRevision, lastRevision, createdOn);
 
 describe('snapshot names', () => {
   it("writes etcd-backup-restore's layout: decimal revisions padded to 8 digits, unix seconds, suffixes", () => {

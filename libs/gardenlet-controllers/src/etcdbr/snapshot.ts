@@ -35,6 +35,26 @@ export interface Snapshot {
   final: boolean;
 }
 
+/** A full snapshot of the store up to `lastRevision`, taken at `createdOn` (unix seconds). */
+export function fullSnapshot(
+  lastRevision: number,
+  createdOn: number,
+  compressionSuffix = '.gz',
+  final = false,
+): Snapshot {
+  return { kind: 'Full', startRevision: 0, lastRevision, createdOn, compressionSuffix, final };
+}
+
+/** A delta snapshot of the revisions `startRevision` to `lastRevision`, taken at `createdOn` (unix seconds). */
+export function deltaSnapshot(
+  startRevision: number,
+  lastRevision: number,
+  createdOn: number,
+  compressionSuffix = '.gz',
+): Snapshot {
+  return { kind: 'Incr', startRevision, lastRevision, createdOn, compressionSuffix, final: false };
+}
+
 /** The compression suffix of a policy when compression is enabled, `''` otherwise. */
 export function compressionSuffix(enabled: boolean, policy: string = 'gzip'): string {
   if (!enabled) return '';

@@ -7,8 +7,9 @@
 // And the request for etcd's final full snapshot, against an HTTPS stand-in of the backup-restore sidecar.
 import { generatedCRDs } from '@gardener-ts/api';
 import { ApiClient, SecretKind, isNotFound, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import { gardenerAsset, startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
+import { startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOperation, extensionCRD } from '../../test/support/extensions.js';
 import { exampleShoot } from '../component/testdata/fixtures.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,6 @@ import { ShootStateKind, deleteShootState, deployShootState, readShootState } fr
 
 const source = 'shoot--local--source';
 const destination = 'shoot--local--destination';
-const crd = (plural: string) => gardenerAsset('crds', `10-crd-extensions.gardener.cloud_${plural}.yaml`);
 const ext = (kindName: string) =>
   kind<KubernetesObject & { status?: Record<string, unknown> }>('extensions.gardener.cloud/v1alpha1', kindName);
 const shoot = exampleShoot((s) => (s.metadata = { ...s.metadata, namespace: 'garden-local', name: 'local' }));
@@ -77,22 +77,7 @@ async function playExtensionsMigrate(kinds: string[]): Promise<number> {
   for (const kindName of kinds) {
     for (const obj of (await client.list(ext(kindName), { namespace: source })).items) {
       if (obj.metadata?.annotations?.['gardener.cloud/operation'] !== 'migrate') continue;
-      const updated = await client.updateStatus({
-        ...obj,
-        status: {
-          ...obj.status,
-          lastOperation: {
-            type: 'Migrate',
-            state: 'Succeeded',
-            progress: 100,
-            description: 'Successfully migrated',
-            lastUpdateTime: new Date().toISOString(),
-          },
-        },
-      } as KubernetesObject);
-      const annotations = { ...updated.metadata?.annotations };
-      delete annotations['gardener.cloud/operation'];
-      await client.update({ ...updated, metadata: { ...updated.metadata, annotations, finalizers: [] } });
+      await answerOperation(client, obj, { type: 'Migrate', releaseFinalizers: true });
       migrated++;
     }
   }
@@ -103,14 +88,14 @@ beforeAll(async () => {
   env = await startTestEnvironment({
     crds: [
       ...generatedCRDs().filter((c) => c.spec.names.kind === 'ShootState'),
-      crd('infrastructures'),
-      crd('workers'),
-      crd('extensions'),
-      crd('networks'),
-      crd('controlplanes'),
-      crd('operatingsystemconfigs'),
-      crd('containerruntimes'),
-      crd('dnsrecords'),
+      extensionCRD('infrastructures'),
+      extensionCRD('workers'),
+      extensionCRD('extensions'),
+      extensionCRD('networks'),
+      extensionCRD('controlplanes'),
+      extensionCRD('operatingsystemconfigs'),
+      extensionCRD('containerruntimes'),
+      extensionCRD('dnsrecords'),
     ],
   });
   client = await ApiClient.create(env.kubeconfigPath);

@@ -80,7 +80,8 @@ export async function readShootState(
 
 /**
  * "Persisting ShootState in garden cluster": the state of the control plane namespace merged into the Shoot's
- * ShootState (created when missing), stamped with the time. Returns what was written.
+ * ShootState (created when missing), stamped with the time. With `overwriteSpec` (the periodic backup, Gardener's
+ * `Deploy(..., overwriteSpec=true)`) the computed state replaces the stored one instead. Returns what was written.
  */
 export async function deployShootState(
   garden: Pick<Client, 'get' | 'create' | 'patch'>,
@@ -88,10 +89,11 @@ export async function deployShootState(
   shoot: Shoot,
   namespace: string,
   now: Date,
+  options: { overwriteSpec?: boolean } = {},
 ): Promise<corev1beta1.ShootState> {
   const computed = await computeShootStateSpec(seed, namespace);
   const existing = await readShootState(garden, shoot);
-  const spec = mergeShootStateSpec(existing?.spec, computed);
+  const spec = options.overwriteSpec ? computed : mergeShootStateSpec(existing?.spec, computed);
   const timestamp = { [Annotations.GardenerTimestamp]: now.toISOString().replace(/\.\d{3}Z$/, 'Z') };
   const describe = `ShootState ${shoot.metadata?.namespace}/${shoot.metadata?.name}`;
   try {

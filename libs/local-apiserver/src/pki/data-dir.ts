@@ -1,4 +1,5 @@
-// The API server's credentials in its data directory: created once, reused on restart, written 0600.
+// The API server's credentials in its data directory: created once, reused on restart. The directory is 0700 and every
+// private key 0600, also in a data dir written before with wider modes (tightened at start, as the store is).
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -49,6 +50,7 @@ export async function generateCredentials(): Promise<ClusterCredentials> {
 export async function loadOrCreateCredentials(dir: string): Promise<ClusterCredentials> {
   const pki = join(dir, 'pki');
   await mkdir(pki, { recursive: true, mode: 0o700 });
+  await chmod(pki, 0o700); // mkdir leaves an existing directory's mode alone
   const paths = {
     caCert: join(pki, 'ca.crt'),
     caKey: join(pki, 'ca.key'),
@@ -64,6 +66,8 @@ export async function loadOrCreateCredentials(dir: string): Promise<ClusterCrede
     );
     // Data dirs from before ServiceAccount tokens get their signing key now.
     if (!existsSync(saKeyPath)) await writeSecret(saKeyPath, serviceAccountKey());
+    // Keys of a data dir written with wider modes are made private again.
+    await Promise.all([paths.caKey, paths.servingKey, paths.adminKey, saKeyPath].map((p) => chmod(p, 0o600)));
     return {
       ca: await loadCA(caCert, caKey),
       serving: { certPem: servingCert, keyPem: servingKey },

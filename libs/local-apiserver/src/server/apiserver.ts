@@ -1,7 +1,7 @@
 // The local API server: storage, registry, object service, built-in controllers and the HTTPS endpoint.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
@@ -170,7 +170,10 @@ export class LocalApiServer {
     const log = options.logger ?? createLogger({ name: 'local-apiserver', level: 'error' });
     let lock: DirectoryLock | undefined;
     if (options.dataDir) {
-      await mkdir(options.dataDir, { recursive: true });
+      await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+      // The user's alone, as etcd keeps its data dir: the store, the keys and the kubeconfig live here. An existing
+      // data dir with a wider mode is tightened at start.
+      await chmod(options.dataDir, 0o700);
       lock = await DirectoryLock.acquire(options.dataDir, 'data directory');
     }
     const undo: (() => unknown)[] = [() => lock?.release()];

@@ -1,4 +1,5 @@
 // The scale subresource (autoscaling/v1 Scale) over the replica paths a resource declares.
+import { labelSelectorAsSelector, LabelSelectorError, type LabelSelectorObject } from '@gardener-ts/api';
 import { errors } from '../api/errors.js';
 import type { ResourceDefinition } from '../registry/types.js';
 import type { KubeObject } from '../storage/types.js';
@@ -40,7 +41,9 @@ export function getScale(def: ResourceDefinition, object: KubeObject): KubeObjec
     spec: { replicas: Number(readPath(object, scale.specReplicasPath) ?? 0) },
     status: {
       replicas: Number(readPath(object, scale.statusReplicasPath) ?? 0),
-      ...(selector !== undefined ? { selector: typeof selector === 'string' ? selector : selectorText(selector) } : {}),
+      ...(selector !== undefined
+        ? { selector: typeof selector === 'string' ? selector : selectorText(selector as LabelSelectorObject) }
+        : {}),
     },
   };
 }
@@ -63,14 +66,16 @@ export function setScale(def: ResourceDefinition, object: KubeObject, scaleObjec
   return next;
 }
 
-function selectorText(selector: any): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) parts.push(`${k}=${v}`);
-  for (const e of selector?.matchExpressions ?? []) {
-    if (e.operator === 'In') parts.push(`${e.key} in (${e.values.join(',')})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${e.values.join(',')})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+/**
+ * A label selector object in text form, as kube's scale storage serves it:
+ * `metav1.LabelSelectorAsSelector(selector).String()` (requirements sorted by key, values sorted); a selector that
+ * does not convert is an internal error there too.
+ */
+function selectorText(selector: LabelSelectorObject): string {
+  try {
+    return labelSelectorAsSelector(selector).toString();
+  } catch (err) {
+    if (err instanceof LabelSelectorError) throw errors.internal(err.message);
+    throw err;
   }
-  return parts.join(',');
 }

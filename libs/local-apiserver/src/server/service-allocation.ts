@@ -3,20 +3,18 @@
 // 30000-32767; both immutable once set, and kept when an update omits them (kubectl apply does). Node ports are
 // picked at random as kube's allocator does, from the upper band first (the lower band is left for Services that ask
 // for a port): several local clusters on one host then rarely want the same host port.
+import { formatIPAddress, IPNet } from '@gardener-ts/api';
 import { errors } from '../api/errors.js';
 import type { FieldProblem } from '../schema/types.js';
 import type { KubeObject, Storage } from '../storage/types.js';
 import type { WriteStep } from './pipeline.js';
 
-export const SERVICE_CIDR = { base: [10, 0, 0, 0], size: 256 };
+/** The service CIDR (kube-apiserver's `--service-cluster-ip-range`). */
+export const SERVICE_CIDR = IPNet.parse('10.0.0.0/24');
 const NODE_PORTS = { first: 30000, last: 32767 };
 
 /** The address at `offset` in the service CIDR; offset 1 is the `kubernetes` Service's. */
-export const ipAt = (offset: number) => {
-  const [a, b, c, d] = SERVICE_CIDR.base;
-  const n = ((a << 24) | (b << 16) | (c << 8) | d) + offset;
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-};
+export const ipAt = (offset: number) => formatIPAddress(SERVICE_CIDR.address(offset));
 
 export function serviceAllocation(storage: Storage): WriteStep {
   // Addresses handed out to creates that are not stored yet, so concurrent creates never share one.
@@ -74,7 +72,9 @@ export function serviceAllocation(storage: Storage): WriteStep {
     }
     const claimed: { ip?: string; ports: number[] } = { ports: [] };
     if (wantsIp) {
-      const offset = Array.from({ length: SERVICE_CIDR.size - 3 }, (_, i) => i + 2).find((o) => !used.ips.has(ipAt(o)));
+      const offset = Array.from({ length: Number(SERVICE_CIDR.size()) - 3 }, (_, i) => i + 2).find(
+        (o) => !used.ips.has(ipAt(o)),
+      );
       if (offset === undefined) throw errors.internal('failed to allocate a serviceIP: range is full');
       spec.clusterIP = ipAt(offset);
       claimed.ip = spec.clusterIP;

@@ -1,5 +1,5 @@
 // The local kubelet: registers a Node and runs the Pods bound to it as local processes.
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@gardener-ts/logging';
@@ -43,7 +43,10 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
   const log = (options.logger ?? createLogger({ name: 'local-kubelet' })).child({ node: options.nodeName });
   const dataDir = resolve(options.dataDir);
   const podsDir = join(dataDir, 'pods');
-  await mkdir(podsDir, { recursive: true });
+  // Pod directories hold Secret and token volumes: the kubelet's user's alone, as kube keeps /var/lib/kubelet/pods
+  // from other users. One left wider by an earlier version is tightened at start.
+  await mkdir(podsDir, { recursive: true, mode: 0o700 });
+  await chmod(podsDir, 0o700);
   // Whatever a previous kubelet on this data dir left running (it crashed or was killed) goes first.
   const leftovers = await killLeftovers(podsDir);
   if (leftovers.length > 0) log.info({ pids: leftovers }, 'Killed processes left by a previous kubelet');

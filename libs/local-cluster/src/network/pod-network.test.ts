@@ -425,4 +425,14 @@ describe('pod addresses', () => {
     expect(inPodCIDR('127.42.0.0/16', '127.42.200.7')).toBe(true);
     expect(() => podAddress('127.42.8.0/20', 1)).toThrow(/loopback/);
   });
+
+  it('reads CIDRs and addresses as Go does (the one CIDR implementation of @gardener-ts/api)', () => {
+    // Leading zeros are not an IPv4 address for Go's net.ParseIP / ParseCIDR.
+    expect(inPodCIDR('127.42.0.0/16', '127.042.0.5')).toBe(false);
+    expect(inPodCIDR('127.42.0.0/16', '127.42.0.05')).toBe(false);
+    expect(() => podAddress('127.042.0.0/16', 1)).toThrow(/loopback/);
+    expect(inPodCIDR('127.42.0.0/16', '127.42.0.0')).toBe(false);
+    expect(inPodCIDR('127.42.0.0/16', '127.42.3.255')).toBe(false);
+    expect(() => podAddress('127.42.0.0/16', 1.5)).toThrow(/no address/);
+  });
 });

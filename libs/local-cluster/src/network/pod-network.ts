@@ -3,6 +3,7 @@
 // name and ClusterIP.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { formatIPAddress, IPNet, parseIPAddress } from '@gardener-ts/api';
 
 /** The preload module, next to this file in sources and next to the bundle once built (`pod-network.mjs|js`). */
 export function podNetworkPreload(): string | undefined {
@@ -29,18 +30,24 @@ export function podNetworkEnv(podIP: string, env: Record<string, string>, namesp
   return result;
 }
 
+const LOOPBACK = IPNet.parse('127.0.0.0/8');
+
+/** A pod CIDR and how many /24 blocks it spans. */
+interface PodCIDR {
+  net: IPNet;
+  blocks: number;
+}
+
 /**
- * A loopback pod CIDR 127.A.B.0/P with 16 <= P <= 24 (B aligned to the prefix): the cluster's 127.X.0.0/16, or one
- * node's slice of it in a multi-node cluster (see `nodePodCIDRs`).
+ * A loopback pod CIDR 127.A.B.0/P with 16 <= P <= 24, read as Go's net.ParseCIDR reads it and written as its network
+ * address: the cluster's 127.X.0.0/16, or one node's slice of it in a multi-node cluster (see `nodePodCIDRs`).
  */
-function parsePodCIDR(podCIDR: string): { a: number; b: number; blocks: number } {
-  const match = /^127\.(\d{1,3})\.(\d{1,3})\.0\/(\d{1,2})$/.exec(podCIDR);
-  const [a, b, prefix] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [256, 256, 0];
-  const blocks = 2 ** (24 - prefix);
-  if (a > 255 || b > 255 || prefix < 16 || prefix > 24 || b % blocks !== 0) {
+function parsePodCIDR(podCIDR: string): PodCIDR {
+  const net = IPNet.tryParse(podCIDR);
+  if (!net || !net.canonical || !LOOPBACK.containsNet(net) || net.prefix < 16 || net.prefix > 24) {
     throw new Error(`pod CIDR ${podCIDR} must be a 127.X.Y.0/16..24 loopback range such as 127.42.0.0/16`);
   }
-  return { a, b, blocks };
+  return { net, blocks: 2 ** (24 - net.prefix) };
 }
 
 const USABLE = 254;
@@ -52,19 +59,21 @@ export function podAddressCount(podCIDR: string): number {
 
 /** The n-th address of a pod CIDR such as 127.42.0.0/16 or 127.42.16.0/20 (n from 1; .0 and .255 are skipped). */
 export function podAddress(podCIDR: string, n: number): string {
-  const { a, b, blocks } = parsePodCIDR(podCIDR);
+  const { net, blocks } = parsePodCIDR(podCIDR);
   const index = n - 1;
-  if (index < 0 || index >= blocks * USABLE) throw new Error(`pod CIDR ${podCIDR} has no address number ${n}`);
-  return `127.${a}.${b + Math.floor(index / USABLE)}.${(index % USABLE) + 1}`;
+  if (!Number.isInteger(index) || index < 0 || index >= blocks * USABLE) {
+    throw new Error(`pod CIDR ${podCIDR} has no address number ${n}`);
+  }
+  return formatIPAddress(net.address(Math.floor(index / USABLE) * 256 + (index % USABLE) + 1));
 }
 
-/** Whether the address lies in the pod CIDR. */
+/** Whether the address (as Go's net.ParseIP reads it) is one of the pod CIDR's pod addresses. */
 export function inPodCIDR(podCIDR: string, ip: string): boolean {
-  const { a, b, blocks } = parsePodCIDR(podCIDR);
-  const m = /^127\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
-  if (!m) return false;
-  const [x, y, z] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return x === a && y >= b && y < b + blocks && z >= 1 && z <= USABLE;
+  const { net } = parsePodCIDR(podCIDR);
+  const address = parseIPAddress(ip);
+  if (!address || !net.contains(address)) return false;
+  const last = Number(address.value & 255n);
+  return last >= 1 && last <= USABLE;
 }
 
 /** Most nodes a cluster may have: each gets a /20 slice (4064 addresses) of the cluster's /16. */
@@ -75,10 +84,10 @@ export const MAX_NODES = 16;
  * before multi-node clusters); with more, node k (from 0) gets 127.X.(16k).0/20.
  */
 export function nodePodCIDRs(clusterCIDR: string, nodes: number): string[] {
-  const { a, b, blocks } = parsePodCIDR(clusterCIDR);
-  if (b !== 0 || blocks !== 256) throw new Error(`cluster pod CIDR ${clusterCIDR} must be a 127.X.0.0/16 range`);
+  const { net } = parsePodCIDR(clusterCIDR);
+  if (net.prefix !== 16) throw new Error(`cluster pod CIDR ${clusterCIDR} must be a 127.X.0.0/16 range`);
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > MAX_NODES)
     throw new Error(`a cluster has 1 to ${MAX_NODES} nodes; got ${nodes}`);
   if (nodes === 1) return [clusterCIDR];
-  return Array.from({ length: nodes }, (_, k) => `127.${a}.${16 * k}.0/20`);
+  return Array.from({ length: nodes }, (_, k) => IPNet.of(net.address(16 * 256 * k), 20).toString());
 }

@@ -2,7 +2,7 @@
 // kills what it left running.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@gardener-ts/logging';
@@ -92,6 +92,32 @@ describe('kubelet lifetime', () => {
     try {
       await waitFor('the stray process to be killed', () => !processAlive(stray.pid!));
       expect(existsSync(podDir)).toBe(false);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('the pods directory', () => {
+  it("is the kubelet user's alone (0700), also when an earlier kubelet left it wider", async () => {
+    const first = await startHarness();
+    h = first;
+    const pods = join(first.dataDir, 'pods');
+    const mode = async () => (await stat(pods)).mode & 0o777;
+    expect(await mode()).toBe(0o700);
+    await first.kubelet.stop();
+    await chmod(pods, 0o755);
+
+    const second = await startKubelet({
+      kubeconfig: first.cluster.kubeconfigPath,
+      nodeName: 'local-node',
+      dataDir: first.dataDir,
+      port: 0,
+      imageMap: new ImageMap([{ image: 'fixture', command: [process.execPath, FIXTURE] }]),
+      logger: createLogger({ name: 'second-kubelet', level: 'silent' }),
+    });
+    try {
+      expect(await mode()).toBe(0o700);
     } finally {
       await second.stop();
     }

@@ -1,5 +1,6 @@
 // Registers provider-local's controllers with a manager on the seed, as a table (name → add function), each
-// switchable: the extension kinds it serves through the SDK, and the local machine controller.
+// switchable: the extension kinds it serves through the SDK, their health checks, the seed's LoadBalancer Services and
+// Ingresses, and the local machine controller.
 import type { Manager } from '@gardener-ts/controller-runtime';
 import { addExtensionController } from '@gardener-ts/extensions';
 import { addMachineControllers } from '../machine/add.js';
@@ -7,8 +8,11 @@ import { BackupBucketActuator, DefaultBackupBucketDir, backupEntryActuator } fro
 import { addControlPlaneController } from './controlplane/add.js';
 import { addDNSRecordController } from './dnsrecord/add.js';
 import { LocalExtSeedActuator, LocalExtSeedType } from './extension/local-ext-seed.js';
+import { addHealthCheckControllers } from './healthcheck/add.js';
 import { InfrastructureActuator } from './infrastructure/actuator.js';
+import { addIngressController } from './ingress/add.js';
 import { addOperatingSystemConfigController } from './operatingsystemconfig/add.js';
+import { addServiceController, type ServiceControllerOptions } from './service/add.js';
 import { addWorkerController } from './worker/add.js';
 
 /** The provider type of every kind provider-local serves. */
@@ -30,10 +34,23 @@ export const ServedResources: readonly { kind: string; type: string }[] = [
 export interface ProviderLocalOptions {
   /** The host directory of backup buckets (Gardener's `--local-backupbucket-dir`). */
   backupBucketDir?: string;
+  /** How often the health checks run (the configuration's `healthCheckConfig.syncPeriod`); default 30 s. */
+  healthCheckSyncPeriodMs?: number;
+  /**
+   * The load balancer addresses the Service controller writes (Gardener's `--host-ip`, `--zone-<n>-ip`); default none:
+   * the local substrate's service proxy publishes them.
+   */
+  loadBalancer?: ServiceControllerOptions;
+}
+
+/** What an add function of the table gets besides the manager. */
+export interface AddContext extends ProviderLocalOptions {
+  /** The names of the controllers being added. */
+  enabled: readonly string[];
 }
 
 /** provider-local's controllers by name. */
-export const ProviderLocalControllers: Record<string, (mgr: Manager, options: ProviderLocalOptions) => void> = {
+export const ProviderLocalControllers: Record<string, (mgr: Manager, options: AddContext) => void> = {
   backupbucket: (mgr, options) => {
     addExtensionController(mgr, {
       kind: 'BackupBucket',
@@ -72,6 +89,18 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Pr
     });
   },
   machine: (mgr) => addMachineControllers(mgr),
+  healthcheck: (mgr, options) => {
+    addHealthCheckControllers(mgr, {
+      ...(options.healthCheckSyncPeriodMs !== undefined ? { syncPeriodMs: options.healthCheckSyncPeriodMs } : {}),
+      machineControllerInProcess: options.enabled.includes('machine'),
+    });
+  },
+  service: (mgr, options) => {
+    addServiceController(mgr, options.loadBalancer);
+  },
+  ingress: (mgr) => {
+    addIngressController(mgr);
+  },
 };
 
 /** Adds the named controllers (all by default) to `mgr`. */
@@ -83,6 +112,6 @@ export function addProviderLocalControllers(
   for (const name of enabled) {
     const add = ProviderLocalControllers[name];
     if (!add) throw new Error(`unknown provider-local controller ${JSON.stringify(name)}`);
-    add(mgr, options);
+    add(mgr, { ...options, enabled });
   }
 }

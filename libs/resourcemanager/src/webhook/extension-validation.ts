@@ -2,6 +2,7 @@
 // druid's Etcd) are refused when required fields are missing or immutable fields change. Covers the essential rules
 // of Gardener's extension validation (required spec fields, immutable type/region/..., DNS record types and values).
 import { isIP } from 'node:net';
+import { IPNet } from '@gardener-ts/api';
 import {
   allowed,
   denied,
@@ -45,11 +46,7 @@ function validateCIDRs(...paths: string[]) {
     for (const path of paths) {
       const v = get(spec, path);
       if (typeof v !== 'string' || v === '') continue;
-      const [ip, bits, rest] = v.split('/');
-      const family = isIP(ip ?? '');
-      const max = family === 4 ? 32 : 128;
-      if (!family || rest !== undefined || !/^\d+$/.test(bits ?? '') || Number(bits) > max)
-        errors.push(`spec.${path}: Invalid value: "${v}": must be a valid CIDR`);
+      if (IPNet.tryParse(v) === undefined) errors.push(`spec.${path}: Invalid value: "${v}": must be a valid CIDR`);
     }
   };
 }

@@ -3,8 +3,10 @@
 // - a BackupBucket reports a generated Secret (`generated-bucket-<name>` in the seed's `garden` namespace), which
 //   gardenlet copies back into the garden and hands to the bucket's BackupEntries;
 // - a BackupEntry deploys the Secret etcd's backup sidecar reads, `etcd-backup` in the shoot's namespace (the entry's
-//   name is `[source-]<technical ID>--<shoot UID>`): the entry Secret's data plus `bucketName`, completed by the
-//   provider. It is not deployed while that namespace is missing or being deleted.
+//   name is `[source-]<technical ID>--<shoot UID>`; a `source-` entry deploys `source-etcd-backup`): the entry
+//   Secret's data plus `bucketName`, completed by the provider, annotated with the entry that created it. It is not
+//   deployed while that namespace is missing or being deleted; deleting the entry deletes it unless another entry
+//   created it.
 import { Kinds, isNotFound, type Secret } from '@gardener-ts/controller-runtime';
 import type { Actuator, ActuatorContext, ActuatorResult } from '../generic/actuator.js';
 import { shootTechnicalIDOfBackupEntry, type ExtensionObject } from '../generic/kinds.js';
@@ -17,6 +19,18 @@ export const GeneratedBackupBucketSecretPrefix = 'generated-bucket-';
 export const EtcdBackupSecretName = 'etcd-backup';
 /** The `etcd-backup` key naming the bucket. */
 export const BackupBucketNameKey = 'bucketName';
+/** Annotation of the `etcd-backup` Secret naming the BackupEntry that created it. */
+export const CreatedByBackupEntryAnnotation = 'backup.gardener.cloud/created-by';
+/** Name prefix of the BackupEntry (and its `etcd-backup` Secret) of a shoot's source seed during a migration. */
+export const BackupSourcePrefix = 'source';
+
+/** Where a BackupEntry's etcd backup Secret lives: `[source-]etcd-backup` in the shoot namespace, if it has one. */
+export function etcdBackupSecretRef(entryName: string): { name: string; namespace: string } | undefined {
+  const namespace = shootTechnicalIDOfBackupEntry(entryName);
+  if (namespace === undefined) return undefined;
+  const source = entryName.startsWith(`${BackupSourcePrefix}-`);
+  return { name: source ? `${BackupSourcePrefix}-${EtcdBackupSecretName}` : EtcdBackupSecretName, namespace };
+}
 
 const applySecret = (ctx: ActuatorContext, secret: Secret, fieldManager: string) =>
   ctx.client.patch(
@@ -79,7 +93,8 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 /**
  * The BackupEntry actuator every provider shares (Gardener's generic actuator): reconcile deploys `etcd-backup`,
- * delete calls the delegate, migrate keeps everything, restore reconciles.
+ * delete removes it (unless another entry created it) and calls the delegate, migrate keeps everything, restore
+ * reconciles.
  */
 export class GenericBackupEntryActuator implements Actuator {
   constructor(
@@ -88,8 +103,10 @@ export class GenericBackupEntryActuator implements Actuator {
   ) {}
 
   async reconcile(ctx: ActuatorContext, entry: ExtensionObject): Promise<void> {
-    const namespace = shootTechnicalIDOfBackupEntry(entry.metadata?.name ?? '');
-    if (namespace === undefined) return;
+    const entryName = entry.metadata?.name ?? '';
+    const target = etcdBackupSecretRef(entryName);
+    if (target === undefined) return;
+    const namespace = target.namespace;
     const ns = await ctx.client.get(Kinds.Namespace, { name: namespace }).catch((err: unknown) => {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -107,13 +124,39 @@ export class GenericBackupEntryActuator implements Actuator {
     });
     await applySecret(
       ctx,
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: EtcdBackupSecretName, namespace }, type: 'Opaque', data },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { ...target, annotations: { [CreatedByBackupEntryAnnotation]: entryName } },
+        type: 'Opaque',
+        data,
+      },
       this.fieldManager,
     );
   }
 
   async delete(ctx: ActuatorContext, entry: ExtensionObject): Promise<void> {
+    await this.deleteEtcdBackupSecret(ctx, entry.metadata?.name ?? '');
     await this.delegate.delete(ctx, entry);
+  }
+
+  /** Deletes the entry's `etcd-backup` Secret, unless it is gone or was created by another entry. */
+  private async deleteEtcdBackupSecret(ctx: ActuatorContext, entryName: string): Promise<void> {
+    const target = etcdBackupSecretRef(entryName);
+    if (target === undefined) return;
+    const secret = await ctx.client.get(Kinds.Secret, target).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    if (secret === undefined) return;
+    const createdBy = secret.metadata?.annotations?.[CreatedByBackupEntryAnnotation];
+    if (createdBy !== undefined && createdBy !== entryName) {
+      ctx.log.info({ createdBy }, 'etcd backup secret was created by another BackupEntry: not deleted');
+      return;
+    }
+    await ctx.client.delete(Kinds.Secret, target).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
   }
 
   async migrate(): Promise<void> {}

@@ -1,15 +1,19 @@
 // The seed's BackupBucket: rendered from `spec.backup` (pure), and written by the seed reconciler into a garden served
 // by the local API server — created after the flow, updated when the backup changes, deleted when it is removed.
+// Then the Seed's deletion on that cluster, which is garden and seed at once: it waits for a BackupBucket bound to the
+// seed, deletes the machine CRDs and the PriorityClasses, keeps what the garden needs, and the Seed goes.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCRDs } from '@gardener-ts/api';
-import { ApiClient, isNotFound } from '@gardener-ts/controller-runtime';
-import { installCrds, loadCrds, startTestCluster, type TestCluster } from '@gardener-ts/testing';
+import { ApiClient, isNotFound, Kinds } from '@gardener-ts/controller-runtime';
+import { installCrds, loadCrds, startTestCluster, workspaceRoot, type TestCluster } from '@gardener-ts/testing';
 import { exampleSeed } from '../../component/testdata/fixtures.js';
 import { SeedKind, type Seed } from '../../seed-kind.js';
 import { BackupBucketKind } from '../backupbucket/kinds.js';
 import { controlledBySeed, renderSeedBackupBucket } from './backup-bucket.js';
 import type { SeedSystem } from './flow.js';
 import { SeedReconciler } from './reconciler.js';
+import { ClusterSeedSystem } from './seed-system.js';
 
 describe("the seed's BackupBucket", () => {
   it("is named after the seed's UID, controlled by the Seed, with spec.backup and the seed's region", () => {
@@ -63,6 +67,10 @@ describe("the seed's BackupBucket", () => {
       crds: async () => [],
       checkEstablished: async () => undefined,
       resourceManager: async () => [],
+      isGarden: async () => false,
+      delete: async () => undefined,
+      checkGone: async () => undefined,
+      seedManagedResources: async () => [],
     };
     const reconcile = () =>
       new SeedReconciler({
@@ -141,5 +149,51 @@ describe("the seed's BackupBucket", () => {
       await reconcile();
       await expect(garden.get(BackupBucketKind, { name: uid })).rejects.toSatisfy(isNotFound);
     });
+
+    it('deletes the Seed once no BackupBucket is bound to it, keeping what the garden needs', async () => {
+      // The real seed system on the same cluster; gardener-resource-manager is not rendered (no helm here).
+      const cluster = new ClusterSeedSystem({
+        seed: garden,
+        crdDirs: [join(workspaceRoot(), 'deploy/gardener/crds')],
+        helm: { render: async () => [] } as never,
+      });
+      const seedReconciler = new SeedReconciler({
+        garden,
+        system: cluster,
+        gardener: { id: 'id', name: 'gardenlet', version: '1.0.0' },
+        syncPeriodMs: 60_000,
+        deleteWaitTimeoutMs: 10_000,
+      });
+      const run = () => seedReconciler.reconcile({ namespace: '', name: 'local' });
+      expect(await run()).toEqual({ requeueAfter: 60_000 });
+      expect((await garden.get(SeedKind, { name: 'local' })).metadata?.finalizers).toEqual(['gardener']);
+      await garden.get(Kinds.CustomResourceDefinition, { name: 'machines.machine.sapcloud.io' });
+
+      await garden.create({
+        apiVersion: 'core.gardener.cloud/v1beta1',
+        kind: 'BackupBucket',
+        metadata: { name: 'bound-to-local' },
+        spec: {
+          provider: { type: 'local', region: 'local' },
+          credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup-local', namespace: 'garden' },
+          seedName: 'local',
+        },
+      });
+      await garden.delete(SeedKind, { name: 'local' });
+      expect(await run()).toEqual({ requeueAfter: 5_000 });
+      const deleting = await garden.get(SeedKind, { name: 'local' });
+      expect(deleting.status?.lastOperation).toMatchObject({ type: 'Delete', state: 'Processing' });
+
+      await garden.delete(BackupBucketKind, { name: 'bound-to-local' });
+      expect(await run()).toBeUndefined();
+      await expect(garden.get(SeedKind, { name: 'local' })).rejects.toSatisfy(isNotFound);
+      await expect(
+        garden.get(Kinds.CustomResourceDefinition, { name: 'machines.machine.sapcloud.io' }),
+      ).rejects.toSatisfy(isNotFound);
+      await expect(garden.get(Kinds.PriorityClass, { name: 'gardener-system-critical' })).rejects.toSatisfy(isNotFound);
+      // The cluster is the garden: its extension CRDs and the namespace garden stay.
+      await garden.get(Kinds.CustomResourceDefinition, { name: 'workers.extensions.gardener.cloud' });
+      await garden.get(Kinds.Namespace, { name: 'garden' });
+    }, 30_000);
   });
 });

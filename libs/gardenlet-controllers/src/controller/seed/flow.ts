@@ -17,6 +17,17 @@ export interface SeedSystem {
   checkEstablished(names: readonly string[]): Promise<void>;
   /** The rendered gardener-resource-manager of the seed. */
   resourceManager(): Promise<KubernetesObject[]>;
+  /**
+   * Whether the seed cluster is also the garden cluster: Gardener's check (a `Garden` of gardener-operator exists in
+   * it), or it serves the garden's Seed `seedUID` itself (one API server for both, as in the local landscape).
+   */
+  isGarden(seedName: string, seedUID: string): Promise<boolean>;
+  /** Deletes the objects (namespaced ones without a namespace in `garden`; CRDs confirmed first); gone ones are fine. */
+  delete(objects: readonly KubernetesObject[], signal?: AbortSignal): Promise<void>;
+  /** Throws naming those of the objects that still exist. */
+  checkGone(objects: readonly KubernetesObject[]): Promise<void>;
+  /** `namespace/name` of the ManagedResources of class `seed` (the seed's gardener-resource-manager's) in the seed. */
+  seedManagedResources(): Promise<string[]>;
 }
 
 /** What a run found out. */

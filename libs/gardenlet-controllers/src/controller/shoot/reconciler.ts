@@ -150,7 +150,15 @@ export class ShootReconciler {
   ): Promise<ReconcileResult | void> {
     const cloudProfile = await this.cloudProfile(shoot);
     const namespace = controlPlaneNamespaceOf(shoot);
+    // The status first: it carries what the API requires of a claimed shoot (gardener, hibernated), which any later
+    // write of the object is validated against.
+    shoot = await this.patchStatus(
+      shoot,
+      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
+    );
     // A restore starts from the ShootState the source seed persisted; without one there is nothing to restore from.
+    // Checked after the start status (as Gardener, whose botanist reads it inside the operation), so the retry cycle
+    // runs: the Restore is retried as Error and turns Failed once controllers.shoot.retryDuration has passed.
     let restoreFrom: ShootStateSpec | undefined;
     if (operation === LastOperationType.Restore) {
       const state = await readShootState(this.deps.gardenApi, shoot);
@@ -176,12 +184,6 @@ export class ShootReconciler {
       }
       restoreFrom = state.spec;
     }
-    // The status first: it carries what the API requires of a claimed shoot (gardener, hibernated), which any later
-    // write of the object is validated against.
-    shoot = await this.patchStatus(
-      shoot,
-      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
-    );
     shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
     const botanist = this.botanist(shoot, seed, cloudProfile, restoreFrom);
     await botanist.prepare();

@@ -1,27 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReconcileContext } from '@gardener-ts/controller-runtime';
-import { AnnotationNodeAgentReconciliationDelay, formatGoDuration, reconciliationDelays } from './delay.js';
+import { AnnotationNodeAgentReconciliationDelay, reconciliationDelays } from './delay.js';
 import { NodeAgentReconciliationDelay } from './reconcile.js';
-
-describe('formatGoDuration (Go time.Duration.String)', () => {
-  it.each([
-    [0, '0s'],
-    [1, '1ns'],
-    [1500, '1.5µs'],
-    [500e6, '500ms'],
-    [1.25e6, '1.25ms'],
-    [1e9, '1s'],
-    [1.5e9, '1.5s'],
-    [60e9, '1m0s'],
-    [75e9, '1m15s'],
-    [300e9, '5m0s'],
-    [3600e9, '1h0m0s'],
-    [3723.5e9, '1h2m3.5s'],
-    [-2e9, '-2s'],
-  ])('%d ns → %s', (ns, text) => {
-    expect(formatGoDuration(ns)).toBe(text);
-  });
-});
 
 describe('reconciliationDelays', () => {
   it('spreads the nodes, sorted by name, evenly over [min, max)', () => {

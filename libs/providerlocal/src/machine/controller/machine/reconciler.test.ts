@@ -3,6 +3,52 @@ import { ApiError, type Client } from '@gardener-ts/controller-runtime';
 import { machinesToDelete } from '../machineset/reconciler.js';
 import { MachineReconciler, NodeDeletionTimeoutMs, machinePod, machinePodName, phaseFromPod } from './reconciler.js';
 
+type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+
+/** Machine `name` (default `m1`) in the shoot namespace with MCM's finalizer and class `c`; `over` adds to its parts. */
+function machineObject(over: { name?: string; metadata?: object; spec?: object; status?: object } = {}) {
+  return {
+    apiVersion: 'machine.sapcloud.io/v1alpha1',
+    kind: 'Machine',
+    metadata: {
+      name: over.name ?? 'm1',
+      namespace: 'shoot--local--local',
+      finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+      ...over.metadata,
+    },
+    spec: { class: { name: 'c' }, ...over.spec },
+    status: { ...over.status },
+  };
+}
+
+/**
+ * A seed client for the machine reconciler: `get` answers the Machine (`machine`, or `machine(name)`) and the objects
+ * of `objects` by kind (a copy each time; 404 for anything else); the other verbs are the given ones or do nothing.
+ */
+function fakeSeedClient(fake: {
+  machine: object | ((name: string) => object);
+  objects?: Record<string, (name: string) => object | undefined>;
+  list?: (kind: unknown, opts: any) => Promise<{ items: object[] }>;
+  patch?: (kind: unknown, key: { name: string }, patch: any) => Promise<object>;
+  create?: (obj: any) => Promise<unknown>;
+  delete?: (kind: { kind: string }, key: { name: string }) => Promise<void>;
+}): SeedClient {
+  const machine = (name: string) =>
+    structuredClone(typeof fake.machine === 'function' ? fake.machine(name) : fake.machine);
+  return {
+    get: async (kind: { kind: string }, key: { name: string }) => {
+      if (kind.kind === 'Machine') return machine(key.name);
+      const obj = fake.objects?.[kind.kind]?.(key.name);
+      if (obj !== undefined) return structuredClone(obj);
+      throw new ApiError(404, 'NotFound', 'not found');
+    },
+    list: fake.list ?? (async () => ({ items: [] })),
+    patch: fake.patch ?? (async (_kind: unknown, key: { name: string }) => machine(key.name)),
+    create: fake.create ?? (async () => undefined),
+    delete: fake.delete ?? (async () => undefined),
+  } as unknown as SeedClient;
+}
+
 describe('phaseFromPod', () => {
   it('is Running only for a running, ready Pod; Failed when the Pod ended', () => {
     expect(phaseFromPod(undefined)).toBe('Pending');
@@ -63,30 +109,20 @@ describe('deleting a Machine', () => {
   /** A seed holding only a Machine that is being deleted (its Pod already gone); records the patches. */
   const seed = () => {
     const patches: unknown[] = [];
-    const machine = {
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
+    const machine = machineObject({
       metadata: {
-        name: 'm1',
-        namespace: 'shoot--local--local',
         resourceVersion: '7',
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
         deletionTimestamp: new Date(deletedAt).toISOString(),
         labels: { node: 'machine-m1' },
       },
-    };
-    const client = {
-      get: async (kind: { kind: string }) => {
-        if (kind.kind === 'Machine') return structuredClone(machine);
-        throw new ApiError(404, 'NotFound', 'not found');
-      },
-      patch: async (_kind: unknown, _key: unknown, patch: unknown) => {
+    });
+    const client = fakeSeedClient({
+      machine,
+      patch: async (_kind, _key, patch) => {
         patches.push(patch);
         return structuredClone(machine);
       },
-      create: async () => machine,
-      delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     const finalizerRemoved = () =>
       patches.some(
         (p) => JSON.stringify(p).includes('"finalizers":[]') || JSON.stringify(p).includes('"finalizers":null'),
@@ -148,23 +184,14 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
   const seed = (phase: string, podReady: boolean | null = true, others: string[] = []) => {
     const statuses: any[] = [];
     const created: any[] = [];
-    const machine = {
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
-      metadata: {
-        name: 'm1',
-        namespace: 'shoot--local--local',
-        creationTimestamp: new Date(t0 - 1000).toISOString(),
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
-        labels: { node: 'machine-m1', name: 'd' },
-      },
-      spec: { class: { name: 'c' } },
+    const machine = machineObject({
+      metadata: { creationTimestamp: new Date(t0 - 1000).toISOString(), labels: { node: 'machine-m1', name: 'd' } },
       status: {
         currentStatus: { phase, lastUpdateTime: new Date(t0).toISOString() },
         lastOperation: { type: phase === 'Pending' ? 'Create' : 'HealthCheck', state: 'Processing', description: 'x' },
         addresses: [{ type: 'InternalIP', address: '127.0.0.9' }],
       },
-    };
+    });
     const pod =
       podReady === null
         ? undefined
@@ -176,34 +203,29 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
               conditions: [{ type: 'Ready', status: podReady ? 'True' : 'False' }],
             },
           };
-    const client = {
-      get: async (kind: { kind: string }) => {
-        if (kind.kind === 'Machine') return structuredClone(machine);
-        if (kind.kind === 'Pod' && pod) return structuredClone(pod);
-        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
-        throw new ApiError(404, 'NotFound', 'not found');
-      },
-      list: async (_kind: unknown, opts: any) => {
+    const client = fakeSeedClient({
+      machine,
+      objects: { Pod: () => pod, MachineClass: () => ({ metadata: { name: 'c' }, providerSpec: {} }) },
+      list: async (_kind, opts) => {
         expect(opts).toEqual({ namespace: 'shoot--local--local', labelSelector: { name: 'd' } });
         return {
           items: [machine, ...others.map((p) => ({ metadata: { name: p }, status: { currentStatus: { phase: p } } }))],
         };
       },
-      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+      patch: async (_kind, _key, patch) => {
         if (patch.patch?.status) statuses.push(patch.patch.status);
         return structuredClone(machine);
       },
-      create: async (obj: any) => {
+      create: async (obj) => {
         created.push(obj);
         return { ...obj, status: { phase: 'Pending' } };
       },
-      delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     return { client, statuses, created };
   };
   const req = { namespace: 'shoot--local--local', name: 'm1' };
   const at = (ms: number) => () => new Date(ms);
-  const reconciler = (client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>, now: number, node?: any) =>
+  const reconciler = (client: SeedClient, now: number, node?: any) =>
     new MachineReconciler(client, at(now), undefined, undefined, node, undefined, timeouts);
 
   it('stays Pending until its Node has joined the shoot and is Ready, then is Running', async () => {
@@ -313,24 +335,17 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
   it('marks two Unknown machines of one deployment Failed one after the other, never together', async () => {
     // Both reconciles share the reconciler (its per-deployment permit) and one live list of the deployment.
     const phases: Record<string, string> = { m1: 'Unknown', m2: 'Unknown' };
-    const machine = (name: string) => ({
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
-      metadata: {
+    const machine = (name: string) =>
+      machineObject({
         name,
-        namespace: 'shoot--local--local',
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
-        labels: { node: `machine-${name}`, name: 'd' },
-      },
-      spec: { class: { name: 'c' } },
-      status: { currentStatus: { phase: phases[name], lastUpdateTime: new Date(t0).toISOString() } },
-    });
-    const client = {
-      get: async (kind: { kind: string }, key: { name: string }) => {
-        if (kind.kind === 'Machine') return machine(key.name);
-        if (kind.kind === 'Pod') return { metadata: { name: key.name }, status: { phase: 'Running' } };
-        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
-        throw new ApiError(404, 'NotFound', 'not found');
+        metadata: { labels: { node: `machine-${name}`, name: 'd' } },
+        status: { currentStatus: { phase: phases[name], lastUpdateTime: new Date(t0).toISOString() } },
+      });
+    const client = fakeSeedClient({
+      machine,
+      objects: {
+        Pod: (name) => ({ metadata: { name }, status: { phase: 'Running' } }),
+        MachineClass: () => ({ metadata: { name: 'c' }, providerSpec: {} }),
       },
       list: async () => {
         // The answer is what the API server held when asked; a slow answer lets another reconcile ask meanwhile.
@@ -338,14 +353,12 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
         await new Promise((resolve) => setTimeout(resolve, 5));
         return { items };
       },
-      patch: async (_kind: unknown, key: { name: string }, patch: any) => {
+      patch: async (_kind, key, patch) => {
         const phase = patch.patch?.status?.currentStatus?.phase;
         if (phase) phases[key.name] = phase;
         return machine(key.name);
       },
-      create: async () => undefined,
-      delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     const shared = reconciler(client, t0 + 60_000);
     await Promise.all([
       shared.reconcile({ namespace: 'shoot--local--local', name: 'm1' }),
@@ -394,36 +407,22 @@ describe("a new Machine's bootstrap token (machine-controller-manager's)", () =>
   const seed = (classUserData: string) => {
     const created: any[] = [];
     const applied: any[] = [];
-    const machine = {
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
-      metadata: {
-        name: 'm1',
-        namespace: 'shoot--local--local',
-        uid: 'u1',
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
+    const machine = machineObject({ metadata: { uid: 'u1' }, status: { currentStatus: { phase: 'Pending' } } });
+    const client = fakeSeedClient({
+      machine,
+      objects: {
+        MachineClass: () => ({ metadata: { name: 'c' }, providerSpec: {}, secretRef: { name: 'c' } }),
+        Secret: () => ({ data: { userData: Buffer.from(classUserData).toString('base64') } }),
       },
-      spec: { class: { name: 'c' } },
-      status: { currentStatus: { phase: 'Pending' } },
-    };
-    const client = {
-      get: async (kind: { kind: string }) => {
-        if (kind.kind === 'Machine') return structuredClone(machine);
-        if (kind.kind === 'MachineClass')
-          return { metadata: { name: 'c' }, providerSpec: {}, secretRef: { name: 'c' } };
-        if (kind.kind === 'Secret') return { data: { userData: Buffer.from(classUserData).toString('base64') } };
-        throw new ApiError(404, 'NotFound', 'not found');
-      },
-      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+      patch: async (_kind, _key, patch) => {
         if (patch.type === 'apply') applied.push(patch.patch);
         return structuredClone(machine);
       },
-      create: async (obj: any) => {
+      create: async (obj) => {
         created.push(obj);
         return { ...obj, status: { phase: 'Pending' } };
       },
-      delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     return { client, created, applied };
   };
   const tokens = () => {
@@ -480,49 +479,37 @@ describe('draining the Node of a deleted Machine (machine-controller-manager)', 
     const statuses: any[] = [];
     const deleted: string[] = [];
     let podGone = false;
-    const machine = {
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
+    const machine = machineObject({
       metadata: {
-        name: 'm1',
-        namespace: 'shoot--local--local',
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
         deletionTimestamp: new Date(deletedAt).toISOString(),
         labels: over.labels ?? { node: 'machine-m1', name: 'd' },
       },
-      spec: { class: { name: 'c' }, ...over.spec },
+      spec: over.spec,
       status: {
         currentStatus: { phase: 'Running', lastUpdateTime: new Date(deletedAt - 60_000).toISOString() },
         ...(over.lastOperation ? { lastOperation: over.lastOperation } : {}),
       },
-    };
-    const client = {
-      get: async (kind: { kind: string }) => {
-        if (kind.kind === 'Machine') return structuredClone(machine);
-        if (kind.kind === 'Pod' && !podGone) return { metadata: { name: 'machine-m1' }, status: { phase: 'Running' } };
-        throw new ApiError(404, 'NotFound', 'not found');
+    });
+    const client = fakeSeedClient({
+      machine,
+      objects: {
+        Pod: () => (podGone ? undefined : { metadata: { name: 'machine-m1' }, status: { phase: 'Running' } }),
       },
-      list: async () => ({ items: [] }),
-      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+      patch: async (_kind, _key, patch) => {
         if (patch.patch?.status) {
           statuses.push(patch.patch.status);
           machine.status = { ...machine.status, ...patch.patch.status };
         }
         return structuredClone(machine);
       },
-      create: async () => undefined,
-      delete: async (kind: { kind: string }, key: { name: string }) => {
+      delete: async (kind, key) => {
         deleted.push(`${kind.kind}/${key.name}`);
         if (kind.kind === 'Pod') podGone = true;
       },
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     return { client, statuses, deleted };
   };
-  const withDrain = (
-    client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>,
-    now: number,
-    drain: (ns: string, r: any) => Promise<any>,
-  ) =>
+  const withDrain = (client: SeedClient, now: number, drain: (ns: string, r: any) => Promise<any>) =>
     new MachineReconciler(
       client,
       () => new Date(now),
@@ -643,37 +630,26 @@ describe("a Machine's own timeouts and Node conditions (its pool's machineContro
   const req = { namespace: 'shoot--local--local', name: 'm1' };
   const seed = (phase: string, spec: object) => {
     const statuses: any[] = [];
-    const machine = {
-      apiVersion: 'machine.sapcloud.io/v1alpha1',
-      kind: 'Machine',
-      metadata: {
-        name: 'm1',
-        namespace: 'shoot--local--local',
-        finalizers: ['machine.sapcloud.io/machine-controller-manager'],
-        labels: { node: 'machine-m1' },
-      },
-      spec: { class: { name: 'c' }, ...spec },
+    const machine = machineObject({
+      metadata: { labels: { node: 'machine-m1' } },
+      spec,
       status: { currentStatus: { phase, lastUpdateTime: new Date(t0).toISOString() } },
-    };
-    const client = {
-      get: async (kind: { kind: string }) => {
-        if (kind.kind === 'Machine') return structuredClone(machine);
-        if (kind.kind === 'Pod')
-          return {
-            metadata: { name: 'machine-m1' },
-            status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-          };
-        if (kind.kind === 'MachineClass') return { metadata: { name: 'c' }, providerSpec: {} };
-        throw new ApiError(404, 'NotFound', 'not found');
+    });
+    const client = fakeSeedClient({
+      machine,
+      objects: {
+        Pod: () => ({
+          metadata: { name: 'machine-m1' },
+          status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+        }),
+        MachineClass: () => ({ metadata: { name: 'c' }, providerSpec: {} }),
       },
       list: async () => ({ items: [machine] }),
-      patch: async (_kind: unknown, _key: unknown, patch: any) => {
+      patch: async (_kind, _key, patch) => {
         if (patch.patch?.status) statuses.push(patch.patch.status);
         return structuredClone(machine);
       },
-      create: async () => undefined,
-      delete: async () => undefined,
-    } as unknown as Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+    });
     return { client, statuses };
   };
   const missing = async () => ({ state: 'NotFound' }) as const;
