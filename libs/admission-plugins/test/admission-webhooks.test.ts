@@ -131,4 +131,49 @@ describe('startTestAdmission', () => {
       'special',
     );
   });
+
+  it('keeps the audit policy ConfigMap a Shoot references valid', async () => {
+    const policy = join(admissionDir, 'policy.yaml');
+    await writeFile(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n');
+    const shoot = (configMap: string) =>
+      readFileSync(join(examples, 'shoot.yaml'), 'utf8')
+        .replace('name: local\n  namespace', 'name: audited\n  namespace')
+        .replace(
+          '  kubernetes:\n',
+          `  kubernetes:\n    kubeAPIServer:\n      auditConfig:\n        auditPolicy:\n          configMapRef:\n            name: ${configMap}\n`,
+        );
+    const missing = await runKubectl(kc, ['apply', '-f', '-'], { input: shoot('audit-policy') });
+    expect(missing.stderr).toContain(
+      'referenced audit policy ConfigMap garden-local/audit-policy does not exist: configmaps "audit-policy" not found',
+    );
+    await kubectl(kc, ['create', 'configmap', 'audit-policy', '-n', 'garden-local', `--from-file=policy=${policy}`]);
+    await kubectl(kc, ['apply', '-f', '-'], { input: shoot('audit-policy') });
+    const refused = await runKubectl(kc, [
+      'patch',
+      'configmap',
+      'audit-policy',
+      '-n',
+      'garden-local',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        data: { policy: 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Everything\n' },
+      }),
+    ]);
+    expect(refused.stderr).toContain(
+      'provided invalid audit policy: [rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse"]',
+    );
+    // ConfigMaps outside project namespaces do not reach the webhook.
+    await kubectl(kc, ['create', 'configmap', 'audit-policy', '-n', 'default', `--from-file=policy=${policy}`]);
+    await kubectl(kc, [
+      'patch',
+      'configmap',
+      'audit-policy',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      '{"data":{"policy":"x"}}',
+    ]);
+  });
 });

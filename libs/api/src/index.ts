@@ -45,8 +45,9 @@ export * from './serialization/index.js';
 export * from './validation/index.js';
 export * from './defaulting/index.js';
 
-// Kubernetes resource quantities, label selectors, CIDR ranges and Go durations: one implementation each.
+// Kubernetes resource quantities, label and field selectors, CIDR ranges and Go durations: one implementation each.
 export * from './quantity.js';
 export * from './selector.js';
+export * from './field-selector.js';
 export * from './cidr.js';
 export * from './duration.js';

@@ -697,6 +697,26 @@ describe('seed secrets controller', () => {
     await client.delete(Kinds.Secret, { namespace: 'garden', name: 'alerting-smtp' });
     await waitFor('the copy to be deleted', async () => ((await copyData()) === 'gone' ? true : undefined));
   });
+
+  it("installs a new seed's extensions once its copy of the garden's internal domain Secret is there", async () => {
+    // As the landscape has it: Gardener's internal domain Secret in garden; the registration controller reads the
+    // seed's copy in seed-<name> (the manager caches Secrets of garden only).
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 'internal-domain-internal-local-gardener-cloud',
+        namespace: 'garden',
+        labels: { 'gardener.cloud/role': 'internal-domain' },
+        annotations: {
+          'dns.gardener.cloud/domain': 'internal.local.gardener.cloud',
+          'dns.gardener.cloud/provider': 'local',
+        },
+      },
+    } as KubernetesObject);
+    await client.create(localSeed('seed-dns'));
+    await installationsBecome('seed-dns', ['provider-local']);
+  });
 });
 
 describe('shoot reference and retry controllers', () => {

@@ -7,13 +7,19 @@
 // secrets and the extension states; the namespace and the Cluster are gone; lastOperation Migrate Succeeded with
 // status.seedName moved to the destination. Then the destination's reconciler restores — the persisted CA back in
 // the namespace, the Infrastructure asked to `restore` with its state already in its status — and, without a
-// ShootState, fails the Restore naming it.
+// ShootState, fails the Restore naming it. Both seeds have backup: the shoot's core BackupEntry is moved with it —
+// the source seed's BackupEntry controller (started once the migrate flow asked it to `migrate`) has the extension
+// BackupEntry migrated, deletes it and its Secret and releases the entry; the destination's restores it on the restore
+// flow's `restore` request. The entry starts as a retried migration left it (`spec.seedName` moved already, still
+// running on the source): with `spec.seedName` on the source the flow would take etcd's final snapshot, which needs
+// the seed's Service names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCRDs } from '@gardener-ts/api';
 import {
   ApiClient,
   isNotFound,
   kind,
+  Manager,
   type KubernetesObject,
   type ReconcileContext,
 } from '@gardener-ts/controller-runtime';
@@ -27,6 +33,8 @@ import { registerReadySeed } from './support/seed.js';
 import { ShootKind, type Shoot } from '../src/shoot/kinds.js';
 import { ShootStateKind, deleteShootState } from '../src/shoot/shootstate-writer.js';
 import { shootSyncDecision, responsibleSeedName } from '../src/shoot/sync.js';
+import { addBackupEntryController } from '../src/controller/backupentry/add.js';
+import { BackupEntryKind } from '../src/controller/backupentry/kinds.js';
 
 const VERSION = 'v0.0.0-test';
 const ext = (name: string) =>
@@ -51,6 +59,10 @@ const restored: { kind: string; state: unknown }[] = [];
 
 const shoot = exampleShoot();
 const namespace = controlPlaneNamespaceOf(shoot);
+const BUCKET = 'bucket-local';
+/** The shoot's core BackupEntry (`<technical ID>--<shoot UID>`), named once the shoot exists. */
+let entryName = '';
+const managers: Manager[] = [];
 
 const readySeed = (name: string) => registerReadySeed(admin, name, VERSION);
 
@@ -81,8 +93,9 @@ async function extensionResource(kindName: string, name: string, spec: Record<st
 function playExtensions(): Promise<void> {
   return (async () => {
     while (playing) {
-      for (const kindName of ExtensionKinds) {
-        const items = await admin.list(ext(kindName), { namespace }).then(
+      for (const kindName of [...ExtensionKinds, 'BackupEntry']) {
+        // The extension BackupEntry is cluster-scoped.
+        const items = await admin.list(ext(kindName), kindName === 'BackupEntry' ? {} : { namespace }).then(
           (l) => l.items,
           () => [],
         );
@@ -92,6 +105,8 @@ function playExtensions(): Promise<void> {
           try {
             if (operation === 'restore') {
               restored.push({ kind: kindName, state: obj.status?.state });
+              // provider-local's BackupEntry actuator gives etcd its backup secret in the control plane namespace.
+              if (kindName === 'BackupEntry') await etcdBackupSecret();
               await answerOperation(admin, obj, {
                 type: 'Restore',
                 observeGeneration: true,
@@ -116,6 +131,133 @@ function playExtensions(): Promise<void> {
 
 let player: Promise<void>;
 
+async function etcdBackupSecret(): Promise<void> {
+  await admin
+    .create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'etcd-backup', namespace },
+      stringData: { bucketName: BUCKET },
+    } as KubernetesObject)
+    .catch(() => undefined);
+}
+
+/** Both gardenlets' BackupEntry controllers (one API server is garden and seeds). */
+async function startBackupEntryControllers(): Promise<void> {
+  for (const seedName of ['local', 'other']) {
+    const mgr = await Manager.create({
+      clusters: { garden: { kubeConfig: env.kubeconfigPath }, seed: { kubeConfig: env.kubeconfigPath } },
+      gracefulShutdownTimeoutMs: 0,
+    });
+    addBackupEntryController(mgr, {
+      seedName,
+      gardenCluster: 'garden',
+      seedCluster: 'seed',
+      concurrentSyncs: 1,
+      config: { deletionGracePeriodHours: 0, deletionGracePeriodShootPurposes: [] },
+    });
+    await mgr.start();
+    managers.push(mgr);
+  }
+}
+
+/** The seed's backup, as the shoot controller reads it (and the seed ready again for its new generation). */
+async function withBackup(seedName: string): Promise<void> {
+  const seed = await admin.patch(
+    SeedKind,
+    { name: seedName },
+    {
+      type: 'merge',
+      patch: {
+        spec: {
+          backup: {
+            provider: 'local',
+            credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup', namespace: 'garden' },
+          },
+        },
+      },
+    },
+  );
+  await admin.patch(
+    SeedKind,
+    { name: seedName },
+    { type: 'merge', patch: { status: { observedGeneration: seed.metadata?.generation } } },
+    { subresource: 'status' },
+  );
+}
+
+const succeededNow = (type: string) => ({
+  type,
+  state: 'Succeeded',
+  progress: 100,
+  description: 'done',
+  lastUpdateTime: new Date().toISOString(),
+});
+
+/** What the source seed holds of the shoot's BackupEntry: the core entry (running there), its extension entry and Secret. */
+async function backupEntryOnSource(shootUID: string): Promise<void> {
+  entryName = `${namespace}--${shootUID}`;
+  await admin.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'backup', namespace: 'garden' },
+    stringData: { accessKey: 'local' },
+  } as KubernetesObject);
+  const bucket = await admin.create({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupBucket',
+    metadata: { name: BUCKET },
+    spec: {
+      provider: { type: 'local', region: 'local' },
+      credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup', namespace: 'garden' },
+      seedName: 'local',
+    },
+  } as KubernetesObject);
+  await admin.updateStatus({
+    ...bucket,
+    status: { observedGeneration: bucket.metadata?.generation, lastOperation: succeededNow('Reconcile') },
+  } as KubernetesObject);
+  const entry = await admin.create({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupEntry',
+    metadata: {
+      name: entryName,
+      namespace: 'garden-local',
+      finalizers: ['gardener'],
+      ownerReferences: [
+        { apiVersion: 'core.gardener.cloud/v1beta1', kind: 'Shoot', name: shoot.metadata!.name!, uid: shootUID },
+      ],
+    },
+    spec: { bucketName: BUCKET, seedName: 'other' },
+  } as KubernetesObject);
+  await admin.updateStatus({
+    ...entry,
+    status: {
+      seedName: 'local',
+      observedGeneration: entry.metadata?.generation,
+      lastOperation: succeededNow('Reconcile'),
+    },
+  } as KubernetesObject);
+  await admin.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `entry-${entryName}`, namespace: 'garden' },
+    stringData: { accessKey: 'local' },
+  } as KubernetesObject);
+  const extension = await admin.create({
+    apiVersion: 'extensions.gardener.cloud/v1alpha1',
+    kind: 'BackupEntry',
+    metadata: { name: entryName, finalizers: ['extensions.gardener.cloud/provider-local'] },
+    spec: {
+      type: 'local',
+      region: 'local',
+      bucketName: BUCKET,
+      secretRef: { name: `entry-${entryName}`, namespace: 'garden' },
+    },
+  } as KubernetesObject);
+  await admin.updateStatus({ ...extension, status: { lastOperation: succeededNow('Reconcile') } } as KubernetesObject);
+}
+
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -138,11 +280,12 @@ beforeAll(async () => {
         'workers',
         'operatingsystemconfigs',
         'dnsrecords',
+        'backupentries',
       ]),
     ],
   });
   admin = await ApiClient.create(env.kubeconfigPath);
-  for (const name of ['garden-local', namespace])
+  for (const name of ['garden', 'garden-local', namespace])
     await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubernetesObject);
   await admin.create({
     ...exampleCloudProfile(),
@@ -176,6 +319,8 @@ beforeAll(async () => {
   } as KubernetesObject);
   await readySeed('local');
   await readySeed('other');
+  await withBackup('local');
+  await withBackup('other');
 
   // The shoot as the source seed left it after a reconciliation, then bound to seed `other`.
   const created = await admin.create({
@@ -212,6 +357,7 @@ beforeAll(async () => {
     { namespace: 'garden-local', name: shoot.metadata!.name! },
     { type: 'merge', patch: { spec: { seedName: 'other' } } },
   );
+  await backupEntryOnSource(created.metadata!.uid!);
 
   // What the source seed holds: extension resources with state (the flow's secrets manager writes the secrets).
   const secretRef = { name: 'cloudprovider', namespace };
@@ -234,6 +380,7 @@ beforeAll(async () => {
 afterAll(async () => {
   playing = false;
   await player;
+  for (const mgr of managers) await mgr.stop();
   admin?.close();
   await env?.stop();
 });
@@ -252,6 +399,7 @@ const reconcilerFor = (seedName: string) =>
       gardenClusterIdentity: 'garden-test',
       certificateKey: { algorithm: 'ECDSA', curve: 'P-256' },
       controlPlaneWait: { interval: 100, timeout: 20_000 },
+      backupEntryWait: { interval: 100, timeout: 20_000 },
     },
   });
 
@@ -280,16 +428,44 @@ describe("the Shoot controller's control plane migration", () => {
     expect(blocked.status?.lastErrors?.[0]?.description).toMatch(/still has Bastions \(debug\)/);
     await admin.delete(bastion, { namespace: 'garden-local', name: 'debug' });
 
+    // The BackupEntry controllers start once the flow asked to migrate the entry (else the source's had migrated the
+    // entry at once: its spec.seedName was moved already).
+    const entryKey = { namespace: 'garden-local', name: entryName };
+    const controllers = waitUntil(
+      async () =>
+        (await admin.get(BackupEntryKind, entryKey)).metadata?.annotations?.['gardener.cloud/operation'] === 'migrate',
+      30_000,
+    ).then(startBackupEntryControllers);
     await reconcilerFor('local').reconcile(key, ctx);
+    await controllers;
     const after = await admin.get(ShootKind, key);
     expect(after.status?.lastErrors ?? []).toEqual([]);
     expect(after.status?.lastOperation).toMatchObject({ type: 'Migrate', state: 'Succeeded', progress: 100 });
     expect(after.status?.seedName).toBe('other');
     expect(after.status?.lastOperation?.description).toMatch(/^Shoot cluster has been successfully migrated\./);
-    expect(after.status?.lastOperation?.description).toContain('moving the BackupEntry to the new seed');
+    expect(after.status?.lastOperation?.description).not.toContain('BackupEntry');
+
+    // The source seed migrated the BackupEntry: its extension entry answered migrate and went with its Secret (the
+    // backups stay in the bucket), and the core entry is released to the destination.
+    const released = await admin.get(BackupEntryKind, entryKey);
+    expect(released.spec.seedName).toBe('other');
+    expect(released.status?.seedName).toBeUndefined();
+    expect(released.status?.lastOperation).toMatchObject({ type: 'Migrate', state: 'Succeeded' });
+    expect(released.metadata?.annotations?.['gardener.cloud/operation']).toBeUndefined();
+    expect(migrated).toContain('BackupEntry');
+    await expect(admin.get(ext('BackupEntry'), { name: entryName })).rejects.toSatisfy(isNotFound);
+    await expect(
+      admin.get(kind('v1', 'Secret'), { namespace: 'garden', name: `entry-${entryName}` }),
+    ).rejects.toSatisfy(isNotFound);
 
     // Every extension resource was asked to migrate and answered it before it went; nothing was deleted for real.
-    expect([...new Set(migrated)].sort()).toEqual(['ControlPlane', 'Infrastructure', 'Network', 'Worker']);
+    expect([...new Set(migrated)].sort()).toEqual([
+      'BackupEntry',
+      'ControlPlane',
+      'Infrastructure',
+      'Network',
+      'Worker',
+    ]);
     expect(deletedUnmigrated).toEqual([]);
     for (const kindName of ExtensionKinds) {
       expect((await admin.list(ext(kindName), { namespace })).items).toEqual([]);
@@ -337,9 +513,32 @@ describe("the Shoot controller's control plane migration", () => {
     const run = reconcilerFor('other')
       .reconcile(key, destinationCtx)
       .catch((err: unknown) => err);
-    await waitUntil(async () => restored.some((r) => r.kind === 'Infrastructure'), 20_000);
+    // The BackupEntry too: the restore flow asks the destination's controller to restore it, which does so in its
+    // seed (the extension entry asked to `restore`); the flow waits for that request's success before etcd.
+    const restoredEntry = async () => {
+      const entry = await admin.get(BackupEntryKind, entryKey);
+      return (
+        restored.some((r) => r.kind === 'BackupEntry') &&
+        entry.status?.seedName === 'other' &&
+        entry.status.lastOperation?.state === 'Succeeded' &&
+        entry.metadata?.annotations?.['gardener.cloud/operation'] === undefined &&
+        (await admin.get(kind('druid.gardener.cloud/v1alpha1', 'Etcd'), { namespace, name: 'etcd-main' }).then(
+          () => true,
+          () => false,
+        ))
+      );
+    };
+    await waitUntil(async () => restored.some((r) => r.kind === 'Infrastructure') && (await restoredEntry()), 20_000);
     stop.abort();
     await run;
+    const restoredBackupEntry = await admin.get(BackupEntryKind, entryKey);
+    expect(restoredBackupEntry.spec).toEqual({ bucketName: BUCKET, seedName: 'other' });
+    expect(restoredBackupEntry.metadata?.annotations?.['gardener.cloud/operation']).toBeUndefined();
+    expect(restored.map((r) => r.kind)).toContain('BackupEntry');
+    expect(await admin.get(ext('BackupEntry'), { name: entryName })).toMatchObject({
+      spec: { bucketName: BUCKET, secretRef: { name: `entry-${entryName}`, namespace: 'garden' } },
+    });
+    expect(await admin.get(kind('v1', 'Secret'), { namespace: 'garden', name: `entry-${entryName}` })).toBeDefined();
     expect(restored.find((r) => r.kind === 'Infrastructure')?.state).toEqual({ network: 'n-1' });
     const during = await admin.get(ShootKind, key);
     expect(during.status?.lastOperation?.type).toBe('Restore');

@@ -1,12 +1,14 @@
 // The admission plugins of gardener-apiserver this library implements, in the order the chain runs them.
 import { SeedRestriction } from '../authorizer/seed-restriction.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { AuditPolicyValidator } from './audit-policy.js';
 import { BastionValidator } from './bastion.js';
 import { ControllerRegistrationResources } from './controller-registration-resources.js';
 import { CustomVerbAuthorizer } from './custom-verb-authorizer.js';
 import { DeletionConfirmation } from './deletion-confirmation.js';
 import { ExtensionValidator } from './extension-validator.js';
 import { FinalizerRemoval } from './finalizer-removal.js';
+import { InternalDomainSecretValidator } from './internal-domain-secret.js';
 import { KubeconfigSecretValidator } from './kubeconfig-secret.js';
 import { ManagedSeedValidator } from './managed-seed.js';
 import { NamespacedCloudProfileValidator } from './namespaced-cloudprofile.js';
@@ -29,13 +31,18 @@ import { ShootMutator } from './shoot-mutator.js';
 import { ShootResourceReservation } from './shoot-resource-reservation.js';
 import { ShootValidator } from './shoot-validator.js';
 import { StrategyDefaulting, StrategyValidation } from './strategy.js';
+import { AuthenticationConfigurationValidator } from './structured-authentication.js';
+import { AuthorizationConfigurationValidator } from './structured-authorization.js';
 
+export { admitAuditPolicy, auditPolicyConfigMapName, auditPolicyErrors, AuditPolicyValidator } from './audit-policy.js';
 export { BastionValidator } from './bastion.js';
+export { configMapValidator, type ConfigMapValidatorSpec, type ConfigRefusal } from './config-validator.js';
 export { ControllerRegistrationResources, primaryConflicts } from './controller-registration-resources.js';
 export { CustomVerbAuthorizer, ManageMembers, ModifySpecTolerationsWhitelist } from './custom-verb-authorizer.js';
 export { DeletionConfirmation, deletionRefusal, ShootIgnore } from './deletion-confirmation.js';
 export { ExtensionValidator, neededExtensions } from './extension-validator.js';
 export { FinalizerRemoval, GardenerFinalizer } from './finalizer-removal.js';
+export { domainOf, InternalDomainRole, InternalDomainSecretValidator } from './internal-domain-secret.js';
 export { KubeconfigSecretValidator, kubeconfigProblems } from './kubeconfig-secret.js';
 export { ManagedSeedValidator } from './managed-seed.js';
 export { ShootQuotaValidator, shootClaim } from './shoot-quota.js';
@@ -88,6 +95,19 @@ export {
   cloudProfileReference,
 } from './shoot-validator.js';
 export { StrategyDefaulting, StrategyValidation } from './strategy.js';
+export {
+  admitAuthenticationConfiguration,
+  authenticationConfigMapName,
+  authenticationConfigurationErrors,
+  AuthenticationConfigurationValidator,
+  shootIssuers,
+} from './structured-authentication.js';
+export {
+  admitAuthorizationConfiguration,
+  authorizationConfigMapName,
+  authorizationConfigurationErrors,
+  AuthorizationConfigurationValidator,
+} from './structured-authorization.js';
 
 /**
  * Every plugin, in chain order. Each phase runs the plugins that take part in it in this order: the strategy's
@@ -122,6 +142,10 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   ShootManagedSeed,
   NamespaceDeletion,
   KubeconfigSecretValidator,
+  InternalDomainSecretValidator,
+  AuditPolicyValidator,
+  AuthenticationConfigurationValidator,
+  AuthorizationConfigurationValidator,
   SeedRestriction,
 ];
 

@@ -93,6 +93,43 @@ export function admissionWebhookConfigurations(target: ClientTarget, caBundle: s
           sideEffects: 'None',
           timeoutSeconds: 10,
         },
+        {
+          // Updates of ConfigMaps in project namespaces (the audit policy and structured authentication/authorization
+          // configuration validators; Shoots reach them through the first webhook).
+          // Secrets labelled gardener.cloud/role=internal-domain (the internal domain secret validator).
+          name: 'validate-internal-domain-secrets.admission.gardener.cloud',
+          path: WebhookPaths.validating,
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE', 'DELETE'],
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              resources: ['secrets'],
+              scope: 'Namespaced',
+            },
+          ],
+          objectSelector: { matchLabels: { 'gardener.cloud/role': 'internal-domain' } },
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          timeoutSeconds: 10,
+        },
+        {
+          name: 'validate-configmaps.admission.gardener.cloud',
+          path: WebhookPaths.validating,
+          rules: [
+            {
+              operations: ['UPDATE'],
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              resources: ['configmaps'],
+              scope: 'Namespaced',
+            },
+          ],
+          namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'project' } },
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          timeoutSeconds: 10,
+        },
       ],
     }),
   ];

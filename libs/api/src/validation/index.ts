@@ -20,7 +20,11 @@ export { validateManagedSeed } from './managedseed.js';
 export { validateManagedSeedSet, validateManagedSeedSetStatusUpdate } from './managedseedset.js';
 export { validateGardenlet } from './gardenlet.js';
 export { validateBastion, validateBastionStatusUpdate, isAuthorizedKey } from './bastion.js';
-export { validateLabelSelector } from './seedmanagement.js';
+export {
+  validateLabelSelector,
+  hasInvalidLabelValueInSelector,
+  type LabelSelectorValidationOptions,
+} from './label-selector.js';
 export { validateObject, defaultObject, hasValidation } from './registry.js';
 export { cronError, validTimeZone } from './cron.js';
 export { parseCIDR, cidrsOverlap, formatCIDR, parseIP } from './net.js';

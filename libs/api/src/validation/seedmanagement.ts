@@ -4,7 +4,7 @@
 import { Annotations, Operations } from '../constants/index.js';
 import { type FieldError, FieldPath, forbidden, invalid, notSupported, required } from './field.js';
 import { validateNonNegative } from './common.js';
-import { dns1123SubdomainErrors, qualifiedNameErrors, validateAnnotations, validateLabels } from './names.js';
+import { dns1123SubdomainErrors, validateAnnotations, validateLabels } from './names.js';
 
 export const operationPath = FieldPath.root('metadata', 'annotations').key(Annotations.GardenerOperation);
 /** Gardener's availableManagedSeedOperations, and the Gardenlet's (which adds force-redeploy). */
@@ -145,25 +145,8 @@ export interface LabelSelector {
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
-/** metav1validation.ValidateLabelSelector. */
-export function validateLabelSelector(selector: LabelSelector | undefined, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  (selector?.matchExpressions ?? []).forEach((req, i) => {
-    const p = path.child('matchExpressions').index(i);
-    if (req.operator === 'In' || req.operator === 'NotIn') {
-      if (!req.values?.length)
-        errors.push(required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (req.operator === 'Exists' || req.operator === 'DoesNotExist') {
-      if (req.values?.length)
-        errors.push(forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else {
-      errors.push(invalid(p.child('operator'), req.operator, 'not a valid selector operator'));
-    }
-    for (const msg of qualifiedNameErrors(req.key ?? '')) errors.push(invalid(p.child('key'), req.key, msg));
-  });
-  errors.push(...validateLabels(selector?.matchLabels, path.child('matchLabels')));
-  return errors;
-}
+/** metav1validation.ValidateLabelSelector, shared with the local API server. */
+export { validateLabelSelector } from './label-selector.js';
 
 /** Errors of a nested validation, moved under `prefix` (`spec.x` → `spec.shootTemplate.spec.x`). */
 export function reroot(errors: readonly FieldError[], prefix: FieldPath): FieldError[] {

@@ -362,6 +362,8 @@ describe('gardenletConfigSpec', () => {
     expect(config.controllers.seed).toEqual({ syncPeriod: '1h', leaseResyncSeconds: 2, leaseResyncMissThreshold: 10 });
     expect(config.controllers.managedSeed.jitterUpdates).toBe(false);
     expect(config.controllers.shootState).toEqual({ concurrentSyncs: 5, syncPeriod: '6h' });
+    expect(config.controllers.networkPolicy).toEqual({ concurrentSyncs: 5 });
+    expect(ignoredFields).not.toContain('controllers.networkPolicy');
     expect(config.leaderElection).toMatchObject({
       resourceName: 'gardenlet-leader-election',
       resourceNamespace: 'garden',
@@ -377,7 +379,6 @@ describe('gardenletConfigSpec', () => {
     expect(ignoredFields).toEqual(
       expect.arrayContaining([
         'controllers.gardenlet',
-        'controllers.networkPolicy',
         'controllers.tokenRequestor',
         'debugging',
         'logging',
@@ -455,6 +456,27 @@ describe('gardenletConfigSpec', () => {
       GARDENLET_EXAMPLE.replace('    retryDuration: 12h\n', '    retryDuration: 12h\n    dnsEntryTTLSeconds: 5\n'),
     );
     expect(err.message).toContain('controllers.shoot.dnsEntryTTLSeconds');
+  });
+
+  it('reads controllers.networkPolicy and refuses an additional namespace selector that does not convert', () => {
+    const block = (selectors: string) =>
+      GARDENLET_EXAMPLE.replace(
+        '  networkPolicy:\n    concurrentSyncs: 5\n',
+        `  networkPolicy:\n    concurrentSyncs: 0\n    additionalNamespaceSelectors:\n${selectors}`,
+      );
+    const { config } = parseComponentConfig(
+      gardenletConfigSpec,
+      block('    - matchLabels:\n        custom: namespace\n'),
+    );
+    expect(config.controllers.networkPolicy).toEqual({
+      concurrentSyncs: 0,
+      additionalNamespaceSelectors: [{ matchLabels: { custom: 'namespace' } }],
+    });
+    const err = configError(
+      gardenletConfigSpec,
+      block('    - matchLabels:\n        foo: bar\n    - matchLabels:\n        foo: no/slash/allowed\n'),
+    );
+    expect(err.errors.map((e) => e.field)).toEqual(['controllers.networkPolicy.additionalNamespaceSelectors[1]']);
   });
 });
 

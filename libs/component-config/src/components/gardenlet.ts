@@ -3,6 +3,7 @@
 // Only the blocks worth validating are modelled; everything else (logging, etcdConfig, sni, monitoring, ...) is
 // reported as ignored by the loader.
 import { z } from 'zod';
+import { labelSelectorAsSelector, LabelSelectorError } from '@gardener-ts/api';
 import { parseDuration } from '../duration.js';
 import {
   natsConnection,
@@ -50,6 +51,14 @@ const secretReference = z.object({ name: z.string().min(1), namespace: z.string(
 /** `resources.capacity` / `resources.reserved`: shoots (and other resources) the seed offers. */
 const resourceList = z.record(z.string(), z.union([z.number(), z.string()]));
 
+/** A metav1.LabelSelector; its keys, values and operators are checked in {@link validate}. */
+const labelSelector = z.object({
+  matchLabels: z.record(z.string(), z.string()).optional(),
+  matchExpressions: z
+    .array(z.object({ key: z.string(), operator: z.string(), values: z.array(z.string()).optional() }))
+    .optional(),
+});
+
 const conditionThresholds = z.array(z.object({ type: z.string().min(1), duration: duration().unwrap() })).optional();
 
 const controllers = z
@@ -68,6 +77,14 @@ const controllers = z
       .object({ concurrentSyncs: concurrentSyncs(DEFAULT_CONCURRENT_SYNCS), syncPeriod: duration('30s') })
       .prefault({}),
     controllerInstallationRequired: z.object({ concurrentSyncs: concurrentSyncs(1) }).prefault({}),
+    // Gardener's NetworkPolicyControllerConfiguration: 5 workers (0 disables the controller here); namespaces matching
+    // one of the additional selectors get every general NetworkPolicy.
+    networkPolicy: z
+      .object({
+        concurrentSyncs: concurrentSyncs(5),
+        additionalNamespaceSelectors: z.array(labelSelector).optional(),
+      })
+      .prefault({}),
     seed: z
       .object({
         syncPeriod: duration('1h'),
@@ -176,6 +193,14 @@ function validate(c: GardenletConfiguration): FieldError[] {
       message: 'must specify grace period hours > 0 when specifying purposes',
     });
   }
+  c.controllers.networkPolicy.additionalNamespaceSelectors?.forEach((selector, i) => {
+    try {
+      labelSelectorAsSelector(selector);
+    } catch (err) {
+      if (!(err instanceof LabelSelectorError)) throw err;
+      errors.push({ field: `controllers.networkPolicy.additionalNamespaceSelectors[${i}]`, message: err.message });
+    }
+  });
   return errors;
 }
 

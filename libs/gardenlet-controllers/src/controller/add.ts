@@ -13,7 +13,8 @@ import { addEtcdController } from './etcd/add.js';
 import type { SeedSystem } from './seed/flow.js';
 import type { HealthManager } from './lease/health.js';
 import { addLeaseController } from './lease/add.js';
-import { addNetworkPolicyController, DefaultConcurrentSyncs as NetworkPolicyWorkers } from './networkpolicy/add.js';
+import { addNetworkPolicyController } from './networkpolicy/add.js';
+import { apiServerHostOf, kubeconfigServer } from './networkpolicy/hostname-resolver.js';
 import { runtimeNetworksOf, type SeedNetworksLike } from './networkpolicy/policies.js';
 import { addSeedController } from './seed/add.js';
 import { addSeedCareController } from './seedcare/add.js';
@@ -229,16 +230,17 @@ export const CONTROLLERS: Record<string, Entry> = {
     enabled: () => true,
     add: (mgr, d) => addEtcdController(mgr, { seedCluster: d.seedCluster }),
   },
-  // Gardener's general NetworkPolicies in the seed's namespaces, from seedConfig.spec.networks.
-  // controllers.networkPolicy is not in our configuration schema yet: Gardener's default of 5 workers, no
-  // additionalNamespaceSelectors.
+  // Gardener's general NetworkPolicies in the seed's namespaces, from seedConfig.spec.networks and
+  // controllers.networkPolicy (0 workers disable it; Gardener always runs it).
   networkpolicy: {
-    enabled: () => true,
+    enabled: (c) => c.controllers.networkPolicy.concurrentSyncs > 0,
     add: (mgr, d) =>
       addNetworkPolicyController(mgr, {
         seedCluster: d.seedCluster,
-        concurrentSyncs: NetworkPolicyWorkers,
+        concurrentSyncs: d.config.controllers.networkPolicy.concurrentSyncs,
         networks: runtimeNetworksOf(d.config.seedConfig?.spec['networks'] as SeedNetworksLike | undefined),
+        additionalNamespaceSelectors: d.config.controllers.networkPolicy.additionalNamespaceSelectors ?? [],
+        apiServerHost: apiServerHostOf(kubeconfigServer(d.config.seedClientConnection.kubeconfig)),
       }),
   },
   // controllers.tokenRequestor is not read from the configuration yet: Gardener's default of 5 workers.

@@ -46,6 +46,7 @@ import {
   type CleanTarget,
 } from './cleanup.js';
 import { BackupEntrySteps } from './backupentry-steps.js';
+import { BackupEntryMigrationSteps } from './backupentry-migration-steps.js';
 import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
 import { InternalDNSRecordSteps, internalDNSSkipReason } from './dnsrecord-steps.js';
@@ -338,6 +339,12 @@ export class Botanist {
       });
       steps.deployBackupEntry = () => backupEntry.deploy();
       steps.waitForBackupEntry = (signal) => backupEntry.wait(signal);
+      // A restore asks the destination's BackupEntry controller to `restore` the entry (Gardener's DeployBackupEntry).
+      if (this.options.restoreFrom) {
+        const migration = this.backupEntryMigrationSteps();
+        steps.deployBackupEntry = () => migration.restore();
+        steps.waitForBackupEntry = (signal) => migration.waitUntilRestored(signal);
+      }
     }
     const x = this.extensionSteps();
     steps.deployExtensionsBeforeKubeAPIServer = () => x.deploy('BeforeKubeAPIServer');
@@ -596,6 +603,7 @@ export class Botanist {
         : (dns.deployInternalDNSRecord ?? { skip: 'no internal DNS record' });
     const machines =
       "provider-local's Worker migration removes its machines itself (machine state is not carried over to the new seed)";
+    const backupEntry = this.backupEntryMigrationSteps();
     return {
       deployNamespace: r.deployNamespace,
       initializeSecretsManagement: r.initializeSecretsManagement,
@@ -666,13 +674,21 @@ export class Botanist {
         const url = `https://${etcdName('main')}-client.${this.values.namespace}.svc:${EtcdBackupRestorePort}/snapshot/full?final=true`;
         await requestFinalSnapshot(url, ca, signal);
       },
-      migrateBackupEntry: { skip: 'moving the BackupEntry to the new seed is not implemented locally yet' },
-      waitForBackupEntryMigrated: { skip: 'moving the BackupEntry to the new seed is not implemented locally yet' },
+      migrateBackupEntry: () => backupEntry.migrate(),
+      waitForBackupEntryMigrated: (signal) => backupEntry.waitUntilMigrated(signal),
       destroyEtcd: d.destroyEtcd,
       waitForEtcdDeleted: d.waitForEtcdDeleted,
       deleteNamespace: d.deleteNamespace,
       waitForNamespaceDeleted: d.waitForNamespaceDeleted,
     };
+  }
+
+  /** The core BackupEntry's steps of a control plane migration (migrate in the source seed, restore in the destination). */
+  private backupEntryMigrationSteps(): BackupEntryMigrationSteps {
+    return new BackupEntryMigrationSteps(this.garden, this.values, {
+      ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.backupEntryWait ? { wait: this.options.backupEntryWait } : {}),
+    });
   }
 
   /** The client of the shoot's API server; throws before "Initializing connection to Shoot" ran. */

@@ -33,6 +33,19 @@ describe('field selectors', () => {
     const sel = parseFieldSelector('metadata.name=a,status.phase!=Running');
     expect(sel.fields).toEqual(['metadata.name', 'status.phase']);
     expect(sel((k) => ({ 'metadata.name': 'a', 'status.phase': 'Pending' })[k])).toBe(true);
-    expect(() => parseFieldSelector('metadata.name')).toThrow(/invalid field selector/);
+    expect(() => parseFieldSelector('metadata.name')).toThrow(
+      expect.objectContaining({
+        code: 400,
+        message: "invalid selector: 'metadata.name'; can't understand 'metadata.name'",
+      }),
+    );
+  });
+
+  it('reads escaped values and refuses bad escapes with a 400', () => {
+    const sel = parseFieldSelector('metadata.name=a\\,b\\=c');
+    expect(sel((k) => ({ 'metadata.name': 'a,b=c' })[k])).toBe(true);
+    expect(() => parseFieldSelector('metadata.name=a\\x')).toThrow(
+      expect.objectContaining({ code: 400, message: 'invalid field selector: invalid escape sequence: \\x' }),
+    );
   });
 });

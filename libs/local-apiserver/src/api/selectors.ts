@@ -1,10 +1,16 @@
 // Label and field selectors in kube's text syntax: `app=web,tier!=db,env in (a,b),!legacy`, `metadata.name=x`.
-// Label selectors are the one implementation in @gardener-ts/api; field selectors are parsed here.
-import { LabelSelectorError, labelSelectorAsSelector, parseSelector, type LabelSelectorObject } from '@gardener-ts/api';
+// Both parsers are the one implementation in @gardener-ts/api; here they answer a malformed selector with a 400.
+import {
+  FieldSelectorError,
+  LabelSelectorError,
+  fieldSelectorMatches,
+  labelSelectorAsSelector,
+  parseFieldSelector as parseSelectorOfFields,
+  parseSelector,
+  type FieldRequirement,
+  type LabelSelectorObject,
+} from '@gardener-ts/api';
 import { errors } from './errors.js';
-
-/** A field selector requirement: `field=value` or `field!=value`. */
-type Requirement = { key: string; op: '=' | '!='; values: [string] };
 
 export type Matcher = (get: (key: string) => string | undefined) => boolean;
 
@@ -19,38 +25,20 @@ export function parseLabelSelector(text: string): Matcher {
   }
 }
 
+/**
+ * A `?fieldSelector=` (kube's fields.ParseSelector, the one in @gardener-ts/api) with the fields it names; a malformed
+ * one is a 400 with kube's message.
+ */
 export function parseFieldSelector(text: string): Matcher & { fields: string[] } {
-  const reqs = splitTerms(text).map((term) => {
-    const m = /^([^!=\s]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
-    if (!m) throw errors.badRequest(`invalid field selector: '${text}': unable to parse requirement: '${term}'`);
-    return { key: m[1], op: m[2] === '!=' ? '!=' : '=', values: [m[3]] } as Requirement;
-  });
-  return Object.assign(compile(reqs), { fields: reqs.map((r) => r.key) });
-}
-
-function compile(reqs: Requirement[]): Matcher {
-  return (get) =>
-    reqs.every((r) => {
-      const v = get(r.key);
-      return r.op === '=' ? v === r.values[0] : v !== r.values[0];
-    });
-}
-
-/** Splits at commas outside parentheses. */
-function splitTerms(text: string): string[] {
-  const terms: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      terms.push(current.trim());
-      current = '';
-    } else current += ch;
+  let requirements: FieldRequirement[];
+  try {
+    requirements = parseSelectorOfFields(text);
+  } catch (err) {
+    if (err instanceof FieldSelectorError) throw errors.badRequest(err.message);
+    throw err;
   }
-  if (current.trim()) terms.push(current.trim());
-  return terms.filter(Boolean);
+  const matcher: Matcher = (get) => fieldSelectorMatches(requirements, get);
+  return Object.assign(matcher, { fields: requirements.map((r) => r.field) });
 }
 
 /** Label selector matching against an object's labels. */

@@ -5,6 +5,12 @@
 // everything else against the static rules of kube's bootstrap policy NodeRules(), which the Node authorizer evaluates
 // itself (the `system:node` ClusterRole is not bound to anyone). Anything not allowed is no opinion, with kube's
 // reason, so the chain goes on to RBAC.
+import {
+  FieldSelectorError,
+  fieldSelectorRequiresExactMatch,
+  parseFieldSelector,
+  type FieldRequirement,
+} from '@gardener-ts/api';
 import type { UserInfo } from '../server/context.js';
 import type { Attributes, Authorizer, Decision, ResourceAttributes, RuleSet } from './attributes.js';
 import { ruleAllows } from './rbac.js';
@@ -62,13 +68,17 @@ export function nodeIdentity(user: UserInfo): string | undefined {
   return user.username.slice(NODE_USER_PREFIX.length);
 }
 
-/** The requirements of a field selector (`a=b,c==d,e!=f`), as far as the Node authorizer reads them. */
-function fieldRequirements(selector: string | undefined): { field: string; op: '=' | '!='; value: string }[] {
-  if (!selector) return [];
-  return selector.split(',').flatMap((term) => {
-    const m = /^\s*([^!=\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(term);
-    return m ? [{ field: m[1], op: m[2] === '!=' ? ('!=' as const) : ('=' as const), value: m[3] }] : [];
-  });
+/**
+ * The requirements of a request's field selector (kube's fields.ParseSelector, the one in @gardener-ts/api); none when
+ * it does not parse, as kube's attributes then carry no requirements.
+ */
+function fieldRequirements(selector: string | undefined): FieldRequirement[] {
+  try {
+    return parseFieldSelector(selector ?? '');
+  } catch (err) {
+    if (err instanceof FieldSelectorError) return [];
+    throw err;
+  }
 }
 
 const noOpinion = (reason: string): Decision => ({ allowed: false, reason });
@@ -142,7 +152,7 @@ export class NodeAuthorizer implements Authorizer {
     const named =
       r.name ||
       (r.verb !== 'get'
-        ? (fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value ?? '')
+        ? (fieldSelectorRequiresExactMatch(fieldRequirements(r.fieldSelector), 'metadata.name') ?? '')
         : '');
     return this.related(nodeName, type, { ...r, name: named });
   }
@@ -170,10 +180,7 @@ export class NodeAuthorizer implements Authorizer {
     if (r.subresource) return undefined;
     if (['create', 'update', 'patch'].includes(r.verb)) return ALLOW;
     if (!READ.includes(r.verb)) return undefined;
-    const name =
-      r.name ||
-      fieldRequirements(r.fieldSelector).find((q) => q.field === 'metadata.name' && q.op === '=')?.value ||
-      '';
+    const name = r.name || fieldSelectorRequiresExactMatch(fieldRequirements(r.fieldSelector), 'metadata.name') || '';
     if (name === nodeName) return ALLOW;
     if (!name) return noOpinion(`node '${nodeName}' cannot read all nodes, only its own Node object`);
     return noOpinion(`node '${nodeName}' cannot read '${name}', only its own Node object`);
@@ -186,7 +193,7 @@ export class NodeAuthorizer implements Authorizer {
     if (r.verb === 'list' || r.verb === 'watch') {
       if (
         fieldRequirements(r.fieldSelector).some(
-          (q) => q.field === 'spec.nodeName' && q.op === '=' && q.value === nodeName,
+          (q) => q.field === 'spec.nodeName' && q.operator === '=' && q.value === nodeName,
         )
       )
         return ALLOW;

@@ -1,19 +1,16 @@
 // SubjectAccessReview (authorization.k8s.io/v1 and v1beta1) as an authorization webhook receives it from the API
 // server, turned into the attributes an authorizer decides on, and the status it answers with. v1beta1 differs only
 // in the JSON key of the groups (`group`); the answer carries the apiVersion of the request.
+import { parseFieldSelector, type FieldRequirement } from '@gardener-ts/api';
+
+/** kube's fields.ParseSelector and fields.Requirement: the one implementation, in @gardener-ts/api. */
+export { parseFieldSelector, type FieldRequirement };
 
 export interface UserInfo {
   name: string;
   groups: string[];
   uid?: string;
   extra?: Record<string, string[]>;
-}
-
-/** One requirement of a field selector (`spec.nodeName=x`), as Kubernetes' fields.Requirement. */
-export interface FieldRequirement {
-  field: string;
-  operator: '=' | '!=';
-  value: string;
 }
 
 export interface AuthorizationAttributes {
@@ -55,31 +52,6 @@ interface ResourceAttributes {
   subresource?: string;
   name?: string;
   fieldSelector?: { rawSelector?: string; requirements?: { key: string; operator: string; values?: string[] }[] };
-}
-
-/** Parses `a=b,c!=d` (also `==`) as Kubernetes' fields.ParseSelector; `\` escapes `,`, `=`, `!` and `\`. */
-export function parseFieldSelector(raw: string): FieldRequirement[] {
-  const terms: string[] = [];
-  let current = '';
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (c === '\\' && i + 1 < raw.length) {
-      current += c + raw[++i];
-    } else if (c === ',') {
-      terms.push(current);
-      current = '';
-    } else current += c;
-  }
-  terms.push(current);
-  const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
-  const result: FieldRequirement[] = [];
-  for (const term of terms) {
-    if (term === '') continue;
-    const m = /^((?:\\.|[^\\=!])*)(!=|==|=)(.*)$/.exec(term);
-    if (!m) throw new Error(`invalid selector: '${raw}'; can't understand '${term}'`);
-    result.push({ field: unescape(m[1]!), operator: m[2] === '!=' ? '!=' : '=', value: unescape(m[3]!) });
-  }
-  return result;
 }
 
 /** Kubernetes' fieldSelectorAsSelector: In/NotIn with exactly one value; errors are collected, valid ones kept. */

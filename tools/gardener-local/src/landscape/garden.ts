@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ensureEventsStream } from '@gardener-ts/messaging';
 import { parse, stringify } from 'yaml';
 import { Checklist } from './checklist.js';
@@ -135,7 +135,7 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
       await waitForPodsStartedAndReady(kubectl, 'garden', 'app=nats', since);
       garden.natsUrl = await localServiceUrl(options.servicesFile, 'garden', 'nats', 'nats');
       // The events stream that late subscribers (`gardener-local shoot watch`) replay from; publishers only publish.
-      const nc = await connect({ servers: garden.natsUrl, timeout: 5_000, name: 'gardener-local-landscape' });
+      const nc = await connectWhenServed(garden.natsUrl);
       try {
         await ensureEventsStream(nc, { maxAgeMs: 24 * 3_600_000, maxBytes: 256 * 1024 * 1024 });
       } finally {
@@ -247,6 +247,23 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
     logFile,
   );
   return garden;
+}
+
+/**
+ * A connection to the landscape's NATS through its Service. The Pod may be Ready a moment before the service proxy
+ * forwards to it (its endpoints reach the proxy asynchronously, as with kube-proxy): until then a connection is reset
+ * or refused, so connecting is tried again for up to 30 s.
+ */
+async function connectWhenServed(url: string): Promise<NatsConnection> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await connect({ servers: url, timeout: 5_000, name: 'gardener-local-landscape' });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 /** The bootstrap token Secret and the roles a gardenlet's TLS bootstrap needs (kubectl apply input). */

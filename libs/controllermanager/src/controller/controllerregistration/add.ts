@@ -1,12 +1,22 @@
 // Registers the ControllerRegistration controllers (Gardener's pkg/controllermanager/controller/controllerregistration):
 // the seed reconciler that creates and deletes ControllerInstallations, and the finalizers on Seeds and registrations.
-import type { BackupBucket, BackupEntry, ControllerInstallation, Seed, Shoot } from '@gardener-ts/api';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  Labels,
+  type BackupBucket,
+  type BackupEntry,
+  type ControllerInstallation,
+  type Seed,
+  type Shoot,
+} from '@gardener-ts/api';
 import {
   controllerFor,
+  Kinds,
   type Controller,
   type Manager,
   type Predicate,
   type Request,
+  type Secret,
 } from '@gardener-ts/controller-runtime';
 import {
   BackupBucketKind,
@@ -17,7 +27,12 @@ import {
   ShootKind,
 } from '../../kinds.js';
 import { InstallationFinalizerReconciler, referencesRegistration, referencesSeed } from './finalizer/reconciler.js';
-import { ControllerRegistrationSeedReconciler } from './seed/reconciler.js';
+import {
+  ControllerRegistrationSeedReconciler,
+  RoleDefaultDomain,
+  RoleInternalDomain,
+  seedOfNamespace,
+} from './seed/reconciler.js';
 
 /** Names in logs and metrics (Gardener's). */
 export const SeedControllerName = 'controllerregistration-seed';
@@ -62,6 +77,29 @@ export const shootNeedsChanged: Predicate<Shoot> = (e) => {
   );
 };
 
+/**
+ * Domain Secrets (`gardener.cloud/role` internal-domain or default-domain) in a seed's namespace `seed-<name>`: the
+ * copies the seed reconciler reads. Not a trigger in Gardener (it waits for the back-off); here a copy arriving or
+ * changing its labels or annotations wakes its seed at once.
+ */
+export const isSeedDomainSecret: Predicate<Secret> = (e) => {
+  const domainRole = (s: Secret) => {
+    const role = s.metadata?.labels?.[Labels.GardenRole];
+    return role === RoleInternalDomain || role === RoleDefaultDomain;
+  };
+  if (seedOfNamespace(e.object.metadata?.namespace) === undefined) return false;
+  if (e.type !== 'update') return domainRole(e.object);
+  const [a, b] = [e.oldObject, e.object];
+  return (
+    (domainRole(a) || domainRole(b)) &&
+    (!isDeepStrictEqual(a.metadata?.labels ?? {}, b.metadata?.labels ?? {}) ||
+      !isDeepStrictEqual(a.metadata?.annotations ?? {}, b.metadata?.annotations ?? {}))
+  );
+};
+
+/** A Secret in `seed-<name>` enqueues that seed. */
+export const mapSeedNamespaceToSeed = (secret: Secret): Request[] => named(seedOfNamespace(secret.metadata?.namespace));
+
 /** Adds the three controllers to `mgr` on its garden cluster. */
 export function addControllerRegistrationControllers(
   mgr: Manager,
@@ -79,6 +117,7 @@ export function addControllerRegistrationControllers(
     .watches(ShootKind, mapShootToSeeds, { predicates: [shootNeedsChanged] })
     .watches(BackupBucketKind, mapBackupBucketToSeed)
     .watches(BackupEntryKind, mapBackupEntryToSeed)
+    .watches(Kinds.Secret, mapSeedNamespaceToSeed, { predicates: [isSeedDomainSecret] })
     .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
     .complete(
       new ControllerRegistrationSeedReconciler({

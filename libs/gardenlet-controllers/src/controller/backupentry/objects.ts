@@ -62,15 +62,23 @@ export function extensionSpec(entry: BackupEntry, bucket: BackupBucket): Extensi
   };
 }
 
-/** The extension BackupEntry with its reconcile request (`gardener.cloud/operation: reconcile` and the timestamp). */
-export function renderExtensionBackupEntry(entry: BackupEntry, bucket: BackupBucket, now: Date): ExtensionBackupEntry {
+/**
+ * The extension BackupEntry with its request (`gardener.cloud/operation`, `reconcile` unless told otherwise — a
+ * restore first writes it with `wait-for-state` — and the timestamp).
+ */
+export function renderExtensionBackupEntry(
+  entry: BackupEntry,
+  bucket: BackupBucket,
+  now: Date,
+  operation: string = Operations.OperationReconcile,
+): ExtensionBackupEntry {
   return {
     apiVersion: 'extensions.gardener.cloud/v1alpha1',
     kind: 'BackupEntry',
     metadata: {
       name: entry.metadata?.name ?? '',
       annotations: {
-        [Annotations.GardenerOperation]: Operations.OperationReconcile,
+        [Annotations.GardenerOperation]: operation,
         [Annotations.GardenerTimestamp]: now.toISOString(),
       },
     },

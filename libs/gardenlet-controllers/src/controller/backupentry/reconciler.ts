@@ -4,10 +4,14 @@
 // reconcile request; its lastOperation/lastError mirrored to the core entry, and the entry's own
 // `gardener.cloud/operation` request removed once it succeeded. A deleted entry waits for its grace period
 // (`controllers.backupEntry.deletionGracePeriodHours`, per shoot purpose), then the extension BackupEntry is deleted
-// (confirmed) and waited for, the seed Secret deleted and the finalizer released. Control plane migration
-// (spec.seedName ≠ status.seedName) is not implemented: such entries are left alone.
+// (confirmed) and waited for, the seed Secret deleted and the finalizer released. Control plane migration: in the
+// source seed (`status.seedName`) an entry whose `spec.seedName` moved away or that asks to `migrate` has its extension
+// BackupEntry migrated (annotated `migrate`, its Migrate Succeeded waited for, then deleted — the extension keeps the
+// backups) and the seed Secret dropped; Migrate Succeeded clears `status.seedName`, handing the entry to the seed of
+// `spec.seedName`, which restores it on the `restore` request: the extension BackupEntry written with `wait-for-state`,
+// its state from the shoot's ShootState (if it holds one), then annotated `restore`.
 import { isDeepStrictEqual } from 'node:util';
-import { Annotations, Finalizers, Operations } from '@gardener-ts/api';
+import { Annotations, Finalizers, LastOperationType, Operations } from '@gardener-ts/api';
 import {
   addFinalizer,
   determineErrorCodes,
@@ -27,6 +31,9 @@ import {
   type Request,
 } from '@gardener-ts/controller-runtime';
 import { ExtensionResources, GardenletFieldManager } from '../../shoot/extension-resources.js';
+import { migrateRequest } from '../../shoot/migrate-steps.js';
+import { extensionStateFor } from '../../shoot/shootstate.js';
+import { ShootStateKind } from '../../shoot/shootstate-writer.js';
 import { deletionSchedule, type GracePeriodConfig } from './grace-period.js';
 import {
   BackupBucketKind,
@@ -48,6 +55,7 @@ import {
   bucketNotReady,
   errorStatus,
   extensionVerdict,
+  migrationVerdict,
   operationStartStatus,
   pendingDeletionStatus,
   succeededStatus,
@@ -76,6 +84,21 @@ export function responsibleSeed(entry: BackupEntry): string | undefined {
   return entry.status?.seedName || entry.spec.seedName;
 }
 
+/**
+ * Whether the entry is to be migrated away from the seed it runs on (pure): it runs on a seed (`status.seedName`) and
+ * `spec.seedName` names another one (Gardener's `shouldMigrateBackupEntry`) or it asks to `migrate`.
+ */
+export function shouldMigrate(entry: BackupEntry): boolean {
+  const running = entry.status?.seedName;
+  if (!running || !entry.spec.seedName) return false;
+  return entry.spec.seedName !== running || operationOf(entry) === Operations.OperationMigrate;
+}
+
+/** The name of the Shoot owning the entry (its owner reference of kind Shoot), if any. */
+function shootNameOf(entry: BackupEntry): string | undefined {
+  return entry.metadata?.ownerReferences?.find((ref) => ref.kind === 'Shoot')?.name;
+}
+
 /** Reconciles this seed's core BackupEntries into extension BackupEntries. */
 export class BackupEntryReconciler {
   private readonly resources: ExtensionResources;
@@ -94,10 +117,7 @@ export class BackupEntryReconciler {
       .catch(ignoreNotFound);
     if (!entry || responsibleSeed(entry) !== this.deps.seedName) return;
     if (entry.metadata?.deletionTimestamp) return this.delete(entry, ctx);
-    if (entry.status?.seedName && entry.spec.seedName !== entry.status.seedName) {
-      ctx.log.info({ seedName: entry.spec.seedName }, 'migrating a BackupEntry to another seed is not implemented');
-      return;
-    }
+    if (shouldMigrate(entry)) return this.migrate(entry, ctx);
     return this.apply(entry);
   }
 
@@ -105,7 +125,10 @@ export class BackupEntryReconciler {
   private async apply(original: BackupEntry): Promise<ReconcileResult | void> {
     const { garden } = this.deps;
     let entry = await addFinalizer(garden, original, Finalizers.GardenerFinalizer);
-    const type = operationType(entry);
+    // A `migrate` request on an entry no seed runs (nothing to migrate here) is reconciled: its Migrate Succeeded
+    // would hand the entry on (clear status.seedName).
+    const computed = operationType(entry);
+    const type = computed === LastOperationType.Migrate ? LastOperationType.Reconcile : computed;
     entry = await patchStatus(garden, entry, operationStartStatus(entry, type, this.now()));
     try {
       const bucket = await this.readyBucket(entry, type);
@@ -118,7 +141,8 @@ export class BackupEntryReconciler {
       if (verdict.error) entry = await patchStatus(garden, entry, errorStatus(type, verdict.error, this.now()));
       if (dataChanged || verdict.deploy) {
         // The extension's status update brings the entry back here (the controller watches the extension resource).
-        await this.resources.deploy(renderExtensionBackupEntry(entry, bucket, this.now()));
+        if (type === LastOperationType.Restore) await this.restoreExtension(entry, bucket);
+        else await this.resources.deploy(renderExtensionBackupEntry(entry, bucket, this.now()));
         return;
       }
       if (!verdict.succeeded) return;
@@ -126,7 +150,11 @@ export class BackupEntryReconciler {
       // The request is done: without gardener-apiserver's strategy (which drops `reconcile` and bumps the generation)
       // the controller removes it, as it removes `restore` in Gardener.
       const operation = operationOf(entry);
-      if (operation === Operations.OperationReconcile || operation === Operations.OperationRestore) {
+      if (
+        operation === Operations.OperationReconcile ||
+        operation === Operations.OperationRestore ||
+        operation === Operations.OperationMigrate
+      ) {
         await this.removeRequest(entry);
       }
     } catch (err) {
@@ -174,6 +202,90 @@ export class BackupEntryReconciler {
       throw err;
     }
     await removeFinalizer(garden, entry, Finalizers.GardenerFinalizer);
+  }
+
+  // The migration branch in the source seed: the extension BackupEntry migrated and deleted, the Secret, Migrate Succeeded.
+  private async migrate(original: BackupEntry, ctx: ReconcileContext): Promise<ReconcileResult | void> {
+    const { garden, seed } = this.deps;
+    if (!hasFinalizer(original, Finalizers.GardenerFinalizer)) return;
+    const type = LastOperationType.Migrate;
+    let entry = await patchStatus(garden, original, operationStartStatus(original, type, this.now()));
+    const name = entry.metadata?.name ?? '';
+    let failure: Error | undefined;
+    try {
+      const verdict = migrationVerdict(await seed.get(ExtensionBackupEntryKind, { name }).catch(ignoreNotFound));
+      switch (verdict.action) {
+        case 'request':
+          // The extension's answer (lastOperation Migrate) brings the entry back here.
+          await seed.patch(ExtensionBackupEntryKind, { name }, { type: 'merge', patch: migrateRequest(this.now()) });
+          return;
+        case 'wait':
+          return;
+        case 'delete':
+          await this.resources.destroy({ apiVersion: 'extensions.gardener.cloud/v1alpha1', kind: 'BackupEntry', name });
+          return { requeueAfter: RequeueWhileDeleting };
+        case 'deleting':
+          ctx.log.info({ extensionBackupEntry: name }, 'extension BackupEntry not yet deleted');
+          return { requeueAfter: RequeueWhileDeleting };
+        case 'error':
+          entry = await patchStatus(garden, entry, errorStatus(verdict.type, verdict.error, this.now()));
+          if (!verdict.retry) return;
+          failure = new Error(`extension BackupEntry ${name}: ${verdict.error.description}`);
+          break;
+        case 'done':
+          await seed
+            .delete(Kinds.Secret, { namespace: SeedSecretNamespace, name: seedSecretName(entry) })
+            .catch(ignoreNotFound);
+          entry = await patchStatus(garden, entry, succeededStatus(type, this.now()));
+          // The request is done; the seed of spec.seedName is responsible from now on.
+          if (operationOf(entry) === Operations.OperationMigrate) await this.removeRequest(entry);
+          return;
+      }
+    } catch (err) {
+      await this.reportError(entry, type, err);
+      throw err;
+    }
+    throw failure;
+  }
+
+  /**
+   * Deploys the extension BackupEntry of a restore (Gardener's `RestoreExtensionWithDeployFunction`): written with
+   * `wait-for-state` (its extension leaves it alone), its `status.state`/`status.resources` from the ShootState of the
+   * entry's Shoot when that holds one, then annotated `restore` keeping the timestamp.
+   */
+  private async restoreExtension(entry: BackupEntry, bucket: BackupBucket): Promise<void> {
+    const shootName = shootNameOf(entry);
+    const namespace = entry.metadata?.namespace ?? '';
+    if (!shootName)
+      throw new Error(`BackupEntry ${namespace}/${entry.metadata?.name} has no Shoot owner to restore from`);
+    const shootState = await this.deps.garden
+      .get(ShootStateKind, { namespace, name: shootName })
+      .catch((err: unknown) => {
+        throw new Error(`reading ShootState ${namespace}/${shootName} to restore the BackupEntry failed`, {
+          cause: err,
+        });
+      });
+    const name = entry.metadata?.name ?? '';
+    await this.resources.deploy(
+      renderExtensionBackupEntry(entry, bucket, this.now(), Operations.OperationWaitForState),
+    );
+    const state = extensionStateFor(shootState.spec, 'BackupEntry', name);
+    if (state) {
+      await this.deps.seed.patch(
+        ExtensionBackupEntryKind,
+        { name },
+        { type: 'merge', patch: { status: { state: state.state ?? null, resources: state.resources ?? null } } },
+        { subresource: 'status' },
+      );
+    }
+    await this.deps.seed.patch(
+      ExtensionBackupEntryKind,
+      { name },
+      {
+        type: 'merge',
+        patch: { metadata: { annotations: { [Annotations.GardenerOperation]: Operations.OperationRestore } } },
+      },
+    );
   }
 
   // The entry's BackupBucket when it is reconciled; otherwise the reason written as lastError and undefined.

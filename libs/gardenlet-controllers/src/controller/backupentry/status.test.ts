@@ -4,6 +4,7 @@ import {
   bucketNotReady,
   errorStatus,
   extensionVerdict,
+  migrationVerdict,
   operationStartStatus,
   operationType,
   pendingDeletionStatus,
@@ -185,5 +186,55 @@ describe('extensionVerdict', () => {
       deploy: false,
       succeeded: false,
     });
+  });
+});
+
+describe('migrationVerdict', () => {
+  const ext = (status?: ExtensionBackupEntry['status']): ExtensionBackupEntry =>
+    ({
+      apiVersion: 'extensions.gardener.cloud/v1alpha1',
+      kind: 'BackupEntry',
+      metadata: { name: 'e' },
+      spec: {},
+      status,
+    }) as never;
+
+  it("follows Gardener's migrateBackupEntry, waiting for a Migrate in progress", () => {
+    expect(migrationVerdict(undefined)).toEqual({ action: 'done' });
+    expect(migrationVerdict(ext())).toMatchObject({
+      action: 'error',
+      error: { description: 'extension object did not record a lastOperation yet' },
+      retry: true,
+    });
+    expect(migrationVerdict(ext({ lastOperation: op('Reconcile', 'Succeeded') }))).toEqual({ action: 'request' });
+    expect(migrationVerdict(ext({ lastOperation: op('Restore', 'Error') }))).toEqual({ action: 'request' });
+    expect(migrationVerdict(ext({ lastOperation: op('Migrate', 'Processing') }))).toEqual({ action: 'wait' });
+    expect(migrationVerdict(ext({ lastOperation: op('Migrate', 'Succeeded') }))).toEqual({ action: 'delete' });
+    expect(migrationVerdict(ext({ lastOperation: op('Migrate', 'Error') }))).toEqual({
+      action: 'error',
+      type: 'Migrate',
+      error: { description: 'extension state is not Succeeded but Error' },
+      retry: false,
+    });
+    expect(migrationVerdict(ext({ lastOperation: op('Migrate', 'Failed') }))).toMatchObject({ retry: true });
+    expect(migrationVerdict(ext({ lastOperation: op('Delete', 'Processing') }))).toEqual({ action: 'deleting' });
+    expect(
+      migrationVerdict(
+        ext({
+          lastOperation: op('Delete', 'Error'),
+          lastError: { description: 'gone wrong', codes: ['ERR_X'] } as never,
+        }),
+      ),
+    ).toEqual({
+      action: 'error',
+      type: 'Delete',
+      error: { description: 'gone wrong', codes: ['ERR_X'] },
+      retry: true,
+    });
+  });
+
+  it('clears status.seedName when a migration succeeded', () => {
+    expect(succeededStatus('Migrate', now)).toMatchObject({ seedName: null });
+    expect(succeededStatus('Restore', now)).not.toHaveProperty('seedName');
   });
 });

@@ -1,7 +1,8 @@
 // The status of a core BackupEntry as Gardener's BackupEntry controller writes it (pure): the operation type
 // (`v1beta1helper.ComputeOperationType`), `lastOperation` Processing at the start (with `observedGeneration` and
-// `status.seedName`), Error with `lastError` (progress 50), Succeeded (lastError cleared), Pending while the deletion
-// waits for its grace period; and the readiness checks of the referenced BackupBucket and of the extension BackupEntry.
+// `status.seedName`), Error with `lastError` (progress 50), Succeeded (lastError cleared; a Migrate also clears
+// `status.seedName`, handing the entry to `spec.seedName`), Pending while the deletion waits for its grace period; and
+// the readiness checks of the referenced BackupBucket and of the extension BackupEntry, in a reconcile and a migration.
 import { isDeepStrictEqual } from 'node:util';
 import { Annotations, LastOperationState, LastOperationType, Operations } from '@gardener-ts/api';
 import { buildLastError, buildLastOperation } from '@gardener-ts/controller-runtime';
@@ -64,9 +65,13 @@ export function errorStatus(type: OperationType, error: EntryError, now: Date, d
   };
 }
 
-/** The status of a succeeded operation: Succeeded at 100 %, `lastError` cleared. */
+/**
+ * The status of a succeeded operation: Succeeded at 100 %, `lastError` cleared; a succeeded Migrate clears
+ * `status.seedName`, so the seed of `spec.seedName` becomes responsible for the entry.
+ */
 export function succeededStatus(type: OperationType, now: Date): Record<string, unknown> {
   return {
+    ...(type === LastOperationType.Migrate ? { seedName: null } : {}),
     lastOperation: buildLastOperation(
       type,
       LastOperationState.Succeeded,
@@ -164,4 +169,68 @@ export function extensionVerdict(
   }
   if (last.state === LastOperationState.Succeeded) return { deploy: false, succeeded: true };
   return { deploy: false, succeeded: false };
+}
+
+/** What the migration branch does about the extension BackupEntry it found (Gardener's migrateBackupEntry). */
+export type MigrationVerdict =
+  /** Gone (never deployed, or deleted after its migration): drop the seed Secret, the migration succeeded. */
+  | { readonly action: 'done' }
+  /** Ask the extension to migrate it (`gardener.cloud/operation=migrate`). */
+  | { readonly action: 'request' }
+  /** The extension is migrating it: wait for its answer (its status update brings the entry back). */
+  | { readonly action: 'wait' }
+  /** Migrated: delete it (its extension keeps the backups) and look again. */
+  | { readonly action: 'delete' }
+  /** Being deleted: look again. */
+  | { readonly action: 'deleting' }
+  /** The extension reports an error; `retry` when the reconcile should fail (and back off) rather than wait. */
+  | { readonly action: 'error'; readonly type: OperationType; readonly error: EntryError; readonly retry: boolean };
+
+/**
+ * The verdict on the extension BackupEntry `current` during a migration (pure): gone → done; no last operation yet →
+ * an error to retry; a Migrate that failed (lastError, Error or Failed; Failed is retried) → its error; a Migrate
+ * Succeeded → delete; a Migrate still in progress → wait (Gardener would carry on and report the migration succeeded
+ * while the extension still works on it); a Delete → its lastError, else wait for the deletion; any other last
+ * operation → request the migration.
+ */
+export function migrationVerdict(current: ExtensionBackupEntry | undefined): MigrationVerdict {
+  if (!current) return { action: 'done' };
+  const status = current.status;
+  const last = status?.lastOperation;
+  if (!last) {
+    return {
+      action: 'error',
+      type: LastOperationType.Migrate,
+      error: { description: 'extension object did not record a lastOperation yet' },
+      retry: true,
+    };
+  }
+  if (last.type === LastOperationType.Migrate) {
+    if (status?.lastError || last.state === LastOperationState.Error || last.state === LastOperationState.Failed) {
+      const error: EntryError = status?.lastError
+        ? {
+            description: `error during reconciliation: ${status.lastError.description}`,
+            ...(status.lastError.codes?.length ? { codes: status.lastError.codes } : {}),
+          }
+        : { description: `extension state is not Succeeded but ${last.state}` };
+      return {
+        action: 'error',
+        type: LastOperationType.Migrate,
+        error,
+        retry: last.state === LastOperationState.Failed,
+      };
+    }
+    return last.state === LastOperationState.Succeeded ? { action: 'delete' } : { action: 'wait' };
+  }
+  if (last.type === LastOperationType.Delete) {
+    const lastError = status?.lastError;
+    if (!lastError) return { action: 'deleting' };
+    return {
+      action: 'error',
+      type: LastOperationType.Delete,
+      error: { description: lastError.description, ...(lastError.codes?.length ? { codes: lastError.codes } : {}) },
+      retry: true,
+    };
+  }
+  return { action: 'request' };
 }

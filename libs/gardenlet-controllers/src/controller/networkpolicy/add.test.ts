@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { labelSelectorAsSelector } from '@gardener-ts/api';
+import type { KubernetesObject } from '@gardener-ts/controller-runtime';
+import { parseComponentConfig, gardenletConfigSpec } from '@gardener-ts/component-config';
+import { CONTROLLERS } from '../add.js';
 import type { Cluster } from '../bastion/kinds.js';
 import {
   clusterNetworksChanged,
   handledNamespaces,
+  parseNamespaceSelectors,
   isKubernetesEndpoints,
   isOwnedPolicyName,
   mapObjectToName,
@@ -60,5 +65,43 @@ describe('networkpolicy wiring', () => {
       clusterNetworksChanged({ type: 'update', oldObject: a, object: cluster('100.96.0.0/11', ['100.96.0.0/11']) }),
     ).toBe(true);
     expect(clusterNetworksChanged({ type: 'create', object: a })).toBe(false);
+  });
+
+  it('also maps namespaces matching controllers.networkPolicy.additionalNamespaceSelectors', () => {
+    const namespaces: KubernetesObject[] = [
+      { metadata: { name: 'garden', labels: { 'kubernetes.io/metadata.name': 'garden' } } },
+      { metadata: { name: 'custom', labels: { 'kubernetes.io/metadata.name': 'custom', custom: 'namespace' } } },
+      { metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } },
+    ];
+    expect(handledNamespaces(namespaces, [labelSelectorAsSelector({ matchLabels: { custom: 'namespace' } })])).toEqual([
+      { namespace: '', name: 'garden' },
+      { namespace: '', name: 'custom' },
+    ]);
+  });
+
+  it('parses the additional namespace selectors and names the one that does not convert', () => {
+    const [selector] = parseNamespaceSelectors([
+      { matchExpressions: [{ key: 'team', operator: 'In', values: ['a'] }] },
+    ]);
+    expect(selector!.matches({ team: 'a' })).toBe(true);
+    expect(selector!.matches({ team: 'b' })).toBe(false);
+    expect(parseNamespaceSelectors(undefined)).toEqual([]);
+    expect(() => parseNamespaceSelectors([{ matchLabels: { foo: 'no/slash/allowed' } }])).toThrow(
+      'failed parsing namespace selector {"matchLabels":{"foo":"no/slash/allowed"}} to a label selector',
+    );
+  });
+
+  it('is gated by controllers.networkPolicy.concurrentSyncs (default 5, 0 disables)', () => {
+    const load = (block: string) =>
+      parseComponentConfig(
+        gardenletConfigSpec,
+        `apiVersion: gardenlet.config.gardener.cloud/v1alpha1\nkind: GardenletConfiguration\n${block}`,
+      ).config;
+    const defaulted = load('');
+    expect(defaulted.controllers.networkPolicy).toEqual({ concurrentSyncs: 5 });
+    expect(CONTROLLERS.networkpolicy!.enabled(defaulted)).toBe(true);
+    expect(CONTROLLERS.networkpolicy!.enabled(load('controllers:\n  networkPolicy:\n    concurrentSyncs: 0\n'))).toBe(
+      false,
+    );
   });
 });

@@ -2,8 +2,10 @@
 // pkg/controller/networkpolicy/add.go), all in the seed: Namespaces (created or updated), the `default/kubernetes`
 // Endpoints (every handled namespace, so `allow-to-runtime-apiserver` follows the API server's addresses), the
 // NetworkPolicies it owns (by name: drift is reverted, deleted ones recreated) and Clusters whose shoot networks
-// changed (the namespace of the same name, for `allow-to-private-networks`).
+// changed (the namespace of the same name, for `allow-to-private-networks`); with a seed API server addressed by
+// hostname, every handled namespace again when its resolved addresses change.
 import { isDeepStrictEqual } from 'node:util';
+import { labelSelectorAsSelector, type LabelSelectorObject, type Selector } from '@gardener-ts/api';
 import {
   controllerFor,
   Kinds,
@@ -12,9 +14,11 @@ import {
   type Manager,
   type Predicate,
   type Request,
+  wrapError,
 } from '@gardener-ts/controller-runtime';
 import { ClusterKind, type Cluster } from '../bastion/kinds.js';
 import { isHandledNamespace, PolicyNames, type RuntimeNetworks } from './policies.js';
+import { HostnameResolver, type APIServerHost } from './hostname-resolver.js';
 import { NetworkPolicyReconciler } from './reconciler.js';
 
 /** The controller's name (Gardener's). */
@@ -45,10 +49,27 @@ export const mapObjectToName = (obj: KubernetesObject): Request[] => [
 ];
 
 /** The requests of every namespace that gets one of the policies (Gardener's MapToNamespaces). */
-export function handledNamespaces(namespaces: readonly KubernetesObject[]): Request[] {
+export function handledNamespaces(
+  namespaces: readonly KubernetesObject[],
+  additionalNamespaceSelectors: readonly Selector[] = [],
+): Request[] {
   return namespaces
-    .filter((ns) => isHandledNamespace(ns.metadata?.labels))
+    .filter((ns) => isHandledNamespace(ns.metadata?.labels, additionalNamespaceSelectors))
     .map((ns) => ({ namespace: '', name: ns.metadata!.name! }));
+}
+
+/**
+ * `controllers.networkPolicy.additionalNamespaceSelectors` as selectors; throws naming the selector that does not
+ * convert (Gardener fails adding the controller so).
+ */
+export function parseNamespaceSelectors(selectors: readonly LabelSelectorObject[] | undefined): Selector[] {
+  return (selectors ?? []).map((selector) => {
+    try {
+      return labelSelectorAsSelector(selector);
+    } catch (err) {
+      throw wrapError(err, `failed parsing namespace selector ${JSON.stringify(selector)} to a label selector`);
+    }
+  });
 }
 
 type ShootNetworking = {
@@ -77,21 +98,37 @@ export const clusterNetworksChanged: Predicate<Cluster> = (e) => {
 
 export interface NetworkPolicyControllerDeps {
   seedCluster: string;
+  /** `controllers.networkPolicy.concurrentSyncs` (Gardener's default {@link DefaultConcurrentSyncs}). */
   concurrentSyncs: number;
   networks: RuntimeNetworks;
+  /** `controllers.networkPolicy.additionalNamespaceSelectors`: further namespaces that get every policy. */
+  additionalNamespaceSelectors?: readonly LabelSelectorObject[];
+  /** The seed's API server when addressed by a hostname ({@link apiServerHostOf}): resolved periodically. */
+  apiServerHost?: APIServerHost;
 }
 
 /** Adds the NetworkPolicy controller. */
 export function addNetworkPolicyController(mgr: Manager, deps: NetworkPolicyControllerDeps): Controller {
+  const additionalNamespaceSelectors = parseNamespaceSelectors(deps.additionalNamespaceSelectors);
   const seed = mgr.cluster(deps.seedCluster);
   const namespaces = seed.cache.informerFor(Kinds.Namespace);
-  const allHandled = (): Request[] => handledNamespaces(namespaces.store.list());
-  return controllerFor(mgr, ControllerName)
+  const allHandled = (): Request[] => handledNamespaces(namespaces.store.list(), additionalNamespaceSelectors);
+  const resolver = deps.apiServerHost
+    ? new HostnameResolver(deps.apiServerHost, { log: mgr.log.child({ controller: ControllerName }) })
+    : undefined;
+  const builder = controllerFor(mgr, ControllerName)
     .inCluster(deps.seedCluster)
     .for(Kinds.Namespace, { predicates: [namespaceCreatedOrUpdated] })
     .watches(Kinds.Endpoints, allHandled, { predicates: [isKubernetesEndpoints] })
     .watches(Kinds.NetworkPolicy, mapObjectToNamespace, { predicates: [isOwnedPolicyName] })
-    .watches(ClusterKind, mapObjectToName, { predicates: [clusterNetworksChanged] })
-    .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
-    .complete(new NetworkPolicyReconciler({ seed: seed.client, networks: deps.networks }));
+    .watches(ClusterKind, mapObjectToName, { predicates: [clusterNetworksChanged] });
+  if (resolver) builder.watchesRawSource(resolver.source(allHandled));
+  return builder.withOptions({ maxConcurrentReconciles: deps.concurrentSyncs }).complete(
+    new NetworkPolicyReconciler({
+      seed: seed.client,
+      networks: deps.networks,
+      additionalNamespaceSelectors,
+      ...(resolver ? { resolver } : {}),
+    }),
+  );
 }

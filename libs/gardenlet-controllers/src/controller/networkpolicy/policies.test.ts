@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IPNet } from '@gardener-ts/api';
+import { IPNet, labelSelectorAsSelector } from '@gardener-ts/api';
 import {
   blockedNetworkPeers,
   desiredPolicy,
@@ -52,6 +52,22 @@ describe('namespace selection', () => {
     expect(policiesForNamespace({ 'kubernetes.io/metadata.name': 'default' })).toEqual([]);
     expect(policiesForNamespace({ 'gardener.cloud/role': 'project' })).toEqual([]);
     expect(policiesForNamespace(undefined)).toEqual([]);
+  });
+
+  it('gives every policy to namespaces matching an additional namespace selector', () => {
+    const additional = [
+      labelSelectorAsSelector({ matchLabels: { custom: 'namespace' } }),
+      labelSelectorAsSelector({ matchExpressions: [{ key: 'team', operator: 'Exists' }] }),
+    ];
+    const all = policiesForNamespace({ 'kubernetes.io/metadata.name': 'garden' });
+    expect(policiesForNamespace({ custom: 'namespace' }, additional)).toEqual(all);
+    expect(policiesForNamespace({ 'gardener.cloud/role': 'istio-system', team: 'x' }, additional)).toEqual(all);
+    expect(policiesForNamespace({ custom: 'other' }, additional)).toEqual([]);
+    expect(policiesForNamespace({ 'gardener.cloud/role': 'istio-ingress' }, additional)).toEqual([
+      'deny-all',
+      'allow-to-runtime-apiserver',
+      'allow-to-dns',
+    ]);
   });
 });
 

@@ -3,7 +3,15 @@
 // name, description annotation, pod selector and rules — from the seed's networks (`spec.networks`: nodes, pods,
 // services, `blockCIDRs`, `ipFamilies`), the `default/kubernetes` Endpoints and, in shoot namespaces, the shoot's
 // networks from its Cluster resource. Data in → objects out; `reconciler.ts` writes them.
-import { Annotations, formatIPAddress, IPNet, Labels, parseIPAddress, type IPFamily } from '@gardener-ts/api';
+import {
+  Annotations,
+  formatIPAddress,
+  IPNet,
+  Labels,
+  parseIPAddress,
+  type IPFamily,
+  type Selector,
+} from '@gardener-ts/api';
 import type { KubernetesObject } from '@gardener-ts/controller-runtime';
 
 /** The NetworkPolicies the controller owns, in Gardener's order. */
@@ -52,15 +60,25 @@ export const NamespaceSelectors: Readonly<Record<PolicyName, readonly NamespaceS
 const matches = (labels: Readonly<Record<string, string>>, s: NamespaceSelector) =>
   s.value === undefined ? s.key in labels : labels[s.key] === s.value;
 
-/** The policies a namespace with these labels gets, in Gardener's order; the others are deleted from it. */
-export function policiesForNamespace(labels: Readonly<Record<string, string>> | undefined): PolicyName[] {
+/**
+ * The policies a namespace with these labels gets, in Gardener's order; the others are deleted from it. A namespace
+ * matching one of the `additional` selectors (`controllers.networkPolicy.additionalNamespaceSelectors`) gets every
+ * policy, as Gardener appends them to each policy's selectors.
+ */
+export function policiesForNamespace(
+  labels: Readonly<Record<string, string>> | undefined,
+  additional: readonly Selector[] = [],
+): PolicyName[] {
   const l = labels ?? {};
+  if (additional.some((s) => s.matches(l))) return [...PolicyNames];
   return PolicyNames.filter((name) => NamespaceSelectors[name].some((s) => matches(l, s)));
 }
 
 /** Whether the namespace gets any of the policies (Gardener's MapToNamespaces selection). */
-export const isHandledNamespace = (labels: Readonly<Record<string, string>> | undefined): boolean =>
-  policiesForNamespace(labels).length > 0;
+export const isHandledNamespace = (
+  labels: Readonly<Record<string, string>> | undefined,
+  additional: readonly Selector[] = [],
+): boolean => policiesForNamespace(labels, additional).length > 0;
 
 /** The networks of the runtime (seed) cluster, as Gardener's `RuntimeNetworkConfig`. */
 export interface RuntimeNetworks {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Client, type KubernetesObject, type ReconcileContext } from '@gardener-ts/controller-runtime';
+import { labelSelectorAsSelector } from '@gardener-ts/api';
 import { createLogger } from '@gardener-ts/logging';
 import { runtimeNetworksOf, type NetworkPolicy } from './policies.js';
 import { NetworkPolicyReconciler } from './reconciler.js';
@@ -147,5 +148,34 @@ describe('NetworkPolicyReconciler', () => {
     await r.reconcile({ namespace: '', name: 'garden' }, ctx);
     await r.reconcile({ namespace: '', name: 'missing' }, ctx);
     expect(seed.writes).toEqual([]);
+  });
+
+  it('gives every policy to a namespace matching an additional namespace selector, and takes them back', async () => {
+    const seed = new FakeSeed();
+    seed.add(namespace('custom', { custom: 'namespace' }));
+    seed.add(endpoints('10.0.0.1'));
+    const additionalNamespaceSelectors = [labelSelectorAsSelector({ matchLabels: { custom: 'namespace' } })];
+    await new NetworkPolicyReconciler({ seed, networks }).reconcile({ namespace: '', name: 'custom' }, ctx);
+    expect(seed.policies('custom')).toEqual([]);
+
+    const r = new NetworkPolicyReconciler({ seed, networks, additionalNamespaceSelectors });
+    await r.reconcile({ namespace: '', name: 'custom' }, ctx);
+    expect(seed.policies('custom')).toEqual(all);
+
+    seed.add(namespace('custom', { custom: 'gone' }));
+    await r.reconcile({ namespace: '', name: 'custom' }, ctx);
+    expect(seed.policies('custom')).toEqual([]);
+  });
+
+  it('adds the resolved addresses of the API server hostname to allow-to-runtime-apiserver', async () => {
+    const seed = new FakeSeed();
+    seed.add(namespace('garden', {}));
+    seed.add(endpoints('10.0.0.1'));
+    const resolver = { subsets: () => [{ addresses: [{ ip: '192.0.2.7' }], ports: [{ port: 443, protocol: 'TCP' }] }] };
+    await new NetworkPolicyReconciler({ seed, networks, resolver }).reconcile({ namespace: '', name: 'garden' }, ctx);
+    expect(seed.policy('garden', 'allow-to-runtime-apiserver')!.spec!.egress).toEqual([
+      { to: [{ ipBlock: { cidr: '10.0.0.1/32' } }], ports: [{ protocol: 'TCP', port: 6443 }] },
+      { to: [{ ipBlock: { cidr: '192.0.2.7/32' } }], ports: [{ protocol: 'TCP', port: 443 }] },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // namespace, the general NetworkPolicies it gets (`policies.ts`) are created or brought back in line, the others
 // deleted. Namespaces being deleted or not Active are left alone.
 import { isDeepStrictEqual } from 'node:util';
-import { Annotations } from '@gardener-ts/api';
+import { Annotations, type Selector } from '@gardener-ts/api';
 import {
   ignoreNotFound,
   Kinds,
@@ -30,6 +30,10 @@ export interface NetworkPolicyReconcilerDeps {
   seed: Pick<Client, 'get' | 'create' | 'update' | 'delete'>;
   /** The seed's networks (`seedConfig.spec.networks`). */
   networks: RuntimeNetworks;
+  /** `controllers.networkPolicy.additionalNamespaceSelectors`: namespaces matching one get every policy. */
+  additionalNamespaceSelectors?: readonly Selector[];
+  /** The resolved addresses of the API server's hostname (`hostname-resolver.ts`): further runtime API server peers. */
+  resolver?: { subsets(): EndpointSubset[] };
 }
 
 interface NamespaceLike {
@@ -79,7 +83,7 @@ export class NetworkPolicyReconciler {
       ctx.log.debug("Skip NetworkPolicy reconciliation because namespace is not in 'Active' phase");
       return;
     }
-    const wanted = new Set(policiesForNamespace(namespace.metadata?.labels));
+    const wanted = new Set(policiesForNamespace(namespace.metadata?.labels, this.deps.additionalNamespaceSelectors));
     const inputs: PolicyInputs = { networks: this.deps.networks };
     for (const name of PolicyNames) {
       const key = { namespace: req.name, name };
@@ -106,7 +110,7 @@ export class NetworkPolicyReconciler {
     const endpoints = (await this.deps.seed.get(Kinds.Endpoints, { namespace: 'default', name: 'kubernetes' })) as {
       subsets?: EndpointSubset[];
     };
-    return endpoints.subsets ?? [];
+    return [...(endpoints.subsets ?? []), ...(this.deps.resolver?.subsets() ?? [])];
   }
 
   private async deleteIfPresent(key: { namespace: string; name: string }, ctx: ReconcileContext): Promise<void> {

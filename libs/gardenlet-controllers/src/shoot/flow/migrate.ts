@@ -2,7 +2,8 @@
 // Gardener's task names and dependencies (`pkg/gardenlet/controller/shoot/shoot/reconciler_migrate.go`). The shoot's
 // ManagedResources go with their objects kept in the shoot; every extension resource is asked to `migrate` (its
 // extension forgets it and keeps what it created outside), waited for, and the ShootState is persisted in the garden;
-// then the extension resources, kube-apiserver, etcd (after its final full snapshot, when backups exist) and the
+// then the extension resources, kube-apiserver, etcd (after its final full snapshot, when backups exist, and after the
+// shoot's BackupEntry was moved to the destination seed and migrated by this seed's BackupEntry controller) and the
 // control plane namespace are deleted. The destination seed's gardenlet restores from the ShootState.
 import type { Flow, RetryOptions } from '@gardener-ts/flow';
 import { DefaultStepRetry, ShootGraph } from './builder.js';

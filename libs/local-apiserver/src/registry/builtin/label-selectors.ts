@@ -1,68 +1,34 @@
-// kube's validation of label selectors in built-in specs (apimachinery's metav1validation.ValidateLabelSelector):
-// `matchLabels` as labels, every `matchExpressions` entry with a known operator, values only where the operator takes
-// them, a qualified-name key and valid label values. Where a selector sits in each kind (workloads, Jobs,
-// PodDisruptionBudgets, NetworkPolicy peers) follows k8s.io/kubernetes/pkg/apis/*/validation.
-import { qualifiedNameErrors, labelValueErrors } from '@gardener-ts/api';
+// kube's validation of label selectors in built-in specs: apimachinery's metav1validation.ValidateLabelSelector (the one
+// implementation, in @gardener-ts/api) as 422 causes, at the places a selector sits in each kind (workloads, Jobs,
+// PodDisruptionBudgets, NetworkPolicy peers) as k8s.io/kubernetes/pkg/apis/*/validation has them.
+import {
+  FieldPath,
+  hasInvalidLabelValueInSelector as hasInvalidLabelValue,
+  validateLabelSelector,
+  type FieldError,
+  type LabelSelectorValidationOptions,
+} from '@gardener-ts/api';
 import { validateLabels } from '../../api/meta.js';
 import type { FieldProblem } from '../../schema/types.js';
 import type { KubeObject } from '../../storage/types.js';
-import { forbidden, invalid, required } from './field-problems.js';
 
-/** metav1validation.LabelSelectorValidationOptions. */
-export interface LabelSelectorOptions {
-  /** Accept invalid label values in `matchExpressions` (kube allows them on update when the old object had them). */
-  allowInvalidLabelValueInSelector?: boolean;
+/** A field.Error as the API server's 422 cause: the path, the reason and the message without the path. */
+function asProblem(error: FieldError): FieldProblem {
+  const prefix = `${error.field}: `;
+  return {
+    field: error.field,
+    reason: error.type,
+    message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
+  };
 }
 
-/** metav1validation.ValidateLabelSelector for the selector at `field`; nothing for an absent selector. */
+/** metav1validation.ValidateLabelSelector (the one in @gardener-ts/api) for the selector at `field`. */
 export function labelSelectorProblems(
   selector: unknown,
   field: string,
-  options: LabelSelectorOptions = {},
+  options: LabelSelectorValidationOptions = {},
 ): FieldProblem[] {
-  if (selector === null || typeof selector !== 'object') return [];
-  const { matchLabels, matchExpressions } = selector as KubeObject;
-  const problems = validateLabels(matchLabels, `${field}.matchLabels`);
-  (Array.isArray(matchExpressions) ? matchExpressions : []).forEach((requirement: KubeObject, i: number) => {
-    const at = `${field}.matchExpressions[${i}]`;
-    const values: unknown[] = Array.isArray(requirement?.values) ? requirement.values : [];
-    switch (requirement?.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0)
-          problems.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0)
-          problems.push(
-            forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
-          );
-        break;
-      default:
-        problems.push(invalid(`${at}.operator`, requirement?.operator, 'not a valid selector operator'));
-    }
-    const key = typeof requirement?.key === 'string' ? requirement.key : '';
-    for (const m of qualifiedNameErrors(key)) problems.push(invalid(`${at}.key`, key, m));
-    if (!options.allowInvalidLabelValueInSelector) {
-      values.forEach((value, j) => {
-        for (const m of labelValueErrors(String(value))) problems.push(invalid(`${at}.values[${j}]`, value, m));
-      });
-    }
-  });
-  return problems;
-}
-
-/** Whether any `matchExpressions` value of the selector is not a valid label value. */
-function hasInvalidLabelValue(selector: unknown): boolean {
-  const expressions = (selector as KubeObject | undefined)?.matchExpressions;
-  return (
-    Array.isArray(expressions) &&
-    expressions.some(
-      (r: KubeObject) =>
-        Array.isArray(r?.values) && r.values.some((v: unknown) => labelValueErrors(String(v)).length > 0),
-    )
-  );
+  return validateLabelSelector(selector, FieldPath.root(field), options).map(asProblem);
 }
 
 /** The peers of a NetworkPolicy's ingress (`from`) and egress (`to`) rules. */

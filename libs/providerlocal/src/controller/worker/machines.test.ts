@@ -21,6 +21,7 @@ describe("a pool's machine-controller-manager settings (Gardener's ReadMachineCo
       machineCreationTimeout: '15m',
       maxEvictRetries: 7,
       nodeConditions: ['ReadonlyFilesystem', 'FrequentKubeletRestart'],
+      disableHealthTimeout: true,
     };
     expect(machineConfigurationOf(pool(settings))).toEqual({
       drainTimeout: '30m',
@@ -28,6 +29,7 @@ describe("a pool's machine-controller-manager settings (Gardener's ReadMachineCo
       creationTimeout: '15m',
       maxEvictRetries: 7,
       nodeConditions: 'ReadonlyFilesystem,FrequentKubeletRestart',
+      disableHealthTimeout: true,
     });
     const wanted = wantedMachines(
       { metadata: { namespace: 'shoot--p--s' }, spec: { region: 'local', pools: [pool(settings)] } as never },
@@ -39,6 +41,7 @@ describe("a pool's machine-controller-manager settings (Gardener's ReadMachineCo
       creationTimeout: '15m',
       maxEvictRetries: 7,
       nodeConditions: 'ReadonlyFilesystem,FrequentKubeletRestart',
+      disableHealthTimeout: true,
     });
   });
 
@@ -46,5 +49,6 @@ describe("a pool's machine-controller-manager settings (Gardener's ReadMachineCo
     expect(machineConfigurationOf(pool())).toEqual({});
     expect(machineConfigurationOf(pool({ nodeConditions: [] }))).toEqual({});
     expect(machineConfigurationOf(pool({ maxEvictRetries: 0 }))).toEqual({ maxEvictRetries: 0 });
+    expect(machineConfigurationOf(pool({ disableHealthTimeout: false }))).toEqual({ disableHealthTimeout: false });
   });
 });

@@ -59,14 +59,15 @@ export interface MachineConfiguration {
   creationTimeout?: string;
   maxEvictRetries?: number;
   nodeConditions?: string;
+  disableHealthTimeout?: boolean;
 }
 
 /**
  * The machine-controller-manager settings of a pool (`machineControllerManager` of the Worker's pool) as the
  * MachineDeployment's template carries them (Gardener's generic Worker actuator, ReadMachineConfiguration):
  * `machineDrainTimeout` → `drainTimeout`, `machineHealthTimeout` → `healthTimeout`, `machineCreationTimeout` →
- * `creationTimeout`, `maxEvictRetries`, and `nodeConditions` joined by commas. The machine controller honours them
- * per machine instead of its defaults.
+ * `creationTimeout`, `maxEvictRetries`, `nodeConditions` joined by commas, and `disableHealthTimeout`. The machine
+ * controller honours them per machine instead of its defaults.
  */
 export function machineConfigurationOf(pool: WorkerPool): MachineConfiguration {
   const mcm = pool.machineControllerManager;
@@ -77,6 +78,7 @@ export function machineConfigurationOf(pool: WorkerPool): MachineConfiguration {
     ...(mcm.machineCreationTimeout ? { creationTimeout: mcm.machineCreationTimeout } : {}),
     ...(mcm.maxEvictRetries !== undefined ? { maxEvictRetries: mcm.maxEvictRetries } : {}),
     ...(mcm.nodeConditions && mcm.nodeConditions.length > 0 ? { nodeConditions: mcm.nodeConditions.join(',') } : {}),
+    ...(mcm.disableHealthTimeout !== undefined ? { disableHealthTimeout: mcm.disableHealthTimeout } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { ShootAccessSecretName, shootClientFor } from '@gardener-ts/extensions';
 import { MachineKind, NodeLabel } from '../../objects.js';
-import { nodeHealthOf } from './health.js';
+import { nodeStateOf } from './health.js';
 import { NodeDrainer, drainShootOf, type DrainOutcome } from './drainer.js';
 import { ShootNodeWatches } from './node-watch.js';
 import {
@@ -33,6 +33,7 @@ import {
   type ShootNodeDeleter,
   type ShootNodeDrain,
   type ShootNodeReadiness,
+  type ShootNodeState,
 } from './reconciler.js';
 
 /** The controller's name. */
@@ -64,13 +65,15 @@ async function withShoot<T>(
  * (see withShoot), rejects when the shoot does not answer.
  */
 export function shootNodeReadiness(seed: Pick<Client, 'get'>): ShootNodeReadiness {
-  return (namespace, nodeName, failureConditions) =>
-    withShoot(seed, namespace, { state: 'Ready' } as const, async (shoot) => {
+  return (namespace, nodeName, failureConditions, options) =>
+    withShoot<ShootNodeState>(seed, namespace, { state: 'Ready' }, async (shoot) => {
       const node = await shoot.get(Kinds.Node, { name: nodeName }).catch((err: unknown) => {
         if (isNotFound(err)) return undefined;
         throw err;
       });
-      return node ? nodeHealthOf(node.status?.conditions, failureConditions) : ({ state: 'NotFound' } as const);
+      return node
+        ? nodeStateOf(node.status?.conditions, failureConditions, options?.conditions)
+        : ({ state: 'NotFound' } as const);
     });
 }
 

@@ -10,7 +10,9 @@ import {
   isMisconfiguredBudget,
   nextPodStep,
   podDisposition,
+  podRemovalTime,
   podsToDrain,
+  restoredPodState,
   terminationCondition,
 } from './drain.js';
 import { DefaultMachineDrainTimeoutMs, DefaultMaxEvictRetries, PodEvictionRetryIntervalMs } from './settings.js';
@@ -208,6 +210,70 @@ describe('nextPodStep', () => {
         const s = step({ state: { refused, nextAttemptAt: t0 + offset }, maxEvictRetries: max });
         if (refused >= max) expect(s.type).toBe('delete');
         else expect(s.type).not.toBe('delete');
+      }),
+    );
+  });
+});
+
+describe('restoredPodState (a restarted controller continues the drain)', () => {
+  const started = t0 - 90_000;
+  /** A Pod whose eviction the API server accepted at `at` with `grace` seconds. */
+  const evictedAt = (at: number, grace: number): PodObject => {
+    const p = pod({ owner: 'ReplicaSet', grace });
+    p.metadata = {
+      ...p.metadata,
+      deletionTimestamp: new Date(at + grace * 1000).toISOString(),
+      deletionGracePeriodSeconds: grace,
+    } as PodObject['metadata'];
+    return p;
+  };
+
+  it('reads when a Pod was evicted from its deletion timestamp, and waits for it from then, not from the restart', () => {
+    const evicted = evictedAt(t0 - 60_000, 30);
+    expect(podRemovalTime(evicted)).toBe(t0 - 60_000);
+    expect(podRemovalTime(pod({}))).toBeUndefined();
+    const state = restoredPodState(evicted, { startedAt: started, now: t0 });
+    expect(state.removedAt).toBe(t0 - 60_000);
+    const step = (now: number) =>
+      nextPodStep({ pod: evicted, state, now, forced: false, maxEvictRetries: 3, drainTimeoutMs: 3_600_000 });
+    // Evicted 60 s ago with 30 s grace: 30 s + 30 s buffer are over, the drain fails for it now.
+    expect(step(t0 + 1)).toEqual({ type: 'timeout' });
+    expect(step(t0)).toEqual({ type: 'wait', untilMs: t0 });
+    // A Pod deleted before this drain began (an earlier one failed) is waited for from the drain's start.
+    expect(restoredPodState(evictedAt(started - 600_000, 30), { startedAt: started, now: t0 }).removedAt).toBe(started);
+  });
+
+  it('counts a Pod still there as refused once per retry interval since the drain began', () => {
+    expect(restoredPodState(pod({}), { startedAt: started, now: t0 })).toEqual({ refused: 4, nextAttemptAt: 0 });
+    expect(restoredPodState(pod({}), { startedAt: t0, now: t0 })).toEqual({ refused: 0, nextAttemptAt: 0 });
+    const step = (refused: number) =>
+      nextPodStep({
+        pod: pod({ owner: 'ReplicaSet' }),
+        state: { refused, nextAttemptAt: 0 },
+        now: t0,
+        forced: false,
+        maxEvictRetries: 4,
+        drainTimeoutMs: 3_600_000,
+      });
+    expect(step(restoredPodState(pod({}), { startedAt: started, now: t0 }).refused)).toEqual({ type: 'delete' });
+    expect(step(restoredPodState(pod({}), { startedAt: started + 10_001, now: t0 }).refused)).toEqual({
+      type: 'evict',
+    });
+  });
+
+  it('uses up the evictions when the uninterrupted drain would have: max evictions × 20 s after it began (property)', () => {
+    fc.assert(
+      fc.property(fc.nat(3_600_000), fc.nat(200), (elapsed, maxEvictRetries) => {
+        const state = restoredPodState(pod({}), { startedAt: t0, now: t0 + elapsed });
+        const s = nextPodStep({
+          pod: pod({ owner: 'ReplicaSet' }),
+          state,
+          now: t0 + elapsed,
+          forced: false,
+          maxEvictRetries,
+          drainTimeoutMs: 7_200_000,
+        });
+        expect(s.type).toBe(elapsed >= maxEvictRetries * PodEvictionRetryIntervalMs ? 'delete' : 'evict');
       }),
     );
   });

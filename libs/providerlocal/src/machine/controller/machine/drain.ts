@@ -5,7 +5,8 @@
 // NotReady or with a ReadonlyFilesystem for more than 5 minutes: Pods are deleted at once and not waited for), and
 // per Pod the next step: evict through the Eviction API, evict again 20 s after a PodDisruptionBudget refused
 // (429), delete once the evictions are used up, wait until it is gone (its termination grace period, at most the
-// drain timeout, plus 30 s). Pure: the shell (./drainer.ts) carries the steps out and keeps the per-Pod state.
+// drain timeout, plus 30 s). Pure: the shell (./drainer.ts) carries the steps out and keeps the per-Pod state, which
+// a restarted controller rebuilds from the drain's start and the Pods (restoredPodState).
 import type { NodeObject, PodObject, StatusCondition } from '@gardener-ts/controller-runtime';
 import { PodEvictionRetryIntervalMs } from './settings.js';
 
@@ -101,6 +102,34 @@ export interface PodDrainState {
   nextAttemptAt: number;
   /** When its eviction or deletion was accepted (ms); it is waited for from then. */
   removedAt?: number;
+}
+
+/**
+ * When the API server accepted a Pod's deletion or eviction (ms), read from the Pod: its `deletionTimestamp` is that
+ * moment plus `deletionGracePeriodSeconds`; undefined for a Pod that is not being deleted.
+ */
+export function podRemovalTime(pod: PodObject): number | undefined {
+  const at = Date.parse(pod.metadata?.deletionTimestamp ?? '');
+  if (Number.isNaN(at)) return undefined;
+  const grace = (pod.metadata as { deletionGracePeriodSeconds?: number } | undefined)?.deletionGracePeriodSeconds;
+  return at - (grace ?? 0) * 1000;
+}
+
+/**
+ * The state a drain that began at `startedAt` has for a Pod when the controller remembers nothing of it (it was
+ * restarted): what MCM's one blocking drain call effectively knows at `now`. A Pod being deleted was evicted when the
+ * API server accepted it (see {@link podRemovalTime}), not before the drain began — it is waited for from then, so the
+ * wait does not start again. A Pod still there was refused once per retry interval since the drain began, so its
+ * evictions run out when they would have without the restart; its next eviction is due at once.
+ */
+export function restoredPodState(
+  pod: PodObject,
+  drain: { startedAt: number; now: number; retryIntervalMs?: number },
+): PodDrainState {
+  const removedAt = podRemovalTime(pod);
+  if (removedAt !== undefined) return { refused: 0, nextAttemptAt: 0, removedAt: Math.max(removedAt, drain.startedAt) };
+  const interval = drain.retryIntervalMs ?? PodEvictionRetryIntervalMs;
+  return { refused: Math.max(0, Math.floor((drain.now - drain.startedAt) / interval)), nextAttemptAt: 0 };
 }
 
 /** The next step for one Pod the drain takes. */

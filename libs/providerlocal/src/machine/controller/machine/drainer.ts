@@ -3,7 +3,9 @@
 // `Terminating` condition on it, then for every Pod the drain takes (see ./drain.ts) evict it through the Eviction
 // API, evict again while a PodDisruptionBudget refuses, delete it when the evictions are used up or the drain is
 // forced, and wait until it is gone. What it remembers of each Pod (refused evictions, when it was evicted) lives in
-// memory per machine; a restarted controller starts counting again, as MCM's drain does on its next sync.
+// memory per machine; a restarted controller rebuilds it from what is persisted — when the drain began (the Machine's
+// drain operation, as MCM's blocking drain call has it) and the Pods' deletion timestamps — so it continues the same
+// drain and its timeouts instead of starting again.
 import {
   Kinds,
   isNotFound,
@@ -19,6 +21,7 @@ import {
   isMisconfiguredBudget,
   nextPodStep,
   podsToDrain,
+  restoredPodState,
   terminationCondition,
   type DisruptionBudget,
   type ForceReason,
@@ -59,6 +62,11 @@ export interface DrainRequest {
   phase: string | undefined;
   /** When the machine was deleted, ms since the epoch. */
   deletedAt: number;
+  /**
+   * When this drain began, ms since the epoch, as the Machine records it (its drain operation's `lastUpdateTime`);
+   * absent for a drain that begins now. A drain this process remembers nothing of continues from it.
+   */
+  startedAt?: number;
   now: number;
   drainTimeoutMs: number;
   maxEvictRetries: number;
@@ -150,7 +158,10 @@ export class NodeDrainer {
 
     const onNode = await client.list(Kinds.Pod, { fieldSelector: { 'spec.nodeName': req.nodeName } });
     const { drain, warnings } = podsToDrain(onNode.items, req.nodeName);
-    const previous = this.memory.get(req.machine) ?? new Map<string, PodDrainState>();
+    const remembered = this.memory.get(req.machine);
+    // Nothing remembered of a drain that began before (a restart): its Pods' states as the drain has them by now.
+    const restore = remembered === undefined && req.startedAt !== undefined ? req.startedAt : undefined;
+    const previous = remembered ?? new Map<string, PodDrainState>();
     const states = new Map<string, PodDrainState>();
     const maxEvictRetries = effectiveMaxEvictRetries(req.maxEvictRetries, req.drainTimeoutMs, forced !== undefined);
     const errors: string[] = [];
@@ -158,6 +169,12 @@ export class NodeDrainer {
     let next = Infinity;
     for (const pod of drain) {
       const uid = pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+      if (restore !== undefined) {
+        previous.set(
+          uid,
+          restoredPodState(pod, { startedAt: restore, now: req.now, retryIntervalMs: this.retryIntervalMs }),
+        );
+      }
       const state: PodDrainState = { ...(previous.get(uid) ?? { refused: 0, nextAttemptAt: 0 }) };
       states.set(uid, state);
       const step = nextPodStep({

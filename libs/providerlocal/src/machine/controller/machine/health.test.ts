@@ -9,6 +9,7 @@ import {
   type MachineHealthInput,
   type NodeHealth,
   type PodHealth,
+  nodeStateOf,
 } from './health.js';
 
 const options = { creationTimeoutMs: 20 * 60_000, healthTimeoutMs: 10 * 60_000, healthCheckPeriodMs: 30_000 };
@@ -24,6 +25,26 @@ const input = (over: Partial<MachineHealthInput>): MachineHealthInput => ({
   now: t0 + 1000,
   options,
   ...over,
+});
+
+describe('nodeStateOf', () => {
+  it("adds the Machine's copy of the Node's conditions only when asked, keeping the fields MCM keeps", () => {
+    const conditions = [
+      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: 'h', lastTransitionTime: 't' },
+      { type: 'DiskPressure', status: 'True', message: 'full', extra: 'dropped' },
+    ];
+    expect(nodeStateOf(conditions, undefined, false)).toEqual({
+      state: 'NotReady',
+      conditions: 'DiskPressure=True',
+    });
+    expect(nodeStateOf(conditions, [], true)).toEqual({
+      state: 'Ready',
+      nodeConditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: 'h', lastTransitionTime: 't' },
+        { type: 'DiskPressure', status: 'True', message: 'full' },
+      ],
+    });
+  });
 });
 
 describe('nodeHealthOf', () => {

@@ -91,6 +91,46 @@ export function nodeHealthOf(
   };
 }
 
+/** A Node condition as a Machine keeps its copy (`status.conditions`). */
+export interface MachineNodeCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+
+/**
+ * The copy of a Node's conditions a Machine keeps in `status.conditions` (MCM's reconcileMachineHealth copies them on
+ * every health check): type, status, reason, message and times.
+ */
+export function machineConditionsOf(
+  conditions: readonly (NodeConditionLike & Partial<MachineNodeCondition>)[] | undefined,
+): MachineNodeCondition[] {
+  return (conditions ?? []).map((c) => ({
+    type: c.type,
+    status: c.status,
+    ...(c.reason !== undefined ? { reason: c.reason } : {}),
+    ...(c.message !== undefined ? { message: c.message } : {}),
+    ...(c.lastHeartbeatTime !== undefined ? { lastHeartbeatTime: c.lastHeartbeatTime } : {}),
+    ...(c.lastTransitionTime !== undefined ? { lastTransitionTime: c.lastTransitionTime } : {}),
+  }));
+}
+
+/**
+ * The health of a Node from its conditions (see {@link nodeHealthOf}), with the Machine's copy of the conditions
+ * (`nodeConditions`) when `copy` asks for it.
+ */
+export function nodeStateOf(
+  conditions: (NodeConditionLike & Partial<MachineNodeCondition>)[] | undefined,
+  failureConditions: readonly string[] | undefined,
+  copy: boolean | undefined,
+): Exclude<NodeHealth, { state: 'NotFound' | 'Unreachable' }> & { nodeConditions?: MachineNodeCondition[] } {
+  const health = nodeHealthOf(conditions, failureConditions);
+  return copy ? { ...health, nodeConditions: machineConditionsOf(conditions) } : health;
+}
+
 /** What the health check looks at. */
 export interface MachineHealthInput {
   /** The machine's name. */

@@ -17,7 +17,7 @@ import {
   type WatchEvent,
 } from '@gardener-ts/controller-runtime';
 import { ShootAccessSecretName, shootClientFor } from '@gardener-ts/extensions';
-import { nodeHealthOf } from './health.js';
+import { nodeStateOf } from './health.js';
 import type { ShootNodeReadiness } from './reconciler.js';
 
 /** How long the health check waits for a new watch's first list before it asks the shoot itself. */
@@ -207,13 +207,15 @@ export class ShootNodeWatches {
    * The health of a machine's Node from the watch (see ./health.ts nodeHealthOf); Ready without a shoot. While the
    * watch has not synced or its requests fail, the Node is looked at live; that rejects when the shoot does not answer.
    */
-  readonly readiness: ShootNodeReadiness = async (namespace, nodeName, failureConditions) => {
+  readonly readiness: ShootNodeReadiness = async (namespace, nodeName, failureConditions, options) => {
     const watch = await this.watchOf(namespace);
     if (!watch) return { state: 'Ready' };
     const synced = watch.informer.hasSynced || (!watch.failing && (await this.waitForSync(watch)));
     if (synced && !watch.failing) {
       const node = watch.informer.store.get(nodeName);
-      return node ? nodeHealthOf(node.status?.conditions, failureConditions) : { state: 'NotFound' };
+      return node
+        ? nodeStateOf(node.status?.conditions, failureConditions, options?.conditions)
+        : { state: 'NotFound' };
     }
     const live = await watch.client.get(Kinds.Node, { name: nodeName }).catch((err: unknown) => {
       if (isNotFound(err)) return undefined;
@@ -222,6 +224,6 @@ export class ShootNodeWatches {
       });
     });
     if (synced) watch.failing = undefined; // the shoot answers again; the watch resumed
-    return live ? nodeHealthOf(live.status?.conditions, failureConditions) : { state: 'NotFound' };
+    return live ? nodeStateOf(live.status?.conditions, failureConditions, options?.conditions) : { state: 'NotFound' };
   };
 }

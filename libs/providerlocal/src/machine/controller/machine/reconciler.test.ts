@@ -301,6 +301,52 @@ describe("a Machine's health (machine-controller-manager's health check)", () =>
     expect(unknown.statuses.at(-1)?.lastOperation?.description).toBe('Machine m1 successfully re-joined the cluster');
   });
 
+  it("keeps a copy of its Node's conditions in status.conditions, written only when they change", async () => {
+    const nodeConditions = [
+      { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: '2026-11-29T09:00:00Z' },
+      { type: 'DiskPressure', status: 'False', lastHeartbeatTime: '2026-11-29T09:59:00Z' },
+    ];
+    const running = seed('Running');
+    await reconciler(running.client, t0 + 1000, async () => ({ ...ready, nodeConditions })).reconcile(req);
+    expect(running.statuses).toHaveLength(1);
+    expect(running.statuses[0]).toMatchObject({ currentStatus: { phase: 'Running' }, conditions: nodeConditions });
+
+    const bad = [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }];
+    const turning = seed('Running');
+    await reconciler(turning.client, t0 + 1000, async () => ({
+      state: 'NotReady',
+      conditions: 'Ready=False (KubeletNotReady)',
+      nodeConditions: bad,
+    })).reconcile(req);
+    expect(turning.statuses.at(-1)).toMatchObject({ currentStatus: { phase: 'Unknown' }, conditions: bad });
+
+    const statuses: unknown[] = [];
+    const copied = fakeSeedClient({
+      machine: machineObject({
+        metadata: { labels: { node: 'machine-m1' } },
+        status: {
+          currentStatus: { phase: 'Running', lastUpdateTime: new Date(t0).toISOString() },
+          lastOperation: { type: 'HealthCheck', state: 'Successful', description: 'x' },
+          addresses: [{ type: 'InternalIP', address: '127.0.0.9' }],
+          conditions: nodeConditions,
+        },
+      }),
+      objects: {
+        Pod: () => ({
+          metadata: { name: 'machine-m1' },
+          status: { phase: 'Running', podIP: '127.0.0.9', conditions: [{ type: 'Ready', status: 'True' }] },
+        }),
+        MachineClass: () => ({ metadata: { name: 'c' }, providerSpec: {} }),
+      },
+      patch: async (_kind, _key, patch) => {
+        if (patch.patch?.status) statuses.push(patch.patch.status);
+        return {};
+      },
+    });
+    await reconciler(copied, t0 + 1000, async () => ({ ...ready, nodeConditions })).reconcile(req);
+    expect(statuses).toEqual([]);
+  });
+
   it('does not recreate the Pod of a Running machine: the machine turns Unknown (its VM is gone)', async () => {
     const gone = seed('Running', null);
     const asked: string[] = [];

@@ -5,10 +5,12 @@
 // Running once the Pod is ready and its Node has joined the shoot and is Ready; Running → Unknown when the Pod or the
 // Node is not healthy any more (Nodes are watched, ./node-watch.ts; a resync every health check period), back to
 // Running when they are; Failed after the health timeout (at most one machine of a deployment at a time) or the
-// creation timeout — the MachineSet replaces it. Timeouts, drain settings and Node conditions are the Machine's own
-// (its pool's, ./settings.ts), else the controller's. On deletion, as MCM's deletion flow: Terminating, the Node
-// drained in the shoot (./drain.ts, ./drainer.ts; forced after the drain timeout), the Pod deleted, its Node deleted
-// in the shoot (through the `gardener` shoot access Secret, as extensions reach a shoot), then the finalizer removed.
+// creation timeout — the MachineSet replaces it; the Machine keeps a copy of its Node's conditions (`status.conditions`,
+// as MCM). Timeouts, drain settings and Node conditions are the Machine's own (its pool's, ./settings.ts), else the
+// controller's. On deletion, as MCM's deletion flow: Terminating, the Node drained in the shoot (./drain.ts,
+// ./drainer.ts; forced after the drain timeout; the drain's start kept in its `lastOperation`, so a restarted
+// controller continues it), the Pod deleted, its Node deleted in the shoot (through the `gardener` shoot access
+// Secret, as extensions reach a shoot), then the finalizer removed.
 // As machine-controller-manager, a machine whose user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own
 // bootstrap token in the shoot and its own user data Secret with the token filled in (see ../../bootstrap-token.ts);
 // the token goes once the machine has joined.
@@ -37,6 +39,7 @@ import { BootstrapTokenPlaceholder, withBootstrapToken } from '../../bootstrap-t
 import {
   decideMachineHealth,
   mayMarkFailed,
+  type MachineNodeCondition,
   type MachineOperation,
   type NodeHealth,
   type PodHealth,
@@ -140,7 +143,14 @@ export type ShootNodeReadiness = (
   nodeName: string,
   /** The Node conditions that make the machine unhealthy unless `False` (the machine's `nodeConditions`). */
   failureConditions?: readonly string[],
-) => Promise<Exclude<NodeHealth, { state: 'Unreachable' }>>;
+  /** `conditions`: also return the Node's conditions (`nodeConditions`, the Machine's copy). */
+  options?: { conditions?: boolean },
+) => Promise<ShootNodeState>;
+
+/** A machine's Node as the shoot shows it: its health and, when it is there, its conditions (the Machine's copy). */
+export type ShootNodeState = Exclude<NodeHealth, { state: 'Unreachable' }> & {
+  nodeConditions?: MachineNodeCondition[];
+};
 
 /**
  * One step of the drain of a deleted machine's Node in the shoot of a control plane namespace (see ./drainer.ts);
@@ -183,6 +193,29 @@ export function drainFinished(lastOperation: { type?: string; description?: stri
     DeletionSteps.nodeDeletion,
     DeletionSteps.finalizerRemoval,
   ].some((step) => d.endsWith(step));
+}
+
+/**
+ * When the drain of a deleted machine began, ms since the epoch, read from its `lastOperation`: a drain in progress
+ * (`Delete`, `Processing`, at the "Initiate node drain" step) keeps the `lastUpdateTime` of its first step, as MCM's
+ * one blocking drain call leaves the operation it started with. Undefined when no drain is in progress (none began, or
+ * the last one failed: MCM's next sync starts a new drain).
+ */
+export function drainStartedAt(
+  lastOperation: { type?: string; state?: string; description?: string; lastUpdateTime?: string } | undefined,
+): number | undefined {
+  if (!lastOperation || !isDrainInProgress(lastOperation)) return undefined;
+  const at = Date.parse(lastOperation.lastUpdateTime ?? '');
+  return Number.isNaN(at) ? undefined : at;
+}
+
+/** Whether an operation is a drain in progress (`Delete`, `Processing`, at the "Initiate node drain" step). */
+function isDrainInProgress(operation: { type?: string; state?: string; description?: string }): boolean {
+  return (
+    operation.type === 'Delete' &&
+    operation.state === 'Processing' &&
+    (operation.description ?? '').endsWith(DeletionSteps.drain)
+  );
 }
 
 /** The `lastOperation` of a drain step (MCM's descriptions), and whether the deletion goes on to the machine's VM. */
@@ -463,7 +496,9 @@ export class MachineReconciler {
     // Its node-agent and kubelet have their own credentials now (machine-controller-manager deletes the token here).
     // Without a view of the shoot's Nodes, joining is not known: the token stays until it expires or the machine goes.
     if (decision.joined && this.nodeReady) await this.deleteToken(current);
-    await this.setStatus(current, decision.phase, decision.operation, ip);
+    // As MCM, the Machine keeps a copy of its Node's conditions.
+    const conditions = node && 'nodeConditions' in node ? node.nodeConditions : undefined;
+    await this.setStatus(current, decision.phase, decision.operation, { ip, conditions });
     return decision.recheckAfterMs === undefined ? undefined : { requeueAfter: decision.recheckAfterMs };
   }
 
@@ -490,6 +525,7 @@ export class MachineReconciler {
     const settings = machineSettingsOf(machine, this.options);
     const now = this.now().getTime();
     const forceLabel = machine.metadata?.labels?.[ForceDeletionLabel] === 'True';
+    const startedAt = drainStartedAt(machine.status?.lastOperation);
     let outcome: DrainOutcome;
     try {
       outcome = await this.drain!(namespace, {
@@ -497,6 +533,7 @@ export class MachineReconciler {
         nodeName,
         phase: phaseOf(machine),
         deletedAt,
+        ...(startedAt !== undefined ? { startedAt } : {}),
         now,
         drainTimeoutMs: settings.drainTimeoutMs,
         maxEvictRetries: settings.maxEvictRetries,
@@ -517,7 +554,12 @@ export class MachineReconciler {
       this.log?.warn({ machine: `${namespace}/${name}`, node: nodeName, warnings: outcome.warnings }, 'drain warnings');
     }
     const { operation, proceed } = drainOperation(outcome);
-    await this.setStatus(machine, 'Terminating', operation);
+    // A drain going on keeps the time it began (what a restarted controller continues from).
+    const since =
+      startedAt !== undefined && isDrainInProgress(operation)
+        ? machine.status?.lastOperation?.lastUpdateTime
+        : undefined;
+    await this.setStatus(machine, 'Terminating', operation, { operationSince: since });
     if (proceed) return { proceed: true, operation };
     return { proceed: false, result: { requeueAfter: outcome.recheckAfterMs ?? 5000 } };
   }
@@ -536,10 +578,10 @@ export class MachineReconciler {
     nodeName: string,
     now: number,
     failureConditions: readonly string[],
-  ): Promise<NodeHealth | undefined> {
+  ): Promise<ShootNodeState | Extract<NodeHealth, { state: 'Unreachable' }> | undefined> {
     if (!this.nodeReady) return undefined;
     try {
-      const health = await this.nodeReady(namespace, nodeName, failureConditions);
+      const health = await this.nodeReady(namespace, nodeName, failureConditions, { conditions: true });
       const down = this.unreachableSince.get(namespace);
       if (down !== undefined) {
         this.unreachableSince.delete(namespace);
@@ -569,7 +611,7 @@ export class MachineReconciler {
         );
         return { requeueAfter: this.options.healthCheckPeriodMs };
       }
-      await this.setStatus(machine, 'Failed', operation, ip);
+      await this.setStatus(machine, 'Failed', operation, { ip });
       return {};
     };
     if (deployment === undefined) return mark();
@@ -587,15 +629,22 @@ export class MachineReconciler {
 
   /**
    * Writes the machine's phase, last operation (the current one when `operation` is absent) and address, unless they
-   * are as they were; `currentStatus.lastUpdateTime` is when the machine entered its phase (timeouts count from it).
+   * are as they were; `currentStatus.lastUpdateTime` is when the machine entered its phase (timeouts count from it),
+   * `lastOperation.lastUpdateTime` when the operation changed, or `operationSince` (an operation going on);
+   * `conditions` (the Node's, when known) replace the Machine's copy.
    */
   private async setStatus(
     machine: Machine,
     phase: MachinePhase,
     operation?: MachineOperation,
-    ip?: string,
+    extra: { ip?: string; operationSince?: string; conditions?: MachineNodeCondition[] } = {},
   ): Promise<void> {
+    const { ip, operationSince } = extra;
     const status = machine.status ?? {};
+    const conditions =
+      extra.conditions && JSON.stringify(extra.conditions) !== JSON.stringify(status.conditions ?? [])
+        ? extra.conditions
+        : undefined;
     const addresses = ip ? [{ type: 'InternalIP', address: ip }] : status.addresses;
     const last = status.lastOperation;
     const op = operation ?? {
@@ -609,7 +658,8 @@ export class MachineReconciler {
       last?.description === op.description &&
       last?.type === op.type &&
       last?.state === op.state &&
-      JSON.stringify(status.addresses) === JSON.stringify(addresses)
+      JSON.stringify(status.addresses) === JSON.stringify(addresses) &&
+      conditions === undefined
     ) {
       return;
     }
@@ -627,8 +677,12 @@ export class MachineReconciler {
               lastUpdateTime: (samePhase && status.currentStatus?.lastUpdateTime) || at,
               timeoutActive: false,
             },
-            lastOperation: { ...op, lastUpdateTime: operationChanged ? at : (last?.lastUpdateTime ?? at) },
+            lastOperation: {
+              ...op,
+              lastUpdateTime: operationSince ?? (operationChanged ? at : (last?.lastUpdateTime ?? at)),
+            },
             ...(addresses ? { addresses } : {}),
+            ...(conditions ? { conditions } : {}),
           },
         },
       },
