@@ -1,10 +1,11 @@
 // The informer cache: one shared informer per kind (and selector/namespace/metadata-only variant), created on first
 // use, and a Reader that answers get/list from memory.
+import { parseFieldSelector } from '@gardener-ts/api';
 import type { Logger } from '@gardener-ts/logging';
 import { ApiError } from '../client/api-error.js';
 import type { ApiClient, Reader } from '../client/client.js';
 import { gvkString, type GroupVersionKind, type Kind } from '../client/gvk.js';
-import { selectorString, type ListOptions, type Selector } from '../client/options.js';
+import { fieldSelectorString, selectorString, type ListOptions, type Selector } from '../client/options.js';
 import type { KubernetesObject, ObjectKey, ObjectList } from '../client/types.js';
 import { parseLabelSelector } from '../labels/selector.js';
 import { SharedInformer, type InformerOptions } from './informer.js';
@@ -199,13 +200,15 @@ function informerKey(kind: GroupVersionKind & { metadataOnly?: boolean }): strin
 }
 
 function fieldTerms(selector: Selector | undefined): Record<string, string> {
-  const s = selectorString(selector);
+  const s = fieldSelectorString(selector);
   if (!s) return {};
   const terms: Record<string, string> = {};
-  for (const term of s.split(',')) {
-    const m = /^\s*([^=!\s]+)\s*==?\s*(.*?)\s*$/.exec(term);
-    if (!m) throw new Error(`the cache supports only field equality (field=value), got ${JSON.stringify(term)}`);
-    terms[m[1]] = m[2];
+  for (const requirement of parseFieldSelector(s)) {
+    if (requirement.operator !== '=')
+      throw new Error(
+        `the cache supports only field equality (field=value), got ${JSON.stringify(`${requirement.field}!=${requirement.value}`)}`,
+      );
+    terms[requirement.field] = requirement.value;
   }
   return terms;
 }

@@ -1,4 +1,5 @@
 // Request options of the client's operations, and how they become query parameters.
+import { escapeFieldSelectorValue } from '@gardener-ts/api';
 
 /** `app=web,tier!=db` or `{ app: 'web' }` (equality on every key). */
 export type Selector = string | Record<string, string>;
@@ -58,10 +59,18 @@ export function selectorString(selector: Selector | undefined): string | undefin
     .join(',');
 }
 
+/** A field selector as the API server reads it: an object's values escaped as kube's `fields.EscapeValue` does. */
+export function fieldSelectorString(selector: Selector | undefined): string | undefined {
+  if (selector === undefined || typeof selector === 'string') return selector;
+  return Object.entries(selector)
+    .map(([k, v]) => `${k}=${escapeFieldSelectorValue(String(v))}`)
+    .join(',');
+}
+
 export function listQuery(opts: ListOptions): URLSearchParams {
   const q = new URLSearchParams();
   const labels = selectorString(opts.labelSelector);
-  const fields = selectorString(opts.fieldSelector);
+  const fields = fieldSelectorString(opts.fieldSelector);
   if (labels) q.set('labelSelector', labels);
   if (fields) q.set('fieldSelector', fields);
   if (opts.limit !== undefined) {

@@ -18,7 +18,11 @@ import {
 
 const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
 const base64 = fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString('base64'));
-const json: fc.Arbitrary<unknown> = fc.jsonValue().filter((v) => v !== null);
+// As the API server stores it: JSON (no -0, which JSON writes as 0).
+const json: fc.Arbitrary<unknown> = fc
+  .jsonValue()
+  .map((v) => JSON.parse(JSON.stringify(v)) as unknown)
+  .filter((v) => v !== null);
 
 /** A secret of the secrets manager, persisted or not. */
 const managedSecret = fc.record({

@@ -108,13 +108,8 @@ describe('Job controller', () => {
 
   it('fails a Job that runs past activeDeadlineSeconds and stops its pods', async () => {
     await h.api.create(job('slow', { activeDeadlineSeconds: 1 }));
-    // Only that a pod was started: on a loaded machine the deadline can pass before the pod reports Running.
-    await waitFor(
-      'a pod of slow',
-      async () =>
-        (await h.api.list(PodKind, { namespace: 'default', labelSelector: 'batch.kubernetes.io/job-name=slow' })).items
-          .length > 0,
-    );
+    // No wait for its pod first: on a loaded machine the 1 s deadline can pass, and the pod be gone, before a poll sees
+    // it. `status.failed` below counts the pod the Job started and stopped.
     const failed = await h.eventually(
       'DeadlineExceeded',
       JobKind,
