@@ -6,7 +6,7 @@
 // flow's progress events on NATS (started → succeeded), in the order they started, for the tasks of the first round
 // that took 0.5 s or more. Prints markdown tables of medians.
 //
-//   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10]
+//   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10] [--keep-logs]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,7 +31,9 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
   }
 }
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, 'idle-seconds': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, 'idle-seconds': { type: 'string' }, 'keep-logs': { type: 'boolean' } },
+});
 const rounds = Number(values.rounds ?? 2);
 const idleMs = Number(values['idle-seconds'] ?? 10) * 1000;
 const created: number[] = [];
@@ -81,7 +83,9 @@ for (let round = 0; round < rounds; round++) {
     deleted.push(await until('the Shoot to be gone', () => jsonpath('{.metadata.name}') === '', 900_000));
   } finally {
     await stop(proc);
-    rmSync(dir, { recursive: true, force: true });
+    // --keep-logs: the landscape's data dir (the components' and the Pods' logs) stays for a look at where time went.
+    if (values['keep-logs']) process.stderr.write(`landscape of round ${round + 1} kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
 }

@@ -75,10 +75,18 @@ async function waitForReverted() {
   );
 }
 
-async function writesDuring(ms: number): Promise<[number, number]> {
+/** How often the resource-manager finished reconciling a ManagedResource (its debug log says so each time). */
+const reconciles = () => land.app!.output().split('Finished to reconcile ManagedResource').length - 1;
+
+/**
+ * The target's write requests before and after the ManagedResource's next periodic resync (every 15 s): the counters
+ * are read once the last watch events settled, and again once a reconciliation finished after that.
+ */
+async function writesAroundResync(): Promise<[number, number]> {
   await new Promise((r) => setTimeout(r, 1500)); // let the last watch events settle
   const before = await writeRequests(land.target.kubeconfigPath);
-  await new Promise((r) => setTimeout(r, ms));
+  const reconciled = reconciles();
+  await waitFor('the next resync', () => reconciles() > reconciled, { timeoutMs: 30_000 });
   return [before, await writeRequests(land.target.kubeconfigPath)];
 }
 
@@ -124,7 +132,7 @@ describe('manual changes inside spec', () => {
   }, 90_000);
 
   it('leave no write behind: resyncs of the reverted object write nothing', async () => {
-    const [before, after] = await writesDuring(17_000); // longer than the 15 s sync period
+    const [before, after] = await writesAroundResync();
     expect(before).toBeGreaterThan(0);
     expect(after).toBe(before);
   }, 60_000);

@@ -176,4 +176,83 @@ describe('startTestAdmission', () => {
       '{"data":{"policy":"x"}}',
     ]);
   });
+  it('moves a Shoot to another seed (control plane migration) for users who may update shoots/binding', async () => {
+    const seedManifest = (name: string) =>
+      readFileSync(join(workspaceRoot(), 'deploy/gardener/examples/50-seed.yaml'), 'utf8')
+        .replace(/<provider-name>/g, 'local')
+        .replace('name: my-seed', `name: ${name}`);
+    for (const name of ['local', 'local2']) await kubectl(kc, ['apply', '-f', '-'], { input: seedManifest(name) });
+    const shoot = readFileSync(join(examples, 'shoot.yaml'), 'utf8')
+      .replace('name: local\n  namespace', 'name: moving\n  namespace')
+      .replace('spec:\n', 'spec:\n  seedName: local\n');
+    await kubectl(kc, ['apply', '-f', '-'], { input: shoot });
+    // A project member who may patch Shoots, but not bind them.
+    await kubectl(kc, [
+      'create',
+      'role',
+      'shoot-editor',
+      '-n',
+      'garden-local',
+      '--verb=get,patch',
+      '--resource=shoots',
+    ]);
+    await kubectl(kc, ['create', 'rolebinding', 'alice', '-n', 'garden-local', '--role=shoot-editor', '--user=alice']);
+    const migrate = (seed: string, as?: string) =>
+      runKubectl(kc, [
+        ...(as ? [`--as=${as}`] : []),
+        'patch',
+        'shoot',
+        'moving',
+        '-n',
+        'garden-local',
+        '--type=merge',
+        '-p',
+        JSON.stringify({ spec: { seedName: seed } }),
+      ]);
+    const refused = await migrate('local2', 'alice');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      "shoots.core.gardener.cloud \"moving\" is forbidden: spec.seedName 'local' cannot be changed to 'local2' by patching the shoot, please use the shoots/binding subresource",
+    );
+    // Gardener's right to migrate: update on shoots/binding.
+    await kubectl(kc, [
+      'create',
+      'role',
+      'shoot-binder',
+      '-n',
+      'garden-local',
+      '--verb=update',
+      '--resource=shoots/binding',
+    ]);
+    await kubectl(kc, [
+      'create',
+      'rolebinding',
+      'alice-binder',
+      '-n',
+      'garden-local',
+      '--role=shoot-binder',
+      '--user=alice',
+    ]);
+    const allowed = await migrate('local2', 'alice');
+    expect(allowed.stderr).toBe('');
+    const seedName = () =>
+      kubectl(kc, ['get', 'shoot', 'moving', '-n', 'garden-local', '-o', 'jsonpath={.spec.seedName}']);
+    expect(await seedName()).toBe('local2');
+    // Cluster admins (system:masters) may, too; nobody may remove the seed.
+    expect((await migrate('local')).code).toBe(0);
+    expect(await seedName()).toBe('local');
+    const unset = await runKubectl(kc, [
+      'patch',
+      'shoot',
+      'moving',
+      '-n',
+      'garden-local',
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/spec/seedName"}]',
+    ]);
+    expect(unset.stderr).toContain(
+      "shoots.core.gardener.cloud \"moving\" is forbidden: spec.seedName is already set to 'local' and cannot be changed to 'nil'",
+    );
+  });
 });

@@ -185,6 +185,51 @@ describe('validateShoot', () => {
     ]);
   });
 
+  it('refuses worker pool versions newer than the control plane or too far behind it', () => {
+    const pool = (cp: string, version: string) =>
+      messages(
+        validateShoot(
+          shoot((s) => {
+            s.spec.kubernetes.version = cp;
+            s.spec.provider.workers![0]!.kubernetes = { version };
+          }),
+        ),
+      );
+    expect(pool('1.34.3', '1.35.4')).toEqual([
+      'spec.provider.workers[0].kubernetes.version: Forbidden: worker group kubernetes version must not be higher than control plane version',
+    ]);
+    expect(pool('1.36.0', '1.33.0')).toEqual([]);
+    expect(pool('1.36.0', '1.32.9')).toEqual([
+      'spec.provider.workers[0].kubernetes.version: Forbidden: worker group kubernetes version must be at most three minor versions behind control plane version',
+    ]);
+    expect(pool('1.27.3', '1.25.0')).toEqual([]);
+    expect(pool('1.27.3', '1.24.9')).toEqual([
+      'spec.provider.workers[0].kubernetes.version: Forbidden: worker group kubernetes version must be at most two minor versions behind control plane version',
+    ]);
+    // A `major.minor` pool version is completed by admission before it is compared.
+    expect(pool('1.36.0', '1.30')).toEqual([]);
+  });
+
+  it('forbids provider settings that need workers on workerless Shoots', () => {
+    const errors = validateShoot(
+      shoot((s) => {
+        s.spec.provider = {
+          type: 'local',
+          infrastructureConfig: { apiVersion: 'local.provider.extensions.gardener.cloud/v1alpha1' },
+          controlPlaneConfig: { apiVersion: 'local.provider.extensions.gardener.cloud/v1alpha1' },
+          workersSettings: { sshAccess: { enabled: true } },
+        };
+        delete s.spec.credentialsBindingName;
+        delete s.spec.networking;
+      }),
+    );
+    expect(messages(errors)).toEqual([
+      'spec.provider.infrastructureConfig: Forbidden: this field should not be set for workerless Shoot clusters',
+      'spec.provider.controlPlaneConfig: Forbidden: this field should not be set for workerless Shoot clusters',
+      'spec.provider.workersSettings: Forbidden: this field should not be set for workerless Shoot clusters',
+    ]);
+  });
+
   describe('on update', () => {
     it('keeps region, provider type, networking type and pods immutable', () => {
       const old = shoot();
@@ -200,25 +245,70 @@ describe('validateShoot', () => {
       ]);
     });
 
-    it('allows the first assignment of a seed and leaves a change of seed to admission (the binding), but never its removal', () => {
-      expect(
-        validateShoot(
-          shoot((s) => (s.spec.seedName = 'seed-a')),
-          shoot(),
-        ),
-      ).toEqual([]);
-      expect(
-        validateShoot(
-          shoot((s) => (s.spec.seedName = 'seed-b')),
-          shoot((s) => (s.spec.seedName = 'seed-a')),
-        ),
-      ).toEqual([]);
-      const errors = validateShoot(
-        shoot(),
-        shoot((s) => (s.spec.seedName = 'seed-a')),
-      );
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatchObject({ type: 'FieldValueForbidden', field: 'spec.seedName' });
+    it('leaves spec.seedName to admission: assigning, changing (the binding) and removing it', () => {
+      for (const [from, to] of [
+        [undefined, 'seed-a'],
+        ['seed-a', 'seed-b'],
+        ['seed-a', undefined],
+      ])
+        expect(
+          validateShoot(
+            shoot((s) => (s.spec.seedName = to)),
+            shoot((s) => (s.spec.seedName = from)),
+          ),
+        ).toEqual([]);
+    });
+
+    it("forbids downgrading a worker pool's version; in-place pools may not skip a minor version either", () => {
+      const old = shoot((s) => {
+        s.spec.kubernetes.version = '1.34.3';
+        s.spec.provider.workers![0]!.kubernetes = { version: '1.33.1' };
+      });
+      const pool = (version: string | undefined) =>
+        messages(
+          validateShoot(
+            shoot((s) => {
+              s.spec.kubernetes.version = '1.34.3';
+              s.spec.provider.workers![0]!.kubernetes = version ? { version } : {};
+            }),
+            old,
+          ),
+        );
+      const path = 'spec.provider.workers[0].kubernetes.version';
+      expect(pool('1.32.0')).toEqual([`${path}: Forbidden: kubernetes version downgrade is not supported`]);
+      expect(pool('1.33.0')).toEqual([`${path}: Forbidden: kubernetes version downgrade is not supported`]);
+      expect(pool('1.34.3')).toEqual([]);
+      // Dropping the pool's own version makes it follow the control plane: an upgrade, never a downgrade.
+      expect(pool(undefined)).toEqual([]);
+      const skipping = shoot((s) => {
+        s.spec.kubernetes.version = '1.35.4';
+        s.spec.provider.workers![0]!.kubernetes = { version: '1.35.4' };
+      });
+      expect(messages(validateShoot(skipping, old))).toEqual([]);
+      const inPlace = (s: Shoot) =>
+        Object.assign(s.spec.provider.workers![0]!, {
+          updateStrategy: 'AutoInPlaceUpdate',
+          maxSurge: 0,
+          maxUnavailable: 1,
+        });
+      const inPlaceOld = structuredClone(old);
+      inPlace(inPlaceOld);
+      const inPlaceSkipping = structuredClone(skipping);
+      inPlace(inPlaceSkipping);
+      expect(messages(validateShoot(inPlaceSkipping, inPlaceOld))).toEqual([
+        `${path}: Forbidden: kubernetes version upgrade cannot skip a minor version`,
+      ]);
+      // A new pool is compared with itself.
+      const added = shoot((s) => {
+        s.spec.kubernetes.version = '1.34.3';
+        s.spec.provider.workers![0]!.kubernetes = { version: '1.33.1' };
+        s.spec.provider.workers!.push({
+          ...s.spec.provider.workers![0]!,
+          name: 'new',
+          kubernetes: { version: '1.32.0' },
+        });
+      });
+      expect(messages(validateShoot(added, old))).toEqual([]);
     });
 
     it('forbids Kubernetes downgrades and skipping minor versions', () => {
@@ -230,7 +320,11 @@ describe('validateShoot', () => {
             old,
           ),
         ),
-      ).toEqual(['spec.kubernetes.version: Forbidden: kubernetes version downgrade is not supported']);
+      ).toEqual([
+        'spec.kubernetes.version: Forbidden: kubernetes version downgrade is not supported',
+        // The pool follows the control plane's version, so Gardener reports its downgrade too.
+        'spec.provider.workers[0].kubernetes.version: Forbidden: kubernetes version downgrade is not supported',
+      ]);
       expect(
         messages(
           validateShoot(

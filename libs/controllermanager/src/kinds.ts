@@ -3,6 +3,7 @@ import {
   corev1beta1,
   operationsv1alpha1,
   securityv1alpha1,
+  seedmanagementv1alpha1,
   type Bastion,
   type BackupBucket,
   type BackupEntry,
@@ -36,6 +37,12 @@ export const BackupEntryKind = kindFrom<BackupEntry>(corev1beta1.BackupEntryKind
 export const ControllerRegistrationKind = kindFrom<ControllerRegistration>(corev1beta1.ControllerRegistrationKind);
 export const ControllerInstallationKind = kindFrom<ControllerInstallation>(corev1beta1.ControllerInstallationKind);
 export const ControllerDeploymentKind = kindFrom<ControllerDeployment>(corev1beta1.ControllerDeploymentKind);
+/** A seedmanagement.gardener.cloud/v1alpha1 ManagedSeed: a Shoot registered as a Seed. */
+export type ManagedSeed = seedmanagementv1alpha1.ManagedSeed;
+export const ManagedSeedKind = kindFrom<ManagedSeed>(seedmanagementv1alpha1.ManagedSeedKind);
+/** A seedmanagement.gardener.cloud/v1alpha1 ManagedSeedSet: ManagedSeeds (and their Shoots) by replica count. */
+export type ManagedSeedSet = seedmanagementv1alpha1.ManagedSeedSet;
+export const ManagedSeedSetKind = kindFrom<ManagedSeedSet>(seedmanagementv1alpha1.ManagedSeedSetKind);
 
 /** A certificates.k8s.io/v1 CertificateSigningRequest with the fields the approver reads. */
 export interface CertificateSigningRequest extends KubernetesObject {

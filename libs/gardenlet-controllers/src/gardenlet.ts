@@ -18,6 +18,7 @@ import { gardenConnection, requestedValiditySeconds, sleep } from './bootstrap/b
 import { CertificateRotation } from './bootstrap/certificate-rotation.js';
 import { HelmRenderer } from './charts/helm.js';
 import { addControllers } from './controller/add.js';
+import { genericGardenClusterOf } from './controller/controllerinstallation/garden-access.js';
 import { HealthManager } from './controller/lease/health.js';
 import { ClusterSeedSystem } from './controller/seed/seed-system.js';
 import { registerSeed } from './registration/seed-registration.js';
@@ -187,6 +188,7 @@ export async function startGardenlet(
     gardener: { id: createHash('sha256').update(`${host}/${VERSION}`).digest('hex'), name: host, version: VERSION },
     renderArchive: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
     ...(gardenClusterIdentity ? { gardenClusterIdentity } : {}),
+    genericGardenCluster: genericGardenClusterOf(garden.kubeConfig, config.gardenClientConnection),
     ...(publisher
       ? {
           shootProgress: ({ shoot, operation, flow, event }) => {

@@ -340,6 +340,17 @@ beforeAll(async () => {
           uid: created.metadata?.uid,
           seedName: 'local',
           observedGeneration: created.metadata?.generation,
+          // The controller-manager's shoot-migration controller confirmed that the destination seed is ready.
+          constraints: [
+            {
+              type: 'ReadyForMigration',
+              status: 'True',
+              reason: 'DestinationSeedReady',
+              message: 'Destination seed cluster is ready for the shoot migration',
+              lastTransitionTime: '2026-11-29T10:00:00Z',
+              lastUpdateTime: '2026-11-29T10:00:00Z',
+            },
+          ],
           lastOperation: {
             type: 'Reconcile',
             state: 'Succeeded',

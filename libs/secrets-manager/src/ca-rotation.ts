@@ -46,9 +46,11 @@ export async function generateAllSecrets(
   configs: readonly SecretConfigWithOptions[],
   phase?: CredentialsRotationPhase,
 ): Promise<Record<string, Secret>> {
-  // The CAs first (the certificates are signed by them), each group generated concurrently: key generation runs off
-  // the event loop, so the keys of a group are made side by side.
+  // The CAs first (the certificates are signed by them), each group generated concurrently. The keys of secrets that
+  // do not exist yet are all started at once, the CAs' first: key generation runs in the threadpool, so the
+  // certificates' keys are made while the CAs' are, and only the signing waits for the CAs.
   const cas = configs.filter((c) => isCAConfig(c.config));
+  manager.prepareKeys([...cas, ...configs.filter((c) => !isCAConfig(c.config))].map((c) => c.config));
   const generated = new Map<string, Secret>();
   const generateAll = async (group: readonly SecretConfigWithOptions[], extra: GenerateOptions = {}) => {
     const secrets = await Promise.all(group.map((c) => manager.generate(c.config, { ...c.options, ...extra })));

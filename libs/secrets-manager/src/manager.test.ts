@@ -12,7 +12,7 @@ import {
 } from './ca-rotation.js';
 import type { CertificateSecretConfig, SecretConfig } from './configs/types.js';
 import { decode, SecretsManager, type SecretsManagerOptions } from './manager.js';
-import { parseCertificates, verifyCertificate } from './pki.js';
+import { generateKeyPair, parseCertificates, verifyCertificate, type KeyPair, type KeySpec } from './pki.js';
 import { FakeSecretsClient } from './testing/fake-secrets-client.js';
 
 const NS = 'shoot--foo--bar';
@@ -416,5 +416,70 @@ describe('SecretsManager', () => {
       }),
       { numRuns: 8 },
     );
+  });
+  it('starts the keys of the certificates of a first run before the CAs are done, and none for existing secrets', async () => {
+    // Key generation that finishes only when the test says so: what was started while the CAs' keys are still pending.
+    const started: { spec: KeySpec; release: () => void }[] = [];
+    const generateKey = (spec: KeySpec) =>
+      new Promise<KeyPair>((resolve, reject) =>
+        started.push({ spec, release: () => generateKeyPair(spec).then(resolve, reject) }),
+      );
+    const etcdCA: CertificateSecretConfig = { ...caConfig, name: 'ca-etcd', commonName: 'etcd' };
+    const configs: SecretConfigWithOptions[] = [
+      { config: caConfig },
+      { config: etcdCA },
+      { config: serverConfig, options: { signedByCA: 'ca' } },
+      { config: clientConfig, options: { signedByCA: 'ca' } },
+      {
+        config: { ...clientConfig, name: 'etcd-client', commonName: 'etcd-client' },
+        options: { signedByCA: 'ca-etcd' },
+      },
+      { config: { kind: 'rsa', name: 'service-account-key', bits: 1024 } },
+      { config: { kind: 'staticToken', name: 'static-token', tokens: [{ username: 'u', userID: 'u' }] } },
+    ];
+    const world = new World();
+    const run = generateAllSecrets(await world.manager({ generateKey }), configs);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // All six keys are being made (the CAs' first), though no CA exists yet.
+    expect(started.map((s) => s.spec)).toEqual([ecdsa, ecdsa, ecdsa, ecdsa, ecdsa, { algorithm: 'RSA', bits: 1024 }]);
+    expect(world.names()).toEqual([]);
+    for (const s of started) s.release();
+    const secrets = await run;
+    // Each prepared key went into one secret, and the certificates are signed by their CAs.
+    expect(started).toHaveLength(6);
+    const keys = [
+      ...['ca', 'ca-etcd'].map((n) => pem(secrets[n], 'ca.key')),
+      ...['kube-apiserver', 'kube-controller-manager', 'etcd-client'].map((n) => pem(secrets[n], 'tls.key')),
+      pem(secrets['service-account-key'], 'id_rsa'),
+    ];
+    expect(new Set(keys).size).toBe(6);
+    expect(await verifyCertificate(pem(secrets['etcd-client'], 'tls.crt'), pem(secrets['ca-etcd'], 'ca.crt'))).toBe(
+      true,
+    );
+    expect(await verifyCertificate(pem(secrets['kube-apiserver'], 'tls.crt'), pem(secrets.ca, 'ca.crt'))).toBe(true);
+
+    // The next run reuses every secret: no key is made, ahead or otherwise.
+    started.length = 0;
+    const again = await generateAllSecrets(await world.manager({ generateKey }), configs);
+    expect(started).toEqual([]);
+    expect(again['kube-apiserver'].metadata!.name).toBe(secrets['kube-apiserver'].metadata!.name);
+
+    // A new config in a later run: only its key is made.
+    const more = [...configs, { config: { ...clientConfig, name: 'new-client' }, options: { signedByCA: 'ca' } }];
+    const later = generateAllSecrets(await world.manager({ generateKey }), more);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started.map((s) => s.spec)).toEqual([ecdsa]);
+    started[0]!.release();
+    expect(await verifyCertificate(pem((await later)['new-client'], 'tls.crt'), pem(secrets.ca, 'ca.crt'))).toBe(true);
+  });
+
+  it('makes a new key when the prepared one was prepared for another key spec', async () => {
+    const specs: KeySpec[] = [];
+    const generateKey = (spec: KeySpec) => (specs.push(spec), generateKeyPair(spec));
+    const sm = await new World().manager({ generateKey });
+    sm.prepareKeys([caConfig]);
+    const secret = await sm.generate({ ...caConfig, key: { algorithm: 'ECDSA', curve: 'P-384' } });
+    expect(specs).toEqual([ecdsa, { algorithm: 'ECDSA', curve: 'P-384' }]);
+    expect(new X509Certificate(pem(secret, 'ca.crt')).publicKey.asymmetricKeyDetails?.namedCurve).toBe('secp384r1');
   });
 });

@@ -3,7 +3,7 @@
 // unchanged, keeps the old secret next to the new one for `KeepOld` rotations (with a bundle of both), renews them
 // at 80 % of their validity, and deletes what this run did not ask for. The store of one instance covers one run.
 import { SecretKind, isAlreadyExists, isNotFound, type Client, type Secret } from '@gardener-ts/controller-runtime';
-import { generateData, type SecretData } from './configs/generate.js';
+import { DefaultCertificateKey, generateData, type SecretData } from './configs/generate.js';
 import type { SecretConfig } from './configs/types.js';
 import {
   DataKeyCertificate,
@@ -23,7 +23,14 @@ import {
 } from './constants.js';
 import { mustAutoRenew, newest, unixTime, validUntilForValidity } from './lifetime.js';
 import { dataChecksum, secretMeta, truncateLabelValue } from './naming.js';
-import { loadCertificateAuthority, parseCertificates, type CertificateAuthority } from './pki.js';
+import {
+  generateKeyPair,
+  loadCertificateAuthority,
+  parseCertificates,
+  type CertificateAuthority,
+  type KeyPair,
+  type KeySpec,
+} from './pki.js';
 
 /** The client calls the manager makes, all on Secrets; the controller-runtime client and informer-backed clients fit. */
 export type SecretsClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
@@ -52,6 +59,8 @@ export interface SecretsManagerOptions {
   /** The clock. */
   readonly now?: () => Date;
   readonly logger?: SecretsManagerLogger;
+  /** How key pairs are made; `generateKeyPair` (Node's crypto, in the libuv threadpool) by default. */
+  readonly generateKey?: (spec: KeySpec) => Promise<KeyPair>;
 }
 
 /** Options of one `generate` call (Gardener's `GenerateOption`s). */
@@ -82,6 +91,12 @@ interface SecretInfo {
   dataChecksum: string;
 }
 
+/** A key generation started ahead of its `generate` call, with the spec it was started for. */
+interface PreparedKey {
+  readonly spec: KeySpec;
+  readonly keys: Promise<KeyPair>;
+}
+
 interface SecretInfos {
   current: SecretInfo;
   old?: SecretInfo;
@@ -92,13 +107,18 @@ interface SecretInfos {
 export class SecretsManager {
   private readonly store = new Map<string, SecretInfos>();
   private readonly lastRotationInitiationTimes = new Map<string, string>();
+  /** Config names (`name` label) of which a secret of this identity existed when the manager was created. */
+  private readonly existingNames = new Set<string>();
+  private readonly preparedKeys = new Map<string, PreparedKey>();
   private readonly now: () => Date;
+  private readonly generateKey: (spec: KeySpec) => Promise<KeyPair>;
 
   private constructor(
     private readonly client: SecretsClient,
     private readonly options: SecretsManagerOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.generateKey = options.generateKey ?? generateKeyPair;
   }
 
   /**
@@ -149,6 +169,7 @@ export class SecretsManager {
     }
     const now = this.now();
     for (const [name, group] of byName) {
+      this.existingNames.add(name);
       const latest = newest(group)!;
       const labels = latest.metadata?.labels ?? {};
       this.lastRotationInitiationTimes.set(name, labels[LabelKeyLastRotationInitiationTime] ?? '');
@@ -167,6 +188,24 @@ export class SecretsManager {
     }
     for (const [name, time] of Object.entries(this.options.secretNamesToTimes ?? {})) {
       this.lastRotationInitiationTimes.set(name, unixTime(time));
+    }
+  }
+
+  /**
+   * Starts generating the keys of the configs that will need a new one: certificates and RSA keys of which no secret
+   * of this identity exists yet (a shoot's first reconcile). Key generation runs in the libuv threadpool, so the keys
+   * of certificates are made while their CAs' keys are still being made instead of after them; `generate` takes the
+   * prepared key of its config. Configs with an existing secret get none (it is reused or rotated as before). In the
+   * order given: the threadpool starts them first come, first served, so pass the CAs first.
+   */
+  prepareKeys(configs: readonly SecretConfig[]): void {
+    for (const config of configs) {
+      const spec = keySpecOf(config);
+      if (!spec || this.existingNames.has(config.name) || this.preparedKeys.has(config.name)) continue;
+      const keys = this.generateKey(spec);
+      // A key nobody takes (its secret turned out to exist) must not become an unhandled rejection.
+      keys.catch(() => undefined);
+      this.preparedKeys.set(config.name, { spec, keys });
     }
   }
 
@@ -262,7 +301,9 @@ export class SecretsManager {
     // A CA's common name is its secret name, so the subjects of old and new CA differ during a rotation.
     const effective =
       config.kind === 'certificate' && config.certType === 'ca' ? { ...config, commonName: meta.name } : config;
-    const data = await generateData(effective, { now: this.now(), signingCA });
+    const spec = keySpecOf(config);
+    const keys = (await this.takePreparedKey(config)) ?? (spec ? await this.generateKey(spec) : undefined);
+    const data = await generateData(effective, { now: this.now(), signingCA, keys });
     const secret: Secret = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -280,6 +321,15 @@ export class SecretsManager {
     }
     this.options.logger?.info({ configName: config.name, secretName: meta.name }, 'Generated new secret');
     return created;
+  }
+
+  // The key prepared for this config, if it was prepared for the key spec the config asks for now; used once.
+  private async takePreparedKey(config: SecretConfig): Promise<KeyPair | undefined> {
+    const prepared = this.preparedKeys.get(config.name);
+    if (!prepared) return undefined;
+    this.preparedKeys.delete(config.name);
+    const spec = keySpecOf(config);
+    return spec && sameKeySpec(spec, prepared.spec) ? prepared.keys : undefined;
   }
 
   private maintainLifetimeLabels(
@@ -382,6 +432,19 @@ export class SecretsManager {
     if (errors.length > 0)
       throw new AggregateError(errors, `deleting stale secrets of manager ${this.options.identity}`);
   }
+}
+
+/** The key a config's data is made with (Gardener's defaults: RSA 3072 bits for certificates); none for the others. */
+function keySpecOf(config: SecretConfig): KeySpec | undefined {
+  if (config.kind === 'certificate') return config.key ?? DefaultCertificateKey;
+  if (config.kind === 'rsa') return { algorithm: 'RSA', bits: config.bits };
+  return undefined;
+}
+
+function sameKeySpec(a: KeySpec, b: KeySpec): boolean {
+  if (a.algorithm === 'RSA' && b.algorithm === 'RSA') return a.bits === b.bits;
+  if (a.algorithm === 'ECDSA' && b.algorithm === 'ECDSA') return (a.curve ?? 'P-256') === (b.curve ?? 'P-256');
+  return false;
 }
 
 function info(secret: Secret): SecretInfo {

@@ -4,7 +4,7 @@
 // chunks, the entry loads it first.
 import 'reflect-metadata';
 import * as nodeModule from 'node:module';
-import { APISERVER_USAGE, CLUSTER_USAGE, COMPONENT_USAGE, SHOOT_USAGE } from './usage.js';
+import { APISERVER_USAGE, CLUSTER_USAGE, COMPONENT_USAGE, SEED_USAGE, SHOOT_USAGE } from './usage.js';
 
 // Each command loads only its own code (the build splits the bundle at these imports): a kube-proxy Pod does not
 // compile and keep the API server, the landscape or the shoot CLI. Node's compile cache keeps the compiled chunks
@@ -20,7 +20,7 @@ ${APISERVER_USAGE}  gardener-local up [--data-dir DIR] [--port N] [--image-map F
                            kept in DIR (default .local/landscape), then Gardener's CRDs, the garden components from their
                            charts and the local project; --cluster-only stops after the cluster; --nodes and
                            --zones as for cluster up
-${CLUSTER_USAGE}${COMPONENT_USAGE}${SHOOT_USAGE}  gardener-local etcdbrctl (server | initialize) [flags]
+${CLUSTER_USAGE}${SEED_USAGE}${COMPONENT_USAGE}${SHOOT_USAGE}  gardener-local etcdbrctl (server | initialize) [flags]
                            etcd-druid's etcd-backup-restore (etcdbrctl) with a Local store: full snapshots, garbage
                            collection and its HTTP API (server), data dir validation and restore (initialize)
 
@@ -41,10 +41,11 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'scheduler') return (await import('./component-commands.js')).schedulerCommand(rest, USAGE);
   if (command === 'proxy') return (await import('./component-commands.js')).proxyCommand(rest, USAGE);
   if (command === 'etcdbrctl') return (await import('@gardener-ts/gardenlet-controllers/etcdbr')).runEtcdbrctl(rest);
-  if (command === 'cluster' || command === 'up' || command === 'shoot') {
+  if (command === 'cluster' || command === 'up' || command === 'shoot' || command === 'seed') {
     try {
       if (command === 'shoot') return await (await import('./shoot/shoot-command.js')).shootCommand(rest, USAGE);
-      const { clusterCommand, upCommand } = await import('./cluster-command.js');
+      const { clusterCommand, seedCommand, upCommand } = await import('./cluster-command.js');
+      if (command === 'seed') return await seedCommand(rest, USAGE);
       return await (command === 'up' ? upCommand(rest, USAGE) : clusterCommand(rest, USAGE));
     } catch (err) {
       process.stderr.write(`gardener-local ${command}: ${(err as Error).message}\n`);

@@ -8,6 +8,7 @@ import { createLogger } from '@gardener-ts/logging';
 import { Checklist } from './landscape/checklist.js';
 import { setUpGarden, type Garden } from './landscape/garden.js';
 import { landscapePort } from './landscape/port.js';
+import { seedNameError, setUpSeed, stopSeed } from './landscape/seed.js';
 import {
   clusterDown,
   clusterLayout,
@@ -186,6 +187,63 @@ async function runSupervisor(
   await untilSignalled(() => cluster.stop());
   logger.info('cluster stopped');
   return 0;
+}
+
+/**
+ * `gardener-local seed up|down NAME`: another seed for the running landscape of `--data-dir` (landscape/seed.ts).
+ * `up` prints the steps as a checklist and returns once the Seed is ready and provider-local runs on it.
+ */
+export async function seedCommand(args: string[], usage: string): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, 'image-map': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [verb, name] = positionals;
+  if ((verb !== 'up' && verb !== 'down') || !name || positionals.length > 2) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  const root = resolve(values['data-dir'] ?? '.local/landscape');
+  const invalid = seedNameError(name, root);
+  if (invalid) {
+    process.stderr.write(`gardener-local seed ${verb}: ${invalid}\n`);
+    return 2;
+  }
+  if (verb === 'down') {
+    process.stdout.write(`seed ${name} ${(await stopSeed(root, name)) ? 'stopped' : 'was not running'}\n`);
+    return 0;
+  }
+  const clusters = dirname(root);
+  const logFile = join(root, 'logs', 'landscape.log');
+  const checklist = new Checklist(process.stdout);
+  try {
+    const kubeconfig = await setUpSeed({
+      workspace: process.cwd(),
+      landscapeRoot: root,
+      name,
+      checklist,
+      logFile,
+      supervisorCommand: [
+        process.execPath,
+        process.argv[1],
+        'cluster',
+        'run',
+        name,
+        '--data-dir',
+        clusters,
+        ...(values['image-map'] ? ['--image-map', resolve(values['image-map'])] : []),
+      ],
+    });
+    process.stdout.write(
+      `Seed ${name} ready; stop it with: gardener-local seed down ${name}${values['data-dir'] ? ` --data-dir ${root}` : ''}\n  its cluster: export KUBECONFIG=${kubeconfig}\n`,
+    );
+    return 0;
+  } catch (err) {
+    process.stderr.write(`gardener-local seed up: ${(err as Error).message}\n`);
+    return 1;
+  }
 }
 
 /** The whole landscape: the runtime cluster, then the garden on it, as a checklist; JSON logs go to a file. */

@@ -47,6 +47,14 @@ export const COMPONENT_USAGE = `  gardener-local controller-manager --kubeconfig
                            Services with: the kubelet's --services-file); paths may be paths of its Pod's mounts
 `;
 
+export const SEED_USAGE = `  gardener-local seed up NAME [--data-dir DIR] [--image-map FILE]
+                           another seed for the running landscape of DIR (default .local/landscape), as Gardener's
+                           local setup adds local2: cluster NAME beside it (DIR/../NAME), a gardenlet from its chart
+                           that registers Seed NAME in the garden, provider-local installed on it; then shoots can
+                           be scheduled or migrated to it (spec.seedName)
+  gardener-local seed down NAME [--data-dir DIR]     stop its cluster and every process of it (the Seed stays registered)
+`;
+
 export const SHOOT_USAGE = `  gardener-local shoot create -f FILE [-n NS]     create the Shoot in FILE (Gardener's example works as is), then watch it
   gardener-local shoot watch NAME [-n NS]         follow the running operation until the shoot is Ready, hibernated or failed
   gardener-local shoot delete NAME [-n NS]        confirm (confirmation.gardener.cloud/deletion) and delete it, then watch until gone

@@ -15,6 +15,11 @@ let root: string;
 let port: number;
 let up: RunningProcess;
 const kc = () => join(root, 'kubeconfig');
+/** The seed that hosts the shoot's control plane: the landscape's own (seed local) until the shoot migrates. */
+let seedRoot = () => root;
+const seedKc = () => join(seedRoot(), 'kubeconfig');
+/** The second seed's cluster (`gardener-local seed up local2`), beside the landscape in `dir`. */
+const local2Root = () => join(dir, 'local2');
 
 async function startLandscape(): Promise<RunningProcess> {
   const proc = startProcess(process.execPath, [cli, 'up', '--data-dir', root, '--port', String(port)], {
@@ -40,6 +45,11 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  // The second seed runs detached (as `gardener-local cluster up`); stopped whatever the tests left.
+  if (dir && existsSync(local2Root()))
+    await run(process.execPath, [cli, 'seed', 'down', 'local2', '--data-dir', root], { timeout: 120_000 }).catch(
+      () => undefined,
+    );
   await up?.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -298,7 +308,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
       async () => {
         const op = (await shootJson()).status?.lastOperation;
         if (killedAt === undefined && op?.type === 'Create' && op.state === 'Processing' && op.progress >= 20) {
-          const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(root, 'kubelet', 'pods')}`);
+          const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(seedRoot(), 'kubelet', 'pods')}`);
           for (const pid of gardenlet) process.kill(pid, 'SIGKILL');
           if (gardenlet.length > 0) killedAt = op.progress;
         }
@@ -547,7 +557,7 @@ spec:
       show('shoot events', shootKc, ['get', 'events', '-A']),
       show('shoot nodes', shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].status.conditions}']),
       show('kube-proxy log', shootKc, ['-n', 'kube-system', 'logs', '-l', 'role=proxy', '--tail', '60']),
-      show('seed machine pods', kc(), ['-n', 'shoot--local--local', 'get', 'pods,machines', '-o', 'wide']),
+      show('seed machine pods', seedKc(), ['-n', 'shoot--local--local', 'get', 'pods,machines', '-o', 'wide']),
     ]);
     return parts.join('\n');
   };
@@ -594,7 +604,7 @@ spec:
         ]).catch(() => '');
         const op = JSON.parse(json || '{}') as { type?: string; state?: string; progress?: number };
         if (op.type !== type || op.state !== 'Processing' || (op.progress ?? 0) < 20) return false;
-        const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(root, 'kubelet', 'pods')}`);
+        const gardenlet = await pidsOf(`dist/apps/gardenlet/main.js --config ${join(seedRoot(), 'kubelet', 'pods')}`);
         for (const pid of gardenlet) process.kill(pid, 'SIGKILL');
         if (gardenlet.length > 0) killedAt = op.progress;
         return killedAt !== undefined;
@@ -606,7 +616,7 @@ spec:
     return { result, killedAt };
   };
   const seedPods = async () =>
-    (await kubectl(kc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'jsonpath={.items[*].metadata.name}']))
+    (await kubectl(seedKc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'jsonpath={.items[*].metadata.name}']))
       .split(' ')
       .filter(Boolean);
   const webVarz = async (nodePort: number) => {
@@ -739,6 +749,109 @@ spec:
     expect(varz.http_port).toBe(28222);
   }, 1_500_000);
 
+  it('migrates the shoot to a second seed (gardener-local seed up local2): the control plane moves with its data, the machine keeps its name, the workload answers again', async () => {
+    // A second seed the way Gardener's local setup adds local2: its own cluster, a gardenlet bootstrapped against
+    // the garden, provider-local installed on it by the ControllerRegistration's policy Always.
+    const { stdout: seedUp } = await run(process.execPath, [cli, 'seed', 'up', 'local2', '--data-dir', root], {
+      cwd: workspaceRoot(),
+      timeout: 300_000,
+    }).catch((err: Error & { stdout?: string; stderr?: string }) => {
+      throw new Error(`seed up local2: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+    });
+    expect(seedUp).toMatch(/^✓ cluster local2 .*$/m);
+    expect(seedUp).toMatch(/^✓ gardenlet for seed local2 .* — Seed local2: GardenletReady, Bootstrapped/m);
+    expect(seedUp).toMatch(/^✓ provider-local on seed local2 .* Installed, Healthy/m);
+    const local2Kc = join(local2Root(), 'kubeconfig');
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    const nodePort = Number(
+      await kubectl(shootKc, ['-n', 'hello', 'get', 'service', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}']),
+    );
+    const nodes = async (kubeconfig: string) =>
+      (await kubectl(kubeconfig, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ').sort();
+    const nodesBefore = await nodes(shootKc);
+    expect(nodesBefore.length).toBe(1);
+    // Data written just before the move: etcd's final snapshot must carry it.
+    await kubectl(shootKc, ['-n', 'hello', 'create', 'configmap', 'before-migration', '--from-literal=seed=local']);
+
+    // The operator moves the shoot (Gardener: shoots/binding; our CRD Shoots take it as an update of spec.seedName,
+    // allowed to whoever may update shoots/binding).
+    await kubectl(kc(), [
+      '-n',
+      'garden-local',
+      'patch',
+      'shoot',
+      'local',
+      '--type=merge',
+      '-p',
+      '{"spec":{"seedName":"local2"}}',
+    ]);
+    seedRoot = local2Root;
+    const status = async () =>
+      JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.status}'])) as {
+        seedName?: string;
+        lastOperation?: { type: string; state: string };
+        lastErrors?: unknown[];
+        conditions?: { type: string; status: string }[];
+      };
+    await waitFor(
+      'the shoot to be restored on seed local2 (lastOperation Restore Succeeded)',
+      async () => {
+        const s = await status();
+        return s.seedName === 'local2' && s.lastOperation?.type === 'Restore' && s.lastOperation.state === 'Succeeded';
+      },
+      { timeoutMs: 900_000, intervalMs: 2_000 },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(await status())}`);
+    });
+    // The source seed is clean; the destination runs the control plane and the machine.
+    expect(await kubectl(kc(), ['get', 'namespace', 'shoot--local--local', '--ignore-not-found', '-o', 'name'])).toBe(
+      '',
+    );
+    expect(await kubectl(local2Kc, ['-n', 'shoot--local--local', 'get', 'etcds,machines', '-o', 'name'])).toMatch(
+      /etcd\.druid\.gardener\.cloud\/etcd-main[\s\S]*machine\.machine\.sapcloud\.io\//,
+    );
+    expect(
+      await kubectl(kc(), ['-n', 'garden-local', 'get', 'backupentries', '-o', 'jsonpath={.items[*].spec.seedName}']),
+    ).toBe('local2');
+
+    // The shoot's admin kubeconfig now comes from its new seed; its CA moved with the ShootState.
+    const { stdout: moved } = await run(
+      process.execPath,
+      [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc(), '--seed-kubeconfig', local2Kc],
+      { cwd: workspaceRoot() },
+    );
+    await writeFile(shootKc, moved, { mode: 0o600 });
+    expect(
+      await kubectl(shootKc, ['-n', 'hello', 'get', 'configmap', 'before-migration', '-o', 'jsonpath={.data.seed}']),
+    ).toBe('local');
+    expect(await kubectl(shootKc, ['-n', 'hello', 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe(
+      '1',
+    );
+    // The machine state moved too (GEP-22): the same Node, Ready again.
+    await waitFor(
+      'the shoot to be healthy on seed local2 (five conditions True)',
+      async () => {
+        const conditions = (await status()).conditions ?? [];
+        return conditions.length === 5 && conditions.every((c) => c.status === 'True');
+      },
+      { timeoutMs: 300_000, intervalMs: 2_000 },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify((await status()).conditions)}`);
+    });
+    expect(await nodes(shootKc)).toEqual(nodesBefore);
+    const varz = await waitFor(
+      'the Deployment to answer through its node port on seed local2',
+      () => webVarz(nodePort),
+      {
+        timeoutMs: 240_000,
+        intervalMs: 2_000,
+      },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await workloadDiagnostics(shootKc)}`);
+    });
+    expect(varz.http_port).toBe(28222);
+  }, 1_500_000);
+
   it('stops every process on SIGTERM, and a second up resumes the same landscape with its data', async () => {
     expect((await componentPids()).length).toBeGreaterThanOrEqual(GARDEN_COMPONENTS.length);
     // A graceful stop: every Pod (the shoot's control plane too) gets its termination grace period.
@@ -801,10 +914,11 @@ spec:
     await waitFor(
       'the shoot namespace to be gone from the seed',
       async () =>
-        (await kubectl(kc(), ['get', 'namespace', 'shoot--local--local', '--ignore-not-found', '-o', 'name'])) === '',
+        (await kubectl(seedKc(), ['get', 'namespace', 'shoot--local--local', '--ignore-not-found', '-o', 'name'])) ===
+        '',
       { timeoutMs: 120_000, intervalMs: 2_000 },
     );
-    expect(await kubectl(kc(), ['get', 'clusters.extensions.gardener.cloud', '-o', 'name'])).toBe('');
+    expect(await kubectl(seedKc(), ['get', 'clusters.extensions.gardener.cloud', '-o', 'name'])).toBe('');
     expect(await pidsOf('-m 28222')).toEqual([]);
     // Its BackupEntry follows the deletion after the grace period (0 hours here): gone, and its directory with it.
     await waitFor(

@@ -4,7 +4,15 @@
 import { dns1123SubdomainErrors, FieldPath, invalid, notSupported, required, type FieldError } from '@gardener-ts/api';
 import type { KubeObject } from '../attributes.js';
 import { configMapValidator, type ConfigRefusal } from './config-validator.js';
-import { decodeConfig, goArray, goBool, goString, goStruct, type ConfigType } from './config-decoding.js';
+import {
+  asList as list,
+  decodeConfigOrRefuse,
+  goArray,
+  goBool,
+  goString,
+  goStruct,
+  type ConfigType,
+} from './config-decoding.js';
 
 const stages = goArray(goString('v1.Stage'));
 const strings = goArray(goString());
@@ -38,8 +46,6 @@ const AuditPolicyType: ConfigType = {
 
 const LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'];
 const STAGES = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'];
-
-const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
 
 function omitStagesErrors(omitStages: unknown, path: FieldPath): FieldError[] {
   return list(omitStages).flatMap((stage, i) =>
@@ -100,12 +106,8 @@ export const errorListText = (errors: readonly FieldError[]) => `[${errors.map((
 
 /** Gardener's `AdmitAuditPolicy`: decodes and validates a raw audit policy; undefined when it is valid. */
 export function admitAuditPolicy(raw: string): ConfigRefusal | undefined {
-  const decoded = decodeConfig(raw, AuditPolicyType);
-  if ('error' in decoded) {
-    return decoded.cast
-      ? { code: 500, message: `failed to cast to audit policy type: ${decoded.error}` }
-      : { code: 422, message: `failed to decode the provided audit policy: ${decoded.error}` };
-  }
+  const decoded = decodeConfigOrRefuse(raw, AuditPolicyType, 'audit policy');
+  if ('refusal' in decoded) return decoded.refusal;
   const errors = auditPolicyErrors(decoded.object);
   return errors.length > 0
     ? { code: 422, message: `provided invalid audit policy: ${errorListText(errors)}` }

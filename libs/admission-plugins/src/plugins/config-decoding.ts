@@ -114,3 +114,52 @@ export function decodeConfig(raw: string, type: ConfigType): Decoded {
   if (typeError) return { error: typeError };
   return { object, version };
 }
+
+/** A refusal of a configuration (Gardener's `admission.Errored(code, err)`): 422 invalid, 500 internal. */
+export interface ConfigRefusal {
+  code: number;
+  message: string;
+}
+
+/**
+ * Decodes `raw` into `type` as Gardener's ConfigMap validators do, or refuses it with their messages: a kind of the
+ * scheme that is not `type` is a failed cast (500 `failed to cast to <purpose> type: ...`), anything else that does
+ * not decode is invalid (422 `failed to decode the provided <purpose>: ...`).
+ */
+export function decodeConfigOrRefuse(
+  raw: string,
+  type: ConfigType,
+  purpose: string,
+): { object: Record<string, any>; version: string } | { refusal: ConfigRefusal } {
+  const decoded = decodeConfig(raw, type);
+  if (!('error' in decoded)) return decoded;
+  return {
+    refusal: decoded.cast
+      ? { code: 500, message: `failed to cast to ${purpose} type: ${decoded.error}` }
+      : { code: 422, message: `failed to decode the provided ${purpose}: ${decoded.error}` },
+  };
+}
+
+/** The kinds of kube-apiserver's `apiserver.config.k8s.io` scheme (v1alpha1, v1beta1) the structured configurations share. */
+const APISERVER_CONFIG_KINDS = [
+  'AuthenticationConfiguration',
+  'AuthorizationConfiguration',
+  'EgressSelectorConfiguration',
+  'TracingConfiguration',
+];
+
+/** A kind of the `apiserver.config.k8s.io` scheme (structured authentication or authorization configuration). */
+export function apiserverConfigType(kind: string, schema: GoSchema): ConfigType {
+  return {
+    group: 'apiserver.config.k8s.io',
+    versions: ['v1alpha1', 'v1beta1'],
+    kind,
+    otherKinds: APISERVER_CONFIG_KINDS.filter((k) => k !== kind),
+    schema,
+  };
+}
+
+/** A decoded JSON value as a list (empty when it is none). */
+export const asList = (value: unknown): any[] => (Array.isArray(value) ? value : []);
+/** A decoded JSON value as a string (empty when it is none). */
+export const asText = (value: unknown): string => (typeof value === 'string' ? value : '');

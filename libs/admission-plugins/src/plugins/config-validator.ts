@@ -13,12 +13,10 @@ import {
   type Listers,
 } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
+import type { ConfigRefusal } from './config-decoding.js';
 
 /** Why a configuration is refused: the HTTP code Gardener answers with (422, 500) and the message. */
-export interface ConfigRefusal {
-  code: number;
-  message: string;
-}
+export type { ConfigRefusal } from './config-decoding.js';
 
 /** What one ConfigMap validator checks. */
 export interface ConfigMapValidatorSpec {

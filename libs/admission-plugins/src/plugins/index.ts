@@ -1,6 +1,7 @@
 // The admission plugins of gardener-apiserver this library implements, in the order the chain runs them.
 import { SeedRestriction } from '../authorizer/seed-restriction.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { AdmissionPluginSecretValidator } from './admission-plugin-secret.js';
 import { AuditPolicyValidator } from './audit-policy.js';
 import { BastionValidator } from './bastion.js';
 import { ControllerRegistrationResources } from './controller-registration-resources.js';
@@ -44,6 +45,7 @@ export { ExtensionValidator, neededExtensions } from './extension-validator.js';
 export { FinalizerRemoval, GardenerFinalizer } from './finalizer-removal.js';
 export { domainOf, InternalDomainRole, InternalDomainSecretValidator } from './internal-domain-secret.js';
 export { KubeconfigSecretValidator, kubeconfigProblems } from './kubeconfig-secret.js';
+export { AdmissionPluginSecretValidator, shootsUsingAdmissionPluginSecret } from './admission-plugin-secret.js';
 export { ManagedSeedValidator } from './managed-seed.js';
 export { ShootQuotaValidator, shootClaim } from './shoot-quota.js';
 export {
@@ -142,6 +144,7 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   ShootManagedSeed,
   NamespaceDeletion,
   KubeconfigSecretValidator,
+  AdmissionPluginSecretValidator,
   InternalDomainSecretValidator,
   AuditPolicyValidator,
   AuthenticationConfigurationValidator,

@@ -3,7 +3,7 @@ import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
-import type { KubeObject } from '../attributes.js';
+import type { AccessAttributes, KubeObject } from '../attributes.js';
 
 const profile = () => example('local/cloudprofile.yaml');
 const shoot = () => example('local/shoot.yaml');
@@ -294,52 +294,109 @@ describe('ShootValidator checks against the garden', () => {
         s.metadata!.name = 'local2';
         change(s);
       });
-    const rebind = (object: KubeObject, seeds: KubeObject[], mayBind = true) =>
+    const questions: AccessAttributes[] = [];
+    const rebind = (object: KubeObject, seeds: KubeObject[], mayBind = true, profileSpec = profile()) =>
       runChain(
         [ShootValidator],
         request('UPDATE', object, stored()),
-        staticListers([project(), profile(), ...seeds], async () => mayBind),
+        staticListers([project(), profileSpec, ...seeds], async (_user, resource) => {
+          questions.push(resource);
+          return mayBind;
+        }),
       );
+    const refusal = (message: string) => ({
+      allowed: false,
+      code: 403,
+      message: `shoots.core.gardener.cloud "local" is forbidden: ${message}`,
+    });
 
     it('moves the Shoot to another seed with backup for a user who may update shoots/binding', async () => {
+      questions.length = 0;
       expect((await rebind(moved(), [seed(), seed2()])).allowed).toBe(true);
+      expect(questions).toEqual([
+        {
+          verb: 'update',
+          group: 'core.gardener.cloud',
+          resource: 'shoots',
+          subresource: 'binding',
+          namespace: 'garden-local',
+          name: 'local',
+        },
+      ]);
     });
 
     it("refuses it to a user who may not bind, with Gardener's answer to a patch of the seed", async () => {
-      expect(await rebind(moved(), [seed(), seed2()], false)).toMatchObject({
-        allowed: false,
-        code: 403,
-        message:
-          "shoots.core.gardener.cloud \"local\" is forbidden: spec.seedName 'local' cannot be changed to 'local2' by patching the shoot, please use the shoots/binding subresource",
-      });
+      expect(await rebind(moved(), [seed(), seed2()], false)).toMatchObject(
+        refusal(
+          "spec.seedName 'local' cannot be changed to 'local2' by patching the shoot, please use the shoots/binding subresource",
+        ),
+      );
     });
 
     it('refuses other changes along with the seed', async () => {
       const hibernating = moved((s) => (s.spec.hibernation = { enabled: true }));
-      expect(await rebind(hibernating, [seed(), seed2()])).toMatchObject({
-        allowed: false,
-        message:
-          'shoots.core.gardener.cloud "local" is forbidden: only spec.seedName can be changed using the binding subresource when the shoot is being rescheduled to a new seed',
-      });
+      expect(await rebind(hibernating, [seed(), seed2()])).toMatchObject(
+        refusal(
+          'only spec.seedName can be changed using the binding subresource when the shoot is being rescheduled to a new seed',
+        ),
+      );
     });
 
-    it('needs backup on both seeds and the destination to take the Shoot', async () => {
-      expect(await rebind(moved(), [seed(), seed2((s) => delete s.spec.backup)])).toMatchObject({
-        allowed: false,
-        message:
-          'shoots.core.gardener.cloud "local" is forbidden: cannot change seed name because backup is not configured for new seed "local2"',
-      });
-      expect(await rebind(moved(), [seed((s) => delete s.spec.backup), seed2()])).toMatchObject({
-        allowed: false,
-        message:
-          'shoots.core.gardener.cloud "local" is forbidden: cannot change seed name because backup is not configured for old seed "local"',
-      });
+    it('refuses a destination without backup, and a source without backup', async () => {
+      expect(await rebind(moved(), [seed(), seed2((s) => delete s.spec.backup)])).toMatchObject(
+        refusal('cannot change seed name because backup is not configured for seed "local2"'),
+      );
+      expect(await rebind(moved(), [seed((s) => delete s.spec.backup), seed2()])).toMatchObject(
+        refusal('cannot change seed name because backup is not configured for old seed "local"'),
+      );
+    });
+
+    it('refuses a destination in deletion', async () => {
       const deleting = seed2((s) => (s.metadata!.deletionTimestamp = '2026-01-01T00:00:00Z'));
-      expect(await rebind(moved(), [seed(), deleting])).toMatchObject({
-        allowed: false,
-        message:
-          "shoots.core.gardener.cloud \"local\" is forbidden: cannot schedule shoot 'local' on seed 'local2' that is already marked for deletion",
-      });
+      expect(await rebind(moved(), [seed(), deleting])).toMatchObject(
+        refusal("cannot schedule shoot 'local' on seed 'local2' that is already marked for deletion"),
+      );
+    });
+
+    it("refuses a destination whose provider type the CloudProfile's seed selector does not allow", async () => {
+      const restricted = profile();
+      restricted.spec.seedSelector = { providerTypes: ['local'] };
+      const other = seed2((s) => (s.spec.provider.type = 'aws'));
+      expect(await rebind(moved(), [seed(), other], true, restricted)).toMatchObject(
+        refusal(
+          "cannot schedule shoot 'local' on seed 'local2' because none of the provider types in the cloud profile seed selector is matching the provider type of the seed",
+        ),
+      );
+      // Without a seed selector Gardener lets a control plane move to a seed of another provider type.
+      expect((await rebind(moved(), [seed(), other])).allowed).toBe(true);
+    });
+
+    it('refuses a destination with untolerated taints or without room', async () => {
+      const tainted = seed2((s) => (s.spec.taints = [{ key: 'seed.gardener.cloud/protected' }]));
+      expect(await rebind(moved(), [seed(), tainted])).toMatchObject(
+        refusal('forbidden to use a seed whose taints are not tolerated by the shoot'),
+      );
+      const full = seed2((s) => (s.status = { allocatable: { shoots: '0' } }));
+      expect(await rebind(moved(), [seed(), full])).toMatchObject(
+        refusal(
+          "cannot schedule shoot 'local' on seed 'local2' that already has the maximum number of shoots scheduled on it (0)",
+        ),
+      );
+    });
+
+    it('accepts a destination that is not ready yet: the source gardenlet waits for it before migrating', async () => {
+      const unready = seed2(
+        (s) => (s.status = { conditions: [{ type: 'GardenletReady', status: 'False', reason: 'Unknown' }] }),
+      );
+      expect((await rebind(moved(), [seed(), unready])).allowed).toBe(true);
+    });
+
+    it("never removes the seed, with Gardener's message", async () => {
+      const unset = stored();
+      delete unset.spec.seedName;
+      expect(await rebind(unset, [seed()])).toMatchObject(
+        refusal("spec.seedName is already set to 'local' and cannot be changed to 'nil'"),
+      );
     });
   });
 

@@ -43,6 +43,11 @@ import {
 import type { AdmissionPlugin } from '../chain.js';
 import { validateAccessRestrictions } from './shoot-access-restrictions.js';
 import { validateDNSDomainUniqueness } from './shoot-dns-uniqueness.js';
+import {
+  validateContainerRuntimeInterface,
+  validateMachineType,
+  validateVolumeType,
+} from './shoot-worker-constraints.js';
 import { validateKubeletVersionConstraint, validateWorkerKubernetesVersion } from './shoot-worker-versions.js';
 
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
@@ -136,16 +141,10 @@ export function validateShootAgainstProfile(
     const before = regionChanged ? undefined : oldWorkers.get(worker.name);
     const architecture = worker.machine.architecture ?? 'amd64';
 
-    if (worker.machine.type !== before?.machine.type) {
-      const valid = profile.machineTypes
-        .filter((t) => t.usable !== false && (t.architecture ?? 'amd64') === architecture)
-        .map((t) => t.name);
-      if (!valid.includes(worker.machine.type))
-        errors.push(notSupported(path.child('machine', 'type'), worker.machine.type, valid));
-    }
+    const machineErrors = errors.length;
+    errors.push(...validateMachineType(worker, before, profile, region, path));
 
     const image = worker.machine.image;
-    const imageErrors = errors.length;
     if (image && (image.name !== before?.machine.image?.name || image.version !== before?.machine.image?.version)) {
       const profileImage = profile.machineImages.find((m) => m.name === image.name);
       if (!profileImage) {
@@ -165,9 +164,12 @@ export function validateShootAgainstProfile(
           errors.push(notSupported(path.child('machine', 'image', 'version'), image.version, valid));
       }
     }
-    // The kubelet constraint is checked once the image itself passed, on every change (a control plane upgrade too).
-    if (errors.length === imageErrors)
+    // CRI and kubelet constraint are checked once machine type and image passed, as in Gardener; the kubelet
+    // constraint on every change (a control plane upgrade too).
+    if (errors.length === machineErrors) {
+      errors.push(...validateContainerRuntimeInterface(worker, before, profile.machineImages, path));
       errors.push(...validateKubeletVersionConstraint(shoot, worker, profile.machineImages, path));
+    }
     errors.push(
       ...validateWorkerKubernetesVersion(
         worker,
@@ -178,12 +180,7 @@ export function validateShootAgainstProfile(
         now,
       ),
     );
-
-    const volumeType = worker.volume?.type;
-    if (volumeType && volumeType !== before?.volume?.type) {
-      const valid = (profile.volumeTypes ?? []).filter((v) => v.usable !== false).map((v) => v.name);
-      if (!valid.includes(volumeType)) errors.push(notSupported(path.child('volume', 'type'), volumeType, valid));
-    }
+    errors.push(...validateVolumeType(worker, before, profile, region, path));
 
     if (region && JSON.stringify(worker.zones ?? []) !== JSON.stringify(before?.zones ?? [])) {
       const valid = (region.zones ?? []).map((z) => z.name);
@@ -298,11 +295,13 @@ function shootsScheduledTo(shoots: readonly KubeObject[], seedName: string): num
 const CONFIRMATION_DELETION = 'confirmation.gardener.cloud/deletion';
 
 /**
- * The Seed-related checks of Gardener's validateScheduling: when a Shoot is scheduled (a seed set where none was) or
- * rescheduled (its binding changes the seed: only the seed may change, both seeds need backup) the Seed must not be in
- * deletion, its taints must be tolerated, it must have room (`status.allocatable.shoots`) and
- * match the profile's seed selector; a highly available Shoot with zone failure tolerance needs a Seed with three
- * zones; a Shoot on a Seed in deletion may only change its deletion confirmation.
+ * The Seed-related checks of Gardener's validateScheduling. On UPDATE the seed can never be removed; a change of seed
+ * is the `shoots/binding` subresource's (control plane migration, see below). When a Shoot is scheduled (a seed set
+ * where none was) or rescheduled, the Seed must not be in deletion, its taints must be tolerated, it must have room
+ * (`status.allocatable.shoots`) and match the profile's seed selector (labels, `providerTypes`); a rescheduled Shoot
+ * needs backup on its old and its new Seed. A highly available Shoot with zone failure tolerance needs a Seed with
+ * three zones; a Shoot on a Seed in deletion may only change its deletion confirmation. The destination's health is
+ * not checked here, as in Gardener: the source seed's gardenlet starts the migration only once it is ready.
  */
 async function validateSeed(
   a: AdmissionAttributes,
@@ -312,6 +311,9 @@ async function validateSeed(
   listers: Listers,
 ): Promise<AdmissionDecision> {
   const seedName = shoot.spec.seedName;
+  const oldSeedName = old?.spec.seedName;
+  if (oldSeedName !== undefined && seedName === undefined)
+    return forbidden(a, `spec.seedName is already set to '${oldSeedName}' and cannot be changed to 'nil'`);
   if (!seedName) return allow();
   const seed = await listers.get('core.gardener.cloud/v1beta1', 'Seed', seedName);
   if (!seed)
@@ -326,15 +328,22 @@ async function validateSeed(
       group: a.resource.group,
       resource: a.resource.resource,
       subresource: 'binding',
-      namespace: a.namespace,
+      ...(a.namespace ? { namespace: a.namespace } : {}),
       name: a.name ?? name,
     }));
-  const oldSeedName = old?.spec.seedName;
+  const scheduled = oldSeedName === undefined;
   const rescheduled = oldSeedName !== undefined && oldSeedName !== seedName;
-  if (rescheduled) {
-    // Our Shoots are CRDs, which cannot have Gardener's `shoots/binding` subresource: an update that changes only
-    // spec.seedName, by a user allowed to `update shoots/binding`, is taken as that subresource (control plane
-    // migration). Anyone else gets Gardener's answer to a patch of the seed.
+  if (a.operation === 'CREATE') {
+    // Choosing the seed of a new Shoot is the scheduler's right: `update` on `shoots/binding` (Gardener's authorize).
+    if (!(await mayBind()))
+      return forbidden(
+        a,
+        `user "${a.userInfo.username ?? ''}" is not allowed to set .spec.seedName for "${a.resource.resource}"`,
+      );
+  } else if (rescheduled) {
+    // Our Shoots are CRDs, which cannot have Gardener's `shoots/binding` subresource: an update that changes
+    // spec.seedName, by a user allowed to `update shoots/binding` (cluster admins are), is taken as that subresource
+    // (control plane migration). Anyone else gets Gardener's answer to a patch of the seed.
     if (!(await mayBind()))
       return forbidden(
         a,
@@ -345,28 +354,8 @@ async function validateSeed(
         a,
         'only spec.seedName can be changed using the binding subresource when the shoot is being rescheduled to a new seed',
       );
-    const oldSeed = await listers.get('core.gardener.cloud/v1beta1', 'Seed', oldSeedName);
-    if (!oldSeed)
-      return internalError(
-        `could not find referenced seed "${oldSeedName}": seed.core.gardener.cloud "${oldSeedName}" not found`,
-      );
-    for (const [which, candidate] of [
-      ['old', oldSeed],
-      ['new', seed],
-    ] as const)
-      if (!candidate.spec?.backup)
-        return forbidden(
-          a,
-          `cannot change seed name because backup is not configured for ${which} seed "${candidate.metadata?.name ?? ''}"`,
-        );
   }
-  if (!oldSeedName || rescheduled) {
-    // Choosing the seed of a new Shoot is the scheduler's right: `update` on `shoots/binding` (Gardener's authorize).
-    if (a.operation === 'CREATE' && !(await mayBind()))
-      return forbidden(
-        a,
-        `user "${a.userInfo.username ?? ''}" is not allowed to set .spec.seedName for "${a.resource.resource}"`,
-      );
+  if (scheduled || rescheduled) {
     if (seed.metadata?.deletionTimestamp)
       return forbidden(a, `cannot schedule shoot '${name}' on seed '${seedName}' that is already marked for deletion`);
     if (!taintsAreTolerated(seed.spec?.taints, shoot.spec.tolerations))
@@ -374,8 +363,8 @@ async function validateSeed(
     const allocatable = seed.status?.allocatable?.shoots;
     if (allocatable !== undefined) {
       const max = quantityValue(allocatable);
-      const scheduled = shootsScheduledTo(await listers.list('core.gardener.cloud/v1beta1', 'Shoot'), seedName);
-      if (scheduled >= max)
+      const count = shootsScheduledTo(await listers.list('core.gardener.cloud/v1beta1', 'Shoot'), seedName);
+      if (count >= max)
         return forbidden(
           a,
           `cannot schedule shoot '${name}' on seed '${seedName}' that already has the maximum number of shoots scheduled on it (${max})`,
@@ -395,6 +384,15 @@ async function validateSeed(
           `cannot schedule shoot '${name}' on seed '${seedName}' because none of the provider types in the cloud profile seed selector is matching the provider type of the seed`,
         );
     }
+  }
+  if (rescheduled) {
+    const oldSeed = await listers.get('core.gardener.cloud/v1beta1', 'Seed', oldSeedName);
+    if (!oldSeed)
+      return internalError(`could not find referenced seed: seed.core.gardener.cloud "${oldSeedName}" not found`);
+    if (!oldSeed.spec?.backup)
+      return forbidden(a, `cannot change seed name because backup is not configured for old seed "${oldSeedName}"`);
+    if (!seed.spec?.backup)
+      return forbidden(a, `cannot change seed name because backup is not configured for seed "${seedName}"`);
   }
   const zones: string[] = seed.spec?.provider?.zones ?? [];
   if (shoot.spec.controlPlane?.highAvailability?.failureTolerance?.type === 'zone' && zones.length < 3)

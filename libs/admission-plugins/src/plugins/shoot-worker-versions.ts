@@ -1,18 +1,9 @@
 // The Kubernetes versions of a Shoot's worker pools, as Gardener checks them: against the CloudProfile in the
 // ShootValidator (plugin/pkg/shoot/validator: a pool's `kubernetes.version` must be offered by the profile, and the
-// kubelet version of a pool must satisfy its machine image version's `kubeletVersionConstraint`) and against the
-// control plane in the Shoot's strategy validation (pkg/apis/core/validation: not newer than the control plane, at most
-// two — from Kubernetes 1.28 on three — minor versions behind it).
+// kubelet version of a pool must satisfy its machine image version's `kubeletVersionConstraint`). The skew against the
+// control plane is libs/api's Shoot validation (validateWorkerVersionSkew).
 import semver from 'semver';
-import {
-  FieldPath,
-  forbidden,
-  invalid,
-  notSupported,
-  type corev1beta1,
-  type FieldError,
-  type Shoot,
-} from '@gardener-ts/api';
+import { FieldPath, invalid, notSupported, type corev1beta1, type FieldError, type Shoot } from '@gardener-ts/api';
 
 type ExpirableVersion = corev1beta1.ExpirableVersion;
 type MachineImages = corev1beta1.CloudProfileSpec['machineImages'];
@@ -99,35 +90,4 @@ export function validateWorkerKubernetesVersion(
     valid.push(v.classification === 'preview' ? `${v.version} (preview)` : v.version);
   }
   return [notSupported(path.child('kubernetes', 'version'), version, valid)];
-}
-
-/**
- * Gardener's strategy validation of worker pool versions against the control plane: a pool's `kubernetes.version`
- * must not be newer than `spec.kubernetes.version` and at most two minor versions behind it (three from control plane
- * 1.28 on, the Kubernetes version skew policy).
- */
-export function validateWorkerVersionSkew(shoot: Shoot): FieldError[] {
-  const controlPlane = semver.parse(shoot.spec.kubernetes?.version ?? '', { loose: true });
-  if (!controlPlane) return [];
-  const errors: FieldError[] = [];
-  const workers = shoot.spec.provider?.workers;
-  (Array.isArray(workers) ? workers : []).forEach((worker, i) => {
-    const version = worker?.kubernetes?.version;
-    if (!version) return;
-    const path = FieldPath.root('spec', 'provider', 'workers').index(i).child('kubernetes', 'version');
-    const pool = semver.parse(version, { loose: true });
-    if (!pool) return; // a `major.minor` version is defaulted by ShootMutator; anything else the schema reports
-    if (semver.gt(pool, controlPlane))
-      errors.push(forbidden(path, 'worker group kubernetes version must not be higher than control plane version'));
-    const maxSkew = semver.gte(controlPlane, '1.28.0') ? 3 : 2;
-    const firstViolating = `${pool.major}.${pool.minor + maxSkew + 1}.0`;
-    if (semver.gte(controlPlane, firstViolating))
-      errors.push(
-        forbidden(
-          path,
-          `worker group kubernetes version must be at most ${maxSkew === 3 ? 'three' : 'two'} minor versions behind control plane version`,
-        ),
-      );
-  });
-  return errors;
 }

@@ -1,25 +1,12 @@
-// Rules for workerless Shoots (no `spec.provider.workers`) that Gardener enforces on admission and libs/api's
-// validation does not have yet: the provider settings that only make sense with workers (pkg/apis/core/validation
-// validateProvider) and extensions whose ControllerRegistration does not declare `workerlessSupported`
-// (plugin/pkg/global/extensionvalidation).
-import { FieldPath, forbidden, invalid, type FieldError } from '@gardener-ts/api';
+// Workerless Shoots (no `spec.provider.workers`) in admission: extensions whose ControllerRegistration does not declare
+// `workerlessSupported` are refused (plugin/pkg/global/extensionvalidation); the provider settings that need workers
+// are refused by libs/api's Shoot validation.
+import { FieldPath, invalid, type FieldError } from '@gardener-ts/api';
 import type { KubeObject } from '../attributes.js';
-
-const WORKERLESS = 'this field should not be set for workerless Shoot clusters';
 
 /** Whether the Shoot has no worker pools. */
 export const isWorkerless = (shoot: KubeObject): boolean =>
   !Array.isArray(shoot.spec?.provider?.workers) || shoot.spec.provider.workers.length === 0;
-
-/** A workerless Shoot may not set `infrastructureConfig`, `controlPlaneConfig` or `workersSettings` of its provider. */
-export function validateWorkerlessProvider(shoot: KubeObject): FieldError[] {
-  const provider = shoot.spec?.provider;
-  if (!provider || !isWorkerless(shoot)) return [];
-  const path = FieldPath.root('spec', 'provider');
-  return (['infrastructureConfig', 'controlPlaneConfig', 'workersSettings'] as const)
-    .filter((name) => provider[name] !== undefined && provider[name] !== null)
-    .map((name) => forbidden(path.child(name), WORKERLESS));
-}
 
 /** The Extension types ControllerRegistrations declare `workerlessSupported: true` for. */
 export function workerlessSupportedExtensionTypes(registrations: readonly KubeObject[]): Set<string> {

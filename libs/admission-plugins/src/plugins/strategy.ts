@@ -1,12 +1,9 @@
 // The API server's REST strategies for the Gardener kinds (gardener-apiserver `pkg/registry/*/strategy.go`):
 // defaulting (`SetDefaults_*` of pkg/apis/core/v1beta1/defaults*.go) before the other mutating plugins run, and
-// `Validate`/`ValidateUpdate` (pkg/apis/core/validation) after them — both taken from libs/api, plus the Shoot rules
-// libs/api lacks: worker pool version skew (shoot-worker-versions.ts), workerless provider fields (shoot-workerless.ts).
+// `Validate`/`ValidateUpdate` (pkg/apis/core/validation) after them — both taken from libs/api.
 import { defaultObject, findKind, validateObject } from '@gardener-ts/api';
 import { allow, invalidObject, mutated, type AdmissionAttributes, type KubeObject } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
-import { validateWorkerVersionSkew } from './shoot-worker-versions.js';
-import { validateWorkerlessProvider } from './shoot-workerless.js';
 
 const GROUPS = new Set([
   'core.gardener.cloud',
@@ -43,9 +40,6 @@ export const StrategyValidation: AdmissionPlugin = {
     if (!object) return allow();
     const old = a.operation === 'UPDATE' && a.oldObject ? a.oldObject : undefined;
     const errors = validateObject(object as any, old as any);
-    // Parts of Gardener's Shoot validation that libs/api does not have yet (they belong beside its worker validation).
-    if (object.kind === 'Shoot' && a.kind.group === 'core.gardener.cloud' && object.spec)
-      errors.push(...validateWorkerlessProvider(object), ...validateWorkerVersionSkew(object as any));
     return errors.length > 0 ? invalidObject(a, errors) : allow();
   },
 };

@@ -18,14 +18,17 @@ import {
 } from '@gardener-ts/api';
 import type { KubeObject, Listers } from '../attributes.js';
 import { errorListText } from './audit-policy.js';
-import { configMapValidator, type ConfigRefusal } from './config-validator.js';
+import { configMapValidator } from './config-validator.js';
 import {
-  decodeConfig,
+  apiserverConfigType,
+  asList as list,
+  asText as text,
+  decodeConfigOrRefuse,
   goArray,
   goBool,
   goString,
   goStruct,
-  type ConfigType,
+  type ConfigRefusal,
   type GoSchema,
 } from './config-decoding.js';
 
@@ -37,12 +40,9 @@ const prefixedClaimOrExpression = goStruct('v1beta1.PrefixedClaimOrExpression', 
   expression: str,
 });
 
-const AuthenticationConfigurationType: ConfigType = {
-  group: 'apiserver.config.k8s.io',
-  versions: ['v1alpha1', 'v1beta1'],
-  kind: 'AuthenticationConfiguration',
-  otherKinds: ['AuthorizationConfiguration', 'EgressSelectorConfiguration', 'TracingConfiguration'],
-  schema: goStruct('v1beta1.AuthenticationConfiguration', {
+const AuthenticationConfigurationType = apiserverConfigType(
+  'AuthenticationConfiguration',
+  goStruct('v1beta1.AuthenticationConfiguration', {
     jwt: goArray(
       goStruct('v1beta1.JWTAuthenticator', {
         issuer: goStruct('v1beta1.Issuer', {
@@ -70,10 +70,7 @@ const AuthenticationConfigurationType: ConfigType = {
       conditions: goArray(goStruct('v1beta1.AnonymousAuthCondition', { path: str })),
     }) as GoSchema,
   }),
-};
-
-const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+);
 
 /** Go's `%s` of a sorted string list: `[a b]`. */
 const goList = (values: Iterable<string>) => `[${[...new Set(values)].sort().join(' ')}]`;
@@ -348,11 +345,8 @@ export async function admitAuthenticationConfiguration(
   shoots: readonly KubeObject[],
   listers: Listers,
 ): Promise<ConfigRefusal | undefined> {
-  const decoded = decodeConfig(raw, AuthenticationConfigurationType);
-  if ('error' in decoded)
-    return decoded.cast
-      ? { code: 500, message: `failed to cast to authentication configuration type: ${decoded.error}` }
-      : { code: 422, message: `failed to decode the provided authentication configuration: ${decoded.error}` };
+  const decoded = decodeConfigOrRefuse(raw, AuthenticationConfigurationType, 'authentication configuration');
+  if ('refusal' in decoded) return decoded.refusal;
   let disallowed: string[];
   try {
     disallowed = [...shoots.flatMap(shootIssuers), ...(await managedIssuers(shoots, listers))];

@@ -20,18 +20,24 @@ import {
 } from '@gardener-ts/api';
 import type { KubeObject } from '../attributes.js';
 import { errorListText } from './audit-policy.js';
-import { configMapValidator, type ConfigRefusal } from './config-validator.js';
-import { decodeConfig, goArray, goString, goStruct, type ConfigType } from './config-decoding.js';
+import { configMapValidator } from './config-validator.js';
+import {
+  apiserverConfigType,
+  asList as list,
+  asText as text,
+  decodeConfigOrRefuse,
+  goArray,
+  goString,
+  goStruct,
+  type ConfigRefusal,
+} from './config-decoding.js';
 
 const str = goString();
 const duration = goString('v1.Duration');
 
-const AuthorizationConfigurationType: ConfigType = {
-  group: 'apiserver.config.k8s.io',
-  versions: ['v1alpha1', 'v1beta1'],
-  kind: 'AuthorizationConfiguration',
-  otherKinds: ['AuthenticationConfiguration', 'EgressSelectorConfiguration', 'TracingConfiguration'],
-  schema: goStruct('v1beta1.AuthorizationConfiguration', {
+const AuthorizationConfigurationType = apiserverConfigType(
+  'AuthorizationConfiguration',
+  goStruct('v1beta1.AuthorizationConfiguration', {
     authorizers: goArray(
       goStruct('v1beta1.AuthorizerConfiguration', {
         type: str,
@@ -49,10 +55,8 @@ const AuthorizationConfigurationType: ConfigType = {
       }),
     ),
   }),
-};
+);
 
-const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const DURATIONS = ['authorizedTTL', 'unauthorizedTTL', 'timeout'] as const;
 
 /** A metav1.Duration field as nanoseconds (0 when unset), or the decoder's error (`time: invalid duration "x"`). */
@@ -150,11 +154,8 @@ const kubeconfigAuthorizerNames = (shoot: KubeObject): string[] =>
 
 /** Gardener's authorization configuration check of `raw` for the Shoots referencing it; undefined when valid. */
 export function admitAuthorizationConfiguration(raw: string, shoots: readonly KubeObject[]): ConfigRefusal | undefined {
-  const decoded = decodeConfig(raw, AuthorizationConfigurationType);
-  if ('error' in decoded)
-    return decoded.cast
-      ? { code: 500, message: `failed to cast to authorization configuration type: ${decoded.error}` }
-      : { code: 422, message: `failed to decode the provided authorization configuration: ${decoded.error}` };
+  const decoded = decodeConfigOrRefuse(raw, AuthorizationConfigurationType, 'authorization configuration');
+  if ('refusal' in decoded) return decoded.refusal;
   const invalidConfig = (detail: string): ConfigRefusal => ({
     code: 422,
     message: `provided invalid authorization configuration: ${detail}`,

@@ -76,7 +76,8 @@ export function admissionWebhookConfigurations(target: ClientTarget, caBundle: s
           timeoutSeconds: 10,
         },
         {
-          // Secrets of project namespaces only (gardener-admission-controller's kubeconfig secret validator).
+          // Secrets of project namespaces only (gardener-admission-controller's kubeconfig secret and admission plugin
+          // secret validators).
           name: 'validate-secrets.admission.gardener.cloud',
           path: WebhookPaths.validating,
           rules: [

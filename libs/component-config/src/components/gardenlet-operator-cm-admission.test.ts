@@ -418,6 +418,15 @@ describe('gardenletConfigSpec', () => {
     expect(ignoredFields.filter((f) => f.startsWith('seedConfig'))).toEqual([]);
   });
 
+  it('reports seedSelector as ignored: the gardenlet serves the one seed of seedConfig, as Gardener today', () => {
+    const { config, ignoredFields } = parseComponentConfig(
+      gardenletConfigSpec,
+      GARDENLET_EXAMPLE + 'seedSelector:\n  matchLabels:\n    region: eu\n',
+    );
+    expect(ignoredFields.filter((f) => f.startsWith('seedSelector'))).not.toEqual([]);
+    expect(config).not.toHaveProperty('seedSelector');
+  });
+
   it('refuses a seed template without a name', () => {
     const err = configError(gardenletConfigSpec, GARDENLET_EXAMPLE + 'seedConfig:\n  metadata: {}\n  spec: {}\n');
     expect(err.message).toContain('seedConfig.metadata.name');

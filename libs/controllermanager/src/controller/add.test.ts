@@ -51,4 +51,26 @@ describe('controllerRegistry', () => {
     expect(off).not.toContain('shoot-retry');
     expect(off).not.toContain('shoot-quota');
   });
+
+  it('registers shoot-conditions and shoot-migration with Gardener’s 5 workers, off with 0; the extension ClusterRole controller always', () => {
+    const c = controllers();
+    expect(c.shootConditions).toEqual({ concurrentSyncs: 5 });
+    expect(c.shootMigration).toEqual({ concurrentSyncs: 5 });
+    expect(enabled(c)).toEqual(
+      expect.arrayContaining(['shoot-conditions', 'shoot-migration', 'controllerregistration-extension-clusterrole']),
+    );
+    const off = enabled(
+      controllers({ shootConditions: { concurrentSyncs: 0 }, shootMigration: { concurrentSyncs: 0 } }),
+    );
+    expect(off).not.toContain('shoot-conditions');
+    expect(off).not.toContain('shoot-migration');
+    expect(off).toContain('controllerregistration-extension-clusterrole');
+  });
+
+  it('registers the ManagedSeedSet controller with Gardener’s defaults (5 workers, 30m, 3 retries), off with 0', () => {
+    const c = controllers();
+    expect(c.managedSeedSet).toEqual({ concurrentSyncs: 5, syncPeriod: '30m', maxShootRetries: 3 });
+    expect(enabled(c)).toContain('managedseedset');
+    expect(enabled(controllers({ managedSeedSet: { concurrentSyncs: 0 } }))).not.toContain('managedseedset');
+  });
 });

@@ -8,6 +8,8 @@ import { addBindingController } from './binding/add.js';
 import { addCertificateSigningRequestController } from './certificatesigningrequest/add.js';
 import { addControllerRegistrationControllers } from './controllerregistration/add.js';
 import { addEventController } from './event/add.js';
+import { addExtensionClusterRoleController } from './extensionclusterrole/add.js';
+import { addManagedSeedSetController } from './managedseedset/add.js';
 import { addNamespacedCloudProfileController } from './namespacedcloudprofile/add.js';
 import { addProjectControllers } from './project/add.js';
 import { addProtectionController, type ProtectionName } from './protection/add.js';
@@ -17,8 +19,10 @@ import { addSeedSecretsController } from './seed/secrets/add.js';
 import { conditionThresholdsMs } from './seed/utils.js';
 import { addSeedReferenceController } from './seedreference/add.js';
 import { addSeedLifecycleController } from './seedlifecycle/add.js';
+import { addShootConditionsController } from './shootconditions/add.js';
 import { addShootHibernationController } from './shoothibernation/add.js';
 import { addShootMaintenanceController } from './shootmaintenance/add.js';
+import { addShootMigrationController } from './shootmigration/add.js';
 import { addShootQuotaController } from './shootquota/add.js';
 import { addShootReferenceController } from './shootreference/add.js';
 import { addShootRetryController } from './shootretry/add.js';
@@ -94,6 +98,12 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         gardenNamespace: GardenNamespace,
       }),
   },
+  {
+    // Added with the ControllerRegistration controllers in Gardener (5 workers, no configuration block).
+    name: 'controllerregistration-extension-clusterrole',
+    enabled: () => true,
+    add: (mgr, { cluster }) => addExtensionClusterRoleController(mgr, { cluster }),
+  },
   protection('exposureClass'),
   {
     name: 'credentialsbinding',
@@ -113,6 +123,17 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         cluster,
         concurrentSyncs: controllers.event!.concurrentSyncs,
         ttlMs: ms(controllers.event!.ttlNonShootEvents, '1h'),
+      }),
+  },
+  {
+    name: 'managedseedset',
+    enabled: (c) => c.managedSeedSet.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addManagedSeedSetController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.managedSeedSet.concurrentSyncs,
+        syncPeriodMs: ms(controllers.managedSeedSet.syncPeriod, '30m'),
+        maxShootRetries: controllers.managedSeedSet.maxShootRetries,
       }),
   },
   {
@@ -187,6 +208,12 @@ export const controllerRegistry: readonly ControllerEntry[] = [
     add: (mgr, { cluster }) => addSeedSecretsController(mgr, { cluster, gardenNamespace: GardenNamespace }),
   },
   {
+    name: 'shoot-conditions',
+    enabled: (c) => c.shootConditions.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootConditionsController(mgr, { cluster, concurrentSyncs: controllers.shootConditions.concurrentSyncs }),
+  },
+  {
     name: 'shoot-hibernation',
     enabled: (c) => c.shootHibernation.concurrentSyncs > 0,
     add: (mgr, { cluster, controllers }) =>
@@ -206,6 +233,12 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         enableShootControlPlaneRestarter: controllers.shootMaintenance.enableShootControlPlaneRestarter,
         enableShootCoreAddonRestarter: controllers.shootMaintenance.enableShootCoreAddonRestarter,
       }),
+  },
+  {
+    name: 'shoot-migration',
+    enabled: (c) => c.shootMigration.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootMigrationController(mgr, { cluster, concurrentSyncs: controllers.shootMigration.concurrentSyncs }),
   },
   {
     name: 'shoot-quota',

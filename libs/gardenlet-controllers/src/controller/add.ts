@@ -7,6 +7,7 @@ import { addBackupEntryController } from './backupentry/add.js';
 import { addBackupBucketController } from './backupbucket/add.js';
 import { addBastionController } from './bastion/add.js';
 import { addControllerInstallationController } from './controllerinstallation/add.js';
+import type { GenericGardenCluster } from './controllerinstallation/garden-access.js';
 import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
 import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
 import { addEtcdController } from './etcd/add.js';
@@ -36,6 +37,8 @@ export interface ControllerDeps {
   gardener: { id: string; name: string; version: string };
   /** The garden's cluster identity (`kube-system/cluster-identity`), when it has one. */
   gardenClusterIdentity?: string;
+  /** The garden as extensions reach it (their generic garden kubeconfig); absent: no garden access is injected. */
+  genericGardenCluster?: GenericGardenCluster;
   /** Publishes the shoot flows' progress (NATS); absent without NATS. */
   shootProgress?: (p: ShootProgress) => void;
   /** Renders a chart archive (ControllerDeployment `helm.rawChart`). */
@@ -148,6 +151,8 @@ export const CONTROLLERS: Record<string, Entry> = {
         render: d.renderArchive,
         version: d.gardener.version,
         featureGates: d.config.featureGates,
+        ...(d.genericGardenCluster ? { genericGardenCluster: d.genericGardenCluster } : {}),
+        ...(d.gardenClusterIdentity ? { gardenClusterIdentity: d.gardenClusterIdentity } : {}),
       }),
   },
   'controllerinstallation-care': {

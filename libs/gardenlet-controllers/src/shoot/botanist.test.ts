@@ -2,6 +2,7 @@
 // load balancer address of the kube-apiserver Service as local mode and clouds report it.
 import { describe, expect, it } from 'vitest';
 import type { corev1beta1 } from '@gardener-ts/api';
+import { Kinds, type ApiClient, type Client, type WatchEvent } from '@gardener-ts/controller-runtime';
 import type { V1LoadBalancerIngress } from '@kubernetes/client-node';
 import {
   kubeControllerManagerNotActive,
@@ -9,6 +10,8 @@ import {
   etcdNotReady,
   isRegistered,
   loadBalancerURL,
+  waitForObject,
+  type ObjectWaitClient,
 } from './botanist.js';
 
 const registration = (resources: { kind: string; type: string }[]) =>
@@ -112,5 +115,70 @@ describe('kubeControllerManagerNotActive', () => {
     expect(kubeControllerManagerNotActive(lease('kcm-0', '2026-11-29T09:59:40.000000Z'), now)).toBe(
       'its leader kcm-0 has not renewed the Lease since 2026-11-29T09:59:40.000000Z',
     );
+  });
+});
+
+describe('waitForObject', () => {
+  const rolledOut = (ready: boolean) => ({
+    metadata: { namespace: 'shoot--local--local', name: 'kube-apiserver', generation: 1 },
+    spec: { replicas: 1, selector: {}, template: {} },
+    status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: ready ? 1 : 0 },
+  });
+  const key = { namespace: 'shoot--local--local', name: 'kube-apiserver' };
+  const notRolledOut = (d: unknown) => (d ? deploymentNotRolledOut(d as never) : 'does not exist');
+  // Polls every 60 s at most for 1.5 s: a poll that sees the change would come too late (after 100, 300, 700, 1500 ms).
+  const wait = { interval: 60_000, timeout: 1_500 };
+
+  // A seed whose reads show the Deployment not rolled out for `pollsNotReady` reads; its watch (if any) announces the
+  // rolled-out version after 50 ms.
+  function seed(options: { watch?: 'announces' | 'breaks'; pollsNotReady?: number }): ObjectWaitClient {
+    let reads = 0;
+    const get = (async () => rolledOut(++reads > (options.pollsNotReady ?? Infinity))) as unknown as Client['get'];
+    if (!options.watch) return { get };
+    const watch: ApiClient['watch'] = async (_kind, opts, onEvent) => {
+      expect(opts).toMatchObject({ namespace: key.namespace, fieldSelector: { 'metadata.name': key.name } });
+      if (options.watch === 'breaks') throw new Error('watch broke');
+      onEvent({ type: 'ADDED', object: rolledOut(false) } as unknown as WatchEvent<never>);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      onEvent({ type: 'MODIFIED', object: rolledOut(true) } as unknown as WatchEvent<never>);
+      // Open until stopped, as a watch stream is.
+      if (!opts.signal?.aborted) await new Promise((resolve) => opts.signal?.addEventListener('abort', resolve));
+    };
+    return { get, watch };
+  }
+
+  it('ends when the watch announces the ready version, before any poll sees it', async () => {
+    const started = Date.now();
+    await waitForObject(
+      seed({ watch: 'announces' }),
+      Kinds.Deployment,
+      key,
+      notRolledOut,
+      wait,
+      new AbortController().signal,
+    );
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('polls as before without a watch, or when the watch breaks, with the reason in the timeout error', async () => {
+    const signal = new AbortController().signal;
+    await expect(waitForObject(seed({}), Kinds.Deployment, key, notRolledOut, wait, signal)).rejects.toThrow(
+      'Deployment shoot--local--local/kube-apiserver: deployment shoot--local--local/kube-apiserver has 0/1 available replicas',
+    );
+    await waitForObject(seed({ watch: 'breaks', pollsNotReady: 2 }), Kinds.Deployment, key, notRolledOut, wait, signal);
+  });
+
+  it('stops with the caller’s abort', async () => {
+    const abort = new AbortController();
+    const waiting = waitForObject(
+      seed({}),
+      Kinds.Deployment,
+      key,
+      notRolledOut,
+      { ...wait, timeout: 60_000 },
+      abort.signal,
+    );
+    abort.abort();
+    await expect(waiting).rejects.toThrow();
   });
 });

@@ -56,6 +56,7 @@ import {
   wantedExtensionTypes,
   type ExtensionRegistrations,
 } from './extension-steps.js';
+import { shallowDeleteMachineResources, waitUntilMachineResourcesDeleted } from './machine-resources.js';
 import { pollUntil, type BotanistWait } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
@@ -99,7 +100,9 @@ export interface BotanistOptions extends SeedShootStepsOptions {
 }
 
 type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
-type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+// `watch` where the client has it (the gardenlet's seed client does): the control plane waits then also see each new
+// version of the object they wait for.
+type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> & Partial<Pick<ApiClient, 'watch'>>;
 
 const ManagedResourceKind = kindOf<KubernetesObject & { spec?: { class?: string; keepObjects?: boolean } }>(
   'resources.gardener.cloud/v1alpha1',
@@ -601,8 +604,6 @@ export class Botanist {
             await m.waitUntilMigrated(['DNSRecord'], signal);
           }
         : (dns.deployInternalDNSRecord ?? { skip: 'no internal DNS record' });
-    const machines =
-      "provider-local's Worker migration removes its machines itself (machine state is not carried over to the new seed)";
     const backupEntry = this.backupEntryMigrationSteps();
     return {
       deployNamespace: r.deployNamespace,
@@ -637,8 +638,9 @@ export class Botanist {
       },
       deleteExtensionResources: () => m.destroy(early),
       waitForExtensionResourcesDeleted: (signal) => m.waitUntilDeleted(early, signal),
-      shallowDeleteMachineResources: { skip: machines },
-      waitForMachineResourcesDeleted: { skip: machines },
+      shallowDeleteMachineResources: () => shallowDeleteMachineResources(this.seed, this.values.namespace),
+      waitForMachineResourcesDeleted: (signal) =>
+        waitUntilMachineResourcesDeleted(this.seed, this.values.namespace, this.wait, signal),
       destroyExtensionsBeforeKubeAPIServer: () => m.destroy(['Extension'], extensionsIn('BeforeKubeAPIServer', true)),
       waitForExtensionsBeforeKubeAPIServerDeleted: (signal) =>
         m.waitUntilDeleted(['Extension'], signal, extensionsIn('BeforeKubeAPIServer')),
@@ -1092,39 +1094,28 @@ export class Botanist {
 
   /** "Waiting until main and event etcd report readiness". */
   async waitForEtcd(signal: AbortSignal): Promise<void> {
-    for (const role of ['main', 'events'] as EtcdRole[]) {
-      const name = etcdName(role);
-      await pollUntil(
-        `Etcd ${this.values.namespace}/${name}`,
-        async () => {
-          try {
-            const etcd = await this.seed.get(EtcdKind, { namespace: this.values.namespace, name });
-            return etcdNotReady(etcd);
-          } catch (err) {
-            if (isNotFound(err)) return 'does not exist';
-            throw err;
-          }
-        },
-        this.wait,
-        signal,
-      );
-    }
+    // Both at once: the wait ends when the later of the two is ready.
+    await Promise.all(
+      (['main', 'events'] as EtcdRole[]).map((role) =>
+        waitForObject(
+          this.seed,
+          EtcdKind,
+          { namespace: this.values.namespace, name: etcdName(role) },
+          (etcd) => (etcd ? etcdNotReady(etcd) : 'does not exist'),
+          this.wait,
+          signal,
+        ),
+      ),
+    );
   }
 
   /** Waits until a control plane Deployment has rolled out. */
   async waitForDeployment(name: string, signal: AbortSignal): Promise<void> {
-    await pollUntil(
-      `Deployment ${this.values.namespace}/${name}`,
-      async () => {
-        try {
-          return deploymentNotRolledOut(
-            (await this.seed.get(Kinds.Deployment, { namespace: this.values.namespace, name })) as V1Deployment,
-          );
-        } catch (err) {
-          if (isNotFound(err)) return 'does not exist';
-          throw err;
-        }
-      },
+    await waitForObject(
+      this.seed,
+      Kinds.Deployment,
+      { namespace: this.values.namespace, name },
+      (deployment) => (deployment ? deploymentNotRolledOut(deployment as V1Deployment) : 'does not exist'),
       this.wait,
       signal,
     );
@@ -1156,6 +1147,81 @@ export class Botanist {
   private async patchShootStatus(status: Record<string, unknown>): Promise<void> {
     await this.garden.patch(ShootKind, this.shootKey, { type: 'merge', patch: { status } }, { subresource: 'status' });
   }
+}
+
+/** The client calls of {@link waitForObject}: `get`, and `watch` when the client has it. */
+export type ObjectWaitClient = Pick<Client, 'get'> & Partial<Pick<ApiClient, 'watch'>>;
+
+/**
+ * Waits until `notReady` finds nothing missing in one object (it gets undefined while the object does not exist):
+ * polls the object as `pollUntil` does and, when the client can watch, also checks every new version of it as the API
+ * server announces it, so the wait ends when the state is reached instead of up to one poll interval later. A watch
+ * that fails or ends leaves the polling to finish the wait; the poll's timeout and error stay as they were.
+ */
+export async function waitForObject<T extends KubernetesObject>(
+  client: ObjectWaitClient,
+  kind: Kind<T>,
+  key: { namespace?: string; name: string },
+  notReady: (object: T | undefined) => string | undefined,
+  wait: BotanistWait,
+  signal: AbortSignal,
+): Promise<void> {
+  const what = `${kind.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
+  const done = new AbortController();
+  const running = AbortSignal.any([signal, done.signal]);
+  const polled = pollUntil(
+    what,
+    async () => {
+      try {
+        return notReady(await client.get(kind, key));
+      } catch (err) {
+        if (isNotFound(err)) return notReady(undefined);
+        throw err;
+      }
+    },
+    wait,
+    running,
+  );
+  try {
+    if (!client.watch) return await polled;
+    const watched = watchUntilReady(client.watch.bind(client), kind, key, notReady, running);
+    await Promise.race([polled, watched.then((ready) => (ready ? undefined : polled))]);
+  } finally {
+    done.abort();
+    // Ended by the watch: the poll stops with an abort nobody waits for.
+    polled.catch(() => undefined);
+  }
+}
+
+// Whether a version of the object the watch delivered was ready; false when the watch ended or broke before one was.
+async function watchUntilReady<T extends KubernetesObject>(
+  watch: ApiClient['watch'],
+  kind: Kind<T>,
+  key: { namespace?: string; name: string },
+  notReady: (object: T | undefined) => string | undefined,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const stop = new AbortController();
+  let ready = false;
+  try {
+    await watch(
+      kind,
+      {
+        namespace: key.namespace,
+        fieldSelector: { 'metadata.name': key.name },
+        signal: AbortSignal.any([signal, stop.signal]),
+      },
+      (event) => {
+        if (ready || (event.type !== 'ADDED' && event.type !== 'MODIFIED')) return;
+        if (event.object.metadata?.name !== key.name || notReady(event.object) !== undefined) return;
+        ready = true;
+        stop.abort();
+      },
+    );
+  } catch {
+    // Stopped, or the watch broke: the poll goes on.
+  }
+  return ready;
 }
 
 /** Why kube-controller-manager's leader Lease shows no active leader, or undefined (pure). */

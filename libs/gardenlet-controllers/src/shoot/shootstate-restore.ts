@@ -4,10 +4,12 @@
 // CAs and keys; every extension resource the flow deploys is first written with `gardener.cloud/operation=wait-for-state`
 // (its extension leaves it alone), gets its `status.state`/`status.resources` from the ShootState and the objects they
 // reference, and only then is annotated `restore` — keeping the flow's `gardener.cloud/timestamp`, so the flow's waits
-// see the extension's Restore answer that request.
+// see the extension's Restore answer that request. The shoot's Worker also gets the ShootState's machine state in its
+// `status.state` (`machineDeployments`, see ./shootstate-machines.ts): its extension recreates the machines from it.
 import { Annotations, Operations } from '@gardener-ts/api';
 import { isAlreadyExists, kind, type Client, type Kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { extensionStateFor, persistedSecretsOf, referencedObjectsFor, type ShootStateSpec } from './shootstate.js';
+import { machineStateFrom, workerRestoreState } from './shootstate-machines.js';
 
 /** The API group of extension resources. */
 const ExtensionsGroup = 'extensions.gardener.cloud';
@@ -87,14 +89,18 @@ export function restoringSeedClient<C extends SeedClient>(seed: C, spec: ShootSt
     await seed.patch(k, key, { ...body, patch: waiting as unknown as Record<string, unknown> }, opts);
     const purpose = (obj as { spec?: { purpose?: string } }).spec?.purpose;
     const state = extensionStateFor(spec, k.kind, key.name, purpose);
-    if (state) {
-      for (const ref of referencedObjectsFor(spec, state, key.namespace ?? '')) await createOrReplace(seed, ref);
+    const restoredState =
+      k.kind === 'Worker' ? workerRestoreState(state?.state, machineStateFrom(spec)) : (state?.state ?? undefined);
+    if (state || restoredState !== undefined) {
+      if (state) {
+        for (const ref of referencedObjectsFor(spec, state, key.namespace ?? '')) await createOrReplace(seed, ref);
+      }
       await seed.patch(
         k,
         key,
         {
           type: 'merge',
-          patch: { status: { state: state.state ?? null, resources: state.resources ?? null } },
+          patch: { status: { state: restoredState ?? null, resources: state?.resources ?? null } },
         },
         { subresource: 'status' },
       );

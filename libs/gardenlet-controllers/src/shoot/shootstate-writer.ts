@@ -1,8 +1,11 @@
-// The shell of the ShootState (Gardener's `shootstate.Deploy`/`Delete`): reads the persisted secrets, the extension
-// resources and what they reference in the control plane namespace of the seed, and writes the ShootState named as
-// the Shoot in its project namespace of the garden (merged into an existing one), stamped `gardener.cloud/timestamp`.
+// The shell of the ShootState (Gardener's `shootstate.Deploy`/`Delete`): reads the persisted secrets, the machine
+// objects (MachineDeployments, MachineSets, Machines: the `machine-state` entry, ./shootstate-machines.ts), the
+// extension resources and what they reference in the control plane namespace of the seed, and writes the ShootState
+// named as the Shoot in its project namespace of the garden (merged into an existing one), stamped
+// `gardener.cloud/timestamp`.
 import { Annotations, corev1beta1 } from '@gardener-ts/api';
 import {
+  NoKindMatchError,
   SecretKind,
   isNotFound,
   kind,
@@ -20,12 +23,45 @@ import {
   type ExtensionObjectView,
   type ShootStateSpec,
 } from './shootstate.js';
+import {
+  machineStateEntry,
+  machineStateOf,
+  type MachineDeploymentObject,
+  type MachineObject,
+  type MachineSetObject,
+} from './shootstate-machines.js';
 import type { Shoot } from './kinds.js';
 
 /** The garden's ShootState kind. */
 export const ShootStateKind = kindFrom<corev1beta1.ShootState>(corev1beta1.ShootStateKind);
 
 const extensionKind = (name: string) => kind<ExtensionObjectView>('extensions.gardener.cloud/v1alpha1', name);
+const machineKind = <T extends KubernetesObject>(name: string) => kind<T>('machine.sapcloud.io/v1alpha1', name);
+
+/**
+ * The machine objects of a namespace (Gardener's computeMachineState); none where the seed does not serve the machine
+ * API (no machine-controller-manager CRDs).
+ */
+async function listMachineObjects(
+  seed: Pick<Client, 'list'>,
+  namespace: string,
+): Promise<
+  { deployments: MachineDeploymentObject[]; sets: MachineSetObject[]; machines: MachineObject[] } | undefined
+> {
+  const list = async <T extends KubernetesObject>(name: string) => {
+    try {
+      return (await seed.list(machineKind<T>(name), { namespace })).items;
+    } catch (err) {
+      if (err instanceof NoKindMatchError || isNotFound(err)) return undefined;
+      throw new Error(`listing the ${name}s of ${namespace} for the ShootState failed`, { cause: err });
+    }
+  };
+  const deployments = await list<KubernetesObject & MachineDeploymentObject>('MachineDeployment');
+  if (!deployments) return undefined;
+  const sets = (await list<KubernetesObject & MachineSetObject>('MachineSet')) ?? [];
+  const machines = (await list<KubernetesObject & MachineObject>('Machine')) ?? [];
+  return { deployments, sets, machines };
+}
 
 /** Computes the ShootState spec of a control plane namespace from the seed (Gardener's `computeSpec`). */
 export async function computeShootStateSpec(
@@ -34,6 +70,11 @@ export async function computeShootStateSpec(
 ): Promise<ShootStateSpec> {
   const secrets = await seed.list(SecretKind, { namespace, labelSelector: { [LabelKeyPersist]: 'true' } });
   const spec: Required<ShootStateSpec> = { gardener: gardenerDataOf(secrets.items), extensions: [], resources: [] };
+  const machineObjects = await listMachineObjects(seed, namespace);
+  const machineState =
+    machineObjects &&
+    machineStateEntry(machineStateOf(machineObjects.deployments, machineObjects.sets, machineObjects.machines));
+  if (machineState) spec.gardener.push(machineState);
   for (const kindName of ShootStateExtensionKinds) {
     let objects: ExtensionObjectView[];
     try {

@@ -12,6 +12,7 @@ import {
 } from './maintenance-window.js';
 import {
   computeOperationType,
+  migrationNotConfirmedReason,
   responsibleSeedName,
   shootSyncDecision,
   shouldPrepareShootForMigration,
@@ -106,6 +107,13 @@ describe('operation type', () => {
 });
 
 describe('control plane migration', () => {
+  const confirmed = (shoot: Shoot, status: 'True' | 'False', message = 'm'): Shoot => {
+    const copy = structuredClone(shoot);
+    copy.status!.constraints = [
+      { type: 'ReadyForMigration', status, reason: 'r', message, lastTransitionTime: '', lastUpdateTime: '' },
+    ];
+    return copy;
+  };
   const moved = (state: string, type = 'Reconcile', statusSeed = 'local') =>
     reconciledShoot(0, state, (s) => {
       s.spec.seedName = 'other';
@@ -119,7 +127,7 @@ describe('control plane migration', () => {
     expect(shouldPrepareShootForMigration(pending)).toBe(true);
     expect(responsibleSeedName(pending)).toBe('local');
     expect(computeOperationType(pending)).toBe('Migrate');
-    expect(decide(pending)).toEqual({ action: 'reconcile', operation: 'Migrate' });
+    expect(decide(confirmed(pending, 'True'))).toEqual({ action: 'reconcile', operation: 'Migrate' });
     // A failed migrate attempt is retried by the source.
     expect(computeOperationType(moved('Error', 'Migrate'))).toBe('Migrate');
     // Migrate Succeeded moved status.seedName to the destination: its gardenlet restores.
@@ -131,6 +139,31 @@ describe('control plane migration', () => {
     // An unfinished restore continues; a finished one is followed by regular reconciliations.
     expect(computeOperationType(moved('Error', 'Restore', 'other'))).toBe('Restore');
     expect(computeOperationType(moved('Succeeded', 'Restore', 'other'))).toBe('Reconcile');
+  });
+
+  it('migrates only once the controller-manager confirmed the destination with ReadyForMigration=True', () => {
+    const pending = moved('Succeeded');
+    const name = pending.metadata!.name;
+    // No constraint yet: the source waits for the confirmation (Gardener's message), checking again after waitSyncPeriod.
+    expect(decide(pending)).toEqual({
+      action: 'requeue',
+      operation: 'Migrate',
+      after: config.waitSyncPeriod,
+      reason: `waiting for confirmation that destination Seed is available to host the control plane of Shoot ${name}`,
+    });
+    // False: the constraint's message says why.
+    expect(decide(confirmed(pending, 'False', 'observed generation outdated (1/2)'))).toEqual({
+      action: 'requeue',
+      operation: 'Migrate',
+      after: config.waitSyncPeriod,
+      reason: `destination Seed is not available to host the control plane of Shoot ${name}: observed generation outdated (1/2)`,
+    });
+    // The constraint decides, not the destination's own state (the source's gardenlet no longer reads it).
+    expect(migrationNotConfirmedReason(confirmed(pending, 'True'))).toBeUndefined();
+    // Without a pending migration the constraint plays no part: a restore or a regular reconcile runs as before.
+    const migrated = moved('Succeeded', 'Migrate', 'other');
+    expect(decide(migrated)).toEqual({ action: 'reconcile', operation: 'Restore' });
+    expect(decide(confirmed(migrated, 'False'))).toEqual({ action: 'reconcile', operation: 'Restore' });
   });
 
   it('exactly one seed is responsible for a scheduled shoot, and it is one of spec/status (property)', () => {

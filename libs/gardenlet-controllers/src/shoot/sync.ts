@@ -164,11 +164,38 @@ export function seedNotReadyReason(seed: Seed, gardenerVersion: string): string 
   return undefined;
 }
 
+/** The constraint the controller-manager's `shoot-migration` controller sets when the destination seed is ready. */
+export const ReadyForMigrationConstraint = 'ReadyForMigration';
+
+/**
+ * Why the source seed's gardenlet may not migrate the shoot yet, or undefined when it may (current Gardener's
+ * `migrateShoot`): the controller-manager confirms the destination seed's readiness with the `ReadyForMigration`
+ * constraint — missing, the gardenlet waits for the confirmation; not True, it names the constraint's message.
+ */
+export function migrationNotConfirmedReason(shoot: Shoot): string | undefined {
+  const name = shoot.metadata?.name;
+  const constraint = shoot.status?.constraints?.find((c) => c.type === ReadyForMigrationConstraint);
+  if (!constraint) {
+    return `waiting for confirmation that destination Seed is available to host the control plane of Shoot ${name}`;
+  }
+  if (constraint.status !== 'True') {
+    return `destination Seed is not available to host the control plane of Shoot ${name}: ${constraint.message ?? ''}`;
+  }
+  return undefined;
+}
+
 /** What the gardenlet does with the shoot now. */
 export function shootSyncDecision(input: SyncInput): SyncDecision {
   const { shoot, seed, config, now } = input;
   const random = input.random ?? Math.random;
   const operation = computeOperationType(shoot);
+
+  // A migration waits for the controller-manager's confirmation that the destination is ready (Gardener checks it
+  // before anything else of the migration).
+  if (shouldPrepareShootForMigration(shoot)) {
+    const unconfirmed = migrationNotConfirmedReason(shoot);
+    if (unconfirmed) return { action: 'requeue', operation, after: config.waitSyncPeriod, reason: unconfirmed };
+  }
 
   if (seed.metadata?.annotations?.[SeedEmergencyStopAnnotation] === 'true') {
     return {

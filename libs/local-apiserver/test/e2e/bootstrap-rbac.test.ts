@@ -14,6 +14,13 @@ let server: LocalApiServer;
 const k = (args: string[], input?: string) => kubectl(server.kubeconfigPath!, args, { input });
 const canI = async (...args: string[]) =>
   (await runKubectl(server.kubeconfigPath!, ['auth', 'can-i', ...args])).stdout.trim();
+/** Asks `kubectl auth can-i` every question at once and compares the answers, each named by its question. */
+async function expectCanI(expected: [question: string[], answer: 'yes' | 'no'][]): Promise<void> {
+  const answers = await Promise.all(expected.map(([question]) => canI(...question)));
+  expect(Object.fromEntries(expected.map(([question], i) => [question.join(' '), answers[i]]))).toEqual(
+    Object.fromEntries(expected.map(([question, answer]) => [question.join(' '), answer])),
+  );
+}
 const rulesOf = async (role: string) => JSON.parse(await k(['get', 'clusterrole', role, '-o', 'json'])).rules ?? [];
 
 beforeAll(async () => {
@@ -28,22 +35,26 @@ afterAll(async () => {
 describe("kube's bootstrap RBAC policy", () => {
   it('binding view grants reads, not writes or secrets', async () => {
     await k(['create', 'clusterrolebinding', 'u-view', '--clusterrole=view', '--user=u']);
-    expect(await canI('list', 'pods', '--as=u')).toBe('yes');
-    expect(await canI('get', 'deployments.apps', '-n', 'kube-system', '--as=u')).toBe('yes');
-    expect(await canI('create', 'pods', '--as=u')).toBe('no');
-    expect(await canI('get', 'secrets', '--as=u')).toBe('no');
+    await expectCanI([
+      [['list', 'pods', '--as=u'], 'yes'],
+      [['get', 'deployments.apps', '-n', 'kube-system', '--as=u'], 'yes'],
+      [['create', 'pods', '--as=u'], 'no'],
+      [['get', 'secrets', '--as=u'], 'no'],
+    ]);
   });
 
   it('edit and admin nest view: edit writes workloads and reads secrets, admin also manages roles', async () => {
     await k(['create', 'rolebinding', 'e-edit', '--clusterrole=edit', '--user=e', '-n', 'default']);
     await k(['create', 'rolebinding', 'a-admin', '--clusterrole=admin', '--user=a', '-n', 'default']);
-    expect(await canI('create', 'deployments.apps', '-n', 'default', '--as=e')).toBe('yes');
-    expect(await canI('get', 'secrets', '-n', 'default', '--as=e')).toBe('yes');
-    expect(await canI('list', 'pods', '-n', 'default', '--as=e')).toBe('yes');
-    expect(await canI('create', 'roles.rbac.authorization.k8s.io', '-n', 'default', '--as=e')).toBe('no');
-    expect(await canI('create', 'roles.rbac.authorization.k8s.io', '-n', 'default', '--as=a')).toBe('yes');
-    expect(await canI('list', 'pods', '-n', 'default', '--as=a')).toBe('yes');
-    expect(await canI('list', 'pods', '-n', 'kube-system', '--as=a')).toBe('no');
+    await expectCanI([
+      [['create', 'deployments.apps', '-n', 'default', '--as=e'], 'yes'],
+      [['get', 'secrets', '-n', 'default', '--as=e'], 'yes'],
+      [['list', 'pods', '-n', 'default', '--as=e'], 'yes'],
+      [['create', 'roles.rbac.authorization.k8s.io', '-n', 'default', '--as=e'], 'no'],
+      [['create', 'roles.rbac.authorization.k8s.io', '-n', 'default', '--as=a'], 'yes'],
+      [['list', 'pods', '-n', 'default', '--as=a'], 'yes'],
+      [['list', 'pods', '-n', 'kube-system', '--as=a'], 'no'],
+    ]);
     // The aggregated rules are written into the roles, as kube's aggregation controller does.
     expect(await rulesOf('admin')).toContainEqual({
       apiGroups: [''],
@@ -69,19 +80,23 @@ rules:
 - { apiGroups: [storage.k8s.io], resources: [storageclasses], verbs: [get, list, watch] }
 `,
     );
-    for (const role of ['view', 'edit', 'admin']) {
-      await waitFor(`${role} to aggregate storageclasses`, async () =>
-        (await rulesOf(role)).some((r: any) => JSON.stringify(r) === JSON.stringify(storageClasses)),
-      );
-    }
+    await Promise.all(
+      ['view', 'edit', 'admin'].map((role) =>
+        waitFor(`${role} to aggregate storageclasses`, async () =>
+          (await rulesOf(role)).some((r: any) => JSON.stringify(r) === JSON.stringify(storageClasses)),
+        ),
+      ),
+    );
     expect(await canI('list', 'storageclasses.storage.k8s.io', '--as=u')).toBe('yes');
     await k(['label', 'clusterrole', 'storageclasses-view', 'rbac.authorization.k8s.io/aggregate-to-view-']);
-    for (const role of ['view', 'edit', 'admin']) {
-      await waitFor(
-        `${role} to drop storageclasses`,
-        async () => !(await rulesOf(role)).some((r: any) => JSON.stringify(r) === JSON.stringify(storageClasses)),
-      );
-    }
+    await Promise.all(
+      ['view', 'edit', 'admin'].map((role) =>
+        waitFor(
+          `${role} to drop storageclasses`,
+          async () => !(await rulesOf(role)).some((r: any) => JSON.stringify(r) === JSON.stringify(storageClasses)),
+        ),
+      ),
+    );
     expect(await canI('list', 'storageclasses.storage.k8s.io', '--as=u')).toBe('no');
   });
 
@@ -99,25 +114,22 @@ rules:
     ]) {
       expect(roles).toContain(`clusterrole.rbac.authorization.k8s.io/${name}\n`);
     }
-    expect(await canI('create', 'pods', '--subresource=binding', '--as=system:kube-scheduler')).toBe('yes');
-    expect(await canI('list', 'endpointslices.discovery.k8s.io', '--as=system:kube-proxy')).toBe('yes');
-    expect(await canI('get', '/metrics', '--as=m', '--as-group=system:monitoring')).toBe('yes');
-    // Namespaced bootstrap Roles: components read the extension-apiserver-authentication ConfigMap and take leases.
-    const authReader = [
-      'configmaps/extension-apiserver-authentication',
-      '-n',
-      'kube-system',
-      '--as=system:kube-scheduler',
-    ];
-    expect(await canI('get', ...authReader)).toBe('yes');
-    expect(await canI('get', 'configmaps/other', '-n', 'kube-system', '--as=system:kube-scheduler')).toBe('no');
-    expect(
-      await canI('update', 'leases.coordination.k8s.io', '-n', 'kube-system', '--as=system:kube-controller-manager'),
-    ).toBe('yes');
     const replicaSets = '--as=system:serviceaccount:kube-system:replicaset-controller';
-    expect(await canI('create', 'pods', '-n', 'default', replicaSets)).toBe('yes');
-    expect(await canI('update', 'replicasets.apps', '-n', 'default', '--subresource=status', replicaSets)).toBe('yes');
-    expect(await canI('get', 'secrets', '-n', 'default', replicaSets)).toBe('no');
+    await expectCanI([
+      [['create', 'pods', '--subresource=binding', '--as=system:kube-scheduler'], 'yes'],
+      [['list', 'endpointslices.discovery.k8s.io', '--as=system:kube-proxy'], 'yes'],
+      [['get', '/metrics', '--as=m', '--as-group=system:monitoring'], 'yes'],
+      // Namespaced bootstrap Roles: components read the extension-apiserver-authentication ConfigMap and take leases.
+      [
+        ['get', 'configmaps/extension-apiserver-authentication', '-n', 'kube-system', '--as=system:kube-scheduler'],
+        'yes',
+      ],
+      [['get', 'configmaps/other', '-n', 'kube-system', '--as=system:kube-scheduler'], 'no'],
+      [['update', 'leases.coordination.k8s.io', '-n', 'kube-system', '--as=system:kube-controller-manager'], 'yes'],
+      [['create', 'pods', '-n', 'default', replicaSets], 'yes'],
+      [['update', 'replicasets.apps', '-n', 'default', '--subresource=status', replicaSets], 'yes'],
+      [['get', 'secrets', '-n', 'default', replicaSets], 'no'],
+    ]);
   });
 
   it('a restart reconciles: missing roles and rules return, extra permissions and autoupdate=false stay', async () => {

@@ -70,7 +70,10 @@ export interface KubeletOptions {
   backoff?: Partial<BackOffSettings>;
   /** How often ConfigMap/Secret/projected volumes are rewritten and tokens refreshed; default 60 s. */
   volumeResyncMs?: number;
-  /** Retry interval while a Pod's volumes or configuration cannot be prepared; default 2 s. */
+  /**
+   * Retry interval while a Pod's configuration cannot be prepared, and the longest wait between attempts to set up
+   * its volumes (from 500 ms, doubling, as kube's volume operations back off); default 2 s.
+   */
   retryMs?: number;
   /**
    * kube's containerLogMaxSize (`--container-log-max-size`): a container log file is rotated once it would grow past

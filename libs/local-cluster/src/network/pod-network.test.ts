@@ -127,7 +127,8 @@ describe('pod network preload: Services', () => {
     });
 
   /** Runs an ES module in a pod of namespace demo (process.argv.slice(1) is `args`); its stdout, trimmed. */
-  async function inPod(source: string, args: string[] = []): Promise<string> {
+  /** Runs `source` as a Pod's program and resolves with its stdout; `onStderr` sees its stderr as it comes. */
+  async function inPod(source: string, args: string[] = [], onStderr?: (text: string) => void): Promise<string> {
     const env = podNetworkEnv(
       '127.9.2.1',
       {
@@ -138,11 +139,12 @@ describe('pod network preload: Services', () => {
       },
       'demo',
     );
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, ...args], {
+    const running = promisify(execFile)(process.execPath, ['--input-type=module', '-e', source, ...args], {
       env,
       timeout: 20_000,
     });
-    return stdout.trim();
+    if (onStderr) running.child.stderr?.on('data', (chunk) => onStderr(String(chunk)));
+    return (await running).stdout.trim();
   }
 
   beforeAll(async () => {
@@ -376,7 +378,10 @@ describe('pod network preload: Services', () => {
   });
 
   it('sees Services the proxy adds after the program started', async () => {
-    const program = inPod(`
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    const program = inPod(
+      `
       import dns from 'node:dns';
       const lookup = () => dns.promises.lookup('late.demo.svc').then((a) => a.address, () => undefined);
       const before = await lookup();
@@ -384,8 +389,12 @@ describe('pod network preload: Services', () => {
       let after;
       for (let i = 0; i < 200 && !after; i++) { await new Promise((r) => setTimeout(r, 50)); after = await lookup(); }
       const body = await (await fetch('http://late.demo.svc:8080/')).text();
-      console.log(JSON.stringify([before ?? null, after, body]));`);
-    await new Promise((r) => setTimeout(r, 1500));
+      console.log(JSON.stringify([before ?? null, after, body]));`,
+      [],
+      (text) => text.includes('ready') && started(),
+    );
+    // The program looked the name up once (and found nothing) before the proxy adds the Service.
+    await Promise.race([ready, program]);
     await writeFile(
       `${file}.tmp`,
       servicesJson([

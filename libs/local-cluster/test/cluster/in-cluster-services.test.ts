@@ -93,6 +93,7 @@ beforeAll(async () => {
   });
   cluster = await runCluster(clusterLayout(dir, 'dns'), defaultComponents({ imageMapFile: imageMap }), logger);
   kubeconfig = clusterLayout(dir, 'dns').kubeconfig;
+  await run(['create', 'namespace', 'apps']);
 }, 120_000);
 
 afterAll(async () => {
@@ -100,9 +101,9 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 
-describe('Services inside the cluster', () => {
+// The two tests use Services and Pods of their own: they run side by side.
+describe.concurrent('Services inside the cluster', () => {
   it('are reached by name and ClusterIP from a Node.js pod, and so is the API server', async () => {
-    await run(['create', 'namespace', 'apps']);
     await run(['apply', '-f', '-'], {
       apiVersion: 'v1',
       kind: 'List',

@@ -12,7 +12,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // With --use-service-account-credentials (as Gardener runs a shoot's kube-controller-manager) it acts as
 // kube-system/pod-garbage-collector and has only that role's permissions: no get of pods, only patch of their status.
-describe.each([
+// The two identities run side by side, each with its own cluster; their tests, mostly waiting, one after another.
+describe.concurrent.each([
   ['with the controller manager identity', false],
   ['as ServiceAccount pod-garbage-collector (kube RBAC)', true],
 ])('pod garbage collector %s', (_, useServiceAccountCredentials) => {
@@ -23,54 +24,57 @@ describe.each([
   afterAll(() => h?.stop());
   const exists = (name: string) => h.podExists(name);
 
-  it('deletes the pods of a deleted Node after the quarantine, and keeps those of a Node that exists', async () => {
-    await h.kubelet.addNode('doomed');
-    await h.kubelet.addNode('healthy');
-    for (const [name, node] of [
-      ['orphan', 'doomed'],
-      ['kept', 'healthy'],
-    ] as const) {
-      await h.api.create(pod(name, { app: name }, { nodeName: node, terminationGracePeriodSeconds: 30 }));
-      await h.eventually(
-        `${name} to run`,
+  it.sequential(
+    'deletes the pods of a deleted Node after the quarantine, and keeps those of a Node that exists',
+    async () => {
+      await h.kubelet.addNode('doomed');
+      await h.kubelet.addNode('healthy');
+      for (const [name, node] of [
+        ['orphan', 'doomed'],
+        ['kept', 'healthy'],
+      ] as const) {
+        await h.api.create(pod(name, { app: name }, { nodeName: node, terminationGracePeriodSeconds: 30 }));
+        await h.eventually(
+          `${name} to run`,
+          PodKind,
+          { namespace: 'default', name },
+          (p) => p.status?.phase === 'Running',
+        );
+      }
+      // A finalizer keeps the orphan visible once deleted, to show how it was ended.
+      await h.api.patch(
         PodKind,
-        { namespace: 'default', name },
-        (p) => p.status?.phase === 'Running',
+        { namespace: 'default', name: 'orphan' },
+        { type: 'merge', patch: { metadata: { finalizers: ['example.com/hold'] } } },
       );
-    }
-    // A finalizer keeps the orphan visible once deleted, to show how it was ended.
-    await h.api.patch(
-      PodKind,
-      { namespace: 'default', name: 'orphan' },
-      { type: 'merge', patch: { metadata: { finalizers: ['example.com/hold'] } } },
-    );
 
-    const deleted = Date.now();
-    await h.kubectl(['delete', 'node', 'doomed']);
-    const ended = await h.eventually(
-      'orphan to be deleted',
-      PodKind,
-      { namespace: 'default', name: 'orphan' },
-      (p) => !!p.metadata?.deletionTimestamp,
-    );
-    expect(Date.now() - deleted).toBeGreaterThanOrEqual(QUARANTINE_MS - 500);
-    expect(ended.status?.phase).toBe('Failed');
-    expect(ended.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({
-      status: 'True',
-      reason: 'DeletionByPodGC',
-    });
-    expect(ended.metadata?.deletionGracePeriodSeconds).toBe(0);
-    await h.api.patch(
-      PodKind,
-      { namespace: 'default', name: 'orphan' },
-      { type: 'merge', patch: { metadata: { finalizers: null } } },
-    );
-    await waitFor('orphan to be gone', async () => !(await exists('orphan')));
-    await sleep(1000);
-    expect(await exists('kept')).toBe(true);
-  });
+      const deleted = Date.now();
+      await h.kubectl(['delete', 'node', 'doomed']);
+      const ended = await h.eventually(
+        'orphan to be deleted',
+        PodKind,
+        { namespace: 'default', name: 'orphan' },
+        (p) => !!p.metadata?.deletionTimestamp,
+      );
+      expect(Date.now() - deleted).toBeGreaterThanOrEqual(QUARANTINE_MS - 500);
+      expect(ended.status?.phase).toBe('Failed');
+      expect(ended.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({
+        status: 'True',
+        reason: 'DeletionByPodGC',
+      });
+      expect(ended.metadata?.deletionGracePeriodSeconds).toBe(0);
+      await h.api.patch(
+        PodKind,
+        { namespace: 'default', name: 'orphan' },
+        { type: 'merge', patch: { metadata: { finalizers: null } } },
+      );
+      await waitFor('orphan to be gone', async () => !(await exists('orphan')));
+      await sleep(1000);
+      expect(await exists('kept')).toBe(true);
+    },
+  );
 
-  it('keeps the pods of a Node that comes back within the quarantine', async () => {
+  it.sequential('keeps the pods of a Node that comes back within the quarantine', async () => {
     await h.kubelet.addNode('flapping');
     await h.api.create(pod('survivor', { app: 'survivor' }, { nodeName: 'flapping' }));
     await h.eventually(

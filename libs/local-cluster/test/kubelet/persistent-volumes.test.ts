@@ -82,7 +82,8 @@ const scheduledPod = (name: string, claim: string, args: string[]) =>
     ...dataVolume(claim),
   });
 
-describe('persistent volumes', () => {
+// Each test with its own claims, Pods and volumes: they run side by side, as workloads on a node do.
+describe.concurrent('persistent volumes', () => {
   it('binds a claim of the default class at first use and keeps its data across Pods until the claim is deleted', async () => {
     await apply(claimManifest('notes'));
     // WaitForFirstConsumer: the claim gets the default class and waits, unbound, for a Pod.

@@ -13,7 +13,10 @@ afterAll(async () => h?.stop());
 
 const fast = { periodSeconds: 1, timeoutSeconds: 1, failureThreshold: 1 };
 
-describe('probes', () => {
+// Every test runs its own Pod and mostly waits for probe periods and back-off: they run side by side (at most
+// vitest's maxConcurrency at once) on the one kubelet, as Pods do.
+
+describe.concurrent('probes', () => {
   it('keeps a container that fails its HTTP readiness probe unready while it runs', async () => {
     const port = await freePort();
     await h.createPod('unready', {
@@ -120,7 +123,7 @@ describe('probes', () => {
   });
 });
 
-describe('restart policy', () => {
+describe.concurrent('restart policy', () => {
   it('fails a restartPolicy Never Pod whose container exits 1, with the exit code', async () => {
     await h.createPod('fails', {
       restartPolicy: 'Never',
@@ -185,7 +188,7 @@ describe('restart policy', () => {
   });
 });
 
-describe('init containers', () => {
+describe.concurrent('init containers', () => {
   it('runs them one after another before the containers', async () => {
     const append = (name: string) => ({
       name,
@@ -235,7 +238,7 @@ describe('init containers', () => {
   });
 });
 
-describe('images', () => {
+describe.concurrent('images', () => {
   it('reports an image without a local program as ErrImagePull, naming the image', async () => {
     await h.createPod('unmapped', { containers: [{ name: 'main', image: 'docker.io/library/nginx:1.27' }] });
     const pod = await h.waitForPod('unmapped', 'ErrImagePull', (p) =>
@@ -256,7 +259,7 @@ describe('images', () => {
   });
 });
 
-describe('configuration', () => {
+describe.concurrent('configuration', () => {
   it('waits with CreateContainerConfigError for a missing ConfigMap and starts once it exists', async () => {
     await h.createPod('needs-config', {
       containers: [

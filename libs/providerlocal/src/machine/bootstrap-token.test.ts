@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrapTokenID, bootstrapTokenSecret, newTokenSecret, withBootstrapToken } from './bootstrap-token.js';
+import {
+  bootstrapTokenExpired,
+  bootstrapTokenID,
+  bootstrapTokenSecret,
+  newTokenSecret,
+  withBootstrapToken,
+} from './bootstrap-token.js';
 
 describe("a machine's bootstrap token", () => {
   it('has the id machine-controller-manager derives from the machine name: 6 of [0-9a-f], stable', () => {
@@ -40,5 +46,16 @@ describe("a machine's bootstrap token", () => {
     expect(withBootstrapToken(userData, '616263.0123456789abcdef')).toBe(
       'a: 616263.0123456789abcdef\nb: 616263.0123456789abcdef\nc: <<MACHINE_NAME>>\n',
     );
+  });
+});
+
+describe('bootstrapTokenExpired', () => {
+  it('is expired once its expiration passed (a kept token of a restored machine is replaced), not before', () => {
+    const secret = bootstrapTokenSecret('m1', 'abcdefghijklmnop', new Date('2026-11-29T10:20:00Z')) as {
+      data: Record<string, string>;
+    };
+    expect(bootstrapTokenExpired(secret.data, new Date('2026-11-29T10:19:59Z'))).toBe(false);
+    expect(bootstrapTokenExpired(secret.data, new Date('2026-11-29T10:20:00Z'))).toBe(true);
+    expect(bootstrapTokenExpired({}, new Date())).toBe(false);
   });
 });

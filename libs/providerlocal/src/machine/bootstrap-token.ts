@@ -51,3 +51,14 @@ export function bootstrapTokenSecret(machineName: string, secret: string, expira
 export function withBootstrapToken(userData: string, token: string): string {
   return userData.replaceAll(BootstrapTokenPlaceholder, token);
 }
+
+/**
+ * Whether a token Secret (its base64 `data`) can no longer authenticate at `now`: its `expiration` passed. A machine
+ * whose token expired before its Pod was created again (a restored machine) gets a new one.
+ */
+export function bootstrapTokenExpired(data: Record<string, string> | undefined, now: Date): boolean {
+  const expiration = Buffer.from(data?.expiration ?? '', 'base64').toString('utf8');
+  if (!expiration) return false;
+  const at = Date.parse(expiration);
+  return !Number.isNaN(at) && at <= now.getTime();
+}

@@ -77,3 +77,21 @@ export function phaseOf(machine: Machine): MachinePhase | undefined {
 export function isAvailable(machine: Machine): boolean {
   return phaseOf(machine) === 'Running' && !machine.metadata?.deletionTimestamp;
 }
+
+/**
+ * The annotation holding a machine object (Machine, MachineSet, MachineDeployment) during a control plane migration:
+ * `migrate` in the source seed (the objects are released, their machine Pods go, the shoot's Nodes stay), `restore`
+ * in the destination seed while the Worker recreates them from the machine state. The local machine controllers leave
+ * a held object alone, as Gardener's machine-controller-manager is deleted (source) or still scaled to zero
+ * (destination) then. provider-local's own: its machine controller serves every shoot of the seed, it cannot be
+ * stopped for one.
+ */
+export const MachineMigrationAnnotation = 'local.gardener.cloud/machine-migration';
+/** The values of {@link MachineMigrationAnnotation}. */
+export type MachineMigration = 'migrate' | 'restore';
+
+/** The migration holding a machine object, if one does. */
+export function migrationOf(obj: KubernetesObject): MachineMigration | undefined {
+  const value = obj.metadata?.annotations?.[MachineMigrationAnnotation];
+  return value === 'migrate' || value === 'restore' ? value : undefined;
+}

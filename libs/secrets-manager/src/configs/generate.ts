@@ -26,6 +26,8 @@ import {
   openSSHAuthorizedKey,
   privateKeyPem,
   type CertificateAuthority,
+  type KeyPair,
+  type KeySpec,
 } from '../pki.js';
 import type {
   BasicAuthSecretConfig,
@@ -45,7 +47,12 @@ export interface GenerateDataOptions {
   readonly now: Date;
   /** The CA signing a certificate; a certificate without one is self-signed. */
   readonly signingCA?: CertificateAuthority;
+  /** The key pair of a certificate or RSA key, generated ahead for this config; a new one is generated without it. */
+  readonly keys?: KeyPair;
 }
+
+/** The key of a certificate without `key` in its config: RSA with 3072 bits, as Gardener's. */
+export const DefaultCertificateKey: KeySpec = { algorithm: 'RSA', bits: 3072 };
 
 const TEN_YEARS_MS = 10 * 365.25 * 24 * 3600 * 1000;
 /** Certificates start one minute in the past, allowing for clock skew (Gardener's `AdjustToClockSkew`). */
@@ -57,7 +64,7 @@ export async function generateData(config: SecretConfig, options: GenerateDataOp
     case 'certificate':
       return generateCertificate(config, options);
     case 'rsa':
-      return generateRSAKey(config);
+      return generateRSAKey(config, options.keys);
     case 'basicAuth':
       return generateBasicAuth(config);
     case 'staticToken':
@@ -73,7 +80,7 @@ export async function generateData(config: SecretConfig, options: GenerateDataOp
 
 // Without a signing CA the certificate is self-signed and stored under the CA keys, as Gardener does.
 async function generateCertificate(config: CertificateSecretConfig, options: GenerateDataOptions): Promise<SecretData> {
-  const keys = await generateKeyPair(config.key ?? { algorithm: 'RSA', bits: 3072 });
+  const keys = options.keys ?? (await generateKeyPair(config.key ?? DefaultCertificateKey));
   const now = options.now.getTime();
   const certificate = await issueCertificate({
     commonName: config.commonName,
@@ -100,8 +107,8 @@ async function generateCertificate(config: CertificateSecretConfig, options: Gen
   return data;
 }
 
-async function generateRSAKey(config: RSASecretConfig): Promise<SecretData> {
-  const keys = await generateKeyPair({ algorithm: 'RSA', bits: config.bits });
+async function generateRSAKey(config: RSASecretConfig, prepared: KeyPair | undefined): Promise<SecretData> {
+  const keys = prepared ?? (await generateKeyPair({ algorithm: 'RSA', bits: config.bits }));
   const data: SecretData = { [DataKeyRSAPrivateKey]: Buffer.from(privateKeyPem(keys.keyObject, 'pkcs1')) };
   if (config.usedForSSH) data[DataKeySSHAuthorizedKeys] = Buffer.from(openSSHAuthorizedKey(keys.keyObject));
   return data;

@@ -153,6 +153,17 @@ export async function registerProviderLocal(options: ProviderLocalStepOptions): 
   if (policy !== 'Always')
     return `registered with policy ${policy}: installed on a seed when one of its shoots needs it`;
 
+  return waitForInstallation(options);
+}
+
+/**
+ * Waits until provider-local's ControllerInstallation for `seed` is Installed and Healthy and its Pod runs in the
+ * extension namespace of the seed cluster (`waitForPods`); resolves to the checklist's detail.
+ */
+export async function waitForInstallation(
+  options: Pick<ProviderLocalStepOptions, 'kubectl' | 'seed' | 'waitForPods' | 'timeoutMs'>,
+): Promise<string> {
+  const { kubectl } = options;
   const timeoutMs = options.timeoutMs ?? 180_000;
   const deadline = Date.now() + timeoutMs;
   let state: InstallationState = { ready: false, detail: 'not looked yet' };

@@ -101,14 +101,9 @@ export const ManagedSeedSetKind = defineKind(
         pendingReplica: Opt(
           Type.Object({
             name: Str(),
-            reason: StringEnum([
-              'ShootReconciling',
-              'ShootReconcileFailed',
-              'ShootDeleting',
-              'ShootDeleteFailed',
-              'ManagedSeedPreparing',
-              'StatusUnknown',
-            ]),
+            // Gardener's PendingReplicaReason (ShootReconciling, ShootDeleting, ShootReconcileFailed, ShootDeleteFailed,
+            // ManagedSeedPreparing, ManagedSeedDeleting, SeedNotReady, ShootNotHealthy): a plain string in its schema.
+            reason: Str(),
             since: Time(),
             retries: Opt(Int32()),
           }),

@@ -19,7 +19,7 @@ import { validateKubernetes } from './kubernetes.js';
 import { validateNetworking } from './networking.js';
 import { validateHibernationSchedules, validateMaintenanceTimeWindow } from './schedule.js';
 import { validateShootUpdate } from './update.js';
-import { validateWorkers } from './workers.js';
+import { validateWorkers, validateWorkerVersionSkew } from './workers.js';
 
 const spec = FieldPath.root('spec');
 const purposes = ['evaluation', 'testing', 'development', 'production', 'infrastructure'];
@@ -98,6 +98,12 @@ function validateShootSpec(shoot: Shoot): FieldError[] {
       errors.push(
         forbidden(spec.child('systemComponents'), 'this field is not supported for workerless Shoot clusters'),
       );
+    // Provider settings that only make sense with workers (Gardener's validateProvider).
+    for (const name of ['infrastructureConfig', 'controlPlaneConfig', 'workersSettings'] as const)
+      if (s.provider?.[name] !== undefined && s.provider[name] !== null)
+        errors.push(
+          forbidden(spec.child('provider', name), 'this field should not be set for workerless Shoot clusters'),
+        );
   } else if (!s.secretBindingName && !s.credentialsBindingName) {
     errors.push(required(spec.child('credentialsBindingName'), 'must be set when the Shoot has workers'));
   }
@@ -156,6 +162,7 @@ function validateShootSpec(shoot: Shoot): FieldError[] {
   else errors.push(required(spec.child('kubernetes')));
   errors.push(...validateNetworking(s.networking, workerless));
   errors.push(...validateWorkers(workers, spec.child('provider', 'workers')));
+  errors.push(...validateWorkerVersionSkew(workers, s.kubernetes?.version, spec.child('provider', 'workers')));
 
   if (s.controlPlane?.highAvailability) {
     errors.push(

@@ -50,22 +50,30 @@ export function validateShootUpdate(shoot: Shoot, old: Shoot): FieldError[] {
     errors.push(immutable(spec.child('networking', 'ipFamilies'), s.networking?.ipFamilies));
   }
 
-  // The seed cannot be removed once set; a change of seed is the shoots/binding subresource's (control plane
-  // migration), which admission's ShootValidator decides (who may bind, what else may change, both seeds' backup).
-  if (o.seedName !== undefined && s.seedName === undefined) {
-    errors.push(forbidden(spec.child('seedName'), 'spec.seedName cannot be set to nil'));
-  }
+  // spec.seedName is not checked here, as in Gardener: the ShootValidator admission plugin refuses its removal and
+  // decides a change of seed (the shoots/binding subresource: who may bind, what else may change, both seeds' backup).
 
-  const version = parseVersion(s.kubernetes.version ?? '');
-  const oldVersion = parseVersion(o.kubernetes.version ?? '');
-  if (version && oldVersion) {
-    const path = spec.child('kubernetes', 'version');
-    if (compareVersions(version, oldVersion) < 0) {
-      errors.push(forbidden(path, 'kubernetes version downgrade is not supported'));
-    } else if (version.major === oldVersion.major && version.minor > oldVersion.minor + 1) {
-      errors.push(forbidden(path, 'kubernetes version upgrade cannot skip a minor version'));
-    }
-  }
+  errors.push(
+    ...validateKubernetesVersionUpdate(
+      s.kubernetes.version,
+      o.kubernetes.version,
+      false,
+      spec.child('kubernetes', 'version'),
+    ),
+  );
+  // Worker pools' own versions (else the control plane's) must not go down either; rolling pools may skip minor
+  // versions, in-place pools may not. A new pool is compared with itself (Gardener's ValidateShootSpecUpdate).
+  (s.provider.workers ?? []).forEach((worker, i) => {
+    const previous = (o.provider.workers ?? []).find((w) => w.name === worker.name) ?? worker;
+    errors.push(
+      ...validateKubernetesVersionUpdate(
+        worker.kubernetes?.version ?? s.kubernetes.version,
+        previous.kubernetes?.version ?? o.kubernetes.version,
+        inPlace(worker.updateStrategy) !== 'in-place',
+        spec.child('provider', 'workers').index(i).child('kubernetes', 'version'),
+      ),
+    );
+  });
 
   // Worker pools cannot change machine architecture or move between workerful and workerless.
   const oldWorkers = new Map((o.provider.workers ?? []).map((w) => [w.name, w]));
@@ -99,3 +107,19 @@ export function validateShootUpdate(shoot: Shoot, old: Shoot): FieldError[] {
 /** Switching between rolling and in-place update strategies is not allowed (within the same family it is). */
 const inPlace = (strategy: string | undefined) =>
   strategy === undefined ? undefined : strategy === 'AutoRollingUpdate' ? 'rolling' : 'in-place';
+
+/** Gardener's ValidateKubernetesVersionUpdate: no downgrade, and no skipped minor version unless allowed. */
+function validateKubernetesVersionUpdate(
+  newVersion: string | undefined,
+  oldVersion: string | undefined,
+  skipMinorVersionAllowed: boolean,
+  path: FieldPath,
+): FieldError[] {
+  const version = parseVersion(newVersion ?? '');
+  const old = parseVersion(oldVersion ?? '');
+  if (!version || !old) return [];
+  if (compareVersions(version, old) < 0) return [forbidden(path, 'kubernetes version downgrade is not supported')];
+  if (!skipMinorVersionAllowed && version.major === old.major && version.minor > old.minor + 1)
+    return [forbidden(path, 'kubernetes version upgrade cannot skip a minor version')];
+  return [];
+}

@@ -12,6 +12,7 @@ import {
 } from '../field.js';
 import { validateNonNegative, validateQuantity, validateStringEnum, validateUnique } from '../common.js';
 import { dns1123LabelErrors, qualifiedNameErrors, validateAnnotations, validateLabels } from '../names.js';
+import { compareVersions, parseVersion } from '../formats.js';
 import { validateKubeletConfig } from './kubelet.js';
 
 const maxWorkerNameLength = 15;
@@ -159,4 +160,42 @@ export function validateWorkers(workers: readonly Worker[], path: FieldPath): Fi
     );
   }
   return errors;
+}
+
+/** A complete `major.minor.patch` version; a `major.minor` one is completed by admission (ShootMutator) first. */
+const fullVersion = (text: string | undefined) =>
+  text !== undefined && /^v?\d+\.\d+\.\d+/.test(text) ? parseVersion(text) : undefined;
+
+/**
+ * Gardener's worker pool versions against the control plane (validateWorkerGroupAndControlPlaneKubernetesVersion): a
+ * pool's `kubernetes.version` must not be newer than `spec.kubernetes.version` and at most two minor versions behind
+ * it (three from control plane 1.28 on, the Kubernetes version skew policy).
+ */
+export function validateWorkerVersionSkew(
+  workers: readonly Worker[],
+  controlPlaneVersion: string | undefined,
+  path: FieldPath,
+): FieldError[] {
+  const controlPlane = fullVersion(controlPlaneVersion);
+  if (!controlPlane) return [];
+  const maxSkew = compareVersions(controlPlane, { major: 1, minor: 28, patch: 0 }) >= 0 ? 3 : 2;
+  return workers.flatMap((worker, i) => {
+    const pool = fullVersion(worker.kubernetes?.version);
+    if (!pool) return [];
+    const versionPath = path.index(i).child('kubernetes', 'version');
+    const errors: FieldError[] = [];
+    if (compareVersions(pool, controlPlane) > 0)
+      errors.push(
+        forbidden(versionPath, 'worker group kubernetes version must not be higher than control plane version'),
+      );
+    const behind = (controlPlane.major - pool.major) * 1000 + controlPlane.minor - pool.minor;
+    if (behind > maxSkew)
+      errors.push(
+        forbidden(
+          versionPath,
+          `worker group kubernetes version must be at most ${maxSkew === 3 ? 'three' : 'two'} minor versions behind control plane version`,
+        ),
+      );
+    return errors;
+  });
 }

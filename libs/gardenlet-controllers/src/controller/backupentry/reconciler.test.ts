@@ -3,92 +3,14 @@
 // success with the request removed, the grace period's Pending and the deletion in Gardener's order; control plane
 // migration: the source seed's migration of the extension entry and the destination's restore with the ShootState.
 import { describe, expect, it } from 'vitest';
-import { ApiError, type KubernetesObject, type Patch, type ReconcileContext } from '@gardener-ts/controller-runtime';
+import type { ReconcileContext } from '@gardener-ts/controller-runtime';
+import { FakeCluster, type FakeObject } from '../../../test/support/fake-cluster.js';
 import {
   RequeueWhileBucketNotReady,
   RequeueWhileDeleting,
   BackupEntryReconciler,
   shouldMigrate,
 } from './reconciler.js';
-
-type Obj = KubernetesObject & Record<string, any>;
-
-function merge(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> = target && typeof target === 'object' ? { ...(target as object) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = merge(out[k], v);
-  }
-  return out;
-}
-
-/** A cluster in memory: objects by `kind/namespace/name`, with what the API server does on patch and delete. */
-class FakeCluster {
-  readonly objects = new Map<string, Obj>();
-  readonly calls: string[] = [];
-  /** Runs before a patch is applied: a concurrent writer. */
-  beforePatch?: (body: Obj) => void;
-  private rv = 1;
-
-  put(o: Obj): void {
-    this.objects.set(`${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`, {
-      ...structuredClone(o),
-      metadata: { ...o.metadata, resourceVersion: String(++this.rv) },
-    });
-  }
-
-  find(kind: string, name: string, namespace = ''): Record<string, any> | undefined {
-    return this.objects.get(`${kind}/${namespace}/${name}`);
-  }
-
-  async get(kind: { kind: string }, key: { namespace?: string; name: string }) {
-    const o = this.find(kind.kind, key.name, key.namespace);
-    if (!o) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-    return structuredClone(o);
-  }
-
-  async patch(
-    kind: { kind: string },
-    key: { namespace?: string; name: string },
-    patch: Patch,
-    opts?: { subresource?: string },
-  ) {
-    this.calls.push(`${patch.type}${opts?.subresource ? `/${opts.subresource}` : ''} ${kind.kind} ${key.name}`);
-    const body = structuredClone(patch.patch) as Obj;
-    this.beforePatch?.(body);
-    const current = this.find(kind.kind, key.name, key.namespace);
-    const precondition = body.metadata?.resourceVersion;
-    if (precondition && precondition !== current?.metadata?.resourceVersion)
-      throw new ApiError(409, 'Conflict', `${kind.kind} ${key.name} has been modified`);
-    if (patch.type === 'apply') {
-      this.put({ ...current, ...body, metadata: { ...current?.metadata, ...body.metadata }, status: current?.status });
-    } else {
-      if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-      delete body.metadata?.resourceVersion;
-      const next = merge(
-        current,
-        opts?.subresource === 'status' ? { status: body.status } : { ...body, status: undefined },
-      ) as Obj;
-      if (opts?.subresource !== 'status') next.status = current.status;
-      if (next.metadata?.deletionTimestamp && !next.metadata.finalizers?.length) {
-        this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
-        return next;
-      }
-      this.put(next);
-    }
-    return this.get(kind, key);
-  }
-
-  async delete(kind: { kind: string }, key: { namespace?: string; name: string }) {
-    this.calls.push(`delete ${kind.kind} ${key.name}`);
-    const current = this.find(kind.kind, key.name, key.namespace);
-    if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-    if (current.metadata?.finalizers?.length) {
-      this.put({ ...current, metadata: { ...current.metadata, deletionTimestamp: '2026-11-29T12:00:00Z' } });
-    } else this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
-  }
-}
 
 const NAME = 'shoot--p--s--uid';
 const now = new Date('2026-11-29T12:00:00.250Z');
@@ -98,7 +20,7 @@ const req = { namespace: 'garden-p', name: NAME };
 function setup(
   options: {
     bucketState?: string;
-    entry?: Partial<Obj['metadata']>;
+    entry?: Partial<FakeObject['metadata']>;
     spec?: Record<string, unknown>;
     status?: Record<string, unknown>;
     seedName?: string;
@@ -412,7 +334,7 @@ describe('BackupEntryReconciler', () => {
       expect(seed.find('BackupEntry', NAME)).toBeDefined();
     });
 
-    const restoring = (shootState?: Obj) => {
+    const restoring = (shootState?: FakeObject) => {
       const env = setup({
         entry: {
           finalizers: ['gardener'],

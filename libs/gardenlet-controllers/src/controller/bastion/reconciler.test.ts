@@ -3,88 +3,10 @@
 // progress, errors and success mirrored to `BastionReady`; the deletion (forced deletion passed on) until the
 // extension Bastion is gone; a missing Shoot.
 import { describe, expect, it } from 'vitest';
-import { ApiError, type KubernetesObject, type Patch, type ReconcileContext } from '@gardener-ts/controller-runtime';
+import { ApiError, type ReconcileContext } from '@gardener-ts/controller-runtime';
+import { FakeCluster, type FakeObject } from '../../../test/support/fake-cluster.js';
 import { renderUserData } from './objects.js';
 import { BastionReconciler, RequeueWhileDeleting } from './reconciler.js';
-
-type Obj = KubernetesObject & Record<string, any>;
-
-function merge(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> = target && typeof target === 'object' ? { ...(target as object) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = merge(out[k], v);
-  }
-  return out;
-}
-
-/** A cluster in memory: objects by `kind/namespace/name`, with what the API server does on patch and delete. */
-class FakeCluster {
-  readonly objects = new Map<string, Obj>();
-  readonly calls: string[] = [];
-  /** Makes every write fail (an API server refusing). */
-  failWrites?: Error;
-  private rv = 1;
-
-  put(o: Obj): void {
-    this.objects.set(`${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`, {
-      ...structuredClone(o),
-      metadata: { ...o.metadata, resourceVersion: String(++this.rv) },
-    });
-  }
-
-  find(kind: string, name: string, namespace = ''): Obj | undefined {
-    return this.objects.get(`${kind}/${namespace}/${name}`);
-  }
-
-  async get(kind: { kind: string }, key: { namespace?: string; name: string }) {
-    const o = this.find(kind.kind, key.name, key.namespace);
-    if (!o) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-    return structuredClone(o);
-  }
-
-  async patch(
-    kind: { kind: string },
-    key: { namespace?: string; name: string },
-    patch: Patch,
-    opts?: { subresource?: string },
-  ) {
-    this.calls.push(`${patch.type}${opts?.subresource ? `/${opts.subresource}` : ''} ${kind.kind} ${key.name}`);
-    if (this.failWrites) throw this.failWrites;
-    const body = structuredClone(patch.patch) as Obj;
-    const current = this.find(kind.kind, key.name, key.namespace);
-    const precondition = body.metadata?.resourceVersion;
-    if (precondition && precondition !== current?.metadata?.resourceVersion)
-      throw new ApiError(409, 'Conflict', `${kind.kind} ${key.name} has been modified`);
-    if (patch.type === 'apply') {
-      this.put({ ...current, ...body, metadata: { ...current?.metadata, ...body.metadata }, status: current?.status });
-    } else {
-      if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-      delete body.metadata?.resourceVersion;
-      const next = merge(
-        current,
-        opts?.subresource === 'status' ? { status: body.status } : { ...body, status: undefined },
-      ) as Obj;
-      if (opts?.subresource !== 'status') next.status = current.status;
-      if (next.metadata?.deletionTimestamp && !next.metadata.finalizers?.length) {
-        this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
-        return next;
-      }
-      this.put(next);
-    }
-    return this.get(kind, key);
-  }
-
-  async delete(kind: { kind: string }, key: { namespace?: string; name: string }) {
-    this.calls.push(`delete ${kind.kind} ${key.name}`);
-    const current = this.find(kind.kind, key.name, key.namespace);
-    if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
-    if (current.metadata?.finalizers?.length) {
-      this.put({ ...current, metadata: { ...current.metadata, deletionTimestamp: '2026-11-29T12:00:00Z' } });
-    } else this.objects.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
-  }
-}
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKp user@host';
 const CONTROL_PLANE = 'shoot--p--s';
@@ -92,7 +14,7 @@ const now = new Date('2026-11-29T12:00:00.250Z');
 const ctx = { log: { info: () => undefined } } as unknown as ReconcileContext;
 const req = { namespace: 'garden-p', name: 'cli-abc' };
 
-function setup(bastion: Partial<Obj['metadata']> = {}, seedName = 'local') {
+function setup(bastion: Partial<FakeObject['metadata']> = {}, seedName = 'local') {
   const garden = new FakeCluster();
   const seed = new FakeCluster();
   garden.put({

@@ -1,5 +1,6 @@
 // Wiring of the ControllerInstallation main reconciler: this seed's ControllerInstallations (spec changes), and the
-// installation of a ControllerDeployment that changed.
+// installation of a ControllerDeployment that changed. `genericGardenCluster` (from `genericGardenClusterOf` over the
+// gardenlet's garden connection) is what the generic garden kubeconfig of `injectGardenKubeconfig` points at.
 import { controllerFor, type Controller, type Manager } from '@gardener-ts/controller-runtime';
 import { ControllerInstallationReconciler, type ControllerInstallationReconcilerDeps } from './reconciler.js';
 import { ControllerDeploymentKind, ControllerInstallationKind, type ControllerInstallation } from './kinds.js';

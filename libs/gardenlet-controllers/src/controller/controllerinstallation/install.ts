@@ -53,17 +53,31 @@ function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<s
 }
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The chart values: the ControllerDeployment's `helm.values` extended with Gardener's `gardener` block. */
+/**
+ * The chart values: the ControllerDeployment's `helm.values` extended with Gardener's `gardener` block
+ * (`gardener.garden.genericKubeconfigSecretName` only for a ControllerDeployment with `injectGardenKubeconfig`).
+ */
 export function chartValues(
   deploymentValues: unknown,
-  gardener: { version: string; gardenClusterIdentity?: string; featureGates: Record<string, boolean>; seed: SeedInfo },
+  gardener: {
+    version: string;
+    gardenClusterIdentity?: string;
+    genericKubeconfigSecretName?: string;
+    featureGates: Record<string, boolean>;
+    seed: SeedInfo;
+  },
 ): Record<string, unknown> {
   const base = isPlain(deploymentValues) ? deploymentValues : {};
   const { seed } = gardener;
   return merge(base, {
     gardener: {
       version: gardener.version,
-      garden: { clusterIdentity: gardener.gardenClusterIdentity ?? '' },
+      garden: {
+        clusterIdentity: gardener.gardenClusterIdentity ?? '',
+        ...(gardener.genericKubeconfigSecretName
+          ? { genericKubeconfigSecretName: gardener.genericKubeconfigSecretName }
+          : {}),
+      },
       gardenlet: { featureGates: gardener.featureGates },
       seed: {
         name: seed.name,

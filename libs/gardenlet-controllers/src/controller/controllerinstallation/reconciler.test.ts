@@ -15,6 +15,7 @@ function fakes(ci: Obj, extra: Obj[] = []) {
   });
   const seed = new Map<string, Obj>();
   const applied: string[] = [];
+  const gardenDeleted: string[] = [];
   const gardenClient = {
     async get(kind: { kind: string }, key: { name: string }) {
       const o = garden.get(`${kind.kind}/${key.name}`);
@@ -28,11 +29,22 @@ function fakes(ci: Obj, extra: Obj[] = []) {
       else o.metadata = { ...o.metadata, ...body.metadata };
       return structuredClone(o);
     },
+    async delete(kind: { kind: string }, key: { namespace?: string; name: string }) {
+      gardenDeleted.push(`${kind.kind}/${key.namespace ?? ''}/${key.name}`);
+      throw new ApiError(404, 'NotFound', 'nope');
+    },
   };
   const seedClient = {
     async apply(o: Obj) {
       applied.push(`${o.kind}/${o.metadata!.name}`);
       seed.set(`${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata!.name}`, o);
+      return o;
+    },
+    async create(o: Obj) {
+      const key = `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata!.name}`;
+      if (seed.has(key)) throw new ApiError(409, 'AlreadyExists', 'exists');
+      applied.push(`created ${o.kind}/${o.metadata!.name}`);
+      seed.set(key, o);
       return o;
     },
     async get(kind: { kind: string }, key: { namespace?: string; name: string }) {
@@ -44,7 +56,7 @@ function fakes(ci: Obj, extra: Obj[] = []) {
       if (!seed.delete(`${kind.kind}/${key.namespace ?? ''}/${key.name}`)) throw new ApiError(404, 'NotFound', 'nope');
     },
   };
-  return { garden, seed, applied, gardenClient, seedClient };
+  return { garden, seed, applied, gardenDeleted, gardenClient, seedClient };
 }
 
 const installation = (): Obj => ({
@@ -184,6 +196,144 @@ describe('ControllerInstallationReconciler', () => {
     });
     await r.reconcile({ namespace: '', name: 'ext-abc' });
     expect([...f.seed.keys()]).toEqual([]);
+    // The extension's ServiceAccount in the garden goes too (already gone here: NotFound is fine).
+    expect(f.gardenDeleted).toEqual(['ServiceAccount/seed-local/extension-ext-abc']);
     expect(f.garden.get('ControllerInstallation/ext-abc')!.metadata?.finalizers ?? []).toEqual([]);
+  });
+});
+
+describe('ControllerInstallationReconciler with injectGardenKubeconfig', () => {
+  const garden = { server: 'https://garden.example:6443', caData: Buffer.from('PEM').toString('base64') };
+  const workload = (namespace: string, labels?: Record<string, string>): Obj => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'ext', namespace, ...(labels ? { labels } : {}) },
+    spec: { template: { spec: { containers: [{ name: 'ext', image: 'ext:v1' }] } } },
+  });
+  const managedObjects = (f: ReturnType<typeof fakes>) =>
+    Object.values(f.seed.get('Secret/garden/managedresource-ext-abc')!.data as Record<string, string>).map((v) =>
+      JSON.parse(Buffer.from(v, 'base64').toString()),
+    );
+
+  it('creates the generic garden kubeconfig and the garden access Secret and mounts both into the workloads', async () => {
+    const f = fakes(installation(), [registration, deployment({ rawChart: Buffer.from('TGZ').toString('base64') })]);
+    f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
+    let values: Record<string, any> = {};
+    const r = new ControllerInstallationReconciler({
+      garden: f.gardenClient as never,
+      seed: f.seedClient as never,
+      seedName: 'local',
+      version: '1',
+      featureGates: {},
+      genericGardenCluster: garden,
+      render: async (_archive, _release, namespace, v) => {
+        values = v;
+        return [workload(namespace)];
+      },
+    });
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+
+    const kubeconfigSecretName = values.gardener.garden.genericKubeconfigSecretName;
+    expect(kubeconfigSecretName).toMatch(/^generic-garden-kubeconfig-[0-9a-f]{8}$/);
+    expect(f.applied).toEqual([
+      'Namespace/extension-ext-abc',
+      `created Secret/${kubeconfigSecretName}`,
+      'Secret/garden-access-extension',
+      'Secret/managedresource-ext-abc',
+      'ManagedResource/ext-abc',
+    ]);
+    const kubeconfig = Buffer.from(
+      f.seed.get(`Secret/extension-ext-abc/${kubeconfigSecretName}`)!.data.kubeconfig,
+      'base64',
+    ).toString();
+    expect(kubeconfig).toContain('server: https://garden.example:6443');
+    const access = f.seed.get('Secret/extension-ext-abc/garden-access-extension')!;
+    expect(access.metadata?.labels).toEqual({
+      'resources.gardener.cloud/purpose': 'token-requestor',
+      'resources.gardener.cloud/class': 'garden',
+    });
+    expect(access.metadata?.annotations?.['serviceaccount.resources.gardener.cloud/name']).toBe('extension-ext-abc');
+
+    const [deployed] = managedObjects(f);
+    const pod = deployed.spec.template.spec;
+    expect(pod.volumes[0].projected.sources.map((s: Obj) => s.secret.name)).toEqual([
+      kubeconfigSecretName,
+      'garden-access-extension',
+    ]);
+    expect(pod.containers[0].env).toEqual([
+      { name: 'GARDEN_KUBECONFIG', value: '/var/run/secrets/gardener.cloud/garden/generic-kubeconfig/kubeconfig' },
+      { name: 'SEED_NAME', value: 'local' },
+    ]);
+
+    // A second reconcile finds the immutable kubeconfig Secret in place and keeps it.
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+    expect(f.applied.filter((a) => a.startsWith('created'))).toHaveLength(1);
+    expect(conditions(f.garden.get('ControllerInstallation/ext-abc')!).Installed).toBe('False/InstallationPending');
+  });
+
+  it('removes the garden access Secret when no workload wants it and injects only SEED_NAME', async () => {
+    const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
+    f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
+    f.seed.set('Secret/extension-ext-abc/garden-access-extension', { kind: 'Secret', metadata: { name: 'x' } });
+    const r = new ControllerInstallationReconciler({
+      garden: f.gardenClient as never,
+      seed: f.seedClient as never,
+      seedName: 'local',
+      version: '1',
+      featureGates: {},
+      genericGardenCluster: garden,
+      render: async (_a, _r, namespace) => [
+        workload(namespace, { 'extensions.gardener.cloud/inject-garden-kubeconfig': 'false' }),
+      ],
+    });
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+    expect(f.seed.has('Secret/extension-ext-abc/garden-access-extension')).toBe(false);
+    const [deployed] = managedObjects(f);
+    expect(deployed.spec.template.spec.volumes).toBeUndefined();
+    expect(deployed.spec.template.spec.containers[0].env).toEqual([{ name: 'SEED_NAME', value: 'local' }]);
+  });
+
+  it('without it, has no garden access Secret and no kubeconfig value', async () => {
+    const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
+    let values: Record<string, any> = {};
+    const r = new ControllerInstallationReconciler({
+      garden: f.gardenClient as never,
+      seed: f.seedClient as never,
+      seedName: 'local',
+      version: '1',
+      featureGates: {},
+      genericGardenCluster: garden,
+      render: async (_a, _r, namespace, v) => {
+        values = v;
+        return [workload(namespace)];
+      },
+    });
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+    expect(values.gardener.garden).toEqual({ clusterIdentity: '' });
+    expect(f.applied).toEqual([
+      'Namespace/extension-ext-abc',
+      'Secret/managedresource-ext-abc',
+      'ManagedResource/ext-abc',
+    ]);
+    expect(managedObjects(f)[0].spec.template.spec.volumes).toBeUndefined();
+  });
+
+  it('fails the installation naming the ControllerDeployment when the gardenlet knows no garden address', async () => {
+    const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
+    f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
+    const r = new ControllerInstallationReconciler({
+      garden: f.gardenClient as never,
+      seed: f.seedClient as never,
+      seedName: 'local',
+      version: '1',
+      featureGates: {},
+      render: async () => [],
+    });
+    await expect(r.reconcile({ namespace: '', name: 'ext-abc' })).rejects.toThrow(
+      /ControllerDeployment ext sets injectGardenKubeconfig, but the gardenlet knows no garden address/,
+    );
+    const ci = f.garden.get('ControllerInstallation/ext-abc')!;
+    expect(conditions(ci).Installed).toBe('False/InstallationFailed');
+    expect(f.applied).toEqual(['Namespace/extension-ext-abc']);
   });
 });

@@ -1,12 +1,17 @@
 // The ControllerInstallation "main" reconciler (Gardener pkg/gardenlet/controller/controllerinstallation): for the
-// installations of this seed, the finalizer, namespace `extension-<name>`, the ControllerDeployment's `helm.rawChart`
-// rendered with helm and Gardener's `gardener.*` values, deployed as a ManagedResource labelled
-// `controllerinstallation-name`; `Installed` False while pending or failing (the care reconciler turns it True from
-// the ManagedResource). On deletion the ManagedResource and then the namespace go before the finalizer is released.
+// installations of this seed, the finalizer, namespace `extension-<name>`, for a ControllerDeployment with
+// `injectGardenKubeconfig` the generic garden kubeconfig Secret (its name in `gardener.garden.genericKubeconfigSecretName`),
+// the ControllerDeployment's `helm.rawChart` rendered with helm and Gardener's `gardener.*` values, the garden access
+// Secret `garden-access-extension` when a rendered workload wants the garden kubeconfig (mounted into those workloads;
+// `SEED_NAME` into every one), all deployed as a ManagedResource labelled `controllerinstallation-name`; `Installed`
+// False while pending or failing (the care reconciler turns it True from the ManagedResource). On deletion the
+// ManagedResource and then the namespace go, then the extension's ServiceAccount in the garden, before the finalizer
+// is released.
 import {
   finalize,
   getOrInitCondition,
   ignoreNotFound,
+  isAlreadyExists,
   Kinds,
   mergeConditions,
   messageOf,
@@ -31,6 +36,17 @@ import {
   installationManagedResource,
 } from './install.js';
 import {
+  extensionGardenServiceAccountName,
+  gardenAccessSecret,
+  genericGardenKubeconfig,
+  genericGardenKubeconfigSecret,
+  GARDEN_ACCESS_SECRET_NAME,
+  mutateRenderedObjects,
+  needsGardenKubeconfig,
+  type GenericGardenCluster,
+} from './garden-access.js';
+import { seedNamespace } from '../tokenrequestor/add.js';
+import {
   ControllerDeploymentKind,
   ControllerInstallationKind,
   ControllerRegistrationKind,
@@ -39,8 +55,8 @@ import {
 } from './kinds.js';
 
 export interface ControllerInstallationReconcilerDeps {
-  garden: Pick<Client, 'get' | 'patch'>;
-  seed: Pick<ApiClient, 'apply' | 'delete' | 'get'>;
+  garden: Pick<Client, 'get' | 'patch' | 'delete'>;
+  seed: Pick<ApiClient, 'apply' | 'create' | 'delete' | 'get'>;
   /** Renders a chart archive (`HelmRenderer.renderArchive`). */
   render: (
     archive: Buffer,
@@ -51,6 +67,13 @@ export interface ControllerInstallationReconcilerDeps {
   seedName: string;
   version: string;
   featureGates: Record<string, boolean>;
+  /** The garden's cluster identity (`gardener.garden.clusterIdentity`). */
+  gardenClusterIdentity?: string;
+  /**
+   * The garden as extensions reach it, written into the generic garden kubeconfig (see `genericGardenClusterOf`).
+   * Without it a ControllerDeployment with `injectGardenKubeconfig` cannot be installed.
+   */
+  genericGardenCluster?: GenericGardenCluster;
   clock?: WallClock;
 }
 
@@ -107,11 +130,46 @@ export class ControllerInstallationReconciler {
 
     const seedObject = await garden.get(SeedKind, { name: this.deps.seedName });
     const namespace = extensionNamespace(name);
+    const inject = deployment.injectGardenKubeconfig === true;
+    const failed = async (err: unknown, what: string): Promise<never> => {
+      await this.setConditions(ci, [
+        'Installed',
+        'False',
+        'InstallationFailed',
+        `Installation of new resources failed: ${messageOf(err)}`,
+      ]);
+      throw wrapError(err, `${what} of ControllerInstallation ${name}`);
+    };
+
+    let kubeconfigSecret: KubernetesObject | undefined;
+    try {
+      await seed.apply(extensionNamespaceObject(name, registration), { fieldManager: FIELD_MANAGER, force: true });
+      if (inject) {
+        if (!this.deps.genericGardenCluster) {
+          throw new Error(
+            `ControllerDeployment ${deploymentName} sets injectGardenKubeconfig, but the gardenlet knows no garden address for the generic garden kubeconfig`,
+          );
+        }
+        kubeconfigSecret = genericGardenKubeconfigSecret(
+          namespace,
+          genericGardenKubeconfig(this.deps.genericGardenCluster),
+        );
+        // Immutable and named after its content: an existing one is the same.
+        await seed.create(kubeconfigSecret).catch((err) => {
+          if (!isAlreadyExists(err)) throw err;
+        });
+      }
+    } catch (err) {
+      return failed(err, 'preparing the namespace');
+    }
+
     let objects: KubernetesObject[];
     try {
       const values = chartValues(deployment.helm?.values, {
         version: this.deps.version,
         featureGates: this.deps.featureGates,
+        ...(this.deps.gardenClusterIdentity ? { gardenClusterIdentity: this.deps.gardenClusterIdentity } : {}),
+        ...(kubeconfigSecret ? { genericKubeconfigSecretName: kubeconfigSecret.metadata!.name! } : {}),
         seed: {
           name: this.deps.seedName,
           labels: seedObject.metadata?.labels,
@@ -127,28 +185,30 @@ export class ControllerInstallationReconciler {
         values,
       );
     } catch (err) {
-      await this.setConditions(ci, [
-        'Installed',
-        'False',
-        'InstallationFailed',
-        `Installation of new resources failed: ${messageOf(err)}`,
-      ]);
-      throw wrapError(err, `rendering the chart of ControllerInstallation ${name}`);
+      return failed(err, 'rendering the chart');
     }
 
     try {
-      await seed.apply(extensionNamespaceObject(name, registration), { fieldManager: FIELD_MANAGER, force: true });
-      const { secret, managedResource } = installationManagedResource(name, objects);
+      const needsGardenAccess = kubeconfigSecret !== undefined && needsGardenKubeconfig(inject, objects);
+      if (needsGardenAccess) {
+        await seed.apply(gardenAccessSecret(namespace, name, registration.metadata!.name!), {
+          fieldManager: FIELD_MANAGER,
+          force: true,
+        });
+      } else {
+        await seed.delete(Kinds.Secret, { namespace, name: GARDEN_ACCESS_SECRET_NAME }).catch(ignoreNotFound);
+      }
+      const mutated = mutateRenderedObjects(
+        objects,
+        namespace,
+        this.deps.seedName,
+        needsGardenAccess ? { kubeconfigSecretName: kubeconfigSecret!.metadata!.name! } : undefined,
+      );
+      const { secret, managedResource } = installationManagedResource(name, mutated);
       await seed.apply(secret, { fieldManager: FIELD_MANAGER, force: true });
       await seed.apply(managedResource, { fieldManager: FIELD_MANAGER, force: true });
     } catch (err) {
-      await this.setConditions(ci, [
-        'Installed',
-        'False',
-        'InstallationFailed',
-        `Installation of new resources failed: ${messageOf(err)}`,
-      ]);
-      throw wrapError(err, `deploying ControllerInstallation ${name}`);
+      return failed(err, 'deploying');
     }
     const installed = ci.status?.conditions?.find((c) => c.type === 'Installed');
     await this.setConditions(
@@ -179,6 +239,13 @@ export class ControllerInstallationReconciler {
     const namespace = extensionNamespace(name);
     await seed.delete(Kinds.Namespace, { name: namespace }).catch(ignoreNotFound);
     if (await seed.get(Kinds.Namespace, { name: namespace }).catch(ignoreNotFound)) return { requeueAfter: 5_000 };
+    // The extension's ServiceAccount the TokenRequestor created in the garden.
+    await this.deps.garden
+      .delete(Kinds.ServiceAccount, {
+        namespace: seedNamespace(ci.spec.seedRef?.name ?? this.deps.seedName),
+        name: extensionGardenServiceAccountName(name),
+      })
+      .catch(ignoreNotFound);
     return undefined;
   }
 

@@ -9,6 +9,7 @@ import type { ShootSecretNames } from '../../component/secrets.js';
 import { exampleValues } from '../../component/testdata/fixtures.js';
 import type { EtcdResource } from './kinds.js';
 import { EtcdFinalizer, EtcdReconciler, specReconcileRequested } from './reconciler.js';
+import { mergePatch } from '../../../test/support/fake-cluster.js';
 
 const names: ShootSecretNames = {
   secrets: { 'etcd-server-main': 'etcd-server-main-1', 'etcd-client': 'etcd-client-1' },
@@ -16,17 +17,6 @@ const names: ShootSecretNames = {
 };
 const namespace = 'shoot--local--local';
 const key = { namespace, name: 'etcd-main' };
-
-function merge(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = merge(out[k], v);
-  }
-  return out;
-}
 
 /** An in-memory seed: get/list/patch (merge, status subresource)/apply/delete with finalizers. */
 class FakeSeed {
@@ -71,8 +61,8 @@ class FakeSeed {
     if (body.metadata) delete body.metadata.resourceVersion;
     const next = (
       opts?.subresource === 'status'
-        ? merge(current, { status: body.status })
-        : { ...(merge(current, { ...body, status: undefined }) as object), status: (current as any).status }
+        ? mergePatch(current, { status: body.status })
+        : { ...(mergePatch(current, { ...body, status: undefined }) as object), status: (current as any).status }
     ) as T;
     if (next.metadata?.deletionTimestamp && !next.metadata.finalizers?.length) {
       this.objects.delete(this.id(kind.kind, k));

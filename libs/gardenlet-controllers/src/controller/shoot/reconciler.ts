@@ -55,7 +55,6 @@ import {
 } from '../../shoot/status.js';
 import {
   responsibleSeedName,
-  seedNotReadyReason,
   shootSyncDecision,
   shouldPrepareShootForMigration,
   type ShootOperationType,
@@ -234,18 +233,12 @@ export class ShootReconciler {
   }
 
   /**
-   * Prepares the shoot for its migration to `spec.seedName` (Gardener's `migrateShoot`): the destination seed must be
-   * ready, then the migrate flow runs; on success the `Cluster` goes, and `lastOperation` Migrate Succeeded with
+   * Prepares the shoot for its migration to `spec.seedName` (Gardener's `migrateShoot`): once the controller-manager
+   * confirmed the destination seed's readiness (`ReadyForMigration`, checked by the sync decision), the migrate flow runs; on success the `Cluster` goes, and `lastOperation` Migrate Succeeded with
    * `status.seedName` set to the destination hands the shoot over to the destination's gardenlet (restore).
    */
   private async migrate(shoot: Shoot, seed: Seed, ctx: ReconcileContext): Promise<ReconcileResult | void> {
     const operation = LastOperationType.Migrate;
-    const destination = await this.deps.garden.get(SeedKind, { name: shoot.spec.seedName ?? '' });
-    const notReady = seedNotReadyReason(destination, this.deps.gardener.version);
-    if (notReady) {
-      ctx.log.info({ reason: notReady }, 'destination seed is not available to host the control plane');
-      return { requeueAfter: this.deps.sync.waitSyncPeriod };
-    }
     // Gardener refuses to migrate a shoot that still has Bastions (their extension objects live in the source seed).
     const bastions = (await this.deps.gardenApi.list(BastionKind, { namespace: shoot.metadata?.namespace })).items
       .filter((b) => b.spec?.shootRef?.name === shoot.metadata?.name)

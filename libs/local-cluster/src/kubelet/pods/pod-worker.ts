@@ -13,6 +13,7 @@ import type { BackOffSettings } from '../runtime/backoff.js';
 import { ContainerProcess } from '../runtime/container-process.js';
 import { containerLogPath, removeOldRuns, type LogRotation } from '../runtime/log-file.js';
 import { forgetPid, recordPid } from '../runtime/pid-records.js';
+import { MountRetry } from '../volumes/mount-retry.js';
 import { materialiseVolumes, VolumeConfinementError } from '../volumes/pod-volumes.js';
 import type { ServiceAccountTokens } from '../volumes/service-account-tokens.js';
 import { ContainerState, rfc3339, type Termination } from './container-state.js';
@@ -55,6 +56,7 @@ export class PodWorker {
   private readonly probers = new Map<string, Prober>();
   private volumeDirs?: Map<string, string>;
   private volumesStale = true;
+  private readonly mountRetry: MountRetry;
   private syncing?: Promise<void>;
   private syncAgain = false;
   private wake?: NodeJS.Timeout;
@@ -91,6 +93,7 @@ export class PodWorker {
       (c) => new ContainerState(c, false, deps.backoff, restartsBefore(c.name)),
     );
     this.statusBuilder = new PodStatusBuilder(pod.status);
+    this.mountRetry = new MountRetry(deps.retryMs);
     this.startTime = pod.status?.startTime ? rfc3339(new Date(pod.status.startTime)) : rfc3339();
     // A Pod that already finished (before a kubelet restart) is not run again.
     this.terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -220,6 +223,7 @@ export class PodWorker {
           hostPathRoot: this.deps.hostPathRoot,
         });
         this.volumesStale = false;
+        this.mountRetry.reset();
       } catch (err) {
         const message = (err as Error).message;
         this.log.info({ err: message }, 'Volumes not ready');
@@ -242,7 +246,7 @@ export class PodWorker {
               };
           }
           this.publish();
-          this.wakeAt(Date.now() + this.deps.retryMs);
+          this.wakeAt(Date.now() + this.mountRetry.delay());
           return;
         }
       }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type * as k8s from '@kubernetes/client-node';
+import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ObjectReader } from '../pods/object-reader.js';
 import { containerMounts, assertMountsConfined } from './mounts.js';
@@ -125,6 +125,56 @@ describe('materialiseVolumes confines every path to the pod directory', () => {
     expect(await readFile(join(podDir, 'volumes', 'cfg', 'conf', 'app.yaml'), 'utf8')).toBe('port: 8080\n');
     expect(await readFile(join(podDir, 'volumes', 'creds', 'password'), 'utf8')).toBe('s3cret');
     expect(existsSync(join(podDir, 'volumes', 'scratch'))).toBe(true);
+  });
+});
+
+describe('materialiseVolumes sets the volumes up side by side', () => {
+  // An API server that answers only when the test says so: which objects were asked for before any answer came.
+  function slowContext(volumes: k8s.V1Volume[]) {
+    const asked: string[] = [];
+    const answers: (() => void)[] = [];
+    const read =
+      (kind: string, objects: Record<string, unknown>) =>
+      async ({ name }: { name: string }) => {
+        asked.push(`${kind}/${name}`);
+        await new Promise<void>((resolve) => answers.push(resolve));
+        if (name in objects) return objects[name];
+        throw new k8s.ApiException(404, 'not found', {}, {});
+      };
+    const core = {
+      readNamespacedConfigMap: read('configmap', { app: configMap }),
+      readNamespacedSecret: read('secret', { creds: secret, other: { data: { token: 'dA==' } } }),
+    } as unknown as ConstructorParameters<typeof ObjectReader>[0];
+    const ctx: VolumeContext = { ...context(volumes), reader: new ObjectReader(core, 'default') };
+    return { ctx, asked, answerAll: () => answers.splice(0).forEach((answer) => answer()) };
+  }
+
+  it("asks for every volume's object before the first answer, and writes each volume", async () => {
+    const { ctx, asked, answerAll } = slowContext([
+      { name: 'cfg', configMap: { name: 'app' } },
+      { name: 'creds', secret: { secretName: 'creds' } },
+      { name: 'proj', projected: { sources: [{ secret: { name: 'other' } }, { configMap: { name: 'app' } }] } },
+    ]);
+    const done = materialiseVolumes(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked.sort()).toEqual(['configmap/app', 'secret/creds', 'secret/other']);
+    answerAll();
+    const dirs = await done;
+    expect([...dirs.keys()]).toEqual(['cfg', 'creds', 'proj']);
+    expect(await readFile(join(podDir, 'volumes', 'proj', 'token'), 'utf8')).toBe('t');
+    expect(await readFile(join(podDir, 'volumes', 'proj', 'app.yaml'), 'utf8')).toBe('port: 8080\n');
+  });
+
+  it("fails with the first failing volume in the Pod's order", async () => {
+    const { ctx, answerAll } = slowContext([
+      { name: 'cfg', configMap: { name: 'app' } },
+      { name: 'gone', secret: { secretName: 'missing' } },
+      { name: '..', emptyDir: {} },
+    ]);
+    const done = materialiseVolumes(ctx).catch((err: unknown) => err);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answerAll();
+    expect(((await done) as Error).message).toBe('volume "gone": secret "missing" not found');
   });
 });
 

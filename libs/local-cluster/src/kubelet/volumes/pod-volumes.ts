@@ -42,19 +42,22 @@ export function volumeDir(podDir: string, name: string): string {
 }
 
 /**
- * Writes every volume and returns where each one is, by volume name. Throws a VolumeConfinementError (before
- * anything of that volume is written) when a volume's name or file paths would leave the pod directory.
+ * Writes every volume and returns where each one is, by volume name. The volumes are set up side by side (their
+ * objects read from the API at once), as kube's volume manager mounts a Pod's volumes in parallel. Throws the error
+ * of the first volume (in the Pod's order) that failed: a VolumeConfinementError (before anything of that volume is
+ * written) when a volume's name or file paths would leave the pod directory.
  */
 export async function materialiseVolumes(ctx: VolumeContext): Promise<Map<string, string>> {
+  const volumes = ctx.pod.spec?.volumes ?? [];
+  const results = await Promise.allSettled(volumes.map((volume) => materialise(volume, ctx)));
   const dirs = new Map<string, string>();
-  for (const volume of ctx.pod.spec?.volumes ?? []) {
-    try {
-      dirs.set(volume.name, await materialise(volume, ctx));
-    } catch (err) {
-      if (err instanceof PathEscapeError) throw new VolumeConfinementError(volume.name, err);
-      throw new Error(`volume ${JSON.stringify(volume.name)}: ${(err as Error).message}`, { cause: err });
-    }
-  }
+  results.forEach((result, i) => {
+    const volume = volumes[i]!;
+    if (result.status === 'fulfilled') return void dirs.set(volume.name, result.value);
+    const err: unknown = result.reason;
+    if (err instanceof PathEscapeError) throw new VolumeConfinementError(volume.name, err);
+    throw new Error(`volume ${JSON.stringify(volume.name)}: ${(err as Error).message}`, { cause: err });
+  });
   return dirs;
 }
 
@@ -201,6 +204,11 @@ async function projectedFiles(
   ctx: VolumeContext,
 ): Promise<void> {
   const mode = projected.defaultMode ?? DEFAULT_MODE;
+  // The objects of all sources are read at once (the reader keeps them for this sync); the files are added in order.
+  for (const source of projected.sources ?? []) {
+    if (source.configMap) void ctx.reader.configMap(source.configMap.name ?? '').catch(() => undefined);
+    else if (source.secret) void ctx.reader.secret(source.secret.name ?? '').catch(() => undefined);
+  }
   for (const source of projected.sources ?? []) {
     if (source.configMap) await configMapFiles(files, source.configMap, mode, ctx);
     else if (source.secret) await secretFiles(files, source.secret, mode, ctx);

@@ -4,6 +4,7 @@
 // deployments and waits until every Machine is gone before the classes go. As Gardener's generic Worker actuator, a
 // hibernating shoot's and a deleted Worker's machines are labelled `force-deletion: "True"` first, so their drain does
 // not wait for PodDisruptionBudgets. The local machine controller (machine/) turns the deployments into machine Pods.
+// Migrate and restore carry the machines through a control plane migration under their names (./migration.ts).
 import { Kinds, ignoreNotFound, type Client, type Secret } from '@gardener-ts/controller-runtime';
 import {
   RequeueAfterError,
@@ -14,9 +15,24 @@ import {
   type ExtensionObject,
 } from '@gardener-ts/extensions';
 import type { extensionsv1alpha1 } from '@gardener-ts/api';
-import { MachineClassKind, MachineDeploymentKind, MachineKind, type MachineDeployment } from '../../machine/objects.js';
+import {
+  MachineClassKind,
+  MachineDeploymentKind,
+  MachineKind,
+  MachineMigrationAnnotation,
+  MachineSetKind,
+  migrationOf,
+  type MachineDeployment,
+} from '../../machine/objects.js';
 import { ForceDeletionLabel } from '../../machine/controller/machine/drain.js';
 import { MachineClassSecretPurpose, PoolLabel, wantedMachines, type CloudProfileConfig } from './machines.js';
+import {
+  machineStateOfWorker,
+  releaseMachines,
+  restoreDeployment,
+  restorePlan,
+  setMigrationHold,
+} from './migration.js';
 
 /** The field manager of the actuator's writes. */
 export const FieldManager = 'gardener-extension-provider-local';
@@ -90,22 +106,35 @@ export async function markAllMachinesForcefulDeletion(
 export class WorkerActuator implements Actuator {
   constructor(private readonly options: WorkerActuatorOptions = {}) {}
 
-  async reconcile(ctx: ActuatorContext, worker: ExtensionObject): Promise<ActuatorResult> {
-    const namespace = worker.metadata!.namespace!;
+  /** What the Worker wants; `keptReplicas` (a restore's) count where no deployment exists yet. */
+  private wanted(
+    ctx: ActuatorContext,
+    worker: ExtensionObject,
+    existing: MachineDeployment[],
+    keptReplicas: Record<string, number> = {},
+  ) {
     const spec = worker.spec as unknown as extensionsv1alpha1.WorkerSpec;
-    const existing = (await ctx.client.list(MachineDeploymentKind, { namespace })).items;
-    const hibernated = isHibernationEnabled(ctx.cluster);
-    if (hibernated) await markAllMachinesForcefulDeletion(ctx.client, namespace);
-    const wanted = wantedMachines(
-      { metadata: { namespace }, spec },
+    return wantedMachines(
+      { metadata: { namespace: worker.metadata!.namespace! }, spec },
       {
         cloudProfileConfig: ctx.cluster?.cloudProfile.spec?.providerConfig as CloudProfileConfig | undefined,
         kubernetesVersion: ctx.cluster?.shoot.spec?.kubernetes?.version,
-        existingReplicas: Object.fromEntries(existing.map((md) => [md.metadata!.name!, md.spec?.replicas ?? 0])),
-        hibernated,
+        existingReplicas: {
+          ...keptReplicas,
+          ...Object.fromEntries(existing.map((md) => [md.metadata!.name!, md.spec?.replicas ?? 0])),
+        },
+        hibernated: isHibernationEnabled(ctx.cluster),
       },
     );
+  }
 
+  /** Writes the MachineClasses the Worker wants and their Secrets (the pools' user data). */
+  private async deployMachineClasses(
+    ctx: ActuatorContext,
+    worker: ExtensionObject,
+    wanted: ReturnType<typeof wantedMachines>,
+  ): Promise<void> {
+    const namespace = worker.metadata!.namespace!;
     for (const { name, poolUserData } of wanted.classSecrets) {
       const source = poolUserData.secretName
         ? await ctx.client.get(Kinds.Secret, { namespace, name: poolUserData.secretName }).catch(ignoreNotFound)
@@ -126,6 +155,23 @@ export class WorkerActuator implements Actuator {
       await apply(ctx.client, secret, Kinds.Secret);
     }
     for (const mc of wanted.machineClasses) await apply(ctx.client, mc, MachineClassKind);
+  }
+
+  async reconcile(ctx: ActuatorContext, worker: ExtensionObject): Promise<ActuatorResult> {
+    return this.reconcileWith(ctx, worker);
+  }
+
+  /** Reconciles; `keptReplicas` (a restore's) count for deployments the cache does not show yet. */
+  private async reconcileWith(
+    ctx: ActuatorContext,
+    worker: ExtensionObject,
+    keptReplicas: Record<string, number> = {},
+  ): Promise<ActuatorResult> {
+    const namespace = worker.metadata!.namespace!;
+    const existing = (await ctx.client.list(MachineDeploymentKind, { namespace })).items;
+    if (isHibernationEnabled(ctx.cluster)) await markAllMachinesForcefulDeletion(ctx.client, namespace);
+    const wanted = this.wanted(ctx, worker, existing, keptReplicas);
+    await this.deployMachineClasses(ctx, worker, wanted);
     // The generation each MachineDeployment has after this write: the cache the rollout is read from may still hold
     // the one before (with its old replicas, "rolled out"), which must not count.
     const written = new Map<string, number>();
@@ -171,15 +217,97 @@ export class WorkerActuator implements Actuator {
   }
 
   /**
-   * Machines of local mode are Pods of this seed: they cannot move to another seed. Migrating deletes them; the new
-   * seed creates machines from the Worker again (Gardener moves the machine state along — not done here).
+   * Releases the machines for the control plane migration (./migration.ts): held from the machine controller, MCM
+   * finalizers removed, no drain, the shoot's Nodes kept; the gardenlet keeps them in the ShootState and deletes them.
+   * Gardener's Worker migrate does nothing (machine-controller-manager is gone by then and the VMs stay); a local
+   * machine's VM is a Pod of this seed, which cannot move: it is deleted, and migrate waits until it is gone.
    */
   async migrate(ctx: ActuatorContext, worker: ExtensionObject): Promise<void> {
-    await this.delete(ctx, worker);
+    const pods = await releaseMachines(ctx.client, worker.metadata!.namespace!);
+    if (pods > 0) throw new RequeueAfterError(`Waiting until ${pods} machine Pod(s) of the Worker are deleted`, 2000);
   }
 
+  /**
+   * Gardener's Restore (RestoreWithoutReconcile, then Reconcile): the machine classes written, the MachineSets and
+   * Machines of the kept machine state recreated under their names for every wanted MachineDeployment (written with
+   * the kept replicas), held until all of them are in the cache, then handed to the machine controller; then a normal
+   * reconcile. The machine state leaves the Worker's state once restored.
+   */
   async restore(ctx: ActuatorContext, worker: ExtensionObject): Promise<ActuatorResult> {
-    return this.reconcile(ctx, worker);
+    const namespace = worker.metadata!.namespace!;
+    const state = machineStateOfWorker(worker as Parameters<typeof machineStateOfWorker>[0]);
+    const existing = (await ctx.client.list(MachineDeploymentKind, { namespace })).items;
+    const kept = Object.fromEntries(
+      Object.entries(state)
+        .filter(([, s]) => s.replicas !== undefined)
+        .map(([name, s]) => [name, s.replicas!]),
+    );
+    const wanted = this.wanted(ctx, worker, existing, kept);
+    // Restored before: a deployment that exists and is not held (a retried restore must not bring back machines).
+    const done = new Set(existing.filter((md) => !migrationOf(md)).map((md) => md.metadata!.name!));
+    const plan = restorePlan(
+      state,
+      wanted.machineDeployments.map((md) => md.metadata!.name!),
+      done,
+    );
+    if (plan.length > 0) {
+      await this.deployMachineClasses(ctx, worker, wanted);
+      const restored: { deployment: string; machineSets: string[]; machines: string[] }[] = [];
+      for (const deployment of plan) {
+        const md = wanted.machineDeployments.find((d) => d.metadata!.name === deployment.name)!;
+        const held = {
+          ...md,
+          metadata: { ...md.metadata, annotations: { [MachineMigrationAnnotation]: 'restore' } },
+        };
+        const written = (await apply(ctx.client, held, MachineDeploymentKind)) as MachineDeployment;
+        const objects = await restoreDeployment(
+          ctx.client,
+          { ...written, metadata: { ...written.metadata, namespace } },
+          deployment,
+        );
+        if (deployment.orphans.length > 0) {
+          ctx.log.warn(
+            { deployment: deployment.name, machines: deployment.orphans },
+            'kept machines that no kept MachineSet selects are not restored',
+          );
+        }
+        restored.push({ deployment: deployment.name, ...objects });
+      }
+      await this.waitForCache(
+        ctx,
+        namespace,
+        restored.flatMap((r) => r.machines),
+      );
+      // Handed to the machine controller: machines first, then their sets, then the deployments.
+      for (const { machines } of restored) {
+        for (const name of machines) await setMigrationHold(ctx.client, MachineKind, { namespace, name }, undefined);
+      }
+      for (const { machineSets } of restored) {
+        for (const name of machineSets) {
+          await setMigrationHold(ctx.client, MachineSetKind, { namespace, name }, undefined);
+        }
+      }
+      for (const { deployment } of restored) {
+        await setMigrationHold(ctx.client, MachineDeploymentKind, { namespace, name: deployment }, undefined);
+      }
+    }
+    const result = await this.reconcileWith(ctx, worker, kept);
+    const { machineDeployments: _restored, ...ownState } = (worker.status?.state ?? {}) as Record<string, unknown>;
+    return { ...result, state: ownState };
+  }
+
+  /** Waits until the cache (what the machine controllers read) has every restored Machine. */
+  private async waitForCache(ctx: ActuatorContext, namespace: string, machines: string[]): Promise<void> {
+    const deadline = Date.now() + (this.options.rolloutWaitMs ?? 120_000);
+    for (;;) {
+      const cached = new Set((await ctx.client.list(MachineKind, { namespace })).items.map((m) => m.metadata!.name!));
+      const missing = machines.filter((name) => !cached.has(name));
+      if (missing.length === 0) return;
+      if (Date.now() >= deadline || ctx.signal.aborted) {
+        throw new RequeueAfterError(`Waiting until the restored machines are seen (${missing.join(', ')})`, 2000);
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 1000));
+    }
   }
 
   /** Waits until the deployments are rolled out and no machine of an old class is left. */

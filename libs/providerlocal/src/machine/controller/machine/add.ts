@@ -20,6 +20,7 @@ import { nodeStateOf } from './health.js';
 import { NodeDrainer, drainShootOf, type DrainOutcome } from './drainer.js';
 import { ShootNodeWatches } from './node-watch.js';
 import {
+  bootstrapTokenExpired,
   bootstrapTokenID,
   bootstrapTokenSecret,
   bootstrapTokenSecretName,
@@ -111,7 +112,15 @@ export function shootBootstrapTokens(seed: Pick<Client, 'get'>): MachineBootstra
           throw err;
         });
         const read = (s: typeof existing, k: string) => Buffer.from(s?.data?.[k] ?? '', 'base64').toString('utf8');
-        if (existing) return `${read(existing, 'token-id')}.${read(existing, 'token-secret')}`;
+        if (existing && !bootstrapTokenExpired(existing.data, new Date())) {
+          return `${read(existing, 'token-id')}.${read(existing, 'token-secret')}`;
+        }
+        // An expired token (kept in the shoot from a machine restored after a migration) is replaced.
+        if (existing) {
+          await shoot.delete(Kinds.Secret, key).catch((err: unknown) => {
+            if (!isNotFound(err)) throw err;
+          });
+        }
         const created = await shoot.create(
           bootstrapTokenSecret(machineName, newTokenSecret(), expiration) as KubernetesObject as Secret,
         );

@@ -242,3 +242,37 @@ describe('mayMarkFailed', () => {
     expect(mayMarkFailed([m('Unknown'), m('Pending')], 2)).toBe(true);
   });
 });
+
+describe('decideMachineHealth of a machine whose Node is kept from before its VM (restored after a migration)', () => {
+  const created = t0 + 60_000;
+  const restored = (over: Partial<MachineHealthInput>) =>
+    input({ phase: undefined, vmCreatedAt: created, now: created + 5_000, ...over });
+
+  it('stays Pending while the Node only says Ready from before the machine Pod, and joins once its kubelet reports', () => {
+    const waiting = decideMachineHealth(restored({ nodeReadyHeartbeat: t0 }));
+    expect(waiting.phase).toBe('Pending');
+    expect(waiting.joined).toBeUndefined();
+    expect(waiting.operation?.description).toContain('register Node machine-m1 again');
+    expect(waiting.recheckAfterMs).toBeGreaterThan(0);
+    // The new kubelet's first status (same second as the Pod's creation counts).
+    const joined = decideMachineHealth(restored({ nodeReadyHeartbeat: created - (created % 1000) }));
+    expect(joined).toMatchObject({ phase: 'Running', joined: true });
+  });
+
+  it('fails it only after the creation timeout, like a machine being created; never turns it Unknown', () => {
+    const phaseSince = created;
+    const within = decideMachineHealth(
+      restored({ nodeReadyHeartbeat: t0, phaseSince, now: phaseSince + options.creationTimeoutMs - 1 }),
+    );
+    expect(within.phase).toBe('Pending');
+    const after = decideMachineHealth(
+      restored({ nodeReadyHeartbeat: t0, phaseSince, now: phaseSince + options.creationTimeoutMs + 1 }),
+    );
+    expect(after.phase).toBe('Failed');
+    expect(after.operation?.description).toContain('failed to join the cluster');
+  });
+
+  it('does not look at heartbeats of a Running machine (a quiet kubelet is the node lifecycle controller’s matter)', () => {
+    expect(decideMachineHealth(restored({ phase: 'Running', nodeReadyHeartbeat: t0 })).phase).toBe('Running');
+  });
+});

@@ -3,7 +3,9 @@
 // a failing condition or went missing turns Unknown, and Running again when the Node is healthy; a machine Unknown
 // longer than the health timeout, or Pending longer than the creation timeout, turns Failed (the MachineSet replaces
 // it). In the local world the machine's Pod is its VM: a machine Pod that is not ready is an unhealthy machine too.
-// A shoot that cannot be reached decides nothing (MCM freezes its machine controller then, machine_safety.go). Pure.
+// A shoot that cannot be reached decides nothing (MCM freezes its machine controller then, machine_safety.go). A machine
+// being created joins only when its Node reports after its VM was created (a Node kept from before — a machine restored
+// after a control plane migration — is not its kubelet's yet). Pure.
 import { formatDuration } from '@gardener-ts/api';
 import type { Machine, MachinePhase } from '../../objects.js';
 
@@ -148,6 +150,10 @@ export interface MachineHealthInput {
   pod: PodHealth;
   /** Its Node; only looked at when the Pod is ready (absent otherwise). */
   node?: NodeHealth;
+  /** When its machine Pod (its VM) was created, ms since the epoch, when known. */
+  vmCreatedAt?: number;
+  /** The last heartbeat of its Node's `Ready` condition, ms since the epoch, when known. */
+  nodeReadyHeartbeat?: number;
   /** Now, ms since the epoch. */
   now: number;
   options: Pick<MachineHealthOptions, 'creationTimeoutMs' | 'healthTimeoutMs' | 'healthCheckPeriodMs'> & {
@@ -216,7 +222,16 @@ export function decideMachineHealth(input: MachineHealthInput): MachineHealthDec
     };
   }
 
-  const healthy = pod.state === 'Ready' && (node === undefined || node.state === 'Ready');
+  // A machine being created whose Node says Ready from before its VM existed has not joined yet: the Node is one a
+  // kubelet of the same name left (a machine restored after a control plane migration gets a new VM, whose kubelet
+  // registers the same Node again). It stays Pending, within its creation timeout, until the new kubelet reports.
+  const nodeFromBefore =
+    phase === 'Pending' &&
+    node?.state === 'Ready' &&
+    input.vmCreatedAt !== undefined &&
+    input.nodeReadyHeartbeat !== undefined &&
+    input.nodeReadyHeartbeat < Math.floor(input.vmCreatedAt / 1000) * 1000;
+  const healthy = pod.state === 'Ready' && (node === undefined || node.state === 'Ready') && !nodeFromBefore;
   if (healthy) {
     if (phase === 'Running') return { phase, recheckAfterMs: period };
     const joining =
@@ -294,7 +309,9 @@ export function decideMachineHealth(input: MachineHealthInput): MachineHealthDec
       operation: {
         type: 'Create',
         state: 'Processing',
-        description: `Waiting for Node ${input.nodeName} to join the shoot and be Ready`,
+        description: nodeFromBefore
+          ? `Waiting for the machine's kubelet to register Node ${input.nodeName} again (its Node is from before the machine Pod)`
+          : `Waiting for Node ${input.nodeName} to join the shoot and be Ready`,
       },
       // The Node's joining is an event of the shoot's Node watch; look again at the resync at the latest.
       recheckAfterMs: Math.min(period, left + 1),

@@ -14,6 +14,12 @@
 // As machine-controller-manager, a machine whose user data carries the `<<BOOTSTRAP_TOKEN>>` placeholder gets its own
 // bootstrap token in the shoot and its own user data Secret with the token filled in (see ../../bootstrap-token.ts);
 // the token goes once the machine has joined.
+// A machine held by a control plane migration (`local.gardener.cloud/machine-migration`, ../../objects.ts) is left
+// alone — machine-controller-manager does not run for its namespace then — and, deleted, released without a drain or
+// the deletion of its Node. A restored machine (no status, its `node` label naming a Node kept in the shoot) is
+// created like a new one: that Node, left by the former VM, is deleted first (a bootstrap token is only honoured for a
+// machine without a Node), then a new Pod with a new bootstrap token, whose kubelet registers the Node again under the
+// same name (./health.ts does not count a Node from before the Pod as joined).
 import {
   Kinds,
   addFinalizer,
@@ -30,6 +36,7 @@ import {
   MachineKind,
   NodeLabel,
   controllerRef,
+  migrationOf,
   phaseOf,
   type Machine,
   type MachineClass,
@@ -372,6 +379,12 @@ export class MachineReconciler {
     }
     const podKey = { namespace: req.namespace, name: machinePodName(req.name) };
 
+    // Held by a control plane migration: machine-controller-manager does not run for the namespace then.
+    if (migrationOf(machine)) {
+      if (machine.metadata?.deletionTimestamp) return this.release(machine, podKey);
+      return;
+    }
+
     if (machine.metadata?.deletionTimestamp) {
       const deletedAt = Date.parse(machine.metadata.deletionTimestamp);
       const nodeName = machine.metadata?.labels?.[NodeLabel];
@@ -454,6 +467,23 @@ export class MachineReconciler {
     // As machine-controller-manager, only a machine being created gets a VM: one whose Pod went away later is
     // unhealthy and replaced by its MachineSet.
     if (!pod && phase === 'Pending') {
+      // A machine restored after a control plane migration names its Node (`node`), which is still in the shoot while
+      // the kubelet that registered it went with the old VM. gardener-resource-manager denies a bootstrap token for a
+      // machine whose Node exists (Gardener's rule: "already bootstrapped"), so that Node goes before the new VM is
+      // created; the new kubelet registers it again under the same name.
+      const staleNode = current.metadata?.labels?.[NodeLabel];
+      if (staleNode && this.deleteNode) {
+        try {
+          await this.deleteNode(req.namespace, staleNode);
+        } catch (err) {
+          await this.setStatus(current, phase, {
+            type: 'Create',
+            state: 'Failed',
+            description: `Deletion of Node Object ${JSON.stringify(staleNode)} of the machine's former VM failed due to error: ${(err as Error).message}`,
+          });
+          return { requeueAfter: 5000 };
+        }
+      }
       pod = await this.client.create(
         machinePod(current, machineClass, await this.userDataSecretFor(current, machineClass)),
       );
@@ -477,6 +507,11 @@ export class MachineReconciler {
     const since = Date.parse(
       current.status?.currentStatus?.lastUpdateTime ?? current.metadata?.creationTimestamp ?? '',
     );
+    const vmCreatedAt = Date.parse(pod?.metadata?.creationTimestamp ?? '');
+    const readyHeartbeat = Date.parse(
+      (node && 'nodeConditions' in node ? node.nodeConditions : undefined)?.find((c) => c.type === 'Ready')
+        ?.lastHeartbeatTime ?? '',
+    );
     const decision = decideMachineHealth({
       name: req.name,
       nodeName: podKey.name,
@@ -486,6 +521,8 @@ export class MachineReconciler {
       shootBackSince: this.backSince.get(req.namespace),
       pod: podHealth,
       node,
+      ...(Number.isNaN(vmCreatedAt) ? {} : { vmCreatedAt }),
+      ...(Number.isNaN(readyHeartbeat) ? {} : { nodeReadyHeartbeat: readyHeartbeat }),
       now,
       options: settings,
     });
@@ -500,6 +537,24 @@ export class MachineReconciler {
     const conditions = node && 'nodeConditions' in node ? node.nodeConditions : undefined;
     await this.setStatus(current, decision.phase, decision.operation, { ip, conditions });
     return decision.recheckAfterMs === undefined ? undefined : { requeueAfter: decision.recheckAfterMs };
+  }
+
+  /**
+   * Releases a deleted machine held by a control plane migration (Gardener's shallow deletion, MCM not running): its
+   * Pod goes — a local VM cannot move to another seed — and its finalizer is removed; its Node is neither drained nor
+   * deleted in the shoot (the machine comes back under its name in the destination seed), its bootstrap token and
+   * the shoot are not touched.
+   */
+  private async release(
+    machine: Machine,
+    podKey: { namespace: string; name: string },
+  ): Promise<ReconcileResult | void> {
+    await this.client.delete(Kinds.Pod, podKey).catch(ignoreNotFound);
+    await this.client
+      .delete(Kinds.Secret, { namespace: podKey.namespace, name: machineUserDataSecretName(machine.metadata!.name!) })
+      .catch(ignoreNotFound);
+    await removeFinalizer(this.client, machine, MCMFinalizer);
+    await this.checkNamespaceEmpty(podKey.namespace);
   }
 
   /**

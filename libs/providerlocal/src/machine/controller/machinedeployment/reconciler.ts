@@ -9,6 +9,7 @@ import {
   MachineTemplateHashLabel,
   controllerRef,
   isControlledBy,
+  migrationOf,
   templateHash,
   type MachineDeployment,
   type MachineSet,
@@ -22,6 +23,8 @@ export class MachineDeploymentReconciler {
   async reconcile(req: Request): Promise<void> {
     const md = await this.client.get(MachineDeploymentKind, req).catch(ignoreNotFound);
     if (!md || md.metadata?.deletionTimestamp) return; // its MachineSets go with it (owner references)
+    // A deployment held by a control plane migration is left alone (../../objects.ts MachineMigrationAnnotation).
+    if (migrationOf(md)) return;
     const spec = md.spec!;
     const replicas = spec.replicas ?? 1;
     const hash = templateHash(spec.template);

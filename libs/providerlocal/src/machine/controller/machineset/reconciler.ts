@@ -10,6 +10,7 @@ import {
   controllerRef,
   isAvailable,
   isControlledBy,
+  migrationOf,
   phaseOf,
   type Machine,
   type MachineSet,
@@ -40,7 +41,8 @@ export class MachineSetReconciler {
 
   async reconcile(req: Request): Promise<void> {
     const ms = await this.client.get(MachineSetKind, req).catch(ignoreNotFound);
-    if (!ms || ms.metadata?.deletionTimestamp) return;
+    // A set held by a control plane migration is left alone (../../objects.ts MachineMigrationAnnotation).
+    if (!ms || ms.metadata?.deletionTimestamp || migrationOf(ms)) return;
     const machines = (await this.client.list(MachineKind, { namespace: req.namespace })).items.filter((m) =>
       isControlledBy(m, ms),
     );

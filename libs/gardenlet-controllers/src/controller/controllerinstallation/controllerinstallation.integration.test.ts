@@ -1,0 +1,246 @@
+// The ControllerInstallation controller with the gardenlet's TokenRequestor against two local API servers: a garden
+// serving Gardener's kinds and a seed with the ManagedResource CRD; the chart is packaged by `helm package` and
+// rendered by the real helm. A ControllerDeployment with `injectGardenKubeconfig` gets the generic garden kubeconfig
+// Secret (its name reaches the chart as `gardener.garden.genericKubeconfigSecretName`) and the garden access Secret
+// `garden-access-extension`, whose token — for ServiceAccount `seed-local/extension-<installation>` in the garden,
+// labelled with the registration — authenticates against the garden through that kubeconfig; the extension's
+// Deployment mounts both. The deletion removes the ServiceAccount in the garden.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { generatedCRDs } from '@gardener-ts/api';
+import { ApiClient, isNotFound, Kinds, Manager, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  gardenerAsset,
+  installCrds,
+  loadCrds,
+  startTestCluster,
+  waitFor,
+  workspaceRoot,
+  type TestCluster,
+} from '@gardener-ts/testing';
+import { HelmRenderer } from '../../charts/helm.js';
+import { exampleSeed } from '../../component/testdata/fixtures.js';
+import { addTokenRequestorController } from '../tokenrequestor/add.js';
+import { addControllerInstallationController } from './add.js';
+import { genericGardenClusterOf } from './garden-access.js';
+import { ControllerInstallationKind, ManagedResourceKind } from './kinds.js';
+
+const root = workspaceRoot();
+const helmBinary = join(root, 'tools/k8s-binaries/vendor/helm');
+const INSTALLATION = 'my-extension-x7k2p';
+const NAMESPACE = `extension-${INSTALLATION}`;
+
+let gardenCluster: TestCluster;
+let seedCluster: TestCluster;
+let garden: ApiClient;
+let seed: ApiClient;
+let mgr: Manager;
+let dir: string;
+
+const gone = (read: Promise<unknown>) => read.then(() => false).catch((err: unknown) => isNotFound(err));
+
+async function startCluster(
+  crds: Parameters<typeof loadCrds>[0],
+  namespaces: string[],
+  options?: Parameters<typeof startTestCluster>[0],
+) {
+  const cluster = await startTestCluster(options);
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kc = new KubeConfig();
+  kc.loadFromFile(cluster.kubeconfigPath);
+  await installCrds(kc, await loadCrds(crds));
+  const client = await ApiClient.create(cluster.kubeconfigPath);
+  for (const name of namespaces) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  return [cluster, client, kc] as const;
+}
+
+/** An extension chart whose Deployment names the generic kubeconfig Secret it was given in an annotation. */
+async function packagedChart(): Promise<string> {
+  const chartDir = join(dir, 'my-extension');
+  await mkdir(join(chartDir, 'templates'), { recursive: true });
+  await writeFile(join(chartDir, 'Chart.yaml'), 'apiVersion: v2\nname: my-extension\nversion: 0.1.0\n');
+  await writeFile(
+    join(chartDir, 'templates', 'deployment.yaml'),
+    `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: my-extension
+  namespace: {{ .Release.Namespace }}
+  annotations:
+    generic-kubeconfig: {{ .Values.gardener.garden.genericKubeconfigSecretName | quote }}
+spec:
+  selector: {matchLabels: {app: my-extension}}
+  template:
+    metadata: {labels: {app: my-extension}}
+    spec: {containers: [{name: ext, image: example.com/my-extension:v1}]}
+`,
+  );
+  const home = join(dir, 'helm-home');
+  await promisify(execFile)(helmBinary, ['package', chartDir, '--destination', join(dir, 'chart')], {
+    env: { ...process.env, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home },
+  });
+  return (await readFile(join(dir, 'chart', 'my-extension-0.1.0.tgz'))).toString('base64');
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'controllerinstallation-'));
+  let gardenKubeConfig;
+  // Gardener's garden API server accepts tokens for the `gardener` audience (the TokenRequestor asks for it).
+  [gardenCluster, garden, gardenKubeConfig] = await startCluster(generatedCRDs(), ['garden', 'seed-local'], {
+    serviceAccount: { apiAudiences: ['https://kubernetes.default.svc.cluster.local', 'gardener'] },
+  });
+  [seedCluster, seed] = await startCluster(
+    [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml')],
+    ['garden'],
+  );
+  await garden.create(exampleSeed((s) => (s.metadata = { name: 'local' })));
+  const rawChart = await packagedChart();
+  for (const object of parse(`
+- apiVersion: core.gardener.cloud/v1
+  kind: ControllerDeployment
+  metadata: {name: my-extension}
+  injectGardenKubeconfig: true
+  helm: {rawChart: ${rawChart}}
+- apiVersion: core.gardener.cloud/v1beta1
+  kind: ControllerRegistration
+  metadata: {name: my-extension}
+  spec:
+    resources: [{kind: Extension, type: my-extension}]
+    deployment: {deploymentRefs: [{name: my-extension}]}
+`) as KubernetesObject[])
+    await garden.create(object);
+
+  mgr = await Manager.create({
+    clusters: {
+      garden: { kubeConfig: gardenCluster.kubeconfigPath },
+      seed: { kubeConfig: seedCluster.kubeconfigPath },
+    },
+    gracefulShutdownTimeoutMs: 0,
+  });
+  const helm = new HelmRenderer({ helmBinary, chartsDir: join(root, 'deploy/charts') });
+  addControllerInstallationController(mgr, {
+    seedName: 'local',
+    gardenCluster: 'garden',
+    seedCluster: 'seed',
+    concurrentSyncs: 2,
+    version: '1.0.0',
+    featureGates: {},
+    render: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
+    genericGardenCluster: genericGardenClusterOf(gardenKubeConfig),
+  });
+  addTokenRequestorController(mgr, {
+    seedName: 'local',
+    gardenCluster: 'garden',
+    seedCluster: 'seed',
+    concurrentSyncs: 2,
+  });
+  await mgr.start();
+}, 120_000);
+
+afterAll(async () => {
+  await mgr?.stop();
+  garden?.close();
+  seed?.close();
+  await seedCluster?.stop();
+  await gardenCluster?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the ControllerInstallation controller with injectGardenKubeconfig', { timeout: 90_000 }, () => {
+  it('gives the extension a garden kubeconfig whose token authenticates as its ServiceAccount in seed-local', async () => {
+    await garden.create({
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'ControllerInstallation',
+      metadata: { name: INSTALLATION },
+      spec: {
+        registrationRef: { name: 'my-extension' },
+        deploymentRef: { name: 'my-extension' },
+        seedRef: { name: 'local' },
+      },
+    } as KubernetesObject);
+
+    const mr = await waitFor(
+      'the ManagedResource',
+      () => seed.get(ManagedResourceKind, { namespace: 'garden', name: INSTALLATION }).catch(() => undefined),
+      { timeoutMs: 30_000 },
+    );
+    const mrSecret = await seed.get(Kinds.Secret, {
+      namespace: 'garden',
+      name: (mr as unknown as { spec: { secretRefs: { name: string }[] } }).spec.secretRefs[0]!.name,
+    });
+    const [deployment] = Object.values(mrSecret.data ?? {}).map(
+      (v) => JSON.parse(Buffer.from(v, 'base64').toString()) as KubernetesObject & Record<string, any>,
+    );
+    // The chart got the Secret's name as a value, and the Deployment mounts that Secret and the access token.
+    const kubeconfigSecretName = deployment!.metadata!.annotations!['generic-kubeconfig']!;
+    expect(kubeconfigSecretName).toMatch(/^generic-garden-kubeconfig-[0-9a-f]{8}$/);
+    const pod = deployment!.spec.template.spec;
+    expect(pod.volumes[0].projected.sources.map((s: { secret: { name: string } }) => s.secret.name)).toEqual([
+      kubeconfigSecretName,
+      'garden-access-extension',
+    ]);
+    expect(pod.containers[0].env).toEqual([
+      { name: 'GARDEN_KUBECONFIG', value: '/var/run/secrets/gardener.cloud/garden/generic-kubeconfig/kubeconfig' },
+      { name: 'SEED_NAME', value: 'local' },
+    ]);
+
+    // The TokenRequestor fills the garden access Secret with a token of the extension's ServiceAccount in the garden.
+    const access = await waitFor(
+      'the garden access token',
+      async () => {
+        const s = await seed.get(Kinds.Secret, { namespace: NAMESPACE, name: 'garden-access-extension' });
+        return s.data?.token ? s : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const serviceAccount = await garden.get(Kinds.ServiceAccount, {
+      namespace: 'seed-local',
+      name: `extension-${INSTALLATION}`,
+    });
+    expect(serviceAccount.metadata?.labels).toMatchObject({
+      'controllerregistration.core.gardener.cloud/name': 'my-extension',
+    });
+
+    // What the extension's pod sees: the kubeconfig and the token side by side, the kubeconfig reading the token file.
+    const kubeconfigSecret = await seed.get(Kinds.Secret, { namespace: NAMESPACE, name: kubeconfigSecretName });
+    expect(kubeconfigSecret.immutable).toBe(true);
+    const mounted = join(dir, 'generic-kubeconfig');
+    await mkdir(mounted, { recursive: true });
+    await writeFile(join(mounted, 'token'), Buffer.from(access.data!.token!, 'base64'));
+    const kubeconfig = parse(Buffer.from(kubeconfigSecret.data!.kubeconfig!, 'base64').toString());
+    expect(kubeconfig.users[0].user.tokenFile).toBe('/var/run/secrets/gardener.cloud/garden/generic-kubeconfig/token');
+    kubeconfig.users[0].user.tokenFile = join(mounted, 'token');
+    await writeFile(join(mounted, 'kubeconfig'), stringify(kubeconfig));
+    const extensionClient = await ApiClient.create(join(mounted, 'kubeconfig'));
+    try {
+      const review = (await extensionClient.create({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+        metadata: {},
+      })) as KubernetesObject & { status?: { userInfo?: { username?: string } } };
+      expect(review.status?.userInfo?.username).toBe(`system:serviceaccount:seed-local:extension-${INSTALLATION}`);
+    } finally {
+      extensionClient.close();
+    }
+  });
+
+  it('removes the ServiceAccount in the garden when the installation is deleted', async () => {
+    await garden.delete(ControllerInstallationKind, { name: INSTALLATION });
+    await waitFor(
+      'the ControllerInstallation gone',
+      () => gone(garden.get(ControllerInstallationKind, { name: INSTALLATION })),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(await gone(seed.get(Kinds.Namespace, { name: NAMESPACE }))).toBe(true);
+    expect(
+      await gone(garden.get(Kinds.ServiceAccount, { namespace: 'seed-local', name: `extension-${INSTALLATION}` })),
+    ).toBe(true);
+  });
+});
