@@ -50,4 +50,5 @@ export * from './quantity.js';
 export * from './selector.js';
 export * from './field-selector.js';
 export * from './cidr.js';
+export * from './network-disjointedness.js';
 export * from './duration.js';

@@ -3,15 +3,10 @@
 // Pods deleted, the objects kept for the ShootState); after the namespace's machine objects are gone, a restore with
 // the machine state the gardenlet hands over (`status.state.machineDeployments`) brings back the same Machines — same
 // names, same `node` labels — with new Pods, and the deployments roll nothing.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseManifests } from '@gardener-ts/api';
-import { ApiClient, Kinds, Manager, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import type { ExtensionObject } from '@gardener-ts/extensions';
-import { clusterObject, extensionResource } from '@gardener-ts/extensions/testing';
-import { gardenerAsset, startTestEnvironment, waitFor, type TestEnvironment } from '@gardener-ts/testing';
-import { addWorkerController } from '../src/controller/worker/add.js';
-import { addMachineControllers } from '../src/machine/add.js';
+import { type ApiClient, Kinds, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { extensionResource } from '@gardener-ts/extensions/testing';
+import { waitFor } from '@gardener-ts/testing';
 import {
   MachineDeploymentKind,
   MachineKind,
@@ -19,79 +14,17 @@ import {
   MachineSetKind,
   phaseOf,
 } from '../src/machine/objects.js';
+import { WorkerKind, namespace, startWorkerEnvironment, type WorkerEnvironment } from './support/worker-environment.js';
 
-const crd = (name: string) => gardenerAsset('crds', `10-crd-${name}.yaml`);
-const example = (...path: string[]) =>
-  parseManifests(readFileSync(gardenerAsset('examples', ...path), 'utf8'))[0] as Record<string, any>;
-const WorkerKind = kind<ExtensionObject>('extensions.gardener.cloud/v1alpha1', 'Worker');
-const namespace = 'shoot--local--local';
-
-let env: TestEnvironment;
+let environment: WorkerEnvironment;
 let client: ApiClient;
-let mgr: Manager;
-let stopKubelet = false;
-
-/** Plays the kubelet of the seed: machine Pods become Running and ready. */
-async function kubelet(): Promise<void> {
-  while (!stopKubelet) {
-    for (const pod of (await client.list(Kinds.Pod, { namespace }).catch(() => ({ items: [] }))).items) {
-      if (pod.metadata?.deletionTimestamp || pod.status?.phase === 'Running') continue;
-      await client
-        .patch(
-          Kinds.Pod,
-          { namespace, name: pod.metadata!.name! },
-          {
-            type: 'merge',
-            patch: {
-              status: { phase: 'Running', podIP: '127.0.0.1', conditions: [{ type: 'Ready', status: 'True' }] },
-            },
-          },
-          { subresource: 'status' },
-        )
-        .catch(() => undefined);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
-  env = await startTestEnvironment({
-    crds: [
-      crd('extensions.gardener.cloud_clusters'),
-      crd('extensions.gardener.cloud_workers'),
-      ...['machineclasses', 'machinedeployments', 'machinesets', 'machines'].map((p) =>
-        crd(`machine.sapcloud.io_${p}`),
-      ),
-    ],
-  });
-  client = await ApiClient.create(env.kubeconfigPath);
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  await client.create(
-    clusterObject(namespace, {
-      shoot: example('local', 'shoot.yaml'),
-      seed: example('50-seed.yaml'),
-      cloudProfile: example('local', 'cloudprofile.yaml'),
-    }),
-  );
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'worker-local-user-data', namespace },
-    stringData: { userData: '#cloud-config\nruncmd: []\n' },
-  });
-  mgr = await Manager.create({ clusters: { seed: { kubeConfig: env.kubeconfigPath } }, gracefulShutdownTimeoutMs: 0 });
-  addMachineControllers(mgr);
-  addWorkerController(mgr, { pollMs: 100 });
-  await mgr.start();
-  void kubelet();
+  environment = await startWorkerEnvironment();
+  client = environment.client;
 }, 60_000);
 
-afterAll(async () => {
-  stopKubelet = true;
-  await mgr?.stop();
-  client?.close();
-  await env?.stop();
-});
+afterAll(() => environment?.stop());
 
 const spec = {
   type: 'local',

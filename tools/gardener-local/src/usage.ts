@@ -62,7 +62,10 @@ export const SHOOT_USAGE = `  gardener-local shoot create -f FILE [-n NS]     cr
   gardener-local shoot kubeconfig NAME [-n NS] [--expiration 1h] [--seed-kubeconfig FILE]
                                                   print a short-lived admin kubeconfig of the shoot (a client
                                                   certificate of its client CA in group system:masters, as
-                                                  shoots/adminkubeconfig issues it); the seed is the garden by default
+                                                  shoots/adminkubeconfig issues it), from the garden alone: the
+                                                  client CA is the InternalSecret NAME.ca-client the gardenlet syncs;
+                                                  --seed-kubeconfig only for a shoot not reconciled since (its
+                                                  ca-client is then read in the seed; default: the garden cluster)
     common: [--kubeconfig FILE] [--nats URL] [--no-watch] [--timeout 30m] [-o json|yaml]
     --nats (or GARDENER_NATS_URL): live task progress from the flow's events; without it the Shoot's
     lastOperation is polled. -o prints the final Shoot for scripts instead of the progress display.

@@ -1,9 +1,14 @@
-// The SeedAuthorizer as an authorization webhook: SubjectAccessReview v1 in, its `status` out. Users that are not
-// gardenlets get no opinion, so the API server's other authorizers decide for them.
+// The SeedAuthorizer as an authorization webhook: SubjectAccessReview v1 in, its `status` out. Users that are neither
+// gardenlets nor extensions of a seed get no opinion, so the API server's other authorizers decide for them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@gardener-ts/logging';
 import type { Listers } from '../attributes.js';
-import { authorizeSeed, seedOfUser, type AuthorizationDecision, type ResourceAttributes } from './seed-authorizer.js';
+import {
+  authorizeSeed,
+  seedIdentityOfUser,
+  type AuthorizationDecision,
+  type ResourceAttributes,
+} from './seed-authorizer.js';
 
 interface SubjectAccessReview {
   apiVersion?: string;
@@ -22,11 +27,16 @@ export async function reviewSubjectAccess(
   listers: Listers,
 ): Promise<{ allowed: boolean; reason?: string }> {
   const spec = review.spec ?? {};
-  const seed = seedOfUser(spec.user, spec.groups);
-  if (!seed) return { allowed: false };
+  const identity = seedIdentityOfUser(spec.user, spec.groups);
+  if (!identity) return { allowed: false };
   if (!spec.resourceAttributes)
-    return { allowed: false, reason: 'non-resource requests are not handled for gardenlets' };
-  const decision: AuthorizationDecision = await authorizeSeed(seed, spec.resourceAttributes, listers);
+    return { allowed: false, reason: 'non-resource requests are not handled for seed clients' };
+  const decision: AuthorizationDecision = await authorizeSeed(
+    identity.seed,
+    spec.resourceAttributes,
+    listers,
+    identity.userType,
+  );
   return { allowed: decision.decision === 'allow', reason: decision.reason };
 }
 

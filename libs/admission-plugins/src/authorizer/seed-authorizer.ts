@@ -6,6 +6,9 @@
 // garden-wide configuration (CloudProfiles, ControllerRegistrations, ...) and list/watch the kinds it caches.
 // Everything else gets no opinion, so the API server's chain ends in 403. Gardener walks a dependency graph kept up
 // to date by informers; this walks the same edges on demand through the listers.
+// Extensions of a seed authenticate to the garden as ServiceAccounts `extension-*` of the `seed-<name>` namespace
+// (pkg/admissioncontroller/seedidentity): they belong to that seed with user type `extension` and get the gardenlet's
+// rights, except that Leases are theirs only in `seed-<name>` and ServiceAccounts only through the graph (read).
 import type { KubeObject, Listers } from '../attributes.js';
 
 export const SEEDS_GROUP = 'gardener.cloud:system:seeds';
@@ -24,11 +27,51 @@ export interface ResourceAttributes {
 
 export type AuthorizationDecision = { decision: 'allow' | 'no-opinion'; reason: string };
 
-/** The seed a user is the gardenlet of, or undefined for anyone else. */
+/** Kubernetes' group of all ServiceAccounts and the prefixes of a ServiceAccount's user and namespace group. */
+const ALL_SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+const SERVICE_ACCOUNT_GROUP_PREFIX = 'system:serviceaccounts:';
+const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';
+/** Gardener's name prefix of the ServiceAccounts extensions use in the garden (`v1beta1constants`). */
+export const EXTENSION_GARDEN_SERVICE_ACCOUNT_PREFIX = 'extension-';
+const SEED_NAMESPACE_PREFIX = 'seed-';
+
+/** Who on a seed a client is: the gardenlet or one of the seed's extensions. */
+export type SeedUserType = 'gardenlet' | 'extension';
+
+/** The identity of a seed client: the seed it belongs to and its user type. */
+export interface SeedIdentity {
+  seed: string;
+  userType: SeedUserType;
+}
+
+/**
+ * The seed a user belongs to (Gardener's `seedidentity.FromUserInfoInterface`): `gardener.cloud:system:seed:<name>` in
+ * `gardener.cloud:system:seeds` is the gardenlet of `<name>`; `system:serviceaccount:seed-<name>:extension-*` (in
+ * `system:serviceaccounts` and `system:serviceaccounts:seed-<name>`) is an extension of `<name>`. Anyone else:
+ * undefined.
+ */
+export function seedIdentityOfUser(user: string | undefined, groups: readonly string[] = []): SeedIdentity | undefined {
+  if (groups.includes(SEEDS_GROUP)) {
+    if (!user?.startsWith(SEED_USER_PREFIX)) return undefined;
+    const name = user.slice(SEED_USER_PREFIX.length);
+    return name === '' ? undefined : { seed: name, userType: 'gardenlet' };
+  }
+  if (!groups.includes(ALL_SERVICE_ACCOUNTS_GROUP)) return undefined;
+  const namespace = groups
+    .find((g) => g.startsWith(SERVICE_ACCOUNT_GROUP_PREFIX))
+    ?.slice(SERVICE_ACCOUNT_GROUP_PREFIX.length);
+  if (!namespace?.startsWith(SEED_NAMESPACE_PREFIX)) return undefined;
+  const seed = namespace.slice(SEED_NAMESPACE_PREFIX.length);
+  const userPrefix = `${SERVICE_ACCOUNT_USER_PREFIX}${namespace}:`;
+  if (seed === '' || !user?.startsWith(userPrefix)) return undefined;
+  return user.slice(userPrefix.length).startsWith(EXTENSION_GARDEN_SERVICE_ACCOUNT_PREFIX)
+    ? { seed, userType: 'extension' }
+    : undefined;
+}
+
+/** The seed a user belongs to (its gardenlet or one of its extensions), or undefined for anyone else. */
 export function seedOfUser(user: string | undefined, groups: readonly string[] = []): string | undefined {
-  if (!user?.startsWith(SEED_USER_PREFIX) || !groups.includes(SEEDS_GROUP)) return undefined;
-  const name = user.slice(SEED_USER_PREFIX.length);
-  return name === '' ? undefined : name;
+  return seedIdentityOfUser(user, groups)?.seed;
 }
 
 const READ = ['get', 'list', 'watch'];
@@ -140,6 +183,22 @@ export async function secretsOfSeed(listers: Listers, seed: string): Promise<Set
   return keys;
 }
 
+/** Gardener's suffixes of the InternalSecrets gardenlets write for their shoots in the project namespace. */
+export const SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES = ['ca-client'];
+
+/** An InternalSecret `<shoot>.<suffix>` (Gardener's internal suffixes) of a Shoot on `seed`. */
+async function isShootInternalSecret(
+  listers: Listers,
+  seed: string,
+  namespace: string | undefined,
+  name: string,
+): Promise<boolean> {
+  const suffix = SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES.find((s) => name.endsWith(`.${s}`));
+  if (!suffix) return false;
+  const shootName = name.slice(0, -(suffix.length + 1));
+  return shootName !== '' && (await shootOnSeed(listers, seed, namespace, shootName));
+}
+
 /** Secrets gardenlets write for their shoots in the project namespace: `<shoot>.<suffix>` (ca-cluster, kubeconfig, ...). */
 async function isShootSecret(
   listers: Listers,
@@ -170,13 +229,17 @@ async function isGeneratedBucketSecret(
   return Boolean(bucket && BOUND.backupbuckets!.seedOf(bucket).includes(seed));
 }
 
+const LEASE_VERBS_OF_EXTENSIONS = ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete', 'deletecollection'];
+
 /**
- * The SeedAuthorizer's decision for the gardenlet of `seed` on `a`. Pure over the listers: no writes, no caches.
+ * The SeedAuthorizer's decision for a client of `seed` (its gardenlet, or with `userType` `extension` one of its
+ * extensions) on `a`. Pure over the listers: no writes, no caches.
  */
 export async function authorizeSeed(
   seed: string,
   a: ResourceAttributes,
   listers: Listers,
+  userType: SeedUserType = 'gardenlet',
 ): Promise<AuthorizationDecision> {
   const group = a.group ?? '';
   const { verb, resource, name, namespace } = a;
@@ -196,6 +259,15 @@ export async function authorizeSeed(
   }
 
   if (group === 'coordination.k8s.io' && resource === 'leases') {
+    // Extensions may work with Leases only in their seed's namespace (their leader election), with any verb.
+    if (userType === 'extension') {
+      if (namespace !== seedNamespace(seed)) return noOpinion('lease object is not in seed namespace');
+      return LEASE_VERBS_OF_EXTENSIONS.includes(verb)
+        ? allow('lease in its seed namespace')
+        : noOpinion(
+            `only the following verbs are allowed for this resource type: [${LEASE_VERBS_OF_EXTENSIONS.join(' ')}]`,
+          );
+    }
     if (namespace === 'gardener-system-seed-lease' && (name === seed || verb === 'create'))
       return allow('its own seed lease');
     return noOpinion('only its own seed lease');
@@ -239,6 +311,27 @@ export async function authorizeSeed(
     return shootName && (await shootOnSeed(listers, seed, namespace, shootName))
       ? allow('managed seed whose shoot is on its seed')
       : noOpinion('managed seed not on its seed');
+  }
+
+  if (group === '' && resource === 'serviceaccounts') {
+    // Gardener gives extensions `get` on the ServiceAccounts its graph connects to their seed (the bootstrap
+    // ServiceAccounts of ManagedSeeds), which this subset of the graph does not model.
+    if (userType === 'extension') return noOpinion('extensions may only read service accounts related to their seed');
+    // The gardenlet manages the ServiceAccounts of its seed namespace (its extensions' `extension-*`), tokens included.
+    if (namespace === seedNamespace(seed)) return allow('service accounts of its seed namespace');
+    return noOpinion(`service account ${namespace ?? ''}/${name ?? ''} does not belong to seed ${seed}`);
+  }
+
+  if (group === CORE && resource === 'internalsecrets') {
+    if (a.subresource) return noOpinion('only the following subresources are allowed for this resource type: []');
+    // Creation is left to the admission chain, as in Gardener (the object does not exist before).
+    if (verb === 'create') return allow('gardenlets create internal secrets');
+    if (!['get', 'update', 'patch', 'delete', 'list', 'watch'].includes(verb))
+      return noOpinion(`${verb} is not allowed for internal secrets`);
+    if (!name) return noOpinion('No Object name found');
+    return (await isShootInternalSecret(listers, seed, namespace, name))
+      ? allow('internal secret of a shoot on its seed')
+      : noOpinion(`no relationship found between seed '${seed}' and this object`);
   }
 
   if (group === '' && resource === 'secrets') {

@@ -9,9 +9,9 @@
 // 21 characters), the Seed a Shoot is scheduled to (a new Shoot naming one needs `update` on `shoots/binding`; not in
 // deletion, taints tolerated, room left, the profile's seed selector, three zones for zone failure tolerance; a Shoot
 // on a Seed in deletion may only confirm its deletion), that no other Shoot uses the same DNS domain or one above or
-// below it, the profile's `limits.maxNodesTotal`, and the Shoot's lifecycle (no spec change once rescheduled to a new
-// seed or while migrated/restored, no deletion while migrated/restored, no hibernation while the
-// `HibernationPossible` constraint is not True).
+// below it, the profile's `limits.maxNodesTotal`, the Shoot's networks against a Seed it is (re)scheduled to, and the
+// Shoot's lifecycle (no spec change once rescheduled to a new seed or while migrated/restored, no deletion while
+// migrated/restored, no hibernation while the `HibernationPossible` constraint is not True).
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyCloudProfileDefaults,
@@ -43,6 +43,7 @@ import {
 import type { AdmissionPlugin } from '../chain.js';
 import { validateAccessRestrictions } from './shoot-access-restrictions.js';
 import { validateDNSDomainUniqueness } from './shoot-dns-uniqueness.js';
+import { validateNetworksAgainstSeed } from './shoot-validator-networks.js';
 import {
   validateContainerRuntimeInterface,
   validateMachineType,
@@ -516,6 +517,8 @@ export const ShootValidator: AdmissionPlugin = {
       ...validateShootAgainstProfile(shoot, old, spec),
       ...validateMaxNodesTotal(shoot, spec),
       ...validateAccessRestrictions(shoot, old, spec, seed),
+      // Scheduled or moved to a seed: the Shoot's networks must not overlap the seed's.
+      ...(seed && old?.spec.seedName !== shoot.spec.seedName ? validateNetworksAgainstSeed(shoot, seed) : []),
     ];
     if (!old || !isDeepStrictEqual(old.spec, shoot.spec))
       errors.push(

@@ -94,6 +94,7 @@ const controllers = z
     shootRetry: z
       .object({ concurrentSyncs, retryPeriod: duration('10m'), retryJitterPeriod: duration('5m') })
       .prefault({}),
+    shootState: workers,
     shootStatusLabel: workers,
   })
   .prefault({});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controllerManagerConfigSpec } from '@gardener-ts/component-config';
-import { controllerRegistry } from './add.js';
+import { controllerRegistry, shootStateConcurrentSyncs } from './add.js';
 
 const controllers = (blocks: Record<string, unknown> = {}) =>
   controllerManagerConfigSpec.schema.parse({
@@ -72,5 +72,13 @@ describe('controllerRegistry', () => {
     expect(c.managedSeedSet).toEqual({ concurrentSyncs: 5, syncPeriod: '30m', maxShootRetries: 3 });
     expect(enabled(c)).toContain('managedseedset');
     expect(enabled(controllers({ managedSeedSet: { concurrentSyncs: 0 } }))).not.toContain('managedseedset');
+  });
+
+  it('registers the ShootState finalizer controller with Gardener’s 5 workers, off with concurrentSyncs 0', () => {
+    const c = controllers();
+    expect(shootStateConcurrentSyncs(c)).toBe(5);
+    expect(enabled(c)).toContain('shootstate-finalizer');
+    expect(shootStateConcurrentSyncs(controllers({ shootState: { concurrentSyncs: 2 } }))).toBe(2);
+    expect(enabled(controllers({ shootState: { concurrentSyncs: 0 } }))).not.toContain('shootstate-finalizer');
   });
 });

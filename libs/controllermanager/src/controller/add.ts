@@ -27,6 +27,7 @@ import { addShootQuotaController } from './shootquota/add.js';
 import { addShootReferenceController } from './shootreference/add.js';
 import { addShootRetryController } from './shootretry/add.js';
 import { addShootStatusLabelController } from './shootstatuslabel/add.js';
+import { addShootStateFinalizerController } from './shootstatefinalizer/add.js';
 
 type Controllers = ControllerManagerConfiguration['controllers'];
 
@@ -54,6 +55,9 @@ const protection = (name: ProtectionName): ControllerEntry => ({
   add: (mgr, { cluster, controllers }) =>
     addProtectionController(mgr, name, { cluster, concurrentSyncs: controllers[name].concurrentSyncs }),
 });
+
+/** The workers of the ShootState finalizer controller: `controllers.shootState.concurrentSyncs` (Gardener's default 5). */
+export const shootStateConcurrentSyncs = (c: Controllers): number => c.shootState.concurrentSyncs;
 
 /** The controllers implemented so far, in Gardener's order. */
 export const controllerRegistry: readonly ControllerEntry[] = [
@@ -266,6 +270,12 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         retryPeriodMs: ms(controllers.shootRetry.retryPeriod, '10m'),
         retryJitterPeriodMs: ms(controllers.shootRetry.retryJitterPeriod, '5m'),
       }),
+  },
+  {
+    name: 'shootstate-finalizer',
+    enabled: (c) => shootStateConcurrentSyncs(c) > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addShootStateFinalizerController(mgr, { cluster, concurrentSyncs: shootStateConcurrentSyncs(controllers) }),
   },
   {
     name: 'shoot-status-label',

@@ -67,6 +67,7 @@ import { EtcdBackupRestorePort } from '../component/etcd.js';
 import type { ShootStateSpec } from './shootstate.js';
 import { restorePersistedSecrets, restoringSeedClient } from './shootstate-restore.js';
 import { deleteShootState, deployShootState } from './shootstate-writer.js';
+import { syncClientCAToGarden } from './client-ca-sync.js';
 
 const ClusterKind = kindOf('extensions.gardener.cloud/v1alpha1', 'Cluster');
 
@@ -305,6 +306,7 @@ export class Botanist {
         }
         await s.initializeSecretsManagement();
         await this.syncClusterCAToGarden();
+        await this.syncClientCAToGarden();
       },
       deployReferencedResources: () => this.deployReferencedResources(),
       deployKubeAPIServerService: s.deployKubeAPIServerService,
@@ -927,6 +929,16 @@ export class Botanist {
         },
       },
     );
+  }
+
+  /**
+   * The shoot's current client CA (certificate and key) for admin kubeconfigs: InternalSecret `<shoot>.ca-client` in
+   * the project namespace, synced in the same task as the cluster CA, as in Gardener.
+   */
+  async syncClientCAToGarden(): Promise<void> {
+    const name = secretNameOf(this.seedSteps.secrets, SecretNames.CAClient);
+    const caClient = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name });
+    await syncClientCAToGarden(this.garden, this.shoot, caClient.data);
   }
 
   /** "Ensuring Shoot cluster identity": `<technical ID>-<uid>-<garden cluster identity>`, written once. */

@@ -2,8 +2,9 @@
 // the ShootState keeps the persisted ones, and in the destination namespace the botanist restoring from it creates them
 // before its secrets manager runs — which adopts them: the shoot keeps its CAs and service account key (no new
 // cluster CA, so kubeconfigs and tokens stay valid), while the certificates it signs are issued anew.
+import { join } from 'node:path';
 import { ApiClient, SecretKind, type KubernetesObject, type Secret } from '@gardener-ts/controller-runtime';
-import { startTestEnvironment, type TestEnvironment } from '@gardener-ts/testing';
+import { startTestEnvironment, workspaceRoot, type TestEnvironment } from '@gardener-ts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleValues } from '../component/testdata/fixtures.js';
 import { Botanist } from './botanist.js';
@@ -15,7 +16,10 @@ const sourceValues = exampleValues();
 const destinationValues = { ...exampleValues(), namespace: `${sourceValues.namespace}-destination` };
 
 beforeAll(async () => {
-  env = await startTestEnvironment({});
+  // The botanist syncs the shoot's client CA to the garden as an InternalSecret.
+  env = await startTestEnvironment({
+    crds: [join(workspaceRoot(), 'libs/api/crds/10-crd-core.gardener.cloud_internalsecrets.yaml')],
+  });
   client = await ApiClient.create(env.kubeconfigPath);
   for (const name of [sourceValues.namespace, destinationValues.namespace, sourceValues.shoot.metadata!.namespace!])
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubernetesObject);

@@ -106,6 +106,8 @@ export async function shootCommand(
   const namespace = options.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
 
   if (verb === 'kubeconfig') {
+    // The client CA comes from the garden; the seed is the fallback for shoots not reconciled since the gardenlet
+    // syncs it there (without --seed-kubeconfig the garden cluster, which hosts the seed `local` of this landscape).
     const seed = new KubeConfig();
     if (values['seed-kubeconfig']) seed.loadFromFile(values['seed-kubeconfig']);
     else seed.loadFromString(kc.exportConfig());

@@ -109,36 +109,35 @@ export function planManagedSeedSet(input: PlanInput): SetPlan {
       done: false,
       ...(action ? { action } : {}),
     });
-    if (s === ReplicaStatus.ShootReconcileFailed && !scalingIn) {
-      const retries = retriesOf(name, PendingReplicaReason.ShootReconciling);
+    /** A failed shoot operation: retried (one more pending retry) until maxShootRetries, then reported as final. */
+    const retryShoot = (
+      operation: 'reconciliation' | 'deletion',
+      retrying: PendingReplicaReason,
+      failed: PendingReplicaReason,
+    ): SetPlan => {
+      const Operation = operation === 'reconciliation' ? 'Reconciliation' : 'Deletion';
+      const retries = retriesOf(name, retrying);
       if (retries < maxShootRetries) {
-        setPending(name, PendingReplicaReason.ShootReconciling, retries + 1);
+        setPending(name, retrying, retries + 1);
         return wait(
-          { reason: 'RetryingShootReconciliation', message: `Retrying Shoot ${full} reconciliation` },
+          { reason: `RetryingShoot${Operation}`, message: `Retrying Shoot ${full} ${operation}` },
           { type: 'retryShoot', replica: r },
         );
       }
-      setPending(name, PendingReplicaReason.ShootReconcileFailed, retries);
+      setPending(name, failed, retries);
       return wait({
-        reason: 'NotRetryingShootReconciliation',
-        message: `Not retrying Shoot ${full} reconciliation since max retries have been reached`,
+        reason: `NotRetryingShoot${Operation}`,
+        message: `Not retrying Shoot ${full} ${operation} since max retries have been reached`,
       });
-    }
-    if (s === ReplicaStatus.ShootDeleteFailed) {
-      const retries = retriesOf(name, PendingReplicaReason.ShootDeleting);
-      if (retries < maxShootRetries) {
-        setPending(name, PendingReplicaReason.ShootDeleting, retries + 1);
-        return wait(
-          { reason: 'RetryingShootDeletion', message: `Retrying Shoot ${full} deletion` },
-          { type: 'retryShoot', replica: r },
-        );
-      }
-      setPending(name, PendingReplicaReason.ShootDeleteFailed, retries);
-      return wait({
-        reason: 'NotRetryingShootDeletion',
-        message: `Not retrying Shoot ${full} deletion since max retries have been reached`,
-      });
-    }
+    };
+    if (s === ReplicaStatus.ShootReconcileFailed && !scalingIn)
+      return retryShoot(
+        'reconciliation',
+        PendingReplicaReason.ShootReconciling,
+        PendingReplicaReason.ShootReconcileFailed,
+      );
+    if (s === ReplicaStatus.ShootDeleteFailed)
+      return retryShoot('deletion', PendingReplicaReason.ShootDeleting, PendingReplicaReason.ShootDeleteFailed);
     if (s === ReplicaStatus.ShootReconciling && !scalingIn) {
       setPending(name, PendingReplicaReason.ShootReconciling);
       return wait({ reason: 'WaitingForShootReconciled', message: `Waiting for Shoot ${full} to be reconciled` });

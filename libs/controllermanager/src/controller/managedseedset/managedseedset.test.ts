@@ -177,7 +177,8 @@ describe('replicas', () => {
       }));
     fc.assert(
       fc.property(arb, arb, arb, (a, b, c) => {
-        expect(Math.sign(comparePriority(a, b))).toBe(-Math.sign(comparePriority(b, a)));
+        // Antisymmetric (compared as numbers: a comparator may answer -0 for equal replicas).
+        expect(Math.sign(comparePriority(a, b)) === -Math.sign(comparePriority(b, a))).toBe(true);
         if (comparePriority(a, b) <= 0 && comparePriority(b, c) <= 0)
           expect(comparePriority(a, c)).toBeLessThanOrEqual(0);
         if (replicaStatus(a) < replicaStatus(b)) expect(comparePriority(a, b)).toBeLessThan(0);
@@ -233,21 +234,41 @@ describe('planManagedSeedSet', () => {
     expect(done.status.pendingReplica).toBeUndefined();
   });
 
-  it('retries a failed shoot maxShootRetries times, then stops retrying', () => {
-    const failed = [{ shoot: shoot(0, 'failed'), hasScheduledShoots: false }];
-    let pending: PendingReplica | undefined = { name: 'set-0', reason: 'ShootReconciling', since: NOW };
+  it.each([
+    {
+      operation: 'reconciliation',
+      state: 'failed',
+      Operation: 'Reconciliation',
+      retrying: 'ShootReconciling',
+      failed: 'ShootReconcileFailed',
+    },
+    {
+      operation: 'deletion',
+      state: 'deleteFailed',
+      Operation: 'Deletion',
+      retrying: 'ShootDeleting',
+      failed: 'ShootDeleteFailed',
+    },
+  ] as const)('retries a failed shoot $operation maxShootRetries times, then stops retrying', (c) => {
+    const failed = [{ shoot: shoot(0, c.state), hasScheduledShoots: false }];
+    let pending: PendingReplica | undefined = { name: 'set-0', reason: c.retrying, since: NOW };
     for (let i = 1; i <= 2; i++) {
       const p = plan(set(1, pending), failed, 2);
       expect(p.action).toMatchObject({ type: 'retryShoot' });
-      expect(p.status.pendingReplica).toMatchObject({ reason: 'ShootReconciling', retries: i });
+      expect(p.status.pendingReplica).toMatchObject({ reason: c.retrying, retries: i });
+      expect(p.event).toEqual({
+        reason: `RetryingShoot${c.Operation}`,
+        message: `Retrying Shoot garden/set-0 ${c.operation}`,
+      });
       pending = p.status.pendingReplica;
     }
     const stop = plan(set(1, pending), failed, 2);
     expect(stop.action).toBeUndefined();
-    expect(stop.status.pendingReplica).toMatchObject({ reason: 'ShootReconcileFailed', retries: 2 });
-    expect(stop.event?.message).toBe(
-      'Not retrying Shoot garden/set-0 reconciliation since max retries have been reached',
-    );
+    expect(stop.status.pendingReplica).toMatchObject({ reason: c.failed, retries: 2 });
+    expect(stop.event).toEqual({
+      reason: `NotRetryingShoot${c.Operation}`,
+      message: `Not retrying Shoot garden/set-0 ${c.operation} since max retries have been reached`,
+    });
   });
 
   it('scales in by the lowest-priority deletable replica: its ManagedSeed first, then its Shoot', () => {

@@ -1,6 +1,7 @@
 // Test support for the controller-manager's reconcilers: an in-memory garden with the client calls they make (get,
-// list by namespace and label selector, create, merge patch with the API server's resourceVersion precondition and
-// status subresource). Only tests import it; integration tests use the real local API server.
+// list by namespace and label selector, create (generateName honoured), update and merge patch with the API server's
+// resourceVersion precondition, the status subresource, delete). Only tests import it; integration tests use the real
+// local API server.
 import {
   ApiError,
   parseLabelSelector,
@@ -25,10 +26,11 @@ const keyOf = (kind: string, key: { namespace?: string; name?: string }) =>
   `${kind}/${key.namespace ?? ''}/${key.name ?? ''}`;
 
 /** Objects by kind/namespace/name; every write is recorded as `<verb> <Kind> <namespace>/<name>`. */
-export class FakeGarden implements Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> {
+export class FakeGarden implements Pick<Client, 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete'> {
   readonly objects = new Map<string, KubernetesObject>();
   readonly writes: string[] = [];
   private revision = 1;
+  private generated = 0;
 
   constructor(...objects: KubernetesObject[]) {
     for (const o of objects) this.put(o);
@@ -64,10 +66,23 @@ export class FakeGarden implements Pick<Client, 'get' | 'list' | 'create' | 'pat
   }) as unknown as Client['list'];
 
   create = (async (obj: KubernetesObject) => {
-    this.writes.push(`create ${obj.kind} ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`);
-    if (this.objects.has(keyOf(obj.kind ?? '', obj.metadata ?? {}))) throw new ApiError(409, 'AlreadyExists', 'exists');
-    return this.put(obj);
+    const name = obj.metadata?.name ?? `${obj.metadata?.generateName ?? ''}${++this.generated}`;
+    const named = { ...obj, metadata: { ...obj.metadata, name } };
+    this.writes.push(`create ${obj.kind} ${obj.metadata?.namespace ?? ''}/${name}`);
+    if (this.objects.has(keyOf(obj.kind ?? '', named.metadata))) throw new ApiError(409, 'AlreadyExists', 'exists');
+    return this.put(named);
   }) as Client['create'];
+
+  /** Replaces the object; a resourceVersion in `obj` must be the stored one. */
+  update = (async (obj: KubernetesObject) => {
+    this.writes.push(`update ${obj.kind} ${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`);
+    const current = this.objects.get(keyOf(obj.kind ?? '', obj.metadata ?? {}));
+    if (!current) throw new ApiError(404, 'NotFound', `${obj.kind} "${obj.metadata?.name}" not found`);
+    const precondition = obj.metadata?.resourceVersion;
+    if (precondition && precondition !== current.metadata?.resourceVersion)
+      throw new ApiError(409, 'Conflict', `the object has been modified`);
+    return this.put(obj);
+  }) as Client['update'];
 
   patch = (async (
     kind: { kind: string },

@@ -5,24 +5,16 @@
 // failure as its lastError, and on deletion removes everything in Gardener's order and releases its finalizers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCRDs } from '@gardener-ts/api';
-import { ApiClient, isNotFound, Kinds, Manager, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import {
-  gardenerAsset,
-  installCrds,
-  loadCrds,
-  startTestCluster,
-  waitFor,
-  type TestCluster,
-} from '@gardener-ts/testing';
+import { isNotFound, Kinds, type ApiClient, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { gardenerAsset, waitFor } from '@gardener-ts/testing';
+import { startGardenAndSeed, type GardenAndSeed } from '../../../test/support/garden-and-seed.js';
 import { fakeExtension } from '../../component/testdata/fake-extension.js';
 import { addBackupBucketController } from './add.js';
 import { BackupBucketKind, ExtensionBackupBucketKind, type CoreBackupBucket } from './kinds.js';
 
-let gardenCluster: TestCluster;
-let seedCluster: TestCluster;
+let clusters: GardenAndSeed;
 let garden: ApiClient;
 let seed: ApiClient;
-let mgr: Manager;
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const secretKey = (name: string) => ({ namespace: 'garden', name });
@@ -58,45 +50,27 @@ async function extensionStatus(name: string, status: Record<string, unknown>) {
 }
 const statusOf = async (name: string) => (await garden.get(BackupBucketKind, { name })).status;
 
-async function startCluster(crds: Parameters<typeof loadCrds>[0]): Promise<[TestCluster, ApiClient]> {
-  const cluster = await startTestCluster();
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
-  await installCrds(kc, await loadCrds(crds));
-  const client = await ApiClient.create(cluster.kubeconfigPath);
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'garden' } });
-  return [cluster, client];
-}
-
 beforeAll(async () => {
-  [gardenCluster, garden] = await startCluster(generatedCRDs());
-  [seedCluster, seed] = await startCluster([
-    gardenerAsset('crds', '10-crd-extensions.gardener.cloud_backupbuckets.yaml'),
-  ]);
-  mgr = await Manager.create({
-    clusters: {
-      garden: { kubeConfig: gardenCluster.kubeconfigPath },
-      seed: { kubeConfig: seedCluster.kubeconfigPath },
+  clusters = await startGardenAndSeed({
+    garden: { crds: generatedCRDs(), namespaces: ['garden'] },
+    seed: {
+      crds: [gardenerAsset('crds', '10-crd-extensions.gardener.cloud_backupbuckets.yaml')],
+      namespaces: ['garden'],
     },
-    gracefulShutdownTimeoutMs: 0,
   });
-  addBackupBucketController(mgr, {
-    seedName: 'local',
-    gardenCluster: 'garden',
-    seedCluster: 'seed',
-    concurrentSyncs: 2,
-  });
-  await mgr.start();
+  garden = clusters.garden.client;
+  seed = clusters.seed.client;
+  await clusters.startManager((mgr) =>
+    addBackupBucketController(mgr, {
+      seedName: 'local',
+      gardenCluster: 'garden',
+      seedCluster: 'seed',
+      concurrentSyncs: 2,
+    }),
+  );
 }, 60_000);
 
-afterAll(async () => {
-  await mgr?.stop();
-  garden?.close();
-  seed?.close();
-  await seedCluster?.stop();
-  await gardenCluster?.stop();
-});
+afterAll(() => clusters?.stop());
 
 describe('the BackupBucket controller', { timeout: 60_000 }, () => {
   const name = '5f0c0f4e-1111-4e4e-9c9c-000000000001';

@@ -13,16 +13,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { generatedCRDs } from '@gardener-ts/api';
-import { ApiClient, isNotFound, Kinds, Manager, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import {
-  gardenerAsset,
-  installCrds,
-  loadCrds,
-  startTestCluster,
-  waitFor,
-  workspaceRoot,
-  type TestCluster,
-} from '@gardener-ts/testing';
+import { ApiClient, isNotFound, Kinds, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { gardenerAsset, waitFor, workspaceRoot } from '@gardener-ts/testing';
+import { startGardenAndSeed, type GardenAndSeed } from '../../../test/support/garden-and-seed.js';
 import { HelmRenderer } from '../../charts/helm.js';
 import { exampleSeed } from '../../component/testdata/fixtures.js';
 import { addTokenRequestorController } from '../tokenrequestor/add.js';
@@ -35,29 +28,12 @@ const helmBinary = join(root, 'tools/k8s-binaries/vendor/helm');
 const INSTALLATION = 'my-extension-x7k2p';
 const NAMESPACE = `extension-${INSTALLATION}`;
 
-let gardenCluster: TestCluster;
-let seedCluster: TestCluster;
+let clusters: GardenAndSeed;
 let garden: ApiClient;
 let seed: ApiClient;
-let mgr: Manager;
 let dir: string;
 
 const gone = (read: Promise<unknown>) => read.then(() => false).catch((err: unknown) => isNotFound(err));
-
-async function startCluster(
-  crds: Parameters<typeof loadCrds>[0],
-  namespaces: string[],
-  options?: Parameters<typeof startTestCluster>[0],
-) {
-  const cluster = await startTestCluster(options);
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  kc.loadFromFile(cluster.kubeconfigPath);
-  await installCrds(kc, await loadCrds(crds));
-  const client = await ApiClient.create(cluster.kubeconfigPath);
-  for (const name of namespaces) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  return [cluster, client, kc] as const;
-}
 
 /** An extension chart whose Deployment names the generic kubeconfig Secret it was given in an annotation. */
 async function packagedChart(): Promise<string> {
@@ -89,15 +65,20 @@ spec:
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'controllerinstallation-'));
-  let gardenKubeConfig;
-  // Gardener's garden API server accepts tokens for the `gardener` audience (the TokenRequestor asks for it).
-  [gardenCluster, garden, gardenKubeConfig] = await startCluster(generatedCRDs(), ['garden', 'seed-local'], {
-    serviceAccount: { apiAudiences: ['https://kubernetes.default.svc.cluster.local', 'gardener'] },
+  clusters = await startGardenAndSeed({
+    // Gardener's garden API server accepts tokens for the `gardener` audience (the TokenRequestor asks for it).
+    garden: {
+      crds: generatedCRDs(),
+      namespaces: ['garden', 'seed-local'],
+      options: { serviceAccount: { apiAudiences: ['https://kubernetes.default.svc.cluster.local', 'gardener'] } },
+    },
+    seed: {
+      crds: [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml')],
+      namespaces: ['garden'],
+    },
   });
-  [seedCluster, seed] = await startCluster(
-    [gardenerAsset('crds', '10-crd-resources.gardener.cloud_managedresources.yaml')],
-    ['garden'],
-  );
+  garden = clusters.garden.client;
+  seed = clusters.seed.client;
   await garden.create(exampleSeed((s) => (s.metadata = { name: 'local' })));
   const rawChart = await packagedChart();
   for (const object of parse(`
@@ -115,39 +96,29 @@ beforeAll(async () => {
 `) as KubernetesObject[])
     await garden.create(object);
 
-  mgr = await Manager.create({
-    clusters: {
-      garden: { kubeConfig: gardenCluster.kubeconfigPath },
-      seed: { kubeConfig: seedCluster.kubeconfigPath },
-    },
-    gracefulShutdownTimeoutMs: 0,
-  });
   const helm = new HelmRenderer({ helmBinary, chartsDir: join(root, 'deploy/charts') });
-  addControllerInstallationController(mgr, {
-    seedName: 'local',
-    gardenCluster: 'garden',
-    seedCluster: 'seed',
-    concurrentSyncs: 2,
-    version: '1.0.0',
-    featureGates: {},
-    render: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
-    genericGardenCluster: genericGardenClusterOf(gardenKubeConfig),
+  await clusters.startManager((mgr) => {
+    addControllerInstallationController(mgr, {
+      seedName: 'local',
+      gardenCluster: 'garden',
+      seedCluster: 'seed',
+      concurrentSyncs: 2,
+      version: '1.0.0',
+      featureGates: {},
+      render: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
+      genericGardenCluster: genericGardenClusterOf(clusters.garden.kubeConfig),
+    });
+    addTokenRequestorController(mgr, {
+      seedName: 'local',
+      gardenCluster: 'garden',
+      seedCluster: 'seed',
+      concurrentSyncs: 2,
+    });
   });
-  addTokenRequestorController(mgr, {
-    seedName: 'local',
-    gardenCluster: 'garden',
-    seedCluster: 'seed',
-    concurrentSyncs: 2,
-  });
-  await mgr.start();
 }, 120_000);
 
 afterAll(async () => {
-  await mgr?.stop();
-  garden?.close();
-  seed?.close();
-  await seedCluster?.stop();
-  await gardenCluster?.stop();
+  await clusters?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type KubernetesObject, type Patch } from '@gardener-ts/controller-runtime';
-import { ControllerInstallationReconciler } from './reconciler.js';
+import { ControllerInstallationReconciler, type ControllerInstallationReconcilerDeps } from './reconciler.js';
 
 type Obj = KubernetesObject & Record<string, any>;
 
@@ -77,6 +77,20 @@ const deployment = (helm: Record<string, unknown>): Obj => ({
   metadata: { name: 'ext' },
   helm,
 });
+/** The reconciler of seed `local` over the fakes' clients; `deps` override the defaults (version 1, renders nothing). */
+const reconcilerOf = (
+  f: ReturnType<typeof fakes>,
+  deps: Partial<Omit<ControllerInstallationReconcilerDeps, 'garden' | 'seed'>> = {},
+) =>
+  new ControllerInstallationReconciler({
+    garden: f.gardenClient as never,
+    seed: f.seedClient as never,
+    seedName: 'local',
+    version: '1',
+    featureGates: {},
+    render: async () => [],
+    ...deps,
+  });
 const conditions = (o: Obj) =>
   Object.fromEntries((o.status?.conditions ?? []).map((c: Obj) => [c.type, `${c.status}/${c.reason}`]));
 
@@ -87,12 +101,8 @@ describe('ControllerInstallationReconciler', () => {
       deployment({ rawChart: Buffer.from('TGZ').toString('base64'), values: { replicas: 2 } }),
     ]);
     const renders: unknown[] = [];
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
+    const r = reconcilerOf(f, {
       version: '1.0.0',
-      featureGates: {},
       render: async (archive, release, namespace, values) => {
         renders.push({ archive: archive.toString(), release, namespace, values });
         return [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ext', namespace } }];
@@ -119,14 +129,7 @@ describe('ControllerInstallationReconciler', () => {
 
   it('reports a ControllerDeployment without a raw chart as ChartInformationInvalid and does not retry', async () => {
     const f = fakes(installation(), [registration, deployment({ ociRepository: { ref: 'example.com/chart:1' } })]);
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
-      render: async () => [],
-    });
+    const r = reconcilerOf(f);
     expect(await r.reconcile({ namespace: '', name: 'ext-abc' })).toBeUndefined();
     const ci = f.garden.get('ControllerInstallation/ext-abc')!;
     expect(conditions(ci).Installed).toBe('False/ChartInformationInvalid');
@@ -136,12 +139,7 @@ describe('ControllerInstallationReconciler', () => {
 
   it('sets InstallationFailed when rendering fails and retries', async () => {
     const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
+    const r = reconcilerOf(f, {
       render: async () => {
         throw new Error('helm template failed: parse error');
       },
@@ -155,14 +153,7 @@ describe('ControllerInstallationReconciler', () => {
   it('ignores installations of other seeds', async () => {
     const other = { ...installation(), spec: { ...installation().spec, seedRef: { name: 'other' } } };
     const f = fakes(other, [registration]);
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
-      render: async () => [],
-    });
+    const r = reconcilerOf(f);
     await r.reconcile({ namespace: '', name: 'ext-abc' });
     expect(f.garden.get('ControllerInstallation/ext-abc')!.metadata?.finalizers).toBeUndefined();
   });
@@ -186,14 +177,7 @@ describe('ControllerInstallationReconciler', () => {
       metadata: { name: 'managedresource-ext-abc' },
     });
     f.seed.set('Namespace//extension-ext-abc', { kind: 'Namespace', metadata: { name: 'extension-ext-abc' } });
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
-      render: async () => [],
-    });
+    const r = reconcilerOf(f);
     await r.reconcile({ namespace: '', name: 'ext-abc' });
     expect([...f.seed.keys()]).toEqual([]);
     // The extension's ServiceAccount in the garden goes too (already gone here: NotFound is fine).
@@ -215,22 +199,23 @@ describe('ControllerInstallationReconciler with injectGardenKubeconfig', () => {
       JSON.parse(Buffer.from(v, 'base64').toString()),
     );
 
-  it('creates the generic garden kubeconfig and the garden access Secret and mounts both into the workloads', async () => {
-    const f = fakes(installation(), [registration, deployment({ rawChart: Buffer.from('TGZ').toString('base64') })]);
-    f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
-    let values: Record<string, any> = {};
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
+  /** A reconciler that knows the garden address and renders one workload, keeping the values it was given. */
+  const renderingWorkload = (f: ReturnType<typeof fakes>) => {
+    const values: Record<string, any> = {};
+    const r = reconcilerOf(f, {
       genericGardenCluster: garden,
       render: async (_archive, _release, namespace, v) => {
-        values = v;
+        Object.assign(values, v);
         return [workload(namespace)];
       },
     });
+    return { r, values };
+  };
+
+  it('creates the generic garden kubeconfig and the garden access Secret and mounts both into the workloads', async () => {
+    const f = fakes(installation(), [registration, deployment({ rawChart: Buffer.from('TGZ').toString('base64') })]);
+    f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
+    const { r, values } = renderingWorkload(f);
     await r.reconcile({ namespace: '', name: 'ext-abc' });
 
     const kubeconfigSecretName = values.gardener.garden.genericKubeconfigSecretName;
@@ -275,12 +260,7 @@ describe('ControllerInstallationReconciler with injectGardenKubeconfig', () => {
     const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
     f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
     f.seed.set('Secret/extension-ext-abc/garden-access-extension', { kind: 'Secret', metadata: { name: 'x' } });
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
+    const r = reconcilerOf(f, {
       genericGardenCluster: garden,
       render: async (_a, _r, namespace) => [
         workload(namespace, { 'extensions.gardener.cloud/inject-garden-kubeconfig': 'false' }),
@@ -295,19 +275,7 @@ describe('ControllerInstallationReconciler with injectGardenKubeconfig', () => {
 
   it('without it, has no garden access Secret and no kubeconfig value', async () => {
     const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
-    let values: Record<string, any> = {};
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
-      genericGardenCluster: garden,
-      render: async (_a, _r, namespace, v) => {
-        values = v;
-        return [workload(namespace)];
-      },
-    });
+    const { r, values } = renderingWorkload(f);
     await r.reconcile({ namespace: '', name: 'ext-abc' });
     expect(values.gardener.garden).toEqual({ clusterIdentity: '' });
     expect(f.applied).toEqual([
@@ -321,14 +289,7 @@ describe('ControllerInstallationReconciler with injectGardenKubeconfig', () => {
   it('fails the installation naming the ControllerDeployment when the gardenlet knows no garden address', async () => {
     const f = fakes(installation(), [registration, deployment({ rawChart: 'eA==' })]);
     f.garden.get('ControllerDeployment/ext')!.injectGardenKubeconfig = true;
-    const r = new ControllerInstallationReconciler({
-      garden: f.gardenClient as never,
-      seed: f.seedClient as never,
-      seedName: 'local',
-      version: '1',
-      featureGates: {},
-      render: async () => [],
-    });
+    const r = reconcilerOf(f);
     await expect(r.reconcile({ namespace: '', name: 'ext-abc' })).rejects.toThrow(
       /ControllerDeployment ext sets injectGardenKubeconfig, but the gardenlet knows no garden address/,
     );
