@@ -7,29 +7,22 @@
 // that took 0.5 s or more. Prints markdown tables of medians.
 //
 //   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10] [--keep-logs]
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { fromTimestamp, replayEvents } from '@gardener-ts/messaging';
-import { freePort, median, ROOT, startLandscape, stop, treeRss } from '../support/landscape.js';
-
-const KUBECTL = join(ROOT, 'tools', 'k8s-binaries', 'vendor', 'kubectl');
-const SHOOT = join(ROOT, 'deploy', 'gardener', 'examples', 'local', 'shoot.yaml');
-
-const kubectl = (kubeconfig: string, args: string[]) =>
-  execFileSync(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8' });
-
-async function until(what: string, check: () => boolean, timeoutMs: number): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    if (check()) return performance.now() - started;
-    if (performance.now() - started > timeoutMs) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import {
+  freePort,
+  kubectl,
+  median,
+  SHOOT_EXAMPLE as SHOOT,
+  startLandscape,
+  stop,
+  treeRss,
+  until,
+} from '../support/landscape.js';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string' }, 'idle-seconds': { type: 'string' }, 'keep-logs': { type: 'boolean' } },
@@ -107,7 +100,7 @@ async function taskTimings(natsUrl: string, since: Date): Promise<TaskTiming[]> 
     { since, filter: { kind: 'Shoot', namespace: 'garden-local', name: 'local' } },
     (event) => {
       const task = event.payload === 'operationProgress' ? event.operationProgress.task : undefined;
-      const time = event.metadata.time && fromTimestamp(event.metadata.time).getTime();
+      const time = event.metadata?.time && fromTimestamp(event.metadata.time).getTime();
       if (!task?.id || !time) return;
       if (task.phase === 'TASK_PHASE_STARTED') started.set(task.id, time);
       else if (task.phase === 'TASK_PHASE_SUCCEEDED' && started.has(task.id)) {

@@ -6,6 +6,23 @@ import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'tools', 'gardener-local', 'cli.js');
+export const KUBECTL = join(ROOT, 'tools', 'k8s-binaries', 'vendor', 'kubectl');
+/** Gardener's provider-local example Shoot (garden-local/local). */
+export const SHOOT_EXAMPLE = join(ROOT, 'deploy', 'gardener', 'examples', 'local', 'shoot.yaml');
+
+/** Runs the vendored kubectl against `kubeconfig`; its stdout. */
+export const kubectl = (kubeconfig: string, args: string[]) =>
+  execFileSync(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8' });
+
+/** Polls `check` every `intervalMs` (250 ms) until it is true; the ms it took. Throws after `timeoutMs`. */
+export async function until(what: string, check: () => boolean, timeoutMs: number, intervalMs = 250): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (check()) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
 
 export interface Run {
   readyMs: number;
@@ -64,7 +81,11 @@ export function treeRss(pid: number): { totalMiB: number; top: [string, number][
   const tree = new Set([pid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const row of rows) if (tree.has(row.ppid) && !tree.has(row.pid)) (tree.add(row.pid), (grew = true));
+    for (const row of rows)
+      if (tree.has(row.ppid) && !tree.has(row.pid)) {
+        tree.add(row.pid);
+        grew = true;
+      }
   }
   const mine = rows.filter((r) => tree.has(r.pid));
   const name = (args: string) =>
