@@ -69,8 +69,17 @@ export function stop(proc: ChildProcess): Promise<void> {
   });
 }
 
-/** RSS in MiB of a process and all its descendants, with the largest ones by command. */
-export function treeRss(pid: number): { totalMiB: number; top: [string, number][] } {
+export interface TreeProcess {
+  pid: number;
+  ppid: number;
+  rssKiB: number;
+  args: string;
+  /** The component: `dist/apps/<name>`, `gardener-local <command>`, else the executable's base name. */
+  name: string;
+}
+
+/** A process and all its descendants (by parent pid, as `ps` sees them now). */
+export function processTree(pid: number): TreeProcess[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter(Boolean)
@@ -87,7 +96,6 @@ export function treeRss(pid: number): { totalMiB: number; top: [string, number][
         grew = true;
       }
   }
-  const mine = rows.filter((r) => tree.has(r.pid));
   const name = (args: string) =>
     /dist\/apps\/([^/]+)\//.exec(args)?.[1] ??
     (args.includes('cli.js up')
@@ -95,9 +103,34 @@ export function treeRss(pid: number): { totalMiB: number; top: [string, number][
       : /gardener-local\/cli\.js (\S+)/.exec(args)
         ? `gardener-local ${/gardener-local\/cli\.js (\S+)/.exec(args)![1]}`
         : args.split(' ')[0].split('/').pop()!);
+  return rows.filter((r) => tree.has(r.pid)).map((r) => ({ ...r, name: name(r.args) }));
+}
+
+/** RSS in MiB of a process and all its descendants, with the largest ones by command. */
+export function treeRss(pid: number): { totalMiB: number; top: [string, number][] } {
+  const mine = processTree(pid);
   const byName = new Map<string, number>();
-  for (const r of mine) byName.set(name(r.args), (byName.get(name(r.args)) ?? 0) + r.rssKiB / 1024);
+  for (const r of mine) byName.set(r.name, (byName.get(r.name) ?? 0) + r.rssKiB / 1024);
   return { totalMiB: mine.reduce((sum, r) => sum + r.rssKiB, 0) / 1024, top: [...byName].sort((a, b) => b[1] - a[1]) };
+}
+
+/**
+ * Processes still running whose command line names `dir` (a landscape's data dir) or that are among `seen` (earlier
+ * members of its process tree, by pid and the same command line, so a reused pid does not count).
+ */
+export function leftovers(
+  dir: string,
+  seen: Iterable<{ pid: number; args: string }> = [],
+): { pid: number; args: string }[] {
+  const known = new Map([...seen].map((p) => [p.pid, p.args]));
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [p, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(p), args: args.join(' ') };
+    })
+    .filter((r) => r.pid !== process.pid && (known.get(r.pid) === r.args || r.args.includes(dir)));
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
