@@ -15,3 +15,4 @@ export { startTestCluster, type TestCluster } from './testing/test-cluster.js';
 export type { AuthorizationWebhookOptions } from './auth/webhook-authorizer.js';
 export { createCA, issueCertificate, type CertificateAuthority, type KeyPair } from './pki/certs.js';
 export { kubeconfig } from './pki/kubeconfig.js';
+export { API_AUDIENCES } from './auth/service-account-tokens.js';

@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { API_AUDIENCES } from '@gardener-ts/local-apiserver';
 import { createLogger } from '@gardener-ts/logging';
 import { Checklist } from './landscape/checklist.js';
 import { setUpGarden, type Garden } from './landscape/garden.js';
@@ -287,6 +288,8 @@ async function runLandscape(
         const run = runCluster(layout, defaultComponents({ imageMapFile: imageMap }), logger, {
           apiServerPort: port,
           nodes,
+          // The runtime cluster is the garden: extensions reach it with tokens for the audience `gardener`.
+          apiAudiences: [...API_AUDIENCES, 'gardener'],
         });
         starting = run;
         cluster = await run;

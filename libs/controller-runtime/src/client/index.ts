@@ -55,3 +55,4 @@ export type {
   ListMeta,
   PartialObjectMetadata,
 } from './types.js';
+export { applyMergePatch } from './merge-patch.js';

@@ -1,6 +1,10 @@
 // A JSON merge patch (RFC 7386) that turns one JSON value into another: keys that disappear become `null`, objects
 // are diffed key by key, everything else is replaced. Used to write `status.state` exactly, not merged into the old one.
 
+import { applyMergePatch } from '@gardener-ts/controller-runtime';
+
+export { applyMergePatch };
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -24,17 +28,6 @@ export function mergePatchFor(from: unknown, to: unknown): unknown {
     if (inner !== undefined) patch[key] = inner;
   }
   return Object.keys(patch).length === 0 ? undefined : patch;
-}
-
-/** RFC 7386 applied to `target` (a new value; `target` is not changed). */
-export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
-  }
-  return result;
 }
 
 /** Structural equality of JSON values (key order does not matter). */

@@ -2,25 +2,13 @@
 // `kind/namespace/name`, with what the API server does on get, create, patch (merge, apply and the status
 // subresource; resourceVersion preconditions; a spec change raises the generation) and delete (finalizers keep the
 // object with a deletionTimestamp until they are removed).
-import { ApiError, type Patch } from '@gardener-ts/controller-runtime';
+import { applyMergePatch, ApiError, type Patch } from '@gardener-ts/controller-runtime';
 
 /** An object of the fake cluster: a kind and any fields, read without casts in the tests. */
 export type FakeObject = { kind: string } & Record<string, any>;
 
 type Kind = { kind: string };
 type Key = { namespace?: string | undefined; name: string };
-
-/** JSON merge patch (RFC 7386): `null` removes a field, objects merge, everything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
 
 const objectKey = (kind: string, name: string | undefined, namespace: string | undefined) =>
   `${kind}/${namespace ?? ''}/${name}`;
@@ -79,7 +67,7 @@ export class FakeCluster {
     } else {
       if (!current) throw new ApiError(404, 'NotFound', `${kind.kind} ${key.name} not found`);
       delete body.metadata?.resourceVersion;
-      next = mergePatch(
+      next = applyMergePatch(
         current,
         opts?.subresource === 'status' ? { status: body.status } : { ...body, status: undefined },
       ) as FakeObject;

@@ -54,6 +54,12 @@ export interface RunClusterOptions {
    * kubelets serving self-signed certificates, `defaultComponents({ serverTLSBootstrap: false })`).
    */
   kubeletCertificateAuthority?: string | boolean;
+  /**
+   * kube's --api-audiences: the audiences accepted ServiceAccount tokens may be for (default: the issuer). A cluster
+   * that is also Gardener's garden accepts `gardener` too, the audience of the tokens the gardenlet's TokenRequestor
+   * issues for extensions' garden access.
+   */
+  apiAudiences?: string[];
 }
 
 export async function runCluster(
@@ -73,6 +79,7 @@ export async function runCluster(
     kubeletCertificateAuthority:
       options.kubeletCertificateAuthority === false ? undefined : (options.kubeletCertificateAuthority ?? true),
     logger: logger.child({ component: 'apiserver' }),
+    ...(options.apiAudiences ? { serviceAccount: { apiAudiences: options.apiAudiences } } : {}),
   });
   const settings: ClusterSettings = {
     apiServerPort: apiServer.port,

@@ -3,6 +3,7 @@
 // API server does) and delete, with creation timestamps from a settable clock. Integration tests use the real
 // local API server instead.
 import {
+  applyMergePatch,
   ApiError,
   type Client,
   type KubernetesObject,
@@ -63,7 +64,7 @@ export class FakeSecretsClient implements Pick<Client, 'get' | 'list' | 'create'
     const current = this.secrets.get(k);
     if (!current) throw new ApiError(404, 'NotFound', `secrets "${key.name}" not found`);
     if (patch.type !== 'merge') throw new Error(`fake secrets client: ${patch.type} patches are not supported`);
-    const next = mergePatch(current, patch.patch) as Secret;
+    const next = applyMergePatch(current, patch.patch) as Secret;
     if (
       current.immutable &&
       (JSON.stringify(next.data ?? {}) !== JSON.stringify(current.data ?? {}) || next.immutable !== true)
@@ -104,15 +105,4 @@ function parseSelector(selector: ListOpts['labelSelector']): Record<string, stri
         return [k, v];
       }),
   );
-}
-
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
 }

@@ -6,18 +6,7 @@ import type { Client, PatchOptions } from '../../client/client.js';
 import type { Kind } from '../../client/gvk.js';
 import type { Patch } from '../../client/options.js';
 import type { KubernetesObject, ObjectKey, ObjectMeta } from '../../client/types.js';
-
-/** RFC 7386 JSON merge patch. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
+import { applyMergePatch } from '../../client/merge-patch.js';
 
 /** A fake client over a map of objects keyed `Kind/namespace/name`. */
 export class FakeClient implements Pick<Client, 'get' | 'patch'> {
@@ -78,8 +67,8 @@ export class FakeClient implements Pick<Client, 'get' | 'patch'> {
     if (body.metadata) delete body.metadata.resourceVersion;
     const applied = (
       opts?.subresource === 'status'
-        ? mergePatch(current, { status: body.status })
-        : mergePatch(current, { ...body, status: undefined })
+        ? applyMergePatch(current, { status: body.status })
+        : applyMergePatch(current, { ...body, status: undefined })
     ) as KubernetesObject;
     if (opts?.subresource !== 'status')
       (applied as { status?: unknown }).status = (current as { status?: unknown }).status;

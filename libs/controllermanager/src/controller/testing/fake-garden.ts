@@ -3,24 +3,13 @@
 // resourceVersion precondition, the status subresource, delete). Only tests import it; integration tests use the real
 // local API server.
 import {
+  applyMergePatch,
   ApiError,
   parseLabelSelector,
   type Client,
   type KubernetesObject,
   type ObjectKey,
 } from '@gardener-ts/controller-runtime';
-
-/** RFC 7386 JSON merge patch. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
 
 const keyOf = (kind: string, key: { namespace?: string; name?: string }) =>
   `${kind}/${key.namespace ?? ''}/${key.name ?? ''}`;
@@ -104,9 +93,9 @@ export class FakeGarden implements Pick<Client, 'get' | 'list' | 'create' | 'upd
     const status = (current as { status?: unknown }).status;
     const applied = (
       opts?.subresource === 'status'
-        ? mergePatch(current, { status: body.status })
+        ? applyMergePatch(current, { status: body.status })
         : {
-            ...(mergePatch(current, { ...body, status: undefined }) as object),
+            ...(applyMergePatch(current, { ...body, status: undefined }) as object),
             ...(status === undefined ? {} : { status }),
           }
     ) as KubernetesObject;

@@ -3,6 +3,7 @@
 // backupbucket.integration.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
+  applyMergePatch,
   ApiError,
   type Kind,
   type KubernetesObject,
@@ -12,16 +13,6 @@ import {
 import { BackupBucketReconciler } from './reconciler.js';
 
 type Obj = KubernetesObject & Record<string, any>;
-
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> = target && typeof target === 'object' ? { ...(target as object) } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
 
 /** A cluster in memory: objects by `Kind/namespace/name`, and a log of the writes. */
 function fakeCluster(label: string, log: string[], ...objects: Obj[]) {
@@ -63,8 +54,8 @@ function fakeCluster(label: string, log: string[], ...objects: Obj[]) {
       log.push(`${label}: ${what} ${kind.kind} ${key.name}`);
       const next =
         opts?.subresource === 'status'
-          ? (mergePatch(current, { status: body.status }) as Obj)
-          : ({ ...(mergePatch(current, { ...body, status: undefined }) as Obj), status: current.status } as Obj);
+          ? (applyMergePatch(current, { status: body.status }) as Obj)
+          : ({ ...(applyMergePatch(current, { ...body, status: undefined }) as Obj), status: current.status } as Obj);
       return settle(k, next) as T;
     },
     async delete(kind: Kind, key: ObjectKey): Promise<void> {

@@ -2,14 +2,13 @@
 // `gardener.cloud/operation=reconcile` only (or every change with autoReconcile; never while suspended), a failing
 // apply becomes druid's lastErrors/lastOperation Error, the status follows the StatefulSet, and deletion removes the
 // StatefulSet and Services before the finalizer.
-import { ApiError, type KubernetesObject, type ObjectKey } from '@gardener-ts/controller-runtime';
+import { ApiError, applyMergePatch, type KubernetesObject, type ObjectKey } from '@gardener-ts/controller-runtime';
 import { describe, expect, it } from 'vitest';
 import { renderEtcd } from '../../component/etcd.js';
 import type { ShootSecretNames } from '../../component/secrets.js';
 import { exampleValues } from '../../component/testdata/fixtures.js';
 import type { EtcdResource } from './kinds.js';
 import { EtcdFinalizer, EtcdReconciler, specReconcileRequested } from './reconciler.js';
-import { mergePatch } from '../../../test/support/fake-cluster.js';
 
 const names: ShootSecretNames = {
   secrets: { 'etcd-server-main': 'etcd-server-main-1', 'etcd-client': 'etcd-client-1' },
@@ -61,8 +60,8 @@ class FakeSeed {
     if (body.metadata) delete body.metadata.resourceVersion;
     const next = (
       opts?.subresource === 'status'
-        ? mergePatch(current, { status: body.status })
-        : { ...(mergePatch(current, { ...body, status: undefined }) as object), status: (current as any).status }
+        ? applyMergePatch(current, { status: body.status })
+        : { ...(applyMergePatch(current, { ...body, status: undefined }) as object), status: (current as any).status }
     ) as T;
     if (next.metadata?.deletionTimestamp && !next.metadata.finalizers?.length) {
       this.objects.delete(this.id(kind.kind, k));

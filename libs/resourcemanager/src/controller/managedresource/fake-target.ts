@@ -1,6 +1,7 @@
 // A fake target cluster for the unit tests of the apply and delete steps and the reconcilers: objects in a map, a
 // table of served kinds, the writes recorded in order. Not exported from the package.
 import {
+  applyMergePatch,
   ApiError,
   apiVersionOf,
   kind as kindOf,
@@ -178,7 +179,7 @@ export class FakeTarget implements TargetAccess {
     if (!current) throw new ApiError(404, 'NotFound', `${k.kind} "${key.name}" not found`);
     if (patch.type !== 'merge') throw new Error(`fake target: ${patch.type} patches are not supported`);
     this.fail('patch', current);
-    return Promise.resolve(this.store(mergePatch(current, patch.patch) as Obj) as T);
+    return Promise.resolve(this.store(applyMergePatch(current, patch.patch) as Obj) as T);
   }
 
   private async delete(k: Kind, key: ObjectKey, opts?: unknown): Promise<void> {
@@ -201,15 +202,4 @@ export class FakeTarget implements TargetAccess {
       this.objects.delete(keyOf(o.apiVersion, o.kind, o.metadata?.namespace, o.metadata?.name));
     }
   }
-}
-
-/** RFC 7386 merge patch. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Obj = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Obj) } : {};
-  for (const [k, v] of Object.entries(patch as Obj)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
 }
