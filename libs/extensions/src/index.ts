@@ -80,6 +80,7 @@ export {
 export {
   addHeartbeatController,
   isHeartbeatLease,
+  isNotOwnRenewal,
   HeartbeatControllerName,
   type HeartbeatControllerOptions,
 } from './controller/heartbeat/add.js';

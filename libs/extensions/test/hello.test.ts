@@ -385,6 +385,24 @@ describe('the hello extension', { timeout: 150_000 }, () => {
       return lease.spec?.renewTime !== first.spec?.renewTime ? lease : undefined;
     });
     expect(Date.parse(renewed.spec!.renewTime!)).toBeGreaterThan(Date.parse(first.spec!.renewTime!));
+
+    // Once per renew interval (1 s here), not again on its own write: 3 s see at most a handful of writes.
+    let writes = 0;
+    const abort = new AbortController();
+    const watching = client
+      .watch(
+        Kinds.Lease,
+        { namespace: EXTENSION_NAMESPACE, resourceVersion: renewed.metadata!.resourceVersion, signal: abort.signal },
+        (event) => {
+          if (event.type === 'MODIFIED' && event.object.metadata?.name === 'gardener-extension-heartbeat') writes++;
+        },
+      )
+      .catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    abort.abort();
+    await watching;
+    expect(writes).toBeGreaterThanOrEqual(1);
+    expect(writes).toBeLessThanOrEqual(5);
   });
 
   it('reports a hibernated shoot as healthy without checking', async () => {

@@ -1,10 +1,11 @@
 // Adds the heartbeat controller: one request, enqueued at start and every renew interval by a timer source, and
-// again when the Lease itself changes (someone deleted or edited it).
+// again when the Lease itself changes (someone deleted it or took it over; not on its own renewals).
 import {
   Kinds,
   controllerFor,
   timerSource,
   type Controller,
+  type Lease,
   type Manager,
   type Predicate,
   type Request,
@@ -33,6 +34,15 @@ export function isHeartbeatLease(namespace: string): Predicate {
 }
 
 /**
+ * Not the controller's own renewals: an update that leaves the Lease held by `extensionName` is the heartbeat's own
+ * write (reacting to it would renew again at once, an endless loop of writes); creations, deletions and another
+ * holder are reacted to.
+ */
+export function isNotOwnRenewal(extensionName: string): Predicate {
+  return (event) => event.type !== 'update' || (event.object as Lease).spec?.holderIdentity !== extensionName;
+}
+
+/**
  * Adds the heartbeat controller to `mgr`. It watches Leases: scope the manager's Lease cache to the extension's
  * namespace (`cache: { scopes: [{ kind: Kinds.Lease, scope: { namespace } }] }`) so the seed's other Leases are not cached.
  */
@@ -46,7 +56,7 @@ export function addHeartbeatController(mgr: Manager, options: HeartbeatControlle
     client: mgr.cluster(options.cluster).api,
   });
   const builder = controllerFor(mgr, HeartbeatControllerName)
-    .for(Kinds.Lease, { predicates: [isHeartbeatLease(options.namespace)] })
+    .for(Kinds.Lease, { predicates: [isHeartbeatLease(options.namespace), isNotOwnRenewal(options.extensionName)] })
     .watchesRawSource(timerSource(interval * 1000, () => [request], { immediate: true }));
   if (options.cluster) builder.inCluster(options.cluster);
   return builder.complete(reconciler);
