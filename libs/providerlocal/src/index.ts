@@ -1,8 +1,8 @@
 // @gardener-ts/providerlocal: gardener-extension-provider-local's logic, built on the extension SDK
 // (@gardener-ts/extensions) only — the OperatingSystemConfig, Worker, Infrastructure, ControlPlane, DNSRecord, backup
-// and local-ext-seed actuators, the Worker and ControlPlane health checks, the seed's Service and Ingress controllers,
-// and the local machine controller (machine-controller-manager's role: MachineDeployment → MachineSet → Machine → Pod
-// with rolling updates).
+// and local-ext-* Extension actuators, the Worker and ControlPlane health checks, the seed's Service and Ingress
+// controllers, and the local machine controller (machine-controller-manager's role: MachineDeployment → MachineSet →
+// Machine → Pod with rolling updates).
 
 // The component.
 export { ExtensionName, seedKubeConfig, startProviderLocal } from './provider-local.js';
@@ -21,6 +21,17 @@ export {
   bucketDirectory,
   entryDirectory,
 } from './controller/backup/actuator.js';
+
+// Bastion (its SSH server and program: the `@gardener-ts/providerlocal/ssh` subpath).
+export { BastionActuator, type BastionActuatorOptions } from './controller/bastion/actuator.js';
+export { LocalBastionType, addBastionController } from './controller/bastion/add.js';
+export {
+  DefaultBastionImage,
+  bastionMeta,
+  bastionPod,
+  bastionService,
+  type BastionObject,
+} from './controller/bastion/objects.js';
 
 // OperatingSystemConfig.
 export {
@@ -56,7 +67,11 @@ export {
 } from './controller/worker/machines.js';
 
 // ControlPlane.
-export { ControlPlaneActuator, type ControlPlaneActuatorOptions } from './controller/controlplane/actuator.js';
+export {
+  ControlPlaneActuator,
+  ShootWebhooksManagedResourceName,
+  type ControlPlaneActuatorOptions,
+} from './controller/controlplane/actuator.js';
 export { LocalControlPlaneType, addControlPlaneController } from './controller/controlplane/add.js';
 export {
   LocalPathProvisioner,
@@ -90,6 +105,26 @@ export {
   machinePodsNetworkPolicy,
 } from './controller/infrastructure/actuator.js';
 export { LocalExtSeedActuator, LocalExtSeedType } from './controller/extension/local-ext-seed.js';
+export {
+  ShootObjectsActuator,
+  managedResourceSecretName,
+  objectDataKey,
+  shootObjectsManagedResource,
+  type ShootObjectsActuatorOptions,
+} from './controller/extension/shoot-objects.js';
+export {
+  LocalExtShootType,
+  localExtShootActuator,
+  localExtShootObjects,
+} from './controller/extension/shoot/actuator.js';
+export { addLocalExtShootController } from './controller/extension/shoot/add.js';
+export {
+  LocalExtShootAfterWorkerImage,
+  LocalExtShootAfterWorkerType,
+  localExtShootAfterWorkerActuator,
+  localExtShootAfterWorkerObjects,
+} from './controller/extension/shootafterworker/actuator.js';
+export { addLocalExtShootAfterWorkerController } from './controller/extension/shootafterworker/add.js';
 
 // Health checks.
 export {
@@ -175,7 +210,17 @@ export {
   type DrainOutcome,
   type DrainRequest,
   type DrainShoot,
+  type NodeDrainerOptions,
 } from './machine/controller/machine/drainer.js';
+export {
+  DefaultPVDetachTimeoutMs,
+  attachedVolumes,
+  inFlightStep,
+  splitByVolumes,
+  trackedVolumes,
+  volumePodActions,
+  type VolumePodInFlight,
+} from './machine/controller/machine/volume-drain.js';
 export { ShootNodeWatches, type ShootNodeWatchesOptions } from './machine/controller/machine/node-watch.js';
 export {
   DefaultMachineSettings,
@@ -198,3 +243,42 @@ export { MachineDeploymentReconciler } from './machine/controller/machinedeploym
 // Webhooks.
 export { KubeletConfigPath, LocalEnsurer } from './webhook/ensurer.js';
 export { LocalNodeResources, nodeMutator, withLocalNodeResources } from './webhook/node.js';
+export { addProviderLocalWebhooks, providerLocalWebhookHandlers } from './webhook/add.js';
+export {
+  ExcludeWebhookFromRemediationLabel,
+  SeedWebhookConfigurationName,
+  ShootWebhookConfigurationName,
+  WebhookPaths,
+  WebhookServerPort,
+  WebhookServiceName,
+  WebhookServicePort,
+  controlPlaneWebhook,
+  nodeWebhook,
+  seedWebhookConfiguration,
+  servingNames,
+  shootWebhookConfiguration,
+  shootWebhookURL,
+} from './webhook/configurations.js';
+export {
+  WebhookCAName,
+  WebhookCertificatesIdentity,
+  WebhookServerCertificateName,
+  ensureWebhookCertificates,
+  webhookCAConfig,
+  webhookServerCertificateConfig,
+  type WebhookCertificatesOptions,
+} from './webhook/certificates.js';
+export {
+  WebhookFieldManager,
+  reconcileSeedWebhookConfiguration,
+  triggerNodeWebhook,
+  type TriggerOptions,
+} from './webhook/registration.js';
+export { ProviderLocalWebhooks, type ProviderLocalWebhooksOptions } from './webhook/server.js';
+export { addWebhookCertificateController } from './webhook/certificate/add.js';
+export {
+  DefaultCertificateSyncPeriodMs,
+  WebhookCertificateReconciler,
+  type CertificateRenewal,
+  type WebhookCertificateReconcilerOptions,
+} from './webhook/certificate/reconciler.js';

@@ -1,12 +1,16 @@
 // gardener-extension-provider-local as a component: a manager on the seed (the kubeconfig of `clientConnection`,
 // else $KUBECONFIG, else the Pod's in-cluster service account) with provider-local's controllers and, when the
-// extension knows its namespace ($POD_NAMESPACE, set by its chart), the heartbeat Gardener reads. Backup buckets are
-// directories below $LOCAL_BACKUPBUCKET_DIR (Gardener's /etc/gardener/local-backupbuckets by default).
+// extension knows its namespace ($POD_NAMESPACE, set by its chart), the heartbeat Gardener reads and its webhooks
+// (webhook/server.ts: the node and control plane webhooks, registered in the seed before the controllers start, so
+// the ControlPlane controller deploys the shoots' configuration with the CA). Backup buckets are directories below
+// $LOCAL_BACKUPBUCKET_DIR (Gardener's /etc/gardener/local-backupbuckets by default).
 import { parseDuration, type ProviderLocalConfiguration } from '@gardener-ts/component-config';
 import { Kinds, Manager, type ComponentContext } from '@gardener-ts/controller-runtime';
 import { addHeartbeatController } from '@gardener-ts/extensions';
 import { KubeConfig } from '@kubernetes/client-node';
 import { addProviderLocalControllers } from './controller/add.js';
+import { addWebhookCertificateController } from './webhook/certificate/add.js';
+import { ProviderLocalWebhooks } from './webhook/server.js';
 
 /** The extension's name (its heartbeat and field manager). */
 export const ExtensionName = 'gardener-extension-provider-local';
@@ -46,12 +50,37 @@ export async function startProviderLocal(
       },
     },
   });
+  // Webhooks need the Service of the extension's namespace; outside a cluster (no namespace) there are none.
+  const webhooks = namespace
+    ? new ProviderLocalWebhooks({
+        client: mgr.cluster().api,
+        namespace,
+        log: ctx.log.child({ component: 'webhooks' }),
+        metrics: ctx.metrics,
+      })
+    : undefined;
+  try {
+    await webhooks?.start();
+  } catch (err) {
+    await webhooks?.stop();
+    throw new Error('starting the webhooks', { cause: err });
+  }
   const healthCheckSyncPeriodMs = parseDuration(ctx.config.healthCheckConfig?.syncPeriod ?? '');
   addProviderLocalControllers(mgr, undefined, {
     backupBucketDir: process.env.LOCAL_BACKUPBUCKET_DIR,
     ...(healthCheckSyncPeriodMs ? { healthCheckSyncPeriodMs } : {}),
+    ...(webhooks ? { shootWebhookConfiguration: () => webhooks.shootWebhookConfiguration() } : {}),
   });
   if (namespace) addHeartbeatController(mgr, { extensionName: ExtensionName, namespace });
-  await mgr.start();
-  return () => mgr.stop();
+  if (webhooks) addWebhookCertificateController(mgr, { webhooks });
+  try {
+    await mgr.start();
+  } catch (err) {
+    await webhooks?.stop();
+    throw err;
+  }
+  return async () => {
+    await mgr.stop();
+    await webhooks?.stop();
+  };
 }

@@ -20,4 +20,29 @@ describe('the ControllerRegistration of provider-local', () => {
     // ComputeRequiredExtensionsForSeed): without them no extension is installed on the seed at all.
     expect(declared).toEqual(expect.arrayContaining(['ControlPlane/local', 'DNSRecord/local']));
   });
+
+  it("declares the test Extension types with Gardener's lifecycles", () => {
+    const registration = parse(
+      readFileSync(`${workspaceRoot()}/deploy/charts/provider-local/registration/controllerregistration.yaml`, 'utf8'),
+    );
+    const lifecycle = (type: string) =>
+      (registration.spec.resources as { kind: string; type: string; lifecycle?: unknown }[]).find(
+        (r) => r.kind === 'Extension' && r.type === type,
+      )?.lifecycle;
+    expect(lifecycle('local-ext-seed')).toEqual({
+      reconcile: 'BeforeKubeAPIServer',
+      delete: 'AfterKubeAPIServer',
+      migrate: 'AfterKubeAPIServer',
+    });
+    expect(lifecycle('local-ext-shoot')).toEqual({
+      reconcile: 'AfterKubeAPIServer',
+      delete: 'BeforeKubeAPIServer',
+      migrate: 'BeforeKubeAPIServer',
+    });
+    expect(lifecycle('local-ext-shoot-after-worker')).toEqual({
+      reconcile: 'AfterWorker',
+      delete: 'BeforeKubeAPIServer',
+      migrate: 'BeforeKubeAPIServer',
+    });
+  });
 });

@@ -56,6 +56,8 @@ const ETCD_BACKUP_RESTORE_REPOSITORIES = [
 ];
 // Machine images: ours, and Gardener's provider-local node image (the CloudProfile's `machineImages[local]` providerConfig).
 const MACHINE_IMAGES = ['gardener-ts/machine', 'local-skaffold/gardener-extension-provider-local/node'];
+// provider-local's bastion Pods (its Bastion actuator's image): the bastion program bundled with provider-local.
+const BASTION_IMAGES = ['gardener-ts/bastion'];
 // The official NATS image, as Docker Hub names it with and without its registry.
 const NATS_REPOSITORIES = ['nats', 'docker.io/library/nats', 'docker.io/nats', 'library/nats'];
 
@@ -109,6 +111,11 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     ...MACHINE_IMAGES.map((image) => ({
       image,
       command: [node, join(workspace, 'dist/apps/node-agent/machine.js')],
+      env,
+    })),
+    ...BASTION_IMAGES.map((image) => ({
+      image,
+      command: [node, join(workspace, 'dist/apps/provider-local/bastion.js')],
       env,
     })),
     ...KUBE_APISERVER_REPOSITORIES.map((image) => ({ image, ...localApiServer })),

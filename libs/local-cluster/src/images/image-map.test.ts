@@ -240,6 +240,14 @@ describe('built-in image map', () => {
     }
   });
 
+  it("runs provider-local's bastion image as the bastion program bundled with provider-local", () => {
+    expect(programArgv(builtin.resolve('gardener-ts/bastion:v0.1.0')!, { args: ['--port=22'] }, context())).toEqual([
+      '/bin/node',
+      '/ws/dist/apps/provider-local/bastion.js',
+      '--port=22',
+    ]);
+  });
+
   it('maps nothing else', () => {
     expect(builtin.resolve('docker.io/library/nginx:1.27')).toBeUndefined();
   });

@@ -1,13 +1,18 @@
 // Registers provider-local's controllers with a manager on the seed, as a table (name → add function), each
 // switchable: the extension kinds it serves through the SDK, their health checks, the seed's LoadBalancer Services and
 // Ingresses, and the local machine controller.
-import type { Manager } from '@gardener-ts/controller-runtime';
+import type { KubernetesObject, Manager } from '@gardener-ts/controller-runtime';
 import { addExtensionController } from '@gardener-ts/extensions';
 import { addMachineControllers } from '../machine/add.js';
 import { BackupBucketActuator, DefaultBackupBucketDir, backupEntryActuator } from './backup/actuator.js';
+import { addBastionController } from './bastion/add.js';
 import { addControlPlaneController } from './controlplane/add.js';
 import { addDNSRecordController } from './dnsrecord/add.js';
 import { LocalExtSeedActuator, LocalExtSeedType } from './extension/local-ext-seed.js';
+import { LocalExtShootType } from './extension/shoot/actuator.js';
+import { addLocalExtShootController } from './extension/shoot/add.js';
+import { LocalExtShootAfterWorkerType } from './extension/shootafterworker/actuator.js';
+import { addLocalExtShootAfterWorkerController } from './extension/shootafterworker/add.js';
 import { addHealthCheckControllers } from './healthcheck/add.js';
 import { InfrastructureActuator } from './infrastructure/actuator.js';
 import { addIngressController } from './ingress/add.js';
@@ -22,12 +27,15 @@ export const LocalType = 'local';
 export const ServedResources: readonly { kind: string; type: string }[] = [
   { kind: 'BackupBucket', type: LocalType },
   { kind: 'BackupEntry', type: LocalType },
+  { kind: 'Bastion', type: LocalType },
   { kind: 'ControlPlane', type: LocalType },
   { kind: 'DNSRecord', type: LocalType },
   { kind: 'Infrastructure', type: LocalType },
   { kind: 'OperatingSystemConfig', type: LocalType },
   { kind: 'Worker', type: LocalType },
   { kind: 'Extension', type: LocalExtSeedType },
+  { kind: 'Extension', type: LocalExtShootType },
+  { kind: 'Extension', type: LocalExtShootAfterWorkerType },
 ];
 
 /** Options of provider-local's controllers. */
@@ -41,6 +49,8 @@ export interface ProviderLocalOptions {
    * the local substrate's service proxy publishes them.
    */
   loadBalancer?: ServiceControllerOptions;
+  /** The shoots' webhook configuration the ControlPlane controller deploys (the webhook server's); none without it. */
+  shootWebhookConfiguration?: () => KubernetesObject | undefined;
 }
 
 /** What an add function of the table gets besides the manager. */
@@ -65,8 +75,11 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Ad
       actuator: backupEntryActuator(options.backupBucketDir ?? DefaultBackupBucketDir),
     });
   },
-  controlplane: (mgr) => {
-    addControlPlaneController(mgr);
+  bastion: (mgr) => {
+    addBastionController(mgr);
+  },
+  controlplane: (mgr, options) => {
+    addControlPlaneController(mgr, { shootWebhookConfiguration: options.shootWebhookConfiguration });
   },
   dnsrecord: (mgr) => {
     addDNSRecordController(mgr);
@@ -87,6 +100,12 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Ad
       classes: ['shoot', 'seed'],
       actuator: new LocalExtSeedActuator(),
     });
+  },
+  'extension-local-ext-shoot': (mgr) => {
+    addLocalExtShootController(mgr);
+  },
+  'extension-local-ext-shoot-after-worker': (mgr) => {
+    addLocalExtShootAfterWorkerController(mgr);
   },
   machine: (mgr) => addMachineControllers(mgr),
   healthcheck: (mgr, options) => {

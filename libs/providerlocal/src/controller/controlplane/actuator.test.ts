@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { parse } from 'yaml';
+import { ApiError, type Client, type KubernetesObject, type Secret } from '@gardener-ts/controller-runtime';
 import { RequeueAfterError, type ActuatorContext, type ExtensionObject } from '@gardener-ts/extensions';
 import { createLogger } from '@gardener-ts/logging';
+import { shootWebhookConfiguration } from '../../webhook/configurations.js';
 import { ControlPlaneActuator } from './actuator.js';
 
 const namespace = 'shoot--local--local';
@@ -88,8 +90,48 @@ describe('ControlPlaneActuator', () => {
     await actuator.migrate(context(client), controlPlane);
     expect(writes).toEqual([
       'merge ManagedResource/extension-controlplane-storageclasses',
+      'merge ManagedResource/extension-controlplane-shoot-webhooks',
       'delete ManagedResource/extension-controlplane-storageclasses',
+      'delete ManagedResource/extension-controlplane-shoot-webhooks',
       'delete Secret/extension-controlplane-storageclasses',
+      'delete Secret/managedresource-extension-controlplane-shoot-webhooks',
+    ]);
+  });
+
+  it("deploys the shoot's webhook configuration through a ManagedResource when provider-local serves webhooks", async () => {
+    const objects = new Map<string, KubernetesObject>();
+    const { client, writes } = fakeClient(objects);
+    const configuration = shootWebhookConfiguration('extension-provider-local-x1y2z', 'CA');
+    const actuator = new ControlPlaneActuator({ shootWebhookConfiguration: () => configuration });
+    await actuator.reconcile(context(client), controlPlane);
+    expect(writes).toEqual([
+      'apply Secret/extension-controlplane-storageclasses',
+      'apply ManagedResource/extension-controlplane-storageclasses',
+      'apply Secret/managedresource-extension-controlplane-shoot-webhooks',
+      'apply ManagedResource/extension-controlplane-shoot-webhooks',
+    ]);
+    expect(objects.get('ManagedResource/extension-controlplane-shoot-webhooks')).toMatchObject({
+      metadata: { namespace },
+      spec: { secretRefs: [{ name: 'managedresource-extension-controlplane-shoot-webhooks' }] },
+    });
+    const secret = objects.get('Secret/managedresource-extension-controlplane-shoot-webhooks') as Secret;
+    const [content] = Object.values(secret.data ?? {});
+    expect(parse(Buffer.from(content!, 'base64').toString())).toEqual(configuration);
+
+    // Deletion waits for both ManagedResources and then removes both Secrets.
+    await actuator.delete(context(client), controlPlane);
+    expect(objects.size).toBe(0);
+  });
+
+  it('deploys no webhook configuration before the webhook server has its CA', async () => {
+    const { client, writes } = fakeClient(new Map());
+    await new ControlPlaneActuator({ shootWebhookConfiguration: () => undefined }).reconcile(
+      context(client),
+      controlPlane,
+    );
+    expect(writes).toEqual([
+      'apply Secret/extension-controlplane-storageclasses',
+      'apply ManagedResource/extension-controlplane-storageclasses',
     ]);
   });
 });

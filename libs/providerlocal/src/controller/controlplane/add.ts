@@ -4,13 +4,19 @@
 // shoot flow writes only the normal ControlPlane.
 import { EventRecorder, type Controller, type Manager } from '@gardener-ts/controller-runtime';
 import { addExtensionController } from '@gardener-ts/extensions';
-import { ControlPlaneActuator } from './actuator.js';
+import { ControlPlaneActuator, type ControlPlaneActuatorOptions } from './actuator.js';
 
 /** The ControlPlane type provider-local serves. */
 export const LocalControlPlaneType = 'local';
 
-/** Adds the ControlPlane controller for type `local`, purpose `normal`, to `mgr`. */
-export function addControlPlaneController(mgr: Manager): Controller {
+/**
+ * Adds the ControlPlane controller for type `local`, purpose `normal`, to `mgr`; `shootWebhookConfiguration` is the
+ * webhook server's configuration for shoots (none deployed without it).
+ */
+export function addControlPlaneController(
+  mgr: Manager,
+  options: Pick<ControlPlaneActuatorOptions, 'shootWebhookConfiguration'> = {},
+): Controller {
   const { api } = mgr.cluster();
   const events = new EventRecorder(api, { component: 'gardener-extension-provider-local', log: mgr.log });
   mgr.add({ needLeaderElection: false, start: () => undefined, stop: () => events.stop() });
@@ -18,6 +24,6 @@ export function addControlPlaneController(mgr: Manager): Controller {
     kind: 'ControlPlane',
     types: [LocalControlPlaneType],
     purpose: 'normal',
-    actuator: new ControlPlaneActuator({ events, apiReader: api }),
+    actuator: new ControlPlaneActuator({ events, apiReader: api, ...options }),
   });
 }

@@ -176,3 +176,179 @@ describe('a restarted machine controller continues the drain of a deleted Machin
     expect(evicted).toEqual(['web', 'api']);
   });
 });
+
+describe('NodeDrainer: Pods with volumes one by one (PV-aware drain)', () => {
+  /** A StatefulSet Pod on `n1` with claim `data-<name>` (bound to `pv-<name>`), 30 s grace. */
+  const statefulPod = (name: string, priority = 0): PodObject => ({
+    metadata: {
+      name,
+      namespace: 'default',
+      uid: `uid-${name}`,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'sts', controller: true }],
+    },
+    spec: {
+      nodeName: 'n1',
+      containers: [],
+      priority,
+      terminationGracePeriodSeconds: 30,
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: `data-${name}` } }],
+    },
+    status: { phase: 'Running' },
+  });
+
+  /**
+   * A shoot where an accepted eviction removes the Pod at once (a fast kubelet) but leaves its volume's
+   * VolumeAttachment on `n1` until `detach` is called; `refuse` names Pods whose evictions a PodDisruptionBudget
+   * refuses; without `attachmentsServed` listing VolumeAttachments answers 404.
+   */
+  function volumeShoot(pods: PodObject[], opts: { refuse?: string[]; attachmentsServed?: boolean } = {}) {
+    const attachments: { metadata: { name: string }; spec: Record<string, unknown> }[] = [];
+    for (const p of pods) {
+      attachments.push({
+        metadata: { name: `va-${p.metadata!.name}` },
+        spec: { nodeName: 'n1', attacher: 'csi', source: { persistentVolumeName: `pv-${p.metadata!.name}` } },
+      });
+    }
+    const claims = pods.map((p) => ({
+      metadata: { name: `data-${p.metadata!.name}`, namespace: 'default' },
+      spec: { volumeName: `pv-${p.metadata!.name}` },
+    }));
+    const log: string[] = [];
+    const gone = (name: string) =>
+      pods.splice(
+        pods.findIndex((p) => p.metadata?.name === name),
+        1,
+      );
+    const shoot: DrainShoot = {
+      client: {
+        get: async () => ({ metadata: { name: 'n1' }, spec: { unschedulable: true }, status: { conditions: [] } }),
+        patch: async () => ({}),
+        list: async (kind: { kind: string }) => {
+          if (kind.kind === 'Pod') return { items: structuredClone(pods) };
+          if (kind.kind === 'PersistentVolumeClaim') return { items: structuredClone(claims) };
+          if (kind.kind === 'VolumeAttachment') {
+            if (opts.attachmentsServed === false) throw new ApiError(404, 'NotFound', 'the server could not find it');
+            return { items: structuredClone(attachments) };
+          }
+          return { items: [] };
+        },
+        delete: async (_kind: unknown, key: { name: string }) => {
+          log.push(`delete ${key.name}`);
+          gone(key.name);
+        },
+      } as unknown as DrainShoot['client'],
+      evict: async (_namespace, name) => {
+        if (opts.refuse?.includes(name)) throw new ApiError(429, 'TooManyRequests', 'Cannot evict pod');
+        log.push(`evict ${name}`);
+        gone(name);
+      },
+    };
+    const detach = (name: string) =>
+      attachments.splice(
+        attachments.findIndex((a) => a.metadata.name === `va-${name}`),
+        1,
+      );
+    return { shoot, log, detach };
+  }
+
+  const request = (now: number, extra: Partial<DrainRequest> = {}): DrainRequest => ({
+    machine: 'shoot--p--s/m1',
+    nodeName: 'n1',
+    phase: 'Running',
+    deletedAt: t0,
+    now,
+    drainTimeoutMs: 7_200_000,
+    maxEvictRetries: 10,
+    ...extra,
+  });
+
+  it('evicts Pods without volumes at once, those with volumes by priority, each after the previous detached', async () => {
+    const { shoot, log, detach } = volumeShoot([
+      statefulPod('db-low', 1),
+      replicaPod('web'),
+      statefulPod('db-high', 9),
+    ]);
+    const drainer = new NodeDrainer();
+    const first = await drainer.step(shoot, request(t0));
+    expect(log).toEqual(['evict web', 'evict db-high']);
+    expect(first.state).toBe('Draining');
+
+    // db-high is gone, its volume still attached to n1: db-low waits.
+    const waiting = await drainer.step(shoot, request(t0 + 5_000));
+    expect(log).toEqual(['evict web', 'evict db-high']);
+    expect(waiting).toMatchObject({ state: 'Draining', recheckAfterMs: 5_000 });
+    expect(waiting.message).toBe(
+      '1 Pod(s) left on Node n1; volume(s) pv-db-high of Pod default/db-high still attached',
+    );
+
+    detach('db-high');
+    await drainer.step(shoot, request(t0 + 10_000));
+    expect(log).toEqual(['evict web', 'evict db-high', 'evict db-low']);
+    // The last one's volume is waited for too before the drain is done.
+    expect((await drainer.step(shoot, request(t0 + 15_000))).state).toBe('Draining');
+    detach('db-low');
+    expect(await drainer.step(shoot, request(t0 + 20_000))).toMatchObject({ state: 'Done' });
+  });
+
+  it('tries the next Pod with volumes when a PodDisruptionBudget refuses one, and the refused one later', async () => {
+    const { shoot, log, detach } = volumeShoot([statefulPod('a', 5), statefulPod('b', 1)], { refuse: ['a'] });
+    const drainer = new NodeDrainer();
+    await drainer.step(shoot, request(t0));
+    expect(log).toEqual(['evict b']);
+    detach('b');
+    // a's retry is due after the retry interval; it is refused again and stays.
+    const later = await drainer.step(shoot, request(t0 + 25_000));
+    expect(log).toEqual(['evict b']);
+    expect(later).toMatchObject({ state: 'Draining', message: '1 Pod(s) left on Node n1', recheckAfterMs: 20_000 });
+  });
+
+  it('fails the drain for a Pod whose volumes stay attached past grace period and detach timeout, then goes on', async () => {
+    const { shoot, log } = volumeShoot([statefulPod('a', 5), statefulPod('b', 1)]);
+    const drainer = new NodeDrainer(undefined, { pvDetachTimeoutMs: 60_000 });
+    await drainer.step(shoot, request(t0));
+    expect((await drainer.step(shoot, request(t0 + 90_000))).state).toBe('Draining'); // 30 s grace + 60 s: not yet
+    const failed = await drainer.step(shoot, request(t0 + 90_001));
+    expect(failed.state).toBe('Failed');
+    expect(failed.message).toBe('timeout while waiting for PVs pv-a of pod "default/a" to detach from node n1');
+    // As MCM's serial loop: the failure is reported and the next Pod with volumes goes at once.
+    expect(log).toEqual(['evict a', 'evict b']);
+    expect((await drainer.step(shoot, request(t0 + 95_000))).message).toContain('pv-b of Pod default/b still attached');
+  });
+
+  it('after a restart takes a Pod with volumes that is already terminating as the one in flight', async () => {
+    const terminating = statefulPod('a', 1);
+    terminating.metadata = {
+      ...terminating.metadata,
+      deletionTimestamp: new Date(t0 + 30_000).toISOString(),
+      deletionGracePeriodSeconds: 30,
+    } as PodObject['metadata'];
+    const pods = [terminating, statefulPod('b', 5)];
+    const { shoot, log, detach } = volumeShoot(pods);
+    const drainer = new NodeDrainer();
+    const outcome = await drainer.step(shoot, request(t0 + 10_000, { startedAt: t0 }));
+    expect(log).toEqual([]); // b (higher priority) waits for a
+    expect(outcome).toMatchObject({ state: 'Draining', message: '2 Pod(s) left on Node n1' });
+    pods.splice(0, 1); // a is gone; its volume detaches later
+    await drainer.step(shoot, request(t0 + 15_000));
+    expect(log).toEqual([]);
+    detach('a');
+    await drainer.step(shoot, request(t0 + 20_000));
+    expect(log).toEqual(['evict b']);
+  });
+
+  it('does not wait for volumes where the shoot serves no VolumeAttachments', async () => {
+    const { shoot, log } = volumeShoot([statefulPod('a', 5), statefulPod('b', 1)], { attachmentsServed: false });
+    const drainer = new NodeDrainer();
+    await drainer.step(shoot, request(t0));
+    await drainer.step(shoot, request(t0 + 5_000));
+    expect(log).toEqual(['evict a', 'evict b']);
+    expect(await drainer.step(shoot, request(t0 + 10_000))).toMatchObject({ state: 'Done' });
+  });
+
+  it('deletes every Pod at once, without waiting for volumes, when the drain is forced', async () => {
+    const { shoot, log } = volumeShoot([statefulPod('a', 5), statefulPod('b', 1), replicaPod('web')]);
+    const outcome = await new NodeDrainer().step(shoot, request(t0, { forceLabel: true }));
+    expect(log.sort()).toEqual(['delete a', 'delete b', 'delete web']);
+    expect(outcome).toMatchObject({ state: 'Done', forced: 'label' });
+  });
+});

@@ -1,0 +1,58 @@
+// provider-local's Extension of type `local-ext-shoot-after-worker` (Gardener's): a Deployment
+// `local-ext-shoot-after-worker` (one replica) in the shoot's `kube-system`, delivered through the ManagedResource of
+// that name and reconciled after the workers (its registration's `lifecycle.reconcile: AfterWorker`): the reconcile
+// succeeds only once the ManagedResource is healthy, i.e. the Deployment is ready on a Node (not while hibernation is
+// enabled). Gardener's Deployment runs `sleep 3600` in alpine; the local substrate's kubelet runs only what its image
+// map knows, so the container runs the mapped `nats` image (nats-server, a program that stays up, on a random
+// loopback port so that it can never collide with anything of the host).
+import type { KubernetesObject, Reader } from '@gardener-ts/controller-runtime';
+import { ShootObjectsActuator } from '../shoot-objects.js';
+
+/** The Extension type (also the name of its ManagedResource and of the Deployment). */
+export const LocalExtShootAfterWorkerType = 'local-ext-shoot-after-worker';
+
+/** The image of the Deployment: mapped to the host's nats-server by the local substrate's image map. */
+export const LocalExtShootAfterWorkerImage = 'docker.io/library/nats:2.10';
+
+/** The objects `local-ext-shoot-after-worker` puts into the shoot. */
+export function localExtShootAfterWorkerObjects(): KubernetesObject[] {
+  const labels = { 'app.kubernetes.io/name': LocalExtShootAfterWorkerType };
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: LocalExtShootAfterWorkerType, namespace: 'kube-system', labels },
+      spec: {
+        replicas: 1,
+        revisionHistoryLimit: 2,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: {
+            containers: [
+              {
+                name: LocalExtShootAfterWorkerType,
+                image: LocalExtShootAfterWorkerImage,
+                // The image's entrypoint with these arguments: loopback only, a port the kernel picks.
+                args: ['--addr', '127.0.0.1', '--port', '-1'],
+              },
+            ],
+            terminationGracePeriodSeconds: 0,
+          },
+        },
+      },
+    } as KubernetesObject,
+  ];
+}
+
+/** The actuator of `local-ext-shoot-after-worker`: waits until the Deployment is ready. */
+export function localExtShootAfterWorkerActuator(
+  options: { apiReader?: Reader; pollMs?: number } = {},
+): ShootObjectsActuator {
+  return new ShootObjectsActuator({
+    ...options,
+    name: LocalExtShootAfterWorkerType,
+    objects: localExtShootAfterWorkerObjects,
+    waitUntilHealthy: true,
+  });
+}

@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Client, utils } from 'ssh2';
+import { HostKeyPath, nodeHostKey, sshdPort, sshdProgram } from './sshd.js';
+
+describe('sshdPort', () => {
+  it("reads sshd's port flags, 22 without", () => {
+    expect(sshdPort(['-D', '-e'])).toBe(22);
+    expect(sshdPort(['-D', '-p', '2222'])).toBe(2222);
+    expect(sshdPort(['-p2022'])).toBe(2022);
+    expect(sshdPort(['-o', 'Port=2200'])).toBe(2200);
+    expect(sshdPort(['-o', 'PermitRootLogin=no'])).toBe(22);
+    expect(() => sshdPort(['-p', 'ssh'])).toThrow(/bad port/);
+  });
+});
+
+describe('the machine sshd program', () => {
+  it('keeps the host key of the node, serves logins while the unit runs, and stops with it', async () => {
+    const rootDir = await mkdtemp(join(tmpdir(), 'sshd-'));
+    try {
+      const key = utils.generateKeyPairSync('ed25519');
+      await mkdir(join(rootDir, 'root/.ssh'), { recursive: true });
+      await writeFile(join(rootDir, 'root/.ssh/authorized_keys'), key.public);
+
+      let listening: (address: { port: number }) => void = () => undefined;
+      const address = new Promise<{ port: number }>((resolve) => (listening = resolve));
+      const stop = new AbortController();
+      const running = sshdProgram({ onListening: listening, host: '127.0.0.1' })(['-D', '-p', '0'], { rootDir }).run(
+        stop.signal,
+      );
+      const { port } = await address;
+
+      const hostKey = await readFile(join(rootDir, HostKeyPath), 'utf8');
+      expect((await stat(join(rootDir, HostKeyPath))).mode & 0o777).toBe(0o600);
+      expect(await nodeHostKey(rootDir)).toBe(hostKey);
+
+      const output = await new Promise<string>((resolve, reject) => {
+        const client = new Client();
+        client.once('error', reject);
+        client.once('ready', () =>
+          client.exec('echo "$USER@$(pwd)"', (err, channel) => {
+            if (err) return reject(err);
+            let out = '';
+            channel.on('data', (d: Buffer) => (out += d.toString()));
+            channel.on('close', () => {
+              client.end();
+              resolve(out.trim());
+            });
+          }),
+        );
+        client.connect({ host: '127.0.0.1', port, username: 'root', privateKey: key.private });
+      });
+      expect(output).toBe(`root@${rootDir}`);
+
+      stop.abort();
+      await running;
+      await expect(
+        new Promise((resolve, reject) => {
+          const client = new Client();
+          client.once('error', reject);
+          client.once('ready', () => resolve(undefined));
+          client.connect({ host: '127.0.0.1', port, username: 'root', privateKey: key.private, readyTimeout: 2_000 });
+        }),
+      ).rejects.toThrow();
+    } finally {
+      await rm(rootDir, { recursive: true, force: true });
+    }
+  });
+});
