@@ -16,6 +16,7 @@ import {
 import { credentialsOf, MessagingClient, Publisher } from '@gardener-ts/messaging';
 import { gardenConnection, requestedValiditySeconds, sleep } from './bootstrap/bootstrap.js';
 import { CertificateRotation } from './bootstrap/certificate-rotation.js';
+import { gardenletChartRenderer } from './charts/gardenlet-chart.js';
 import { HelmRenderer } from './charts/helm.js';
 import { addControllers } from './controller/add.js';
 import { genericGardenClusterOf } from './controller/controllerinstallation/garden-access.js';
@@ -187,6 +188,7 @@ export async function startGardenlet(
     seedSystem,
     gardener: { id: createHash('sha256').update(`${host}/${VERSION}`).digest('hex'), name: host, version: VERSION },
     renderArchive: (archive, release, namespace, values) => helm.renderArchive(archive, release, namespace, values),
+    gardenletChart: gardenletChartRenderer(helm, options.assets.chartsDir),
     ...(gardenClusterIdentity ? { gardenClusterIdentity } : {}),
     genericGardenCluster: genericGardenClusterOf(garden.kubeConfig, config.gardenClientConnection),
     ...(publisher

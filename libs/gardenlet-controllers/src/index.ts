@@ -25,6 +25,17 @@ export { generateCertificateRequest, certificateSigningRequest, seedUserName, se
 export { rotationDeadline, renewalRequested } from './bootstrap/rotation.js';
 export { CertificateRotation, type CertificateRotationOptions } from './bootstrap/certificate-rotation.js';
 export { HelmRenderer, parseManifests, type HelmRendererOptions } from './charts/helm.js';
+export {
+  bootstrapKubeconfig,
+  bootstrapTokenDescription,
+  bootstrapTokenSecret,
+  bootstrapTokenString,
+  gardenletChartValues,
+  newBootstrapToken,
+  GardenletChart,
+  type BootstrapToken,
+  type KubeconfigCluster,
+} from './charts/gardenlet-chart.js';
 export { seedFromConfig, registerSeed } from './registration/seed-registration.js';
 export { addControllers, CONTROLLERS, type ControllerDeps } from './controller/add.js';
 export { HealthManager } from './controller/lease/health.js';

@@ -12,7 +12,14 @@
 // BackupEntry migrated, deletes it and its Secret and releases the entry; the destination's restores it on the restore
 // flow's `restore` request. The entry starts as a retried migration left it (`spec.seedName` moved already, still
 // running on the source): with `spec.seedName` on the source the flow would take etcd's final snapshot, which needs
-// the seed's Service names.
+// the seed's Service names. The restore copies etcd's backups into the destination's bucket (its BackupBucket is
+// named by its UID): the source BackupEntry is reconciled in the old bucket (the test's provider-local writes
+// `source-etcd-backup`), the entry moves to the new bucket, the etcdcopybackupstask controller runs the copy Job —
+// played by the test with our `etcdbrctl copy` on host directories — and the snapshots of the old bucket arrive in the
+// new one before etcd is deployed there; the source entry is deleted after.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedCRDs } from '@gardener-ts/api';
 import {
@@ -35,6 +42,11 @@ import { ShootStateKind, deleteShootState } from '../src/shoot/shootstate-writer
 import { shootSyncDecision, responsibleSeedName } from '../src/shoot/sync.js';
 import { addBackupEntryController } from '../src/controller/backupentry/add.js';
 import { BackupEntryKind } from '../src/controller/backupentry/kinds.js';
+import { etcdCopyBackupsTaskCRD } from '../src/controller/etcd/crd.js';
+import { addEtcdCopyBackupsTaskController } from '../src/controller/etcdcopybackupstask/add.js';
+import { parseEtcdbrctlArgs, runCopy } from '../src/etcdbr/command.js';
+import { deltaSnapshot, fullSnapshot, snapshotName } from '../src/etcdbr/snapshot.js';
+import { LocalSnapStore, localStoreDirectory } from '../src/etcdbr/store.js';
 
 const VERSION = 'v0.0.0-test';
 const ext = (name: string) =>
@@ -60,6 +72,13 @@ const restored: { kind: string; state: unknown }[] = [];
 const shoot = exampleShoot();
 const namespace = controlPlaneNamespaceOf(shoot);
 const BUCKET = 'bucket-local';
+/** The destination seed's BackupBucket: its UID, as the seed reconciler names it. */
+let destinationBucket = '';
+/** The host directory of the buckets (provider-local's backup root). */
+let backupRoot = '';
+const JobKind = kind<KubernetesObject & { spec?: any; status?: Record<string, unknown> }>('batch/v1', 'Job');
+/** The copy Jobs the test ran (by uid). */
+const ranJobs = new Set<string>();
 /** The shoot's core BackupEntry (`<technical ID>--<shoot UID>`), named once the shoot exists. */
 let entryName = '';
 const managers: Manager[] = [];
@@ -103,10 +122,14 @@ function playExtensions(): Promise<void> {
           const operation = obj.metadata?.annotations?.['gardener.cloud/operation'];
           const last = (obj.status?.lastOperation ?? {}) as { type?: string };
           try {
-            if (operation === 'restore') {
+            if (operation === 'reconcile' && kindName === 'BackupEntry') {
+              // The source BackupEntry of the restore: provider-local deploys `source-etcd-backup`.
+              await etcdBackupSecret(obj);
+              await answerReconcile(obj);
+            } else if (operation === 'restore') {
               restored.push({ kind: kindName, state: obj.status?.state });
               // provider-local's BackupEntry actuator gives etcd its backup secret in the control plane namespace.
-              if (kindName === 'BackupEntry') await etcdBackupSecret();
+              if (kindName === 'BackupEntry') await etcdBackupSecret(obj);
               await answerOperation(admin, obj, {
                 type: 'Restore',
                 observeGeneration: true,
@@ -124,20 +147,85 @@ function playExtensions(): Promise<void> {
           }
         }
       }
+      await playCopyJobs();
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
 }
 
+/** An extension's answer to a plain reconcile request: Reconcile Succeeded, the request removed. */
+async function answerReconcile(obj: KubernetesObject & { status?: Record<string, unknown> }): Promise<void> {
+  const updated = await admin.updateStatus({
+    ...obj,
+    status: {
+      ...obj.status,
+      observedGeneration: obj.metadata?.generation,
+      lastOperation: { ...succeededNow('Reconcile'), lastUpdateTime: new Date(Date.now() + 1000).toISOString() },
+    },
+  } as KubernetesObject);
+  const annotations = { ...updated.metadata?.annotations };
+  delete annotations['gardener.cloud/operation'];
+  await admin.update({ ...updated, metadata: { ...updated.metadata, annotations } });
+}
+
+/**
+ * The kubelet and Job controller of the copy Jobs: the container's mount paths in its args and environment mapped to
+ * the volumes' host directories, our `etcdbrctl copy` run with them, the Job Complete (Failed when the copy failed).
+ */
+async function playCopyJobs(): Promise<void> {
+  const jobs = await admin.list(JobKind, { namespace }).then(
+    (l) => l.items,
+    () => [],
+  );
+  for (const job of jobs) {
+    const uid = job.metadata?.uid ?? '';
+    if (ranJobs.has(uid) || job.metadata?.deletionTimestamp) continue;
+    ranJobs.add(uid);
+    const pod = job.spec.template.spec;
+    const container = pod.containers[0];
+    const hostPaths = new Map<string, string>(
+      pod.volumes.map((v: { name: string; hostPath: { path: string } }) => [v.name, v.hostPath.path]),
+    );
+    const mounts: [string, string][] = container.volumeMounts.map((m: { name: string; mountPath: string }) => [
+      m.mountPath,
+      hostPaths.get(m.name)!,
+    ]);
+    const host = (value: string) => {
+      const mount = mounts.find(([path]) => value === path || value.startsWith(`${path}/`));
+      return mount ? mount[1] + value.slice(mount[0].length) : value;
+    };
+    const env = Object.fromEntries(
+      container.env.map((e: { name: string; value: string }) => [e.name, host(e.value)]),
+    ) as NodeJS.ProcessEnv;
+    const quiet = { info: () => undefined, error: () => undefined };
+    const settings = parseEtcdbrctlArgs(container.args.map(host), env);
+    const code = await runCopy(settings, quiet, { finalSnapshotIntervalMs: 50 });
+    const now = new Date().toISOString();
+    const condition =
+      code === 0
+        ? { type: 'Complete', reason: 'CompletionsReached' }
+        : { type: 'Failed', reason: 'BackoffLimitExceeded' };
+    await admin.updateStatus({
+      ...job,
+      status: {
+        ...(code === 0 ? { succeeded: 1 } : { failed: 1 }),
+        conditions: [{ ...condition, status: 'True', message: '', lastProbeTime: now, lastTransitionTime: now }],
+      },
+    } as KubernetesObject);
+  }
+}
+
 let player: Promise<void>;
 
-async function etcdBackupSecret(): Promise<void> {
+/** provider-local's `[source-]etcd-backup` of an extension BackupEntry: its bucket and the backup root. */
+async function etcdBackupSecret(entry: KubernetesObject & { spec?: { bucketName?: string } }): Promise<void> {
+  const name = entry.metadata?.name?.startsWith('source-') ? 'source-etcd-backup' : 'etcd-backup';
   await admin
     .create({
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: 'etcd-backup', namespace },
-      stringData: { bucketName: BUCKET },
+      metadata: { name, namespace },
+      stringData: { bucketName: entry.spec?.bucketName ?? '', hostPath: backupRoot },
     } as KubernetesObject)
     .catch(() => undefined);
 }
@@ -159,6 +247,32 @@ async function startBackupEntryControllers(): Promise<void> {
     await mgr.start();
     managers.push(mgr);
   }
+  // The destination gardenlet's etcd-druid part that runs the copy Jobs.
+  const druid = await Manager.create({
+    clusters: { seed: { kubeConfig: env.kubeconfigPath } },
+    gracefulShutdownTimeoutMs: 0,
+  });
+  addEtcdCopyBackupsTaskController(druid, { seedCluster: 'seed', backupRestoreImage: 'etcdbrctl:test' });
+  await druid.start();
+  managers.push(druid);
+}
+
+/** A ready core BackupBucket of a seed. */
+async function readyBucket(name: string, seedName: string): Promise<void> {
+  const bucket = await admin.create({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'BackupBucket',
+    metadata: { name },
+    spec: {
+      provider: { type: 'local', region: 'local' },
+      credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup', namespace: 'garden' },
+      seedName,
+    },
+  } as KubernetesObject);
+  await admin.updateStatus({
+    ...bucket,
+    status: { observedGeneration: bucket.metadata?.generation, lastOperation: succeededNow('Reconcile') },
+  } as KubernetesObject);
 }
 
 /** The seed's backup, as the shoot controller reads it (and the seed ready again for its new generation). */
@@ -203,20 +317,8 @@ async function backupEntryOnSource(shootUID: string): Promise<void> {
     metadata: { name: 'backup', namespace: 'garden' },
     stringData: { accessKey: 'local' },
   } as KubernetesObject);
-  const bucket = await admin.create({
-    apiVersion: 'core.gardener.cloud/v1beta1',
-    kind: 'BackupBucket',
-    metadata: { name: BUCKET },
-    spec: {
-      provider: { type: 'local', region: 'local' },
-      credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'backup', namespace: 'garden' },
-      seedName: 'local',
-    },
-  } as KubernetesObject);
-  await admin.updateStatus({
-    ...bucket,
-    status: { observedGeneration: bucket.metadata?.generation, lastOperation: succeededNow('Reconcile') },
-  } as KubernetesObject);
+  await readyBucket(BUCKET, 'local');
+  await readyBucket(destinationBucket, 'other');
   const entry = await admin.create({
     apiVersion: 'core.gardener.cloud/v1beta1',
     kind: 'BackupEntry',
@@ -282,8 +384,10 @@ beforeAll(async () => {
         'dnsrecords',
         'backupentries',
       ]),
+      etcdCopyBackupsTaskCRD(),
     ],
   });
+  backupRoot = await mkdtemp(join(tmpdir(), 'migrate-backups-'));
   admin = await ApiClient.create(env.kubeconfigPath);
   for (const name of ['garden', 'garden-local', namespace])
     await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubernetesObject);
@@ -319,6 +423,7 @@ beforeAll(async () => {
   } as KubernetesObject);
   await readySeed('local');
   await readySeed('other');
+  destinationBucket = (await admin.get(SeedKind, { name: 'other' })).metadata!.uid!;
   await withBackup('local');
   await withBackup('other');
 
@@ -394,6 +499,7 @@ afterAll(async () => {
   for (const mgr of managers) await mgr.stop();
   admin?.close();
   await env?.stop();
+  if (backupRoot) await rm(backupRoot, { recursive: true, force: true });
 });
 
 const reconcilerFor = (seedName: string) =>
@@ -519,6 +625,19 @@ describe("the Shoot controller's control plane migration", () => {
     // The destination restores: the persisted secrets come back before its secrets manager runs, and the Infrastructure
     // is written with `wait-for-state`, gets its state, and only then is asked to `restore`. (The flow is stopped
     // there: the rest of the control plane needs the actors of shoot.integration.test.ts.)
+    // etcd-main's backups in the old bucket, as the source's backup sidecar left them (the final full snapshot last).
+    const prefix = `${entryName}/etcd-main`;
+    const sourceStore = new LocalSnapStore(localStoreDirectory(join(backupRoot, BUCKET), prefix));
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const snapshots = [
+      fullSnapshot(10, nowSeconds - 3600),
+      deltaSnapshot(11, 25, nowSeconds - 1800),
+      fullSnapshot(30, nowSeconds - 60, '.gz', true),
+    ];
+    for (const snapshot of snapshots)
+      await sourceStore.save(snapshot, Buffer.from(`etcd data ${snapshotName(snapshot)}`));
+    const targetStore = new LocalSnapStore(localStoreDirectory(join(backupRoot, destinationBucket), prefix));
+
     const stop = new AbortController();
     const destinationCtx = { signal: stop.signal, log, controller: 'shoot' } as unknown as ReconcileContext;
     const run = reconcilerFor('other')
@@ -539,16 +658,45 @@ describe("the Shoot controller's control plane migration", () => {
         ))
       );
     };
-    await waitUntil(async () => restored.some((r) => r.kind === 'Infrastructure') && (await restoredEntry()), 20_000);
+    // The copy: the source BackupEntry is deleted once etcd is deployed (after the copy), the copy task is removed.
+    const sourceKey = { namespace: 'garden-local', name: `source-${entryName}` };
+    const gone = (k: Parameters<typeof admin.get>[0], key: { namespace?: string; name: string }) =>
+      admin.get(k, key).then(
+        () => false,
+        (err: unknown) => isNotFound(err),
+      );
+    const copyTask = kind('druid.gardener.cloud/v1alpha1', 'EtcdCopyBackupsTask');
+    await waitUntil(
+      async () =>
+        restored.some((r) => r.kind === 'Infrastructure') &&
+        (await restoredEntry()) &&
+        (await gone(BackupEntryKind, sourceKey)) &&
+        (await gone(copyTask, { namespace, name: shoot.metadata!.name! })),
+      30_000,
+    );
     stop.abort();
     await run;
     const restoredBackupEntry = await admin.get(BackupEntryKind, entryKey);
-    expect(restoredBackupEntry.spec).toEqual({ bucketName: BUCKET, seedName: 'other' });
+    expect(restoredBackupEntry.spec).toEqual({ bucketName: destinationBucket, seedName: 'other' });
     expect(restoredBackupEntry.metadata?.annotations?.['gardener.cloud/operation']).toBeUndefined();
     expect(restored.map((r) => r.kind)).toContain('BackupEntry');
     expect(await admin.get(ext('BackupEntry'), { name: entryName })).toMatchObject({
-      spec: { bucketName: BUCKET, secretRef: { name: `entry-${entryName}`, namespace: 'garden' } },
+      spec: { bucketName: destinationBucket, secretRef: { name: `entry-${entryName}`, namespace: 'garden' } },
     });
+    // The backups arrived in the destination's bucket byte for byte (the final snapshot an ordinary one there), the
+    // copy Job ran once, and etcd-main is deployed on the new bucket.
+    expect(ranJobs.size).toBe(1);
+    const copied = await targetStore.list();
+    expect(copied.map(snapshotName)).toEqual(snapshots.map((s) => snapshotName({ ...s, final: false })));
+    for (const snapshot of snapshots)
+      expect((await targetStore.fetch({ ...snapshot, final: false })).toString()).toBe(
+        `etcd data ${snapshotName(snapshot)}`,
+      );
+    const etcdMain = await admin.get(kind<KubernetesObject & { spec?: any }>('druid.gardener.cloud/v1alpha1', 'Etcd'), {
+      namespace,
+      name: 'etcd-main',
+    });
+    expect(etcdMain.spec.backup.store).toMatchObject({ container: destinationBucket, prefix });
     expect(await admin.get(kind('v1', 'Secret'), { namespace: 'garden', name: `entry-${entryName}` })).toBeDefined();
     expect(restored.find((r) => r.kind === 'Infrastructure')?.state).toEqual({ network: 'n-1' });
     const during = await admin.get(ShootKind, key);

@@ -16,7 +16,9 @@ describe('controller registry', () => {
       'shoot',
       'shoot-care',
       'shoot-state',
+      'managedseed',
       'etcd',
+      'etcdcopybackupstask',
       'networkpolicy',
       'token-requestor',
     ]);
@@ -55,6 +57,12 @@ describe('controller registry', () => {
     const config = (concurrentSyncs: number) => ({ controllers: { shootState: { concurrentSyncs } } }) as never;
     expect(CONTROLLERS['shoot-state']!.enabled(config(0))).toBe(false);
     expect(CONTROLLERS['shoot-state']!.enabled(config(5))).toBe(true);
+  });
+
+  it('gates the ManagedSeed controller by controllers.managedSeed.concurrentSyncs (0 disables)', () => {
+    const config = (concurrentSyncs: number) => ({ controllers: { managedSeed: { concurrentSyncs } } }) as never;
+    expect(CONTROLLERS.managedseed!.enabled(config(0))).toBe(false);
+    expect(CONTROLLERS.managedseed!.enabled(config(20))).toBe(true);
   });
 
   it('reads condition thresholds as in the example configuration', () => {

@@ -11,9 +11,11 @@ import type { GenericGardenCluster } from './controllerinstallation/garden-acces
 import { addControllerInstallationCareController } from './controllerinstallationcare/add.js';
 import { addControllerInstallationRequiredController } from './controllerinstallationrequired/add.js';
 import { addEtcdController } from './etcd/add.js';
+import { addEtcdCopyBackupsTaskController } from './etcdcopybackupstask/add.js';
 import type { SeedSystem } from './seed/flow.js';
 import type { HealthManager } from './lease/health.js';
 import { addLeaseController } from './lease/add.js';
+import { addManagedSeedController } from './managedseed/add.js';
 import { addNetworkPolicyController } from './networkpolicy/add.js';
 import { apiServerHostOf, kubeconfigServer } from './networkpolicy/hostname-resolver.js';
 import { runtimeNetworksOf, type SeedNetworksLike } from './networkpolicy/policies.js';
@@ -24,6 +26,7 @@ import { addShootController } from './shoot/add.js';
 import { addShootCareController } from './shootcare/add.js';
 import { addShootStateController } from './shootstate/add.js';
 import type { ShootProgress } from './shoot/reconciler.js';
+import { kubeconfigCluster, type GardenletChartRenderer } from '../charts/gardenlet-chart.js';
 
 /** What the controllers need beyond the manager. */
 export interface ControllerDeps {
@@ -48,6 +51,8 @@ export interface ControllerDeps {
     namespace: string,
     values: Record<string, unknown>,
   ) => Promise<KubernetesObject[]>;
+  /** Renders deploy/charts/gardenlet (the gardenlets the ManagedSeed controller deploys into shoots). */
+  gardenletChart: GardenletChartRenderer;
 }
 
 const ms = (d: string | undefined, fallback: number) => (d === undefined ? fallback : (parseDuration(d) ?? fallback));
@@ -230,10 +235,35 @@ export const CONTROLLERS: Record<string, Entry> = {
         syncPeriodMs: ms(d.config.controllers.shootState.syncPeriod, 6 * 3600_000),
       }),
   },
+  // ManagedSeeds whose shoots this seed hosts: the gardenlet deployed into the shoot, registering it as a Seed
+  // (pkg/gardenlet/controller/managedseed; controllers.managedSeed, 0 workers disable it).
+  managedseed: {
+    enabled: (c) => c.controllers.managedSeed.concurrentSyncs > 0,
+    add: (mgr, d) => {
+      const managedSeed = d.config.controllers.managedSeed;
+      return addManagedSeedController(mgr, {
+        seedName: d.seedName,
+        gardenCluster: d.gardenCluster,
+        seedCluster: d.seedCluster,
+        concurrentSyncs: managedSeed.concurrentSyncs,
+        syncPeriodMs: ms(managedSeed.syncPeriod, 3600_000),
+        waitSyncPeriodMs: ms(managedSeed.waitSyncPeriod, 15_000),
+        parentConfig: d.config as unknown as Record<string, unknown>,
+        chart: d.gardenletChart,
+        ...(d.genericGardenCluster ? { garden: kubeconfigCluster(d.genericGardenCluster) } : {}),
+      });
+    },
+  },
   // etcd-druid's job in the seed: Etcd resources become etcd StatefulSets (controller/etcd); druid's defaults.
   etcd: {
     enabled: () => true,
     add: (mgr, d) => addEtcdController(mgr, { seedCluster: d.seedCluster }),
+  },
+  // druid's EtcdCopyBackupsTasks (a control plane migration's copy of etcd's backups into the new seed's bucket): a
+  // Job running `etcdbrctl copy` per task.
+  etcdcopybackupstask: {
+    enabled: () => true,
+    add: (mgr, d) => addEtcdCopyBackupsTaskController(mgr, { seedCluster: d.seedCluster }),
   },
   // Gardener's general NetworkPolicies in the seed's namespaces, from seedConfig.spec.networks and
   // controllers.networkPolicy (0 workers disable it; Gardener always runs it).

@@ -3,9 +3,9 @@
 // "Migrating BackupEntry to new seed" moves the entry's `spec.seedName` to the destination with a `migrate` request,
 // and "Waiting for BackupEntry to be migrated to new seed" polls it until the source's BackupEntry controller reports
 // Migrate Succeeded and has released it (`status.seedName` cleared, the request removed). In the destination's restore,
-// "Deploying backup entry" writes the entry with a `restore` request (keeping its bucket: etcd's backups are not copied
-// to the destination's bucket) and "Waiting until the backup entry has been reconciled" waits for the destination's
-// controller to report that request Succeeded.
+// "Deploying backup entry" writes the entry with a `restore` request (in the destination seed's bucket when the
+// botanist names it: etcd's backups are copied there by etcd-copy-backups-steps) and "Waiting until the backup entry
+// has been reconciled" waits for the destination's controller to report that request Succeeded.
 import { Annotations, corev1beta1, LastOperationType, Operations } from '@gardener-ts/api';
 import { ignoreNotFound, kindFrom, type Client } from '@gardener-ts/controller-runtime';
 import { renderBackupEntry } from '../component/extensions.js';
@@ -117,15 +117,16 @@ export class BackupEntryMigrationSteps {
   }
 
   /**
-   * "Deploying backup entry" of a restore: creates the entry, or updates it keeping its bucket, for this seed with a
-   * `restore` request (Gardener's `Restore`, without copying etcd's backups to another bucket).
+   * "Deploying backup entry" of a restore: creates the entry, or updates it, for this seed with a `restore` request
+   * (Gardener's `Restore`) — in `bucketName` when given (the destination seed's bucket, etcd's backups copied there by
+   * etcd-copy-backups-steps), else keeping its bucket.
    */
-  async restore(): Promise<void> {
+  async restore(bucketName?: string): Promise<void> {
     const key = this.key();
     if (!key) throw new Error(`seed ${this.values.seed.metadata?.name} has no backup (spec.backup)`);
     const existing = await this.garden.get(BackupEntryKind, key).catch(ignoreNotFound);
     const now = this.now();
-    const entry = this.render(existing?.spec.bucketName ?? backupBucketName(this.values.seed), now)!;
+    const entry = this.render(bucketName ?? existing?.spec.bucketName ?? backupBucketName(this.values.seed), now)!;
     entry.metadata!.annotations = {
       ...entry.metadata?.annotations,
       [Annotations.GardenerOperation]: Operations.OperationRestore,

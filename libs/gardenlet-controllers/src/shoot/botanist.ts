@@ -22,7 +22,7 @@ import { etcdName, renderEtcd, type EtcdOptions, type EtcdRole } from '../compon
 import { CloudProviderSecretName, machineImageOf, renderBackupEntry } from '../component/extensions.js';
 import { GardenerAccessName, GardenerInternalAccessName } from '../component/gardener-access.js';
 import { KubeControllerManagerName } from '../component/kube-controller-manager.js';
-import { KubeAPIServerName } from '../component/kube-apiserver.js';
+import { encryptedResources, KubeAPIServerName } from '../component/kube-apiserver.js';
 import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { kubeconfigToken } from '../component/shoot-access.js';
@@ -45,7 +45,8 @@ import {
   WebhookTargets,
   type CleanTarget,
 } from './cleanup.js';
-import { BackupEntrySteps } from './backupentry-steps.js';
+import { backupBucketName, BackupEntrySteps } from './backupentry-steps.js';
+import { EtcdCopyBackupsSteps, etcdCopyBackupsReconcileSteps } from './etcd-copy-backups-steps.js';
 import { BackupEntryMigrationSteps } from './backupentry-migration-steps.js';
 import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
@@ -68,6 +69,9 @@ import type { ShootStateSpec } from './shootstate.js';
 import { restorePersistedSecrets, restoringSeedClient } from './shootstate-restore.js';
 import { deleteShootState, deployShootState } from './shootstate-writer.js';
 import { syncClientCAToGarden } from './client-ca-sync.js';
+import { renewShootAccessSecrets, rewriteEncryptedData, rewriteTargets } from './rotation-steps.js';
+import { RotatedSecretNames } from './rotation/secrets.js';
+import { deleteSSHKeypairFromGarden, syncSSHKeypairToGarden } from './ssh-keypair-sync.js';
 
 const ClusterKind = kindOf('extensions.gardener.cloud/v1alpha1', 'Cluster');
 
@@ -307,6 +311,7 @@ export class Botanist {
         await s.initializeSecretsManagement();
         await this.syncClusterCAToGarden();
         await this.syncClientCAToGarden();
+        await this.syncSSHKeypairToGarden();
       },
       deployReferencedResources: () => this.deployReferencedResources(),
       deployKubeAPIServerService: s.deployKubeAPIServerService,
@@ -347,8 +352,10 @@ export class Botanist {
       // A restore asks the destination's BackupEntry controller to `restore` the entry (Gardener's DeployBackupEntry).
       if (this.options.restoreFrom) {
         const migration = this.backupEntryMigrationSteps();
-        steps.deployBackupEntry = () => migration.restore();
+        // Gardener's Restore moves the entry to this seed's bucket; the copy steps bring etcd's backups along.
+        steps.deployBackupEntry = () => migration.restore(backupBucketName(this.values.seed));
         steps.waitForBackupEntry = (signal) => migration.waitUntilRestored(signal);
+        Object.assign(steps, etcdCopyBackupsReconcileSteps(this.etcdCopyBackupsSteps()));
       }
     }
     const x = this.extensionSteps();
@@ -412,7 +419,33 @@ export class Botanist {
         },
         signal,
       );
+    Object.assign(steps, this.rotationSteps());
     return steps;
+  }
+
+  // The credentials rotation steps beyond the secrets manager: the shoot access Secrets renewed for a new
+  // ServiceAccount signing key, the encrypted data rewritten for a new ETCD encryption key (the flow runs them only in
+  // the rotation phases that need them).
+  private rotationSteps(): Pick<
+    ReconcileSteps,
+    'renewShootAccessSecrets' | 'rewriteEncryptedDataAddLabel' | 'rewriteEncryptedDataRemoveLabel'
+  > {
+    const targets = async (signal: AbortSignal) =>
+      rewriteTargets(
+        encryptedResources(this.values.shoot),
+        (await preferredAPIResources(this.shootClient().transport, signal)).lists,
+      );
+    return {
+      renewShootAccessSecrets: () =>
+        renewShootAccessSecrets(this.seed, this.values.namespace, this.options.now?.() ?? new Date()),
+      rewriteEncryptedDataAddLabel: async (signal) => {
+        const key = secretNameOf(this.seedSteps.secrets, SecretNames.ETCDEncryptionKey);
+        await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { add: key }, signal);
+      },
+      rewriteEncryptedDataRemoveLabel: async (signal) => {
+        await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { remove: true }, signal);
+      },
+    };
   }
 
   // The steps of the shoot's OperatingSystemConfigs and Worker (machines reach the API server at its LB address).
@@ -687,6 +720,21 @@ export class Botanist {
     };
   }
 
+  /** The steps copying etcd's backups into this seed's bucket on restore (one instance per flow run). */
+  private etcdCopyBackupsSteps(): EtcdCopyBackupsSteps {
+    return new EtcdCopyBackupsSteps(this.garden, this.seed, this.values, {
+      ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.backupEntryWait
+        ? { backupEntryWait: this.options.backupEntryWait, copyWait: this.options.backupEntryWait }
+        : {}),
+    });
+  }
+
+  /** Whether this restore copies etcd's backups from the source seed's bucket (Gardener's IsCopyOfBackupsRequired). */
+  isCopyOfBackupsRequired(): Promise<boolean> {
+    return this.etcdCopyBackupsSteps().isCopyOfBackupsRequired(this.options.restoreFrom !== undefined);
+  }
+
   /** The core BackupEntry's steps of a control plane migration (migrate in the source seed, restore in the destination). */
   private backupEntryMigrationSteps(): BackupEntryMigrationSteps {
     return new BackupEntryMigrationSteps(this.garden, this.values, {
@@ -939,6 +987,21 @@ export class Botanist {
     const name = secretNameOf(this.seedSteps.secrets, SecretNames.CAClient);
     const caClient = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name });
     await syncClientCAToGarden(this.garden, this.shoot, caClient.data);
+  }
+
+  /**
+   * The shoot's SSH keypair for its users: `<shoot>.ssh-keypair` (and `.old` while a rotated keypair is kept) in the
+   * project namespace; both deleted when the workers accept no SSH.
+   */
+  async syncSSHKeypairToGarden(): Promise<void> {
+    const current = this.seedSteps.managedSecret(RotatedSecretNames.SSHKeypair);
+    if (!current) return deleteSSHKeypairFromGarden(this.garden, this.shoot);
+    await syncSSHKeypairToGarden(
+      this.garden,
+      this.shoot,
+      current,
+      this.seedSteps.managedSecret(RotatedSecretNames.SSHKeypair, 'old'),
+    );
   }
 
   /** "Ensuring Shoot cluster identity": `<technical ID>-<uid>-<garden cluster identity>`, written once. */

@@ -5,7 +5,14 @@
 // shoot access, and the Infrastructure, ControlPlane and Network extension resources with their waits. Each deploy is
 // a server-side apply of what the pure renderers return. The other steps of `ReconcileOperation` are not implemented
 // here yet.
-import { isNotFound, kind, Kinds, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import {
+  isNotFound,
+  kind,
+  Kinds,
+  type Client,
+  type KubernetesObject,
+  type Secret,
+} from '@gardener-ts/controller-runtime';
 import { withReplicasWhileHibernating } from './hibernation-steps.js';
 import { sleep } from '@gardener-ts/flow';
 import { pollDelays, pollUntil } from './poll.js';
@@ -75,6 +82,8 @@ import {
 } from '../component/secrets.js';
 import { externalClusterDomain, projectNameOfNamespace, shootNetworks, type ShootValues } from '../component/values.js';
 import { extensionKeyOf, ExtensionResources, type WaitOptions } from './extension-resources.js';
+import { secretsRotationConfig, sshKeypairConfig, withRotationOptions } from './rotation/secrets.js';
+import { shootEnablesSSHAccess } from './rotation/status.js';
 
 /** The identity of the gardenlet's secrets manager for shoot control planes. */
 export const SecretsManagerIdentity = 'gardenlet';
@@ -141,18 +150,26 @@ export class SeedShootSteps {
     await this.apply(renderCluster(this.values) as KubernetesObject);
   };
 
-  /** "Initializing secrets management": generates the shoot's secrets and remembers their names for the renderers. */
+  /**
+   * "Initializing secrets management": generates the shoot's secrets and remembers their names for the renderers.
+   * The credentials rotation of the shoot's status decides the rotation times and keep-old/drop-old options.
+   */
   readonly initializeSecretsManagement = async (): Promise<void> => {
-    const rotation = this.values.shoot.status?.credentials?.rotation?.certificateAuthorities;
+    const rotation = secretsRotationConfig(this.values.shoot);
     const manager = await SecretsManager.create(this.client, {
       namespace: this.values.namespace,
       identity: SecretsManagerIdentity,
+      secretNamesToTimes: rotation.secretNamesToTimes,
     });
-    const configs = shootSecretConfigs(
-      this.values,
-      this.options.certificateKey ? { key: this.options.certificateKey } : {},
+    const configs = withRotationOptions(
+      [
+        ...shootSecretConfigs(this.values, this.options.certificateKey ? { key: this.options.certificateKey } : {}),
+        ...(shootEnablesSSHAccess(this.values.shoot) ? [sshKeypairConfig()] : []),
+      ],
+      rotation,
     );
-    const generated = await generateAllSecrets(manager, configs, rotation?.phase as never);
+    const caPhase = rotation.phases.certificateAuthorities === 'drop-old' ? 'Completing' : undefined;
+    const generated = await generateAllSecrets(manager, configs, caPhase);
     this.manager = manager;
     this.secretNames = collectSecretNames(generated, (name) => manager.get(name));
     this.caBundle = decode(manager.get(SecretNames.CACluster)!, 'bundle.crt').toString();
@@ -167,6 +184,20 @@ export class SeedShootSteps {
       return [{ key: decode(secret, 'key').toString(), secret: isRaw ? value.toString('base64') : value.toString() }];
     });
   };
+
+  /**
+   * Deletes the secrets of the shoot's secrets manager this run did not generate (Gardener's `Cleanup` after a
+   * successful reconcile): old CAs and keys once their rotation completes, secrets of replaced configs.
+   */
+  readonly cleanupSecrets = async (): Promise<void> => {
+    if (!this.manager) throw new Error('secrets management has not been initialized');
+    await this.manager.cleanup();
+  };
+
+  /** A secret the last `initializeSecretsManagement` generated, by config name (`old`: kept by a rotation). */
+  managedSecret(name: string, cls: 'current' | 'old' = 'current'): Secret | undefined {
+    return this.manager?.get(name, { class: cls });
+  }
 
   /** The cluster CA bundle (PEM) of the last `initializeSecretsManagement`; throws before it ran. */
   get clusterCABundle(): string {

@@ -229,6 +229,36 @@ describe('sync rules', () => {
     expect(decide(failed)).toMatchObject({ action: 'skip' });
   });
 
+  it('reconciles at once on a credentials rotation operation, also within the sync period or the maintenance window', () => {
+    for (const operation of ['rotate-ca-start', 'rotate-credentials-complete', 'rotate-rollout-workers=pool-a']) {
+      const annotated = reconciledShoot(10 * 60_000, 'Succeeded', (s) => {
+        s.metadata!.annotations = { 'gardener.cloud/operation': operation };
+      });
+      expect(decide(annotated)).toEqual({ action: 'reconcile', operation: 'Reconcile' });
+      expect(decide(annotated, { reconcileInMaintenanceOnly: true })).toEqual({
+        action: 'reconcile',
+        operation: 'Reconcile',
+      });
+    }
+    // Another operation value is no request.
+    const other = reconciledShoot(10 * 60_000, 'Succeeded', (s) => {
+      s.metadata!.annotations = { 'gardener.cloud/operation': 'maintain' };
+    });
+    expect(decide(other)).toMatchObject({ action: 'requeue' });
+  });
+
+  it('reconciles at once while a rotation is left Completing (single-operation ETCD encryption key rotation)', () => {
+    const completing = reconciledShoot(10 * 60_000, 'Succeeded', (s) => {
+      s.status = {
+        ...s.status!,
+        credentials: {
+          rotation: { etcdEncryptionKey: { phase: 'Completing', lastInitiationTime: '2026-01-01T00:00:00Z' } },
+        },
+      } as never;
+    });
+    expect(decide(completing)).toEqual({ action: 'reconcile', operation: 'Reconcile' });
+  });
+
   it('honours the ignore and sync-period annotations only when respected', () => {
     const annotated = reconciledShoot(2 * hour, 'Succeeded', (s) => {
       s.metadata!.annotations = { 'shoot.gardener.cloud/ignore': 'true' };

@@ -5,6 +5,7 @@
 // reconciled at once; regular reconciliations follow the sync period, or the maintenance time window when confined.
 import { Annotations, LastOperationType, parseDuration, type Seed, type Shoot } from '@gardener-ts/api';
 import { effectiveMaintenanceWindow, randomDurationUntilNext, windowContains } from './maintenance-window.js';
+import { isRotationOperation, rotationCompletionPending } from './rotation/patch.js';
 
 /** Overrides a shoot's sync period (e.g. `"2h"`), honoured with `respectSyncPeriodOverwrite` or in the garden namespace. */
 export const ShootSyncPeriodAnnotation = 'shoot.gardener.cloud/sync-period';
@@ -135,13 +136,16 @@ export function isShootFailed(shoot: Shoot, gardenerVersion: string): boolean {
 }
 
 /**
- * Whether a user asked for a reconciliation now with `gardener.cloud/operation=reconcile` (outside the sync period and
+ * Whether a user asked for a reconciliation now with `gardener.cloud/operation=reconcile` or a credentials rotation
+ * operation (`rotate-ca-start`, …, `rotate-rollout-workers=…`) (outside the sync period and
  * the maintenance window too). Gardener's API server turns the annotation into a new generation; our Shoots are
  * CRDs, whose generation only the spec moves, so the gardenlet reads the annotation itself and removes it when the
  * flow has run. A failed shoot needs `retry` instead, as in Gardener.
  */
 export function reconcileRequested(shoot: Shoot): boolean {
-  return shoot.metadata?.annotations?.[Annotations.GardenerOperation] === 'reconcile';
+  const operation = shoot.metadata?.annotations?.[Annotations.GardenerOperation];
+  // A credentials rotation operation is a request for a reconciliation too (the flow consumes it at its start).
+  return operation === 'reconcile' || isRotationOperation(operation);
 }
 
 /** Why the seed cannot take shoot reconciliations, or undefined when it can (Gardener's seed check). */
@@ -214,7 +218,12 @@ export function shootSyncDecision(input: SyncInput): SyncDecision {
   // Everything but a regular reconciliation runs at once.
   if (operation !== LastOperationType.Reconcile) return { action: 'reconcile', operation };
   const last = shoot.status?.lastOperation;
-  if (!observedAtLatestGeneration(shoot) || last?.state !== 'Succeeded' || reconcileRequested(shoot))
+  if (
+    !observedAtLatestGeneration(shoot) ||
+    last?.state !== 'Succeeded' ||
+    reconcileRequested(shoot) ||
+    rotationCompletionPending(shoot)
+  )
     return { action: 'reconcile', operation };
 
   const confined = config.reconcileInMaintenanceOnly || shoot.spec.maintenance?.confineSpecUpdateRollout === true;

@@ -1,11 +1,21 @@
 // A gardenlet for one seed, deployed the way Gardener's local setup does it (`make gardener-up`, and
 // `make gardenlet-kind2-up` for a second seed): what an operator prepares in the garden for the TLS bootstrap (a
 // bootstrap token, the seed-bootstrapper role), then the chart deploy/charts/gardenlet rendered with the real helm
-// and applied to the seed cluster, which registers its Seed and reports it ready.
-import { randomBytes } from 'node:crypto';
+// and applied to the seed cluster, which registers its Seed and reports it ready. The token Secret, the bootstrap
+// kubeconfig and the chart values are the gardenlet library's (the ManagedSeed controller deploys gardenlets the same way).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
+import {
+  bootstrapKubeconfig,
+  bootstrapTokenDescription,
+  bootstrapTokenSecret,
+  bootstrapTokenString,
+  gardenletChartValues,
+  newBootstrapToken,
+  type BootstrapToken,
+  type KubeconfigCluster,
+} from '@gardener-ts/gardenlet-controllers';
 import { namespaceManifest, waitForPodsStartedAndReady, waitForSeedConditions, type Kubectl } from './kube.js';
 
 export interface GardenletOptions {
@@ -37,21 +47,14 @@ export async function deployGardenlet(options: GardenletOptions): Promise<string
   // What an operator prepares for a gardenlet's TLS bootstrap, as Gardener's control plane chart does: a bootstrap
   // token, the seed-bootstrapper role for system:bootstrappers, and the seeds' permissions (cluster-admin stands in
   // for Gardener's SeedAuthorizer, which the landscape's API server does not call yet).
-  const token = { id: randomBytes(3).toString('hex'), secret: randomBytes(8).toString('hex') };
-  await garden(['apply', '-f', '-'], gardenletBootstrapManifests(token));
+  const token = newBootstrapToken();
+  await garden(['apply', '-f', '-'], gardenletBootstrapManifests(token, options.seedName));
   const admin = parse(await readFile(options.gardenKubeconfig, 'utf8')) as {
-    clusters: { cluster: Record<string, unknown> }[];
+    clusters: { cluster: KubeconfigCluster }[];
   };
-  const bootstrapKubeconfig = stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    'current-context': 'gardenlet-bootstrap',
-    clusters: [{ name: 'garden', cluster: admin.clusters[0]!.cluster }],
-    contexts: [{ name: 'gardenlet-bootstrap', context: { cluster: 'garden', user: 'gardenlet-bootstrap' } }],
-    users: [{ name: 'gardenlet-bootstrap', user: { token: `${token.id}.${token.secret}` } }],
-  });
+  const kubeconfig = bootstrapKubeconfig(admin.clusters[0]!.cluster, bootstrapTokenString(token));
   const kubeconfigFile = join(options.stateDir, 'gardenlet-bootstrap-kubeconfig');
-  await writeFile(kubeconfigFile, bootstrapKubeconfig, { mode: 0o600 });
+  await writeFile(kubeconfigFile, kubeconfig, { mode: 0o600 });
   const chart = join(options.workspace, 'deploy/charts/gardenlet');
   await helm(['dependency', 'build', chart]);
   await seed(['apply', '-f', '-'], namespaceManifest('garden'));
@@ -66,17 +69,21 @@ export async function deployGardenlet(options: GardenletOptions): Promise<string
     '-o',
     'name',
   ]);
+  const values = gardenletChartValues({
+    config: { nats: { servers: options.natsServers }, seedConfig: { metadata: { name: options.seedName } } },
+    ...(bootstrapped.trim() ? {} : { bootstrapKubeconfig: kubeconfig }),
+  });
+  const valuesFile = join(options.stateDir, 'gardenlet-values.json');
+  // JSON is YAML: helm reads the values file as is; `--set` values still override it.
+  await writeFile(valuesFile, JSON.stringify(values), { mode: 0o600 });
   const manifests = await helm([
     'template',
     'gardenlet',
     chart,
     '--namespace',
     'garden',
-    ...(bootstrapped.trim() ? [] : ['--set-file', `bootstrapKubeconfig.kubeconfig=${kubeconfigFile}`]),
-    '--set',
-    `config.nats.servers=${options.natsServers}`,
-    '--set',
-    `config.seedConfig.metadata.name=${options.seedName}`,
+    '--values',
+    valuesFile,
     ...(options.values ?? []).flatMap((v) => ['--set', v]),
   ]);
   await seed(['apply', '--server-side', '--force-conflicts', '-n', 'garden', '-f', '-'], manifests);
@@ -85,22 +92,14 @@ export async function deployGardenlet(options: GardenletOptions): Promise<string
   return `Seed ${options.seedName}: GardenletReady, Bootstrapped`;
 }
 
-/** The bootstrap token Secret and the roles a gardenlet's TLS bootstrap needs (kubectl apply input). */
-export function gardenletBootstrapManifests(token: { id: string; secret: string }): string {
+/** The bootstrap token Secret (valid 24 h) and the roles a gardenlet's TLS bootstrap needs (kubectl apply input). */
+export function gardenletBootstrapManifests(token: BootstrapToken, seedName: string): string {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gardener-system-seed-lease' } },
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: `bootstrap-token-${token.id}`, namespace: 'kube-system' },
-      type: 'bootstrap.kubernetes.io/token',
-      stringData: {
-        'token-id': token.id,
-        'token-secret': token.secret,
-        'usage-bootstrap-authentication': 'true',
-        expiration: new Date(Date.now() + 24 * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      },
-    },
+    bootstrapTokenSecret(token, {
+      description: bootstrapTokenDescription('seed', undefined, seedName),
+      expiration: new Date(Date.now() + 24 * 3_600_000),
+    }),
     // The backup credentials the seed's `spec.backup` names, as Gardener's local setup creates them (provider-local's
     // buckets are directories of the landscape: no credentials are needed).
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'backup-local', namespace: 'garden' }, type: 'Opaque' },

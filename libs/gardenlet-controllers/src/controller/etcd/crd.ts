@@ -1,8 +1,10 @@
 // etcd-druid's `etcds.druid.gardener.cloud` CustomResourceDefinition (v1alpha1, namespaced), authored from druid's API
 // types (api/core/v1alpha1 `Etcd`): the status and scale subresources, druid's printer columns, and a structural
 // schema that spells out what our etcd controller and Gardener's etcd component use and keeps every other field
-// druid's Etcd has (`x-kubernetes-preserve-unknown-fields`). No vendored copy of druid's CRD exists in the repository,
-// so the seed reconciler installs this one beside Gardener's vendored seed CRDs.
+// druid's Etcd has (`x-kubernetes-preserve-unknown-fields`). Likewise `etcdcopybackupstasks.druid.gardener.cloud`
+// (druid's `EtcdCopyBackupsTask`: source and target store, maxBackups, maxBackupAge, waitForFinalSnapshot; status
+// conditions, observedGeneration, lastError). No vendored copy of druid's CRDs exists in the repository, so the seed
+// reconciler installs these beside Gardener's vendored seed CRDs.
 import type { KubernetesObject } from '@gardener-ts/controller-runtime';
 
 /** The CRD's name. */
@@ -232,7 +234,102 @@ export function etcdCRD(): KubernetesObject {
   } as KubernetesObject;
 }
 
-/** `crds` plus the Etcd CRD, unless one of them already is `etcds.druid.gardener.cloud` (a vendored copy wins). */
+/** The EtcdCopyBackupsTask CRD's name. */
+export const EtcdCopyBackupsTaskCRDName = 'etcdcopybackupstasks.druid.gardener.cloud';
+
+// druid's StoreSpec: where snapshots are (provider, container, prefix, the credentials Secret).
+const storeSpec = (description: string): Schema => ({
+  type: 'object',
+  description,
+  required: ['prefix'],
+  properties: {
+    provider: str('The storage provider (Local, S3, ABS, GCS, Swift, OSS, ECS, OCS or the infrastructure name).'),
+    container: str('The name of the container (bucket) the backups are stored in.'),
+    prefix: str('The prefix of the keys of the backups in the container.'),
+    secretRef: secretRef(false),
+    endpointOverride: str(),
+  },
+});
+
+/** The `etcdcopybackupstasks.druid.gardener.cloud` CRD as etcd-druid defines it (v1alpha1, served and stored). */
+export function etcdCopyBackupsTaskCRD(): KubernetesObject {
+  const uint32 = (description: string): Schema => ({ type: 'integer', format: 'int32', minimum: 0, description });
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: EtcdCopyBackupsTaskCRDName },
+    spec: {
+      group: 'druid.gardener.cloud',
+      names: {
+        kind: 'EtcdCopyBackupsTask',
+        listKind: 'EtcdCopyBackupsTaskList',
+        plural: 'etcdcopybackupstasks',
+        singular: 'etcdcopybackupstask',
+      },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1alpha1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              description: 'EtcdCopyBackupsTask is a task for copying etcd backups from a source to a target store.',
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: {
+                  type: 'object',
+                  required: ['sourceStore', 'targetStore'],
+                  properties: {
+                    podLabels: stringMap('Labels added to the pods of the copy Job.'),
+                    sourceStore: storeSpec('The store the backups are copied from.'),
+                    targetStore: storeSpec('The store the backups are copied to.'),
+                    maxBackupAge: uint32('The maximum age in days of a backup to be copied; all by default.'),
+                    maxBackups: uint32('The maximum number of backups copied, the most recent ones; all by default.'),
+                    waitForFinalSnapshot: {
+                      type: 'object',
+                      required: ['enabled'],
+                      properties: {
+                        enabled: bool('Whether to wait for a final full snapshot before copying.'),
+                        timeout: {
+                          type: 'string',
+                          pattern: '^(0|([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$',
+                          description: 'How long to wait for the final snapshot; 0 or none: forever.',
+                        },
+                      },
+                    },
+                  },
+                },
+                status: {
+                  type: 'object',
+                  properties: {
+                    conditions: { type: 'array', items: condition },
+                    observedGeneration: { type: 'integer', format: 'int64' },
+                    lastError: str('The last error of the reconciliation.'),
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  } as KubernetesObject;
+}
+
+/**
+ * `crds` plus druid's CRDs (Etcd, EtcdCopyBackupsTask) that are not among them yet (a vendored copy of either wins).
+ */
 export function withEtcdCRD(crds: readonly KubernetesObject[]): KubernetesObject[] {
-  return crds.some((c) => c.metadata?.name === EtcdCRDName) ? [...crds] : [...crds, etcdCRD()];
+  const names = new Set(crds.map((c) => c.metadata?.name));
+  return [
+    ...crds,
+    ...(names.has(EtcdCRDName) ? [] : [etcdCRD()]),
+    ...(names.has(EtcdCopyBackupsTaskCRDName) ? [] : [etcdCopyBackupsTaskCRD()]),
+  ];
 }

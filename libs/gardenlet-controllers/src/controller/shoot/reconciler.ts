@@ -4,7 +4,10 @@
 // tasks in `status.lastErrors`, the `Cluster` resource synced before and after, and the `gardener` finalizer held
 // while the shoot has anything in the seed. A control plane migration (spec.seedName ≠ status.seedName) runs the
 // migrate flow in the source seed (ShootState persisted, control plane removed, status.seedName moved on with Migrate
-// Succeeded); the destination seed's gardenlet then runs the reconcile flow as a restore from the ShootState.
+// Succeeded); the destination seed's gardenlet then runs the reconcile flow as a restore from the ShootState. A
+// credentials rotation operation (`rotate-ca-start`, …) is recorded in `status.credentials.rotation` with the start
+// status and its annotation removed; the flow's secrets follow the rotation phase, a success advances the phase and
+// cleans up the secrets no longer needed.
 import { SkipCleanupAnnotation } from '../../shoot/cleanup.js';
 import { Annotations, LastOperationType, type CloudProfile } from '@gardener-ts/api';
 import {
@@ -38,10 +41,17 @@ import { SeedKind, type Seed } from '../../seed-kind.js';
 import { Botanist, type BotanistOptions } from '../../shoot/botanist.js';
 import { flowConditions } from '../../shoot/flow/conditions.js';
 import { deleteFlow, type DeleteFlowState } from '../../shoot/flow/delete.js';
-import type { SkippedTask } from '../../shoot/flow/operation.js';
+import type { ReconcileSteps, SkippedTask } from '../../shoot/flow/operation.js';
 import { reconcileFlow } from '../../shoot/flow/reconcile.js';
 import { migrateFlow, type MigrateFlowState } from '../../shoot/flow/migrate.js';
 import { readShootState } from '../../shoot/shootstate-writer.js';
+import {
+  completingAfterSuccess,
+  isRotationOperation,
+  operationAnnotation,
+  rotationStartStatus,
+  rotationSuccessStatus,
+} from '../../shoot/rotation/patch.js';
 import { renderBackupEntry } from '../../component/extensions.js';
 import { BackupEntryKind } from '../backupentry/kinds.js';
 import { BastionKind } from '../bastion/kinds.js';
@@ -89,6 +99,11 @@ export interface ShootReconcilerDeps {
   readonly botanist?: BotanistOptions;
   /** Retry of the flows' deploy steps (Gardener's 5 s / 30 s when unset). */
   readonly flowRetry?: RetryOptions | false;
+  /**
+   * The steps the reconcile flow runs, chosen from the botanist's (all of them when unset); a step left out is
+   * skipped as not implemented. Integration tests run a part of the flow against an API server with it.
+   */
+  readonly reconcileSteps?: (steps: ReconcileSteps) => ReconcileSteps;
   readonly now?: () => Date;
 }
 
@@ -150,11 +165,15 @@ export class ShootReconciler {
     const cloudProfile = await this.cloudProfile(shoot);
     const namespace = controlPlaneNamespaceOf(shoot);
     // The status first: it carries what the API requires of a claimed shoot (gardener, hibernated), which any later
-    // write of the object is validated against.
-    shoot = await this.patchStatus(
-      shoot,
-      operationStartStatus(shoot, operation, namespace, this.deps.gardener, this.now()),
-    );
+    // write of the object is validated against. A rotation operation is recorded in `status.credentials.rotation`
+    // and its annotation removed: the flow runs with the rotation status, its success advances the phases.
+    const requested = operationAnnotation(shoot);
+    const started = this.now();
+    shoot = await this.patchStatus(shoot, {
+      ...operationStartStatus(shoot, operation, namespace, this.deps.gardener, started),
+      ...rotationStartStatus(shoot, requested, started),
+    });
+    if (isRotationOperation(requested)) shoot = await removeOperationAnnotation(this.deps.garden as Client, shoot);
     // A restore starts from the ShootState the source seed persisted; without one there is nothing to restore from.
     // Checked after the start status (as Gardener, whose botanist reads it inside the operation), so the retry cycle
     // runs: the Restore is retried as Error and turns Failed once controllers.shoot.retryDuration has passed.
@@ -186,14 +205,31 @@ export class ShootReconciler {
     shoot = await addFinalizer(this.deps.garden, shoot, ShootFinalizer);
     const botanist = this.botanist(shoot, seed, cloudProfile, restoreFrom);
     await botanist.prepare();
+    const steps = botanist.reconcileSteps();
     const { flow, skipped } = reconcileFlow(
-      botanist.reconcileSteps(),
-      flowConditions(shoot, seed, { restoring: operation === LastOperationType.Restore }),
+      this.deps.reconcileSteps?.(steps) ?? steps,
+      flowConditions(shoot, seed, {
+        restoring: operation === LastOperationType.Restore,
+        // Gardener's IsCopyOfBackupsRequired: a restore copies etcd's backups into this seed's bucket.
+        copyOfBackupsRequired: await botanist.isCopyOfBackupsRequired(),
+      }),
       this.deps.flowRetry === undefined ? {} : { retry: this.deps.flowRetry },
     );
-    const ok = await this.runFlow(shoot, operation, flow, skipped, ctx, {
-      hibernated: shoot.spec.hibernation?.enabled === true,
-    });
+    const flowShoot = shoot;
+    const ok = await this.runFlow(
+      shoot,
+      operation,
+      flow,
+      skipped,
+      ctx,
+      () => ({
+        hibernated: flowShoot.spec.hibernation?.enabled === true,
+        ...rotationSuccessStatus(flowShoot, requested, this.now()),
+      }),
+      // Gardener's cleanup of the secrets no longer needed (old CAs and keys of a completed rotation, replaced
+      // configs) once the flow succeeded.
+      () => botanist.seedSteps.cleanupSecrets(),
+    );
     if (!ok) return { requeueAfter: this.deps.sync.waitSyncPeriod };
     await botanist.seedSteps.deployCluster();
     await removeOperationAnnotation(this.deps.garden as Client, shoot).catch((err: unknown) =>
@@ -202,6 +238,8 @@ export class ShootReconciler {
     await this.removeTasks(shoot).catch((err: unknown) =>
       ctx.log.error({ err }, 'could not remove the tasks annotation'),
     );
+    // A rotation left Completing (the single-operation ETCD encryption key rotation) is completed by the next flow.
+    if (completingAfterSuccess(flowShoot, requested, this.now())) return { requeueAfter: 1_000 };
     return { requeueAfter: this.deps.sync.syncPeriod };
   }
 
@@ -378,7 +416,8 @@ export class ShootReconciler {
     flow: Flow,
     skipped: readonly SkippedTask[],
     ctx: ReconcileContext,
-    onSuccess: Record<string, unknown> = {},
+    /** More of the success status (a function: computed once the flow succeeded). */
+    onSuccess: Record<string, unknown> | (() => Record<string, unknown>) = {},
     /** Runs after the flow and before the success is written; its failure is the operation's. */
     finish?: () => Promise<void>,
   ): Promise<boolean> {
@@ -411,7 +450,10 @@ export class ShootReconciler {
       );
       return false;
     }
-    await this.patchStatus(shoot, { ...operationSucceededStatus(operation, skipped, this.now()), ...onSuccess });
+    await this.patchStatus(shoot, {
+      ...operationSucceededStatus(operation, skipped, this.now()),
+      ...(typeof onSuccess === 'function' ? onSuccess() : onSuccess),
+    });
     ctx.log.info({ operation }, `${flow.name} succeeded`);
     return true;
   }

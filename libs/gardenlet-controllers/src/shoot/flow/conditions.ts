@@ -28,6 +28,10 @@ export interface FlowConditions {
   /** Service account key rotation is in a preparing phase (new signing key, secrets renewed). */
   readonly serviceAccountKeyPreparing: boolean;
   readonly serviceAccountKeyCompleting: boolean;
+  /** ETCD encryption key rotation is Preparing (encrypted data rewritten with the new key). */
+  readonly etcdEncryptionKeyPreparing: boolean;
+  /** ETCD encryption key rotation is Completing (the old key is dropped, the rewrite label removed). */
+  readonly etcdEncryptionKeyCompleting: boolean;
   /** Backups must be copied from the source seed (restore with a different backup bucket). */
   readonly copyOfBackupsRequired: boolean;
   /** Whether kube-apiserver can enable the node-agent authorizer webhook in its first deployment. */
@@ -64,6 +68,8 @@ export function flowConditions(shoot: Shoot, seed: Seed, options: FlowConditionO
     restartControlPlanePods: tasks.includes(ShootTaskRestartControlPlanePods),
     serviceAccountKeyPreparing: saPhase === 'Preparing' || saPhase === 'PreparingWithoutWorkersRollout',
     serviceAccountKeyCompleting: saPhase === 'Completing',
+    etcdEncryptionKeyPreparing: shoot.status?.credentials?.rotation?.etcdEncryptionKey?.phase === 'Preparing',
+    etcdEncryptionKeyCompleting: shoot.status?.credentials?.rotation?.etcdEncryptionKey?.phase === 'Completing',
     copyOfBackupsRequired: options.copyOfBackupsRequired === true,
     canEnableNodeAgentAuthorizer: options.canEnableNodeAgentAuthorizer !== false,
   };

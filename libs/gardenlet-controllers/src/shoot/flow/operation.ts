@@ -21,6 +21,14 @@ export interface ReconcileOperation {
   deployExternalDNSRecord: Step;
   deployBackupEntry: Step;
   waitForBackupEntry: Step;
+  /** Restore with a copy of etcd's backups: the source BackupEntry, the EtcdCopyBackupsTask and their cleanup. */
+  deploySourceBackupEntry: Step;
+  waitForSourceBackupEntry: Step;
+  copyEtcdBackups: Step;
+  waitForEtcdBackupsCopied: Step;
+  destroyEtcdCopyBackupsTask: Step;
+  destroySourceBackupEntry: Step;
+  waitForSourceBackupEntryDeleted: Step;
   deployEtcd: Step;
   waitForEtcd: Step;
   deployExtensionsBeforeKubeAPIServer: Step;
@@ -69,6 +77,11 @@ export interface ReconcileOperation {
   deleteStaleContainerRuntimes: Step;
   waitForStaleContainerRuntimesDeleted: Step;
   restartControlPlanePods: Step;
+  /** Credentials rotation: new tokens for the shoot access Secrets once a new ServiceAccount signing key exists. */
+  renewShootAccessSecrets: Step;
+  /** Credentials rotation: encrypted data rewritten with the new ETCD encryption key (labelled), and unlabelled. */
+  rewriteEncryptedDataAddLabel: Step;
+  rewriteEncryptedDataRemoveLabel: Step;
 }
 
 /** The steps of the delete flow that have a local counterpart (the extension steps wait for each deletion). */
@@ -171,8 +184,9 @@ export const SkipReasons = {
   addon: 'optional addon: no local counterpart',
   nodeAgentAuthorizer:
     'node-agent-authorizer: the local API server has no authorizer webhook to add in a second rollout',
-  rotation: 'credentials rotation is not implemented in the local flow yet',
-  copyBackups: 'copying etcd backups between seeds is not implemented in the local flow yet',
+  rotation: "the shoot's legacy ServiceAccount token Secrets are not renewed by the local flow's credentials rotation",
+  etcdSnapshot:
+    'an on-demand etcd snapshot after re-encrypting with a new ETCD encryption key is not implemented locally',
   resourceManagerReplicas: 'gardener-resource-manager runs with one replica locally',
   notImplemented: 'not implemented in the local flow yet',
 } as const;

@@ -107,15 +107,16 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
     skipIf: hibernated,
     dependencies: [deployReferencedResources, waitUntilKubeAPIServerServiceIsReady],
   });
+  // Restore with a copy of etcd's backups (c.copyOfBackupsRequired): the source BackupEntry in the old bucket first.
   const deploySourceBackupEntry = g.add({
     name: 'Deploying source backup entry',
-    local: c.copyOfBackupsRequired ? SkipReasons.copyBackups : undefined,
+    step: op.deploySourceBackupEntry,
     skipIf: !c.copyOfBackupsRequired,
     dependencies: [deployNamespace],
   });
   const waitUntilSourceBackupEntryReconciled = g.add({
     name: 'Waiting until the source backup entry has been reconciled',
-    local: c.copyOfBackupsRequired ? SkipReasons.copyBackups : undefined,
+    step: op.waitForSourceBackupEntry,
     skipIf: c.skipReadiness || !c.copyOfBackupsRequired,
     dependencies: [deploySourceBackupEntry],
   });
@@ -133,7 +134,7 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   const copyEtcdBackups = g.add({
     name: "Copying etcd backups to new seed's backup bucket",
-    local: c.copyOfBackupsRequired ? SkipReasons.copyBackups : undefined,
+    step: op.copyEtcdBackups,
     skipIf: !c.copyOfBackupsRequired,
     dependencies: [
       initializeSecretsManagement,
@@ -144,9 +145,15 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   const waitUntilEtcdBackupsCopied = g.add({
     name: 'Waiting until etcd backups are copied',
-    local: c.copyOfBackupsRequired ? SkipReasons.copyBackups : undefined,
+    step: op.waitForEtcdBackupsCopied,
     skipIf: c.skipReadiness || !c.copyOfBackupsRequired,
     dependencies: [copyEtcdBackups],
+  });
+  g.add({
+    name: 'Destroying copy etcd backups task resource',
+    step: op.destroyEtcdCopyBackupsTask,
+    skipIf: !c.copyOfBackupsRequired,
+    dependencies: [waitUntilEtcdBackupsCopied],
   });
   const deployETCD = g.add({
     name: 'Deploying main and events etcd',
@@ -158,6 +165,20 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
       waitUntilBackupEntryReconciled,
       waitUntilEtcdBackupsCopied,
     ],
+  });
+  // Every restore with backup removes the source BackupEntry once etcd is deployed on the new bucket (also one left
+  // by an earlier attempt that copied already).
+  const destroySourceBackupEntry = g.add({
+    name: 'Destroying source backup entry',
+    step: op.destroySourceBackupEntry,
+    skipIf: !c.allowBackup || !c.restoring,
+    dependencies: [deployETCD],
+  });
+  g.add({
+    name: 'Waiting until source backup entry has been deleted',
+    step: op.waitForSourceBackupEntryDeleted,
+    skipIf: !c.allowBackup || c.skipReadiness || !c.restoring,
+    dependencies: [destroySourceBackupEntry],
   });
   const waitUntilEtcdReady = g.add({
     name: 'Waiting until main and event etcd report readiness',
@@ -235,7 +256,8 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   g.add({
     name: 'Renewing shoot access secrets after creation of new ServiceAccount signing key',
-    local: c.serviceAccountKeyPreparing ? SkipReasons.rotation : undefined,
+    step: op.renewShootAccessSecrets,
+    retry: true,
     skipIf: !c.serviceAccountKeyPreparing,
     dependencies: [waitUntilKubeAPIServerWithNodeAgentAuthorizerIsReady, waitUntilGardenerResourceManagerReady],
   });
@@ -298,17 +320,22 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   const rewriteResourcesAddLabel = g.add({
     name: 'Labeling resources after modification of encryption config or to encrypt them with new ETCD encryption key',
-    local: SkipReasons.rotation,
+    step: op.rewriteEncryptedDataAddLabel,
+    retry: true,
+    skipIf: !c.etcdEncryptionKeyPreparing,
     dependencies: [initializeShootClients],
   });
   const snapshotETCD = g.add({
     name: 'Snapshotting ETCD after modification of encryption config or resources are re-encrypted with new ETCD encryption key',
-    local: SkipReasons.rotation,
+    local: c.allowBackup && c.etcdEncryptionKeyPreparing ? SkipReasons.etcdSnapshot : undefined,
+    skipIf: !(c.allowBackup && c.etcdEncryptionKeyPreparing),
     dependencies: [rewriteResourcesAddLabel],
   });
   g.add({
     name: 'Removing label from resources after modification of encryption config or rotation of ETCD encryption key',
-    local: SkipReasons.rotation,
+    step: op.rewriteEncryptedDataRemoveLabel,
+    retry: true,
+    skipIf: !c.etcdEncryptionKeyCompleting,
     dependencies: [initializeShootClients, snapshotETCD],
   });
   const deployKubeScheduler = g.add({

@@ -1,13 +1,14 @@
-// Shoot credentials rotation bookkeeping (part of issue #19's missing "rotations").
+// Shoot credentials rotation (issue #19's "rotations").
 //
-// README: this folder holds the pure core of Gardener's shoot credentials rotation: what an operation annotation
+// README: this folder holds Gardener's shoot credentials rotation bookkeeping: what an operation annotation
 // (`rotate-credentials-start`, `rotate-ca-complete`, `rotate-etcd-encryption-key`, `rotate-rollout-workers=…`, …)
 // does to `status.credentials.rotation` when a flow starts (`rotationStatusAtStart`) and when it succeeds
 // (`rotationStatusAtSuccess`), which rotation operation admission allows in which phase (`rotationOperationErrors`),
 // and how the phases become the secrets manager's rotation times and keep-old/drop-old options
-// (`secretsRotationConfig`). It is NOT wired yet: the gardenlet's shoot flow neither writes these statuses nor hands
-// the rotation config to its secrets manager, the operation annotation is not removed at the start, and the package
-// index does not export it. A later change connects it to the flow's status writer and secrets steps.
+// (`secretsRotationConfig`, `withRotationOptions`). `patch.ts` turns the statuses into the Shoot status patches the
+// shoot controller writes at the flow's start (after which it removes the rotation's operation annotation) and at
+// its success; the flow's "Initializing secrets management" generates the secrets with the rotation options, and the
+// secrets no longer needed are cleaned up after a successful flow.
 export {
   PhasedCredentialKinds,
   RotationOperations,
@@ -32,6 +33,17 @@ export {
   RotatedSecretNames,
   secretsRotationConfig,
   secretsRotationPhase,
+  sshKeypairConfig,
   type SecretsRotationConfig,
   type SecretsRotationPhase,
+  withRotationOptions,
 } from './secrets.js';
+export {
+  completingAfterSuccess,
+  isRotationOperation,
+  mergePatchFor,
+  operationAnnotation,
+  rotationCompletionPending,
+  rotationStartStatus,
+  rotationSuccessStatus,
+} from './patch.js';

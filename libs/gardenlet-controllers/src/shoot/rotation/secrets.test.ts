@@ -10,7 +10,10 @@ import {
   secretsRotationConfig,
   secretsRotationPhase,
   type ShootCredentialsRotation,
+  withRotationOptions,
 } from './index.js';
+import { exampleValues } from '../../component/testdata/fixtures.js';
+import { shootSecretConfigs } from '../../component/secrets.js';
 
 const T0 = '2026-01-01T10:00:00Z';
 const T1 = '2026-01-01T11:00:00Z';
@@ -135,5 +138,37 @@ describe('secretsRotationConfig', () => {
         },
       ),
     );
+  });
+});
+
+describe('withRotationOptions', () => {
+  const configs = shootSecretConfigs(exampleValues());
+  const optionsOf = (all: ReturnType<typeof withRotationOptions>, name: string) =>
+    all.find((c) => c.config.name === name)?.options;
+
+  it('drops the old CAs, service account key and ETCD encryption key of Completing rotations, keeping persist', () => {
+    const completing = { phase: 'Completing' as const, lastInitiationTime: T0 };
+    const all = withRotationOptions(
+      configs,
+      secretsRotationConfig(
+        shoot({ certificateAuthorities: completing, serviceAccountKey: completing, etcdEncryptionKey: completing }),
+      ),
+    );
+    for (const name of [...DefaultCAConfigNames, SecretNames.ServiceAccountKey, SecretNames.ETCDEncryptionKey]) {
+      expect(optionsOf(all, name)).toEqual({ persist: true, rotate: 'KeepOld', ignoreOldSecrets: true });
+    }
+    // Certificates signed by a CA keep their options (the manager signs them with the current CA once the old goes).
+    expect(optionsOf(all, SecretNames.KubeAPIServer)).toEqual({ signedByCA: SecretNames.CACluster });
+    expect(all).toHaveLength(configs.length);
+  });
+
+  it('keeps the old secrets while a rotation prepares', () => {
+    const preparing = { phase: 'Preparing' as const, lastInitiationTime: T0 };
+    const all = withRotationOptions(
+      configs,
+      secretsRotationConfig(shoot({ certificateAuthorities: preparing, serviceAccountKey: preparing })),
+    );
+    expect(optionsOf(all, SecretNames.CACluster)).toEqual({ persist: true, rotate: 'KeepOld' });
+    expect(optionsOf(all, SecretNames.ServiceAccountKey)).toEqual({ persist: true, rotate: 'KeepOld' });
   });
 });

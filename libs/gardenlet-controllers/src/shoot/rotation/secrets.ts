@@ -4,7 +4,7 @@
 // rotation time of its secret configs (a newer time means a new secret), and the phase decides whether the old
 // secret is kept next to the new one or dropped. Pure.
 import type { Shoot } from '@gardener-ts/api';
-import { caRotationOptions, type GenerateOptions } from '@gardener-ts/secrets-manager';
+import { caRotationOptions, type GenerateOptions, type SecretConfigWithOptions } from '@gardener-ts/secrets-manager';
 import { SecretNames } from '../../component/secrets.js';
 import { rotationPhase, type PhasedCredentialKind, type RotationPhase } from './status.js';
 
@@ -107,4 +107,37 @@ export function secretsRotationConfig(
     sshKeypair: { rotate: 'KeepOld' },
     observability: { rotate: 'InPlace' },
   };
+}
+
+/**
+ * The SSH keypair config of a shoot whose workers accept SSH (Gardener's `generateSSHKeypair`): RSA 4096 with an
+ * OpenSSH public key, persisted, the old keypair kept after a rotation (until the next one).
+ */
+export function sshKeypairConfig(): SecretConfigWithOptions {
+  return {
+    config: { kind: 'rsa', name: RotatedSecretNames.SSHKeypair, bits: 4096, usedForSSH: true },
+    options: { persist: true, rotate: 'KeepOld' },
+  };
+}
+
+/**
+ * `configs` with the generate options of the rotation merged into the options of the rotated credentials (the CA
+ * configs, the service account key, the ETCD encryption key, the SSH keypair and the observability password); the
+ * other options of a config (`persist`, …) stay. The other configs are returned unchanged.
+ */
+export function withRotationOptions(
+  configs: readonly SecretConfigWithOptions[],
+  rotation: SecretsRotationConfig,
+): SecretConfigWithOptions[] {
+  const byName: Record<string, GenerateOptions> = {
+    [SecretNames.ServiceAccountKey]: rotation.serviceAccountKey,
+    [SecretNames.ETCDEncryptionKey]: rotation.etcdEncryptionKey,
+    [RotatedSecretNames.SSHKeypair]: rotation.sshKeypair,
+    [RotatedSecretNames.ObservabilityIngressUsers]: rotation.observability,
+  };
+  return configs.map((c) => {
+    const isCA = c.config.kind === 'certificate' && c.config.certType === 'ca';
+    const extra = isCA ? rotation.certificateAuthorities : byName[c.config.name];
+    return extra === undefined ? c : { ...c, options: { ...c.options, ...extra } };
+  });
 }
