@@ -11,6 +11,7 @@ import { ApiClient, isAlreadyExists, isNotFound, kind, type KubernetesObject } f
 import type { Listers } from './attributes.js';
 import { clientListers } from './listers.js';
 import { selectPlugins } from './plugins/index.js';
+import { managedIssuerConfigSecret } from './plugins/shoot-managed-issuer.js';
 import { createServingCertificate } from './webhook/certificates.js';
 import { admissionWebhookConfigurations, WebhookPaths } from './webhook/configurations.js';
 import { admissionWebhookServer } from './webhook/server.js';
@@ -20,6 +21,12 @@ export interface TestAdmissionOptions {
   disabledPlugins?: string[];
   /** Optional plugins to switch on (`optionalPlugins`, e.g. `['ExtensionValidator']`). */
   enabledPlugins?: string[];
+  /**
+   * The hostname of the garden's managed service account issuer, whose configuration Secret `connect` creates in the
+   * `garden` namespace as Gardener's local setup has it (Gardener's example Shoot asks for the managed issuer);
+   * `null` leaves the garden without it. Default `discovery.local.gardener.cloud`.
+   */
+  managedIssuerHostname?: string | null;
 }
 
 export interface TestGardenWebhooks {
@@ -65,6 +72,12 @@ export async function startTestGardenWebhooks(options: TestAdmissionOptions = {}
       client = await ApiClient.create(kubeconfigPath);
       live = clientListers(client);
       for (const configuration of configurations) await createOrReplace(client, configuration);
+      const hostname =
+        options.managedIssuerHostname === undefined ? 'discovery.local.gardener.cloud' : options.managedIssuerHostname;
+      if (hostname !== null) {
+        await createIfMissing(client, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'garden' } });
+        await createIfMissing(client, managedIssuerConfigSecret(hostname) as KubernetesObject);
+      }
     },
     async stop() {
       for (const configuration of client ? configurations : []) {
@@ -95,6 +108,12 @@ export async function startTestAdmission(
     throw new Error('registering the admission webhooks failed', { cause: err });
   }
   return webhooks;
+}
+
+async function createIfMissing(client: ApiClient, object: KubernetesObject): Promise<void> {
+  await client.create(object).catch((err: unknown) => {
+    if (!isAlreadyExists(err)) throw err;
+  });
 }
 
 async function createOrReplace(client: ApiClient, object: KubernetesObject): Promise<void> {

@@ -8,6 +8,7 @@ export * as corev1beta1 from './core/v1beta1/index.js';
 export * as securityv1alpha1 from './security/v1alpha1/index.js';
 export * as seedmanagementv1alpha1 from './seedmanagement/v1alpha1/index.js';
 export * as operationsv1alpha1 from './operations/v1alpha1/index.js';
+export * as settingsv1alpha1 from './settings/v1alpha1/index.js';
 export type {
   Shoot,
   Seed,
@@ -28,6 +29,7 @@ export type {
 export type { CredentialsBinding } from './security/v1alpha1/index.js';
 export type { ManagedSeed, ManagedSeedSet, Gardenlet } from './seedmanagement/v1alpha1/index.js';
 export type { Bastion } from './operations/v1alpha1/index.js';
+export type { OpenIDConnectPreset, ClusterOpenIDConnectPreset } from './settings/v1alpha1/index.js';
 
 // Types of the groups Gardener ships CRDs for (extensions, resources, operator, machine).
 export * from './crd-types/index.js';

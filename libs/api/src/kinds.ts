@@ -20,6 +20,7 @@ import {
 import { CredentialsBindingKind } from './security/v1alpha1/index.js';
 import { GardenletKind, ManagedSeedKind, ManagedSeedSetKind } from './seedmanagement/v1alpha1/index.js';
 import { BastionKind } from './operations/v1alpha1/index.js';
+import { ClusterOpenIDConnectPresetKind, OpenIDConnectPresetKind } from './settings/v1alpha1/index.js';
 
 export const gardenerKinds: readonly KindDefinition[] = [
   ShootKind,
@@ -42,6 +43,8 @@ export const gardenerKinds: readonly KindDefinition[] = [
   ManagedSeedSetKind,
   GardenletKind,
   BastionKind,
+  OpenIDConnectPresetKind,
+  ClusterOpenIDConnectPresetKind,
 ];
 
 export function findKind(apiVersion: string, kind: string): KindDefinition | undefined {

@@ -14,6 +14,7 @@ import { KubeconfigSecretValidator } from './kubeconfig-secret.js';
 import { ManagedSeedValidator } from './managed-seed.js';
 import { NamespacedCloudProfileValidator } from './namespaced-cloudprofile.js';
 import { NamespaceDeletion } from './namespace-deletion.js';
+import { ClusterOpenIDConnectPreset, OpenIDConnectPreset } from './openidconnect-preset.js';
 import { ShootDNS } from './shoot-dns.js';
 import { ShootQuotaValidator } from './shoot-quota.js';
 import {
@@ -55,6 +56,14 @@ export {
 } from './shoot-defaults-by-plugin.js';
 export { NamespacedCloudProfileValidator } from './namespaced-cloudprofile.js';
 export { NamespaceDeletion } from './namespace-deletion.js';
+export {
+  choosePreset,
+  ClusterOpenIDConnectPreset,
+  oidcConfigFromPreset,
+  OpenIDConnectPreset,
+  withPresetOIDCConfig,
+} from './openidconnect-preset.js';
+export { managedIssuerConfigSecret, managedIssuerRefusal } from './shoot-managed-issuer.js';
 export { ShootDNS, defaultDomains, DefaultDomainRole, DNSDomainAnnotation } from './shoot-dns.js';
 export { isUnrestricted, resourceSizeValidator, sizeLimitFor } from './resource-size.js';
 export { ShootTolerationRestriction, tolerationErrors } from './shoot-toleration-restriction.js';
@@ -138,6 +147,8 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   ShootResourceReservation,
   BackupBucketValidator,
   FinalizerRemoval,
+  OpenIDConnectPreset,
+  ClusterOpenIDConnectPreset,
   DeletionConfirmation,
   SeedValidator,
   SeedMutator,

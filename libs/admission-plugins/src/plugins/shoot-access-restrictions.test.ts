@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import type { KubeObject } from '../attributes.js';
@@ -35,7 +36,10 @@ const validate = (object: KubeObject, old: KubeObject | undefined, objects: Kube
   runChain(
     [ShootValidator],
     request(old ? 'UPDATE' : 'CREATE', object, old),
-    staticListers([example('local/project.yaml'), ...objects], async () => true),
+    staticListers(
+      [example('local/project.yaml'), managedIssuerConfigSecret('discovery.local.gardener.cloud'), ...objects],
+      async () => true,
+    ),
   );
 
 describe('ShootValidator: access restrictions', () => {

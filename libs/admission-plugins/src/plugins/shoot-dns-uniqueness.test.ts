@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import { hasDomainIntersection } from './shoot-dns-uniqueness.js';
@@ -17,7 +18,15 @@ const validate = (object: KubeObject, old: KubeObject | undefined, others: KubeO
   runChain(
     [ShootValidator],
     request(old ? 'UPDATE' : 'CREATE', object, old),
-    staticListers([example('local/project.yaml'), example('local/cloudprofile.yaml'), ...others], async () => true),
+    staticListers(
+      [
+        example('local/project.yaml'),
+        example('local/cloudprofile.yaml'),
+        managedIssuerConfigSecret('discovery.local.gardener.cloud'),
+        ...others,
+      ],
+      async () => true,
+    ),
   );
 
 describe('hasDomainIntersection', () => {

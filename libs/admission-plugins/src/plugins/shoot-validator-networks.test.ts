@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { Shoot } from '@gardener-ts/api';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import { validateNetworksAgainstSeed } from './shoot-validator-networks.js';
@@ -101,7 +102,10 @@ describe('ShootValidator: networks when a Shoot is (re)scheduled', () => {
     runChain(
       [ShootValidator],
       request(old ? 'UPDATE' : 'CREATE', object, old),
-      staticListers([project(), profile(), ...seeds], async () => true),
+      staticListers(
+        [project(), profile(), managedIssuerConfigSecret('discovery.local.gardener.cloud'), ...seeds],
+        async () => true,
+      ),
     );
   const scheduled = (networking?: Record<string, unknown>) => {
     const s = example('local/shoot.yaml');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import type { AccessAttributes, KubeObject } from '../attributes.js';
@@ -14,7 +15,10 @@ async function admit(object: KubeObject, old?: KubeObject, objects: KubeObject[]
     [ShootValidator],
     request(old ? 'UPDATE' : 'CREATE', object, old),
     // The user may bind Shoots to seeds (`update shoots/binding`), as the scheduler and admins may.
-    staticListers([project(), ...objects], async () => true),
+    staticListers(
+      [project(), managedIssuerConfigSecret('discovery.local.gardener.cloud'), ...objects],
+      async () => true,
+    ),
   );
 }
 
@@ -249,10 +253,13 @@ describe('ShootValidator checks against the garden', () => {
     const result = await runChain(
       [ShootValidator],
       request('CREATE', scheduled()),
-      staticListers([project(), profile(), seed()], async (user, resource) => {
-        asked.push({ user: user.username, ...resource });
-        return false;
-      }),
+      staticListers(
+        [project(), profile(), seed(), managedIssuerConfigSecret('discovery.local.gardener.cloud')],
+        async (user, resource) => {
+          asked.push({ user: user.username, ...resource });
+          return false;
+        },
+      ),
     );
     expect(result).toMatchObject({
       allowed: false,
@@ -299,10 +306,13 @@ describe('ShootValidator checks against the garden', () => {
       runChain(
         [ShootValidator],
         request('UPDATE', object, stored()),
-        staticListers([project(), profileSpec, ...seeds], async (_user, resource) => {
-          questions.push(resource);
-          return mayBind;
-        }),
+        staticListers(
+          [project(), profileSpec, managedIssuerConfigSecret('discovery.local.gardener.cloud'), ...seeds],
+          async (_user, resource) => {
+            questions.push(resource);
+            return mayBind;
+          },
+        ),
       );
     const refusal = (message: string) => ({
       allowed: false,

@@ -11,7 +11,11 @@
 // on a Seed in deletion may only confirm its deletion), that no other Shoot uses the same DNS domain or one above or
 // below it, the profile's `limits.maxNodesTotal`, the Shoot's networks against a Seed it is (re)scheduled to, and the
 // Shoot's lifecycle (no spec change once rescheduled to a new seed or while migrated/restored, no deletion while
-// migrated/restored, no hibernation while the `HibernationPossible` constraint is not True).
+// migrated/restored, no hibernation while the `HibernationPossible` constraint is not True). Worker pools are also
+// checked for machine capabilities, volume minimum sizes and kubelet reservations (shoot-worker-machine.ts); the
+// managed service account issuer against the garden's configuration (shoot-managed-issuer.ts); and the admission
+// plugins' kubeconfig Secrets against `spec.resources` (shoot-admission-plugin-kubeconfigs.ts); a new Shoot's OIDC
+// configuration for its client ID and issuer URL (shoot-oidc-config.ts).
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyCloudProfileDefaults,
@@ -42,13 +46,22 @@ import {
 } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { validateAccessRestrictions } from './shoot-access-restrictions.js';
+import { validateAdmissionPluginKubeconfigs } from './shoot-admission-plugin-kubeconfigs.js';
 import { validateDNSDomainUniqueness } from './shoot-dns-uniqueness.js';
+import { validateManagedIssuer } from './shoot-managed-issuer.js';
+import { validateNewShootOIDCConfig } from './shoot-oidc-config.js';
 import { validateNetworksAgainstSeed } from './shoot-validator-networks.js';
 import {
   validateContainerRuntimeInterface,
   validateMachineType,
   validateVolumeType,
 } from './shoot-worker-constraints.js';
+import {
+  imageVersionArchitectures,
+  validateKubeletReservations,
+  validateMachineCapabilities,
+  validateVolumeMinimumSize,
+} from './shoot-worker-machine.js';
 import { validateKubeletVersionConstraint, validateWorkerKubernetesVersion } from './shoot-worker-versions.js';
 
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
@@ -158,7 +171,9 @@ export function validateShootAgainstProfile(
         );
       } else if (image.version) {
         const valid = usableVersions(
-          profileImage.versions.filter((v) => (v.architectures ?? ['amd64']).includes(architecture)),
+          profileImage.versions.filter((v) =>
+            imageVersionArchitectures(v, profile.machineCapabilities).includes(architecture),
+          ),
           now,
         );
         if (!valid.includes(image.version))
@@ -170,6 +185,7 @@ export function validateShootAgainstProfile(
     if (errors.length === machineErrors) {
       errors.push(...validateContainerRuntimeInterface(worker, before, profile.machineImages, path));
       errors.push(...validateKubeletVersionConstraint(shoot, worker, profile.machineImages, path));
+      errors.push(...validateMachineCapabilities(worker, before, profile, path));
     }
     errors.push(
       ...validateWorkerKubernetesVersion(
@@ -181,7 +197,17 @@ export function validateShootAgainstProfile(
         now,
       ),
     );
-    errors.push(...validateVolumeType(worker, before, profile, region, path));
+    const volumeTypeErrors = validateVolumeType(worker, before, profile, region, path);
+    errors.push(...volumeTypeErrors);
+    if (volumeTypeErrors.length === 0) errors.push(...validateVolumeMinimumSize(worker, profile, path));
+    if (worker.kubernetes)
+      errors.push(
+        ...validateKubeletReservations(
+          worker.kubernetes.kubelet ?? shoot.spec.kubernetes.kubelet,
+          profile.machineTypes.find((t) => t.name === worker.machine.type),
+          path.child('kubernetes', 'kubelet'),
+        ),
+      );
 
     if (region && JSON.stringify(worker.zones ?? []) !== JSON.stringify(before?.zones ?? [])) {
       const valid = (region.zones ?? []).map((z) => z.name);
@@ -510,11 +536,15 @@ export const ShootValidator: AdmissionPlugin = {
       const lifecycle = validateSpecChangeInLifecycle(a, shoot, old);
       if (!lifecycle.allowed) return lifecycle;
     }
+    const issuer = await validateManagedIssuer(a.object!, a.oldObject ?? undefined, listers);
+    if (issuer) return issuer.code === 403 ? forbidden(a, issuer.reason) : internalError(issuer.reason);
     const seed = shoot.spec.seedName
       ? await listers.get('core.gardener.cloud/v1beta1', 'Seed', shoot.spec.seedName)
       : undefined;
     const errors = [
       ...validateShootAgainstProfile(shoot, old, spec),
+      ...(a.operation === 'CREATE' ? validateNewShootOIDCConfig(a.object!) : []),
+      ...(await validateAdmissionPluginKubeconfigs(a.object!, a.namespace, listers)),
       ...validateMaxNodesTotal(shoot, spec),
       ...validateAccessRestrictions(shoot, old, spec, seed),
       // Scheduled or moved to a seed: the Shoot's networks must not overlap the seed's.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FieldPath, type CloudProfile, type Shoot } from '@gardener-ts/api';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import {
@@ -143,7 +144,14 @@ describe('ShootValidator: worker machine constraints', () => {
     const result = await runChain(
       [ShootValidator],
       request('CREATE', s),
-      staticListers([example('local/project.yaml'), profile() as unknown as KubeObject], async () => true),
+      staticListers(
+        [
+          example('local/project.yaml'),
+          profile() as unknown as KubeObject,
+          managedIssuerConfigSecret('discovery.local.gardener.cloud'),
+        ],
+        async () => true,
+      ),
     );
     expect(result).toMatchObject({
       allowed: false,
@@ -156,7 +164,14 @@ describe('ShootValidator: worker machine constraints', () => {
     const runtime = await runChain(
       [ShootValidator],
       request('CREATE', s),
-      staticListers([example('local/project.yaml'), profile() as unknown as KubeObject], async () => true),
+      staticListers(
+        [
+          example('local/project.yaml'),
+          profile() as unknown as KubeObject,
+          managedIssuerConfigSecret('discovery.local.gardener.cloud'),
+        ],
+        async () => true,
+      ),
     );
     expect(!runtime.allowed && runtime.message).toContain(
       "spec.provider.workers[0].cri.containerRuntimes[0].type: Invalid value: \"kata\": machine image 'local@1.0.0' does not support container runtime 'kata', supported values: [gvisor]",

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import semver from 'semver';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
 import { StrategyValidation } from './strategy.js';
@@ -25,7 +26,10 @@ const validate = (object: KubeObject, old: KubeObject | undefined, objects: Kube
   runChain(
     [ShootValidator],
     request(old ? 'UPDATE' : 'CREATE', object, old),
-    staticListers([project(), ...objects], async () => true),
+    staticListers(
+      [project(), managedIssuerConfigSecret('discovery.local.gardener.cloud'), ...objects],
+      async () => true,
+    ),
   );
 
 describe('kubelet version constraints (Masterminds syntax)', () => {

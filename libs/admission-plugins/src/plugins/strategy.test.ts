@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
+import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { defaultPlugins } from './index.js';
 import type { KubeObject } from '../attributes.js';
@@ -11,6 +12,7 @@ const garden = (): KubeObject[] => [
   example('local/project.yaml'),
   example('local/credentialsbinding.yaml'),
   secret,
+  managedIssuerConfigSecret('discovery.local.gardener.cloud'),
 ];
 
 describe('the full chain on Gardener’s example manifests', () => {
@@ -73,6 +75,29 @@ describe('the full chain on Gardener’s example manifests', () => {
     expect(await runChain(defaultPlugins, request('CREATE', configMap), staticListers([]))).toEqual({
       allowed: true,
       warnings: [],
+    });
+  });
+});
+
+describe('the strategy of the settings presets', () => {
+  const preset = (weight: number) => ({
+    apiVersion: 'settings.gardener.cloud/v1alpha1',
+    kind: 'OpenIDConnectPreset',
+    metadata: { name: 'dex', namespace: 'garden-local' },
+    spec: { server: { clientID: 'kubernetes', issuerURL: 'https://dex.example.com' }, weight },
+  });
+
+  it('defaults an OpenIDConnectPreset and refuses one with a weight outside 1-100', async () => {
+    const ok = await runChain(defaultPlugins, request('CREATE', preset(50)), staticListers([]));
+    expect(ok.allowed && ok.object?.spec).toMatchObject({
+      shootSelector: {},
+      server: { signingAlgs: ['RS256'], usernameClaim: 'sub' },
+    });
+    expect(await runChain(defaultPlugins, request('CREATE', preset(0)), staticListers([]))).toMatchObject({
+      allowed: false,
+      code: 422,
+      message:
+        'OpenIDConnectPreset.settings.gardener.cloud "dex" is invalid: spec.weight: Invalid value: 0: must be in the range 1-100',
     });
   });
 });

@@ -10,6 +10,7 @@ const GROUPS = new Set([
   'security.gardener.cloud',
   'seedmanagement.gardener.cloud',
   'operations.gardener.cloud',
+  'settings.gardener.cloud',
 ]);
 
 function knownObject(a: AdmissionAttributes): KubeObject | undefined {

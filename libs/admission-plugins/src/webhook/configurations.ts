@@ -20,6 +20,7 @@ export const ADMITTED_GROUPS = [
   'security.gardener.cloud',
   'seedmanagement.gardener.cloud',
   'operations.gardener.cloud',
+  'settings.gardener.cloud',
 ] as const;
 
 const rules = (operations: RuleWithOperations['operations']): RuleWithOperations[] =>

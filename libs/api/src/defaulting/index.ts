@@ -4,4 +4,5 @@ export { defaultCloudProfile } from './cloudprofile.js';
 export { defaultControllerRegistration } from './controller.js';
 export { defaultProject, defaultSecretBinding } from './project.js';
 export { defaultManagedSeed } from './managedseed.js';
+export { defaultOpenIDConnectPreset, defaultClusterOpenIDConnectPreset } from './settings.js';
 export { applyCloudProfileDefaults, resolveKubernetesVersion } from './shoot-cloudprofile.js';

@@ -8,7 +8,8 @@ export type ErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
   | 'FieldValueTooLong'
-  | 'FieldValueTooMany';
+  | 'FieldValueTooMany'
+  | 'InternalError';
 
 const typeText: Record<ErrorType, string> = {
   FieldValueRequired: 'Required value',
@@ -18,10 +19,16 @@ const typeText: Record<ErrorType, string> = {
   FieldValueDuplicate: 'Duplicate value',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
 };
 
 /** Types whose message omits the offending value. */
-const withoutValue = new Set<ErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong']);
+const withoutValue = new Set<ErrorType>([
+  'FieldValueRequired',
+  'FieldValueForbidden',
+  'FieldValueTooLong',
+  'InternalError',
+]);
 
 export interface FieldError {
   type: ErrorType;
@@ -76,6 +83,8 @@ export const required = (path: FieldPath, detail?: string) => make('FieldValueRe
 export const invalid = (path: FieldPath, value: unknown, detail?: string) =>
   make('FieldValueInvalid', path, value, detail);
 export const forbidden = (path: FieldPath, detail?: string) => make('FieldValueForbidden', path, '', detail);
+/** kube's `field.InternalError(path, err)`: `<path>: Internal error: <err>`. */
+export const fieldInternalError = (path: FieldPath, detail: string) => make('InternalError', path, '', detail);
 export const duplicate = (path: FieldPath, value: unknown) => make('FieldValueDuplicate', path, value);
 export const tooLong = (path: FieldPath, value: unknown, max: number) =>
   make('FieldValueTooLong', path, value, `may not be more than ${max} bytes`);

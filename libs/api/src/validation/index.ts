@@ -21,6 +21,12 @@ export { validateManagedSeedSet, validateManagedSeedSetStatusUpdate } from './ma
 export { validateGardenlet } from './gardenlet.js';
 export { validateBastion, validateBastionStatusUpdate, isAuthorizedKey } from './bastion.js';
 export {
+  validateOpenIDConnectPreset,
+  validateClusterOpenIDConnectPreset,
+  validateOpenIDConnectPresetSpec,
+  isPEMCertificate,
+} from './settings.js';
+export {
   validateLabelSelector,
   hasInvalidLabelValueInSelector,
   type LabelSelectorValidationOptions,

@@ -17,6 +17,8 @@ import {
 import { CredentialsBindingKind } from '../security/v1alpha1/index.js';
 import { GardenletKind, ManagedSeedKind, ManagedSeedSetKind } from '../seedmanagement/v1alpha1/index.js';
 import { BastionKind } from '../operations/v1alpha1/index.js';
+import { ClusterOpenIDConnectPresetKind, OpenIDConnectPresetKind } from '../settings/v1alpha1/index.js';
+import { defaultClusterOpenIDConnectPreset, defaultOpenIDConnectPreset } from '../defaulting/settings.js';
 import {
   defaultCloudProfile,
   defaultControllerRegistration,
@@ -41,6 +43,7 @@ import { validateManagedSeed } from './managedseed.js';
 import { validateManagedSeedSet } from './managedseedset.js';
 import { validateGardenlet } from './gardenlet.js';
 import { validateBastion } from './bastion.js';
+import { validateClusterOpenIDConnectPreset, validateOpenIDConnectPreset } from './settings.js';
 import {
   validateCredentialsBinding,
   validateExposureClass,
@@ -75,6 +78,8 @@ const validators = new Map<string, Validator>([
   [key(ManagedSeedSetKind), validateManagedSeedSet],
   [key(GardenletKind), validateGardenlet],
   [key(BastionKind), validateBastion],
+  [key(OpenIDConnectPresetKind), validateOpenIDConnectPreset],
+  [key(ClusterOpenIDConnectPresetKind), validateClusterOpenIDConnectPreset],
 ]);
 
 const defaulters = new Map<string, Defaulter>([
@@ -85,6 +90,8 @@ const defaulters = new Map<string, Defaulter>([
   [key(SecretBindingKind), defaultSecretBinding],
   [key(ControllerRegistrationKind), defaultControllerRegistration],
   [key(ManagedSeedKind), defaultManagedSeed],
+  [key(OpenIDConnectPresetKind), defaultOpenIDConnectPreset],
+  [key(ClusterOpenIDConnectPresetKind), defaultClusterOpenIDConnectPreset],
 ]);
 
 /** Whether `validateObject` has semantic rules for this kind (beyond its schema). */

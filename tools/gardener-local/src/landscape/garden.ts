@@ -165,7 +165,7 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
   );
 
   await checklist.step(
-    'project local (CloudProfile local, Project local, namespace garden-local, credentials)',
+    'project local (CloudProfile local, Project local, namespace garden-local, credentials, managed issuer)',
     async () => {
       const examples = join(workspace, 'deploy/gardener/examples/local');
       for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml']) {
@@ -173,6 +173,9 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
       }
       // Gardener's local setup creates the provider-local credentials Secret beside the example's CredentialsBinding.
       await kubectl(['apply', '-f', '-'], CREDENTIALS_SECRET);
+      // The managed service account issuer the example shoot asks for (`authentication.gardener.cloud/issuer:
+      // managed`): admission refuses it in a garden without this Secret.
+      await kubectl(['apply', '-f', '-'], ISSUER_SECRET);
       await kubectl(['apply', '--server-side', '--force-conflicts', '-f', join(examples, 'credentialsbinding.yaml')]);
       return `example shoot: kubectl apply -f deploy/gardener/examples/local/shoot.yaml`;
     },
@@ -227,6 +230,18 @@ async function waitForCABundles(
     `${kind} ${name}: its webhooks have no caBundle after ${timeoutMs / 1000}s (the component writes it at start)`,
   );
 }
+
+const ISSUER_SECRET = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: {
+    name: 'shoot-service-account-issuer',
+    namespace: 'garden',
+    labels: { 'gardener.cloud/role': 'shoot-service-account-issuer' },
+  },
+  type: 'Opaque',
+  stringData: { hostname: 'discovery.local.gardener.cloud' },
+});
 
 const CREDENTIALS_SECRET = JSON.stringify({
   apiVersion: 'v1',

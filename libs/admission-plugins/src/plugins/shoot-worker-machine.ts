@@ -1,0 +1,193 @@
+// What Gardener's ShootValidator checks of a worker pool's machine beyond its types (plugin/pkg/shoot/validator):
+// machine capabilities (GEP-33: the CloudProfile's `spec.machineCapabilities` define every capability and its values,
+// a capability a machine type or image flavor leaves out has all of them; a machine type and an image version fit when
+// one of the version's `capabilityFlavors` shares at least one value of every capability with the machine type), the
+// volume's minimum size (the machine type's `storage.minSize` for its storage type first, then the volume type's
+// `minSize`), and the kubelet's reservations (`kubeReserved` + `systemReserved` CPU and memory must stay below the
+// machine type's capacity).
+import {
+  invalid,
+  Quantity,
+  tryParseQuantity,
+  type corev1beta1,
+  type FieldError,
+  type FieldPath,
+  type Shoot,
+} from '@gardener-ts/api';
+
+type CloudProfileSpec = corev1beta1.CloudProfileSpec;
+type MachineImageVersion = CloudProfileSpec['machineImages'][number]['versions'][number];
+type MachineType = CloudProfileSpec['machineTypes'][number];
+type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
+type KubeletConfig = NonNullable<Shoot['spec']['kubernetes']['kubelet']>;
+
+/** Capability name → values (a machine type's `capabilities`, one entry of an image version's `capabilityFlavors`). */
+export type Capabilities = Readonly<Record<string, readonly string[]>>;
+/** One entry of the CloudProfile's `spec.machineCapabilities`. */
+export interface CapabilityDefinition {
+  name: string;
+  values: readonly string[];
+}
+
+/** Gardener's capability name of the CPU architecture. */
+export const ArchitectureCapability = 'architecture';
+
+/**
+ * The capabilities with the profile's defaults applied (Gardener's GetCapabilitiesWithAppliedDefaults): every defined
+ * capability the set leaves out (or leaves empty) takes all values of its definition.
+ */
+export function capabilitiesWithDefaults(
+  capabilities: Capabilities | undefined,
+  definitions: readonly CapabilityDefinition[],
+): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const definition of definitions) {
+    const own = capabilities?.[definition.name];
+    result[definition.name] = [...(own?.length ? own : definition.values)];
+  }
+  return result;
+}
+
+/** Whether two capability sets share at least one value of every defined capability (AreCapabilitiesCompatible). */
+export function areCapabilitiesCompatible(
+  a: Capabilities | undefined,
+  b: Capabilities | undefined,
+  definitions: readonly CapabilityDefinition[],
+): boolean {
+  const left = capabilitiesWithDefaults(a, definitions);
+  const right = capabilitiesWithDefaults(b, definitions);
+  return definitions.every((d) => left[d.name]!.some((value) => right[d.name]!.includes(value)));
+}
+
+/** An image version's flavors with defaults applied; a version without flavors has the one flavor of all defaults. */
+export function imageFlavorsWithDefaults(
+  flavors: readonly Capabilities[] | undefined,
+  definitions: readonly CapabilityDefinition[],
+): Record<string, string[]>[] {
+  const list = flavors?.length ? flavors : [{}];
+  return list.map((flavor) => capabilitiesWithDefaults(flavor, definitions));
+}
+
+/** Whether one of the image version's flavors fits the machine type's capabilities. */
+export function capabilitiesSupportedByImageFlavors(
+  machineCapabilities: Capabilities | undefined,
+  flavors: readonly Capabilities[] | undefined,
+  definitions: readonly CapabilityDefinition[],
+): boolean {
+  return imageFlavorsWithDefaults(flavors, definitions).some((flavor) =>
+    areCapabilitiesCompatible(machineCapabilities, flavor, definitions),
+  );
+}
+
+/**
+ * The architectures an image version offers: with machine capabilities defined, those of its (defaulted) flavors;
+ * without, its `architectures` (CloudProfile defaulting: `[amd64]`).
+ */
+export function imageVersionArchitectures(
+  version: MachineImageVersion,
+  definitions: readonly CapabilityDefinition[] | undefined,
+): string[] {
+  if (!definitions?.length) return version.architectures ?? ['amd64'];
+  const architectures = imageFlavorsWithDefaults(version.capabilityFlavors, definitions).flatMap(
+    (flavor) => flavor[ArchitectureCapability] ?? [],
+  );
+  return architectures.length > 0 ? [...new Set(architectures)] : (version.architectures ?? ['amd64']);
+}
+
+const sameImage = (a: Worker['machine']['image'], b: Worker['machine']['image']) =>
+  a?.name === b?.name && a?.version === b?.version;
+
+/**
+ * The pool's machine type and image version against the profile's machine capabilities, when either changed and the
+ * profile defines capabilities: some flavor of the image version must fit the machine type (else Invalid value on
+ * `machine.image`, listing the versions of the image that would fit). Unknown types and versions are reported by the
+ * type and image checks.
+ */
+export function validateMachineCapabilities(
+  worker: Worker,
+  oldWorker: Worker | undefined,
+  profile: CloudProfileSpec,
+  path: FieldPath,
+): FieldError[] {
+  const definitions = profile.machineCapabilities ?? [];
+  const image = worker.machine.image;
+  if (definitions.length === 0 || !image?.name || !image.version) return [];
+  if (oldWorker && worker.machine.type === oldWorker.machine.type && sameImage(image, oldWorker.machine.image))
+    return [];
+  const machineType = profile.machineTypes.find((t) => t.name === worker.machine.type);
+  const machineImage = profile.machineImages.find((m) => m.name === image.name);
+  const version = machineImage?.versions.find((v) => v.version === image.version);
+  if (!machineType || !machineImage || !version) return [];
+  if (capabilitiesSupportedByImageFlavors(machineType.capabilities, version.capabilityFlavors, definitions)) return [];
+  const fitting = machineImage.versions
+    .filter((v) => capabilitiesSupportedByImageFlavors(machineType.capabilities, v.capabilityFlavors, definitions))
+    .map((v) => `${machineImage.name}:${v.version}`)
+    .sort();
+  return [
+    invalid(
+      path.child('machine', 'image'),
+      image,
+      `machine image version '${image.name}:${image.version}' does not support the capabilities of machine type "${machineType.name}", supported machine image versions are: [${fitting.join(' ')}]`,
+    ),
+  ];
+}
+
+/**
+ * The minimum size of the pool's volume (Gardener's validateVolumeSize): the machine type's `storage.minSize` when its
+ * storage type is the volume's type, then the volume type's `minSize`. A size that does not parse is the static
+ * validation's to report. Checked on every change of the Shoot, as in Gardener.
+ */
+export function validateVolumeMinimumSize(worker: Worker, profile: CloudProfileSpec, path: FieldPath): FieldError[] {
+  const volume = worker.volume;
+  const size = volume?.size !== undefined ? tryParseQuantity(volume.size) : undefined;
+  if (!volume?.type || !size) return [];
+  const tooSmall = (minSize: string | number | undefined) => {
+    const min = minSize !== undefined ? tryParseQuantity(minSize) : undefined;
+    return min && size.cmp(min) < 0 ? min : undefined;
+  };
+  const machineType = profile.machineTypes.find((t) => t.name === worker.machine.type);
+  const byMachineType = machineType?.storage?.type === volume.type ? tooSmall(machineType.storage.minSize) : undefined;
+  const byVolumeType = tooSmall((profile.volumeTypes ?? []).find((v) => v.name === volume.type)?.minSize);
+  const min = byMachineType ?? byVolumeType;
+  return min ? [invalid(path.child('volume', 'size'), volume.size, `size must be >= ${min.toString()}`)] : [];
+}
+
+const sum = (...values: (string | number | undefined)[]) =>
+  values.reduce<Quantity>((total, v) => {
+    const q = v === undefined ? undefined : tryParseQuantity(v);
+    return q ? total.add(q) : total;
+  }, Quantity.of(0));
+
+/**
+ * The kubelet's reservations against the pool's machine type (Gardener's validateKubeletConfig): `kubeReserved` plus
+ * `systemReserved` CPU, and memory, must be less than the machine type's CPU and memory.
+ */
+export function validateKubeletReservations(
+  kubelet: KubeletConfig | undefined,
+  machineType: MachineType | undefined,
+  path: FieldPath,
+): FieldError[] {
+  if (!kubelet || !machineType) return [];
+  const errors: FieldError[] = [];
+  const cpu = sum(kubelet.kubeReserved?.cpu, kubelet.systemReserved?.cpu);
+  const memory = sum(kubelet.kubeReserved?.memory, kubelet.systemReserved?.memory);
+  const capacityCPU = tryParseQuantity(machineType.cpu);
+  const capacityMemory = tryParseQuantity(machineType.memory);
+  if (capacityCPU && cpu.cmp(capacityCPU) >= 0)
+    errors.push(
+      invalid(
+        path,
+        `kubeReserved CPU + systemReserved CPU: ${cpu.toString()}`,
+        `total reserved CPU (kubeReserved + systemReserved) cannot be more than the Node's CPU capacity '${capacityCPU.toString()}'`,
+      ),
+    );
+  if (capacityMemory && memory.cmp(capacityMemory) >= 0)
+    errors.push(
+      invalid(
+        path,
+        `kubeReserved memory + systemReserved memory: ${memory.toString()}`,
+        `total reserved memory (kubeReserved + systemReserved) cannot be more than the Node's memory capacity '${capacityMemory.toString()}'`,
+      ),
+    );
+  return errors;
+}
