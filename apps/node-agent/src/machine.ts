@@ -3,12 +3,15 @@
 // `$USER_DATA_FILE` with `<<MACHINE_NAME>>` replaced by `$MACHINE_NAME`; gardener-node-agent runs inside it (see @gardener-ts/nodeagent's LocalMachine), and its
 // `/opt/bin/kubelet` is the substrate's kubelet: `gardener-local kubelet` from the workspace this bundle was built in
 // (`<workspace>/dist/apps/node-agent/machine.js` → `<workspace>/dist/tools/gardener-local/cli.js`; `$GARDENER_LOCAL_CLI`
-// overrides it).
+// overrides it). `/usr/sbin/sshd` (the OperatingSystemConfig's `sshd.service`) is the node SSH server of
+// @gardener-ts/providerlocal/ssh on the machine Pod's address (`$GARDENER_LOCAL_POD_IP`), which the shoot's bastion
+// reaches: port 22, or 2222 when the machine may not bind 22 (no root).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@gardener-ts/logging';
 import { LocalMachine } from '@gardener-ts/nodeagent';
+import { machineSSHPrograms } from '@gardener-ts/providerlocal/ssh';
 
 const log = createLogger({ name: 'machine', level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info' });
 const nodeName = process.env.NODE_NAME ?? process.env.MACHINE_NAME ?? 'machine';
@@ -21,6 +24,10 @@ const machine = new LocalMachine({
   ...(process.env.MACHINE_NAME ? { machineName: process.env.MACHINE_NAME } : {}),
   log: log.child({ node: nodeName }),
   kubelet: { node: process.execPath, cli },
+  programs: machineSSHPrograms({
+    log: log.child({ node: nodeName, unit: 'sshd.service' }),
+    ...(process.env.GARDENER_LOCAL_POD_IP ? { host: process.env.GARDENER_LOCAL_POD_IP } : {}),
+  }),
   ...(userDataFile ? { userData: await readFile(userDataFile, 'utf8') } : {}),
 });
 const stop = () => void machine.shutdown().then(() => process.exit(0));

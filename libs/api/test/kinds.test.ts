@@ -289,10 +289,12 @@ describe('controllers and backups', () => {
       'spec.credentialsRef: Required value: must be set to refer a Secret or WorkloadIdentity',
     ]);
     const entry = { metadata: { name: 'e', namespace: 'shoot--dev--a' }, spec: { bucketName: 'b1', seedName: 's1' } };
-    expect(messages(validateBackupEntry({ ...entry, spec: { bucketName: 'b2', seedName: 's1' } }, entry))).toEqual([
-      'spec.bucketName: Invalid value: "b2": field is immutable',
-    ]);
+    // A restore that copies etcd's backups moves an entry already on the destination seed to its bucket.
+    expect(validateBackupEntry({ ...entry, spec: { bucketName: 'b2', seedName: 's1' } }, entry)).toEqual([]);
     expect(validateBackupEntry({ ...entry, spec: { bucketName: 'b2', seedName: 's2' } }, entry)).toEqual([]);
+    expect(messages(validateBackupEntry({ ...entry, spec: { bucketName: '', seedName: 's1' } }, entry))).toEqual([
+      'spec.bucketName: Required value: must provide a bucket name',
+    ]);
   });
 });
 

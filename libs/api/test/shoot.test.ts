@@ -145,11 +145,17 @@ describe('validateShoot', () => {
     expect(errors[1].message).toBe(
       'spec.purpose: Unsupported value: "fun": supported values: "evaluation", "testing", "development", "production", "infrastructure"',
     );
-    expect(
-      validateShoot(
-        shoot((s) => (s.metadata!.annotations = { 'gardener.cloud/operation': 'rotate-credentials-start' })),
-      ),
-    ).toEqual([]);
+    // A rotation start needs a successfully created shoot (Gardener's isShootReadyForRotationStart).
+    const rotating = shoot(
+      (s) => (s.metadata!.annotations = { 'gardener.cloud/operation': 'rotate-credentials-start' }),
+    );
+    expect(validateShoot(rotating).map((e) => e.detail)).toEqual([
+      'cannot start rotation of all credentials if shoot was not yet created successfully or is not ready for reconciliation',
+    ]);
+    rotating.status = {
+      lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100, description: '', lastUpdateTime: '' },
+    } as never;
+    expect(validateShoot(rotating)).toEqual([]);
   });
 
   it('forbids credentials and worker settings on workerless Shoots', () => {

@@ -135,7 +135,7 @@ describe('the Bastion controller', () => {
     kubeConfig.loadFromFile(env.kubeconfigPath);
     const machines = await machinesFromAPI(kubeConfig, namespace);
     expect(machines).toEqual([{ names: ['machine-a'], addresses: ['127.42.0.7'] }]);
-    expect(resolveTarget(machines, 'machine-a', 22)).toEqual({ host: '127.42.0.7', port: 22 });
+    expect(resolveTarget(machines, 'machine-a', 22)).toEqual({ host: '127.42.0.7', port: 22, fallbackPort: 2222 });
     expect(resolveTarget(machines, '127.42.0.8', 22)).toBeUndefined();
   });
 });

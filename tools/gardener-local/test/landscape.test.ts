@@ -293,10 +293,11 @@ describe('gardener-local up: the local Gardener landscape', () => {
     const shootJson = async () =>
       JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'json'])) as {
         metadata?: { annotations?: Record<string, string> };
+        spec?: { dns?: { domain?: string } };
         status?: {
           technicalID?: string;
           lastOperation?: { type: string; state: string; progress: number };
-          advertisedAddresses?: { url: string }[];
+          advertisedAddresses?: { name: string; url: string }[];
           conditions?: { type: string; status: string; reason: string }[];
         };
       };
@@ -340,7 +341,17 @@ describe('gardener-local up: the local Gardener landscape', () => {
     );
     expect(shoot.status?.technicalID).toBe('shoot--local--local');
     expect(shoot.status?.lastOperation?.progress).toBe(100);
-    expect(shoot.status?.advertisedAddresses?.[0]?.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // The default domain of the garden gave the shoot `spec.dns.domain` and an external DNSRecord: the external
+    // address first, then the internal one, then the load balancer's (what this host can reach).
+    expect(shoot.spec?.dns?.domain).toBe('local.local.external.local.gardener.cloud');
+    expect(shoot.status?.advertisedAddresses?.map((a) => a.name)).toEqual(['external', 'internal', 'unmanaged']);
+    expect(shoot.status?.advertisedAddresses?.[0]?.url).toBe('https://api.local.local.external.local.gardener.cloud');
+    expect(shoot.status?.advertisedAddresses?.find((a) => a.name === 'unmanaged')?.url).toMatch(
+      /^https:\/\/127\.0\.0\.1:\d+$/,
+    );
+    expect(await kubectl(seedKc(), ['-n', 'shoot--local--local', 'get', 'dnsrecords', '-o', 'name'])).toContain(
+      'dnsrecord.extensions.gardener.cloud/local-external',
+    );
 
     // What a user runs: the CLI replays the flow's progress from NATS (JetStream history) and shows where it stands.
     const nats = /GARDENER_NATS_URL=(\S+)/.exec(up.output())?.[1];
@@ -692,6 +703,96 @@ spec:
       '1',
     );
   }, 600_000);
+
+  it('rotates all credentials in two phases: the node rolls onto the new CA, the workload keeps answering, and the old admin kubeconfig is refused once completed', async () => {
+    const shootKc = join(dir, 'shoot-local.kubeconfig');
+    const oldKc = join(dir, 'shoot-local-before-rotation.kubeconfig');
+    await writeFile(oldKc, readFileSync(shootKc), { mode: 0o600 });
+    const nodePort = Number(
+      await kubectl(shootKc, ['-n', 'hello', 'get', 'service', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}']),
+    );
+    const nodesBefore = await kubectl(shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
+    type Rotation = { phase?: string; lastInitiationTime?: string; lastCompletionTime?: string };
+    const shootStatus = async () =>
+      JSON.parse(await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.status}'])) as {
+        lastOperation?: { state?: string; type?: string };
+        credentials?: { rotation?: { certificateAuthorities?: Rotation; serviceAccountKey?: Rotation } };
+      };
+    const annotate = (operation: string) =>
+      kubectl(kc(), [
+        '-n',
+        'garden-local',
+        'annotate',
+        'shoot',
+        'local',
+        `gardener.cloud/operation=${operation}`,
+        '--overwrite',
+      ]);
+    const untilPhase = (phase: string) =>
+      waitFor(
+        `the CA rotation to be ${phase} and the flow to succeed`,
+        async () => {
+          const status = await shootStatus();
+          const ca = status.credentials?.rotation?.certificateAuthorities;
+          return ca?.phase === phase && status.lastOperation?.state === 'Succeeded' ? status : undefined;
+        },
+        { timeoutMs: 600_000, intervalMs: 2_000 },
+      );
+    const adminKubeconfig = async () => {
+      const { stdout } = await run(
+        process.execPath,
+        [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc()],
+        { cwd: workspaceRoot() },
+      );
+      await writeFile(shootKc, stdout, { mode: 0o600 });
+    };
+
+    await annotate('rotate-credentials-start');
+    const prepared = await untilPhase('Prepared');
+    expect(prepared.credentials?.rotation?.serviceAccountKey?.phase).toBe('Prepared');
+    // Preparing rolled the machine: a new node, Ready, with credentials of the new CA; the old kubeconfig still works.
+    await adminKubeconfig();
+    const nodesPrepared = await kubectl(shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
+    expect(nodesPrepared).not.toBe(nodesBefore);
+    expect(await kubectl(oldKc, ['get', 'namespace', 'hello', '-o', 'name'])).toBe('namespace/hello');
+
+    await annotate('rotate-credentials-complete');
+    const completed = await untilPhase('Completed');
+    expect(completed.credentials?.rotation?.certificateAuthorities?.lastCompletionTime).toBeDefined();
+    expect(
+      await kubectl(kc(), ['-n', 'garden-local', 'get', 'shoot', 'local', '-o', 'jsonpath={.metadata.annotations}']),
+    ).not.toContain('rotate-credentials');
+    // The old CA is gone: the admin kubeconfig from before is refused, a new one works, the node stays Ready.
+    const refused = await kubectl(oldKc, ['get', 'namespaces', '--request-timeout=10s']).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    expect(refused, 'the pre-rotation admin kubeconfig is refused').toBeDefined();
+    await adminKubeconfig();
+    await waitFor(
+      'the node to be Ready after the rotation',
+      async () =>
+        (await kubectl(shootKc, [
+          'get',
+          'nodes',
+          '-o',
+          'jsonpath={.items[*].status.conditions[?(@.type=="Ready")].status}',
+        ])) === 'True',
+      { timeoutMs: 120_000, intervalMs: 2_000 },
+    );
+    // The workload moved with the node and answers on its node port again.
+    const varz = await waitFor(
+      'the Deployment to answer through its node port after the rotation',
+      () => webVarz(nodePort),
+      {
+        timeoutMs: 240_000,
+        intervalMs: 2_000,
+      },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await workloadDiagnostics(shootKc)}`);
+    });
+    expect(varz.http_port).toBe(28222);
+  }, 1_500_000);
 
   it('hibernates the shoot: its machine and control plane go, and waking it up brings it back with its workloads', async () => {
     const shootKc = join(dir, 'shoot-local.kubeconfig');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { staticListers } from '../listers.js';
@@ -317,5 +318,248 @@ describe('SeedRestriction', () => {
     };
     const admin = { ...asSeed(bucket), userInfo: { username: 'admin', groups: ['system:masters'] } };
     expect(SeedRestriction.handles(admin)).toBe(false);
+  });
+});
+
+describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSeed → Shoot → Seed)', () => {
+  const managedSeed = (name: string, shoot: string, bootstrap: string, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'seedmanagement.gardener.cloud/v1alpha1',
+    kind: 'ManagedSeed',
+    metadata: { name, namespace: 'garden', ...extra },
+    spec: {
+      shoot: { name: shoot },
+      gardenlet: {
+        bootstrap,
+        config: {
+          apiVersion: 'gardenlet.config.gardener.cloud/v1alpha1',
+          kind: 'GardenletConfiguration',
+          seedConfig: {
+            spec: {
+              backup: {
+                provider: 'local',
+                credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: `${name}-backup`, namespace: 'garden' },
+              },
+            },
+          },
+        },
+      },
+    },
+  });
+  const shoot = (name: string, seedName: string) => ({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Shoot',
+    metadata: { name, namespace: 'garden' },
+    spec: { seedName },
+  });
+  const seedObject = (name: string, status: Record<string, unknown> = {}) => ({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Seed',
+    metadata: { name },
+    status,
+  });
+  const world = [
+    ...objects,
+    shoot('shoot-child', 'a'),
+    shoot('shoot-sa', 'a'),
+    shoot('shoot-done', 'a'),
+    shoot('shoot-of-b', 'b'),
+    // Not registered yet: its gardenlet still bootstraps with a token.
+    managedSeed('child', 'shoot-child', 'BootstrapToken'),
+    // Not registered yet: bootstraps with a ServiceAccount.
+    managedSeed('child-sa', 'shoot-sa', 'ServiceAccount'),
+    // Registered, certificate valid: bootstrapped.
+    managedSeed('done', 'shoot-done', 'BootstrapToken', { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+    seedObject('done', { clientCertificateExpirationTimestamp: '2999-01-01T00:00:00Z' }),
+    // Hosted by seed b.
+    managedSeed('other', 'shoot-of-b', 'BootstrapToken', { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+    seedObject('other'),
+  ];
+  const ms = staticListers(world);
+  const decide = async (
+    attributes: Parameters<typeof authorizeSeed>[1],
+    seed = 'a',
+    userType: 'gardenlet' | 'extension' = 'gardenlet',
+    listers = ms,
+  ) => (await authorizeSeed(seed, attributes, listers, userType)).decision;
+  const managedSeeds = (verb: string, name?: string, subresource?: string) => ({
+    group: 'seedmanagement.gardener.cloud',
+    version: 'v1alpha1',
+    resource: 'managedseeds',
+    verb,
+    name,
+    namespace: 'garden',
+    ...(subresource ? { subresource } : {}),
+  });
+  const serviceAccount = (verb: string, name: string, namespace = 'garden', subresource?: string) => ({
+    group: '',
+    version: 'v1',
+    resource: 'serviceaccounts',
+    verb,
+    name,
+    namespace,
+    ...(subresource ? { subresource } : {}),
+  });
+  const binding = (verb: string, name: string) => ({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterrolebindings',
+    verb,
+    name,
+  });
+  // Gardener's token id: SHA-256 of `<namespace>--<name>`, 6 hex digits.
+  const tokenOf = (name: string) =>
+    `bootstrap-token-${createHash('sha256').update(`garden--${name}`).digest('hex').slice(0, 6)}`;
+
+  it('lets the parent gardenlet update and patch the ManagedSeeds of its shoots (and their status), read any', async () => {
+    for (const verb of ['update', 'patch']) {
+      expect(await decide(managedSeeds(verb, 'child'))).toBe('allow');
+      expect(await decide(managedSeeds(verb, 'child', 'status'))).toBe('allow');
+      expect(await decide(managedSeeds(verb, 'other'))).toBe('no-opinion');
+    }
+    expect(await decide(managedSeeds('get', 'other'))).toBe('allow');
+    expect(await decide(managedSeeds('watch'))).toBe('allow');
+    // Gardenlets never create or delete ManagedSeeds.
+    expect(await decide(managedSeeds('delete', 'child'))).toBe('no-opinion');
+    expect(await decide(managedSeeds('create', 'child'))).toBe('no-opinion');
+    expect(await decide(managedSeeds('update', 'child', 'scale'))).toBe('no-opinion');
+  });
+
+  it('lets the parent gardenlet update and delete the child Seed; any gardenlet reads Seeds', async () => {
+    for (const verb of ['update', 'patch', 'delete']) {
+      expect(await decide(core('seeds', verb, 'done')), verb).toBe('allow');
+      expect(await decide(core('seeds', verb, 'other')), verb).toBe('no-opinion');
+      expect(await decide(core('seeds', verb, 'done'), 'b'), verb).toBe('no-opinion');
+    }
+    expect(await decide(core('seeds', 'get', 'other'))).toBe('allow');
+  });
+
+  it('reaches the bootstrap token of a ManagedSeed whose gardenlet has not bootstrapped yet', async () => {
+    for (const verb of ['create', 'get', 'patch', 'update', 'delete']) {
+      expect(await decide(secret(verb, tokenOf('child'), 'kube-system')), verb).toBe('allow');
+      expect(await decide(secret(verb, tokenOf('child'), 'kube-system'), 'b'), verb).toBe('no-opinion');
+      // Bootstrapped: the token is no longer reachable, nor is one of another seed's ManagedSeed.
+      expect(await decide(secret(verb, tokenOf('done'), 'kube-system')), verb).toBe('no-opinion');
+      expect(await decide(secret(verb, tokenOf('other'), 'kube-system')), verb).toBe('no-opinion');
+    }
+    // The ServiceAccount mode has no token.
+    expect(await decide(secret('get', tokenOf('child-sa'), 'kube-system'))).toBe('no-opinion');
+  });
+
+  it('bootstraps again when the child Seed’s client certificate expired or the ManagedSeed asks for renew-kubeconfig', async () => {
+    const expired = staticListers(
+      world.map((o) =>
+        o.kind === 'Seed' && o.metadata.name === 'done'
+          ? seedObject('done', { clientCertificateExpirationTimestamp: '2020-01-01T00:00:00Z' })
+          : o,
+      ),
+    );
+    expect(await decide(secret('patch', tokenOf('done'), 'kube-system'), 'a', 'gardenlet', expired)).toBe('allow');
+    const renew = staticListers(
+      world.map((o) =>
+        o.kind === 'ManagedSeed' && o.metadata.name === 'done'
+          ? managedSeed('done', 'shoot-done', 'BootstrapToken', {
+              annotations: { 'gardener.cloud/operation': 'renew-kubeconfig' },
+            })
+          : o,
+      ),
+    );
+    expect(await decide(secret('patch', tokenOf('done'), 'kube-system'), 'a', 'gardenlet', renew)).toBe('allow');
+  });
+
+  it("reaches the seed template's backup Secret of its ManagedSeeds", async () => {
+    expect(await decide(secret('get', 'done-backup', 'garden'))).toBe('allow');
+    expect(await decide(secret('get', 'other-backup', 'garden'))).toBe('no-opinion');
+    expect(await decide(secret('get', 'other-backup', 'garden'), 'b')).toBe('allow');
+  });
+
+  it('lets the child gardenlet delete its own bootstrap token, ServiceAccount and ClusterRoleBinding', async () => {
+    expect(await decide(secret('delete', tokenOf('child'), 'kube-system'), 'child')).toBe('allow');
+    expect(await decide(secret('get', tokenOf('child'), 'kube-system'), 'child')).toBe('no-opinion');
+    expect(await decide(secret('delete', tokenOf('other'), 'kube-system'), 'child')).toBe('no-opinion');
+    expect(await decide(serviceAccount('delete', 'gardenlet-bootstrap-child-sa'), 'child-sa')).toBe('allow');
+    expect(await decide(serviceAccount('delete', 'gardenlet-bootstrap-child-sa'), 'child')).toBe('no-opinion');
+    const crb = 'gardener.cloud:system:seed-bootstrapper:garden:gardenlet-bootstrap-child-sa';
+    expect(await decide(binding('delete', crb), 'child-sa')).toBe('allow');
+    expect(await decide(binding('delete', crb), 'child')).toBe('no-opinion');
+  });
+
+  it('reaches the bootstrap ServiceAccount and its ClusterRoleBinding in ServiceAccount mode', async () => {
+    const crb = 'gardener.cloud:system:seed-bootstrapper:garden:gardenlet-bootstrap-child-sa';
+    for (const verb of ['create', 'get', 'patch', 'update']) {
+      expect(await decide(serviceAccount(verb, 'gardenlet-bootstrap-child-sa')), verb).toBe('allow');
+      expect(await decide(serviceAccount(verb, 'gardenlet-bootstrap-child-sa'), 'b'), verb).toBe('no-opinion');
+      expect(await decide(binding(verb, crb)), verb).toBe('allow');
+      expect(await decide(binding(verb, crb), 'b'), verb).toBe('no-opinion');
+    }
+    // The token mode has neither; the parent may not delete them; token requests are left to RBAC, as in Gardener.
+    expect(await decide(serviceAccount('get', 'gardenlet-bootstrap-child'))).toBe('no-opinion');
+    expect(await decide(serviceAccount('delete', 'gardenlet-bootstrap-child-sa'))).toBe('no-opinion');
+    expect(await decide(binding('delete', crb))).toBe('no-opinion');
+    expect(await decide(serviceAccount('create', 'gardenlet-bootstrap-child-sa', 'garden', 'token'))).toBe(
+      'no-opinion',
+    );
+    // Extensions of the parent seed only read them.
+    expect(await decide(serviceAccount('get', 'gardenlet-bootstrap-child-sa'), 'a', 'extension')).toBe('allow');
+    expect(await decide(serviceAccount('patch', 'gardenlet-bootstrap-child-sa'), 'a', 'extension')).toBe('no-opinion');
+    expect(await decide(binding('get', crb), 'a', 'extension')).toBe('allow');
+    expect(await decide(binding('create', crb), 'a', 'extension')).toBe('no-opinion');
+  });
+
+  it('reaches, as the graph, what is bound to a child seed (its Shoots, their Secrets); creations stay its own', async () => {
+    const nested = staticListers([
+      ...world,
+      shoot('on-done', 'done'),
+      // A grandchild: the ManagedSeed's Shoot runs on the child seed `done`.
+      managedSeed('grandchild', 'on-done', 'BootstrapToken'),
+      shoot('on-grandchild', 'grandchild'),
+    ]);
+    const shootOf = (verb: string, name: string) => core('shoots', verb, name, 'garden');
+    for (const [seed, expected] of [
+      ['a', 'allow'],
+      ['done', 'allow'],
+      ['b', 'no-opinion'],
+    ] as const) {
+      expect(await decide(shootOf('patch', 'on-grandchild'), seed, 'gardenlet', nested), seed).toBe(expected);
+      expect(await decide(core('seeds', 'update', 'grandchild'), seed, 'gardenlet', nested), seed).toBe(expected);
+      expect(await decide(secret('get', 'on-grandchild.kubeconfig', 'garden'), seed, 'gardenlet', nested), seed).toBe(
+        expected,
+      );
+    }
+    // The child's own gardenlet does not reach its parent's objects.
+    expect(await decide(shootOf('patch', 'shoot-done'), 'done', 'gardenlet', nested)).toBe('no-opinion');
+    // Creating a Shoot's Secret or a bootstrap token is for the seed the Shoot or ManagedSeed is on, only.
+    expect(await decide(secret('create', 'on-grandchild.kubeconfig', 'garden'), 'a', 'gardenlet', nested)).toBe(
+      'no-opinion',
+    );
+    expect(await decide(secret('create', tokenOf('grandchild'), 'kube-system'), 'a', 'gardenlet', nested)).toBe(
+      'no-opinion',
+    );
+    expect(await decide(secret('create', tokenOf('grandchild'), 'kube-system'), 'done', 'gardenlet', nested)).toBe(
+      'allow',
+    );
+    expect(await decide(secret('get', tokenOf('grandchild'), 'kube-system'), 'a', 'gardenlet', nested)).toBe('allow');
+  });
+
+  it('SeedRestriction admits deleting a child Seed only for the parent of a ManagedSeed being deleted', async () => {
+    const deleting = (name: string, seed: string) => ({
+      operation: 'DELETE' as const,
+      kind: { group: 'core.gardener.cloud', version: 'v1beta1', kind: 'Seed' },
+      resource: { group: 'core.gardener.cloud', version: 'v1beta1', resource: 'seeds' },
+      name,
+      object: null,
+      userInfo: { username: `gardener.cloud:system:seed:${seed}`, groups: ['gardener.cloud:system:seeds'] },
+    });
+    expect(SeedRestriction.handles(deleting('done', 'a'))).toBe(true);
+    expect((await runValidating([SeedRestriction], deleting('done', 'a'), ms)).allowed).toBe(true);
+    expect((await runValidating([SeedRestriction], deleting('done', 'done'), ms)).allowed).toBe(true);
+    const notParent = await runValidating([SeedRestriction], deleting('done', 'b'), ms);
+    expect(!notParent.allowed && notParent.message).toBe(
+      'seeds.core.gardener.cloud "done" is forbidden: object does not belong to seed "b"',
+    );
+    const notDeleting = await runValidating([SeedRestriction], deleting('child', 'a'), ms);
+    expect(!notDeleting.allowed && notDeleting.message).toBe(
+      'seeds.core.gardener.cloud "child" is forbidden: object can only be deleted if corresponding ManagedSeed has a deletion timestamp',
+    );
+    expect((await runValidating([SeedRestriction], deleting('unmanaged', 'a'), ms)).allowed).toBe(false);
   });
 });

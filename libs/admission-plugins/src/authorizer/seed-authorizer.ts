@@ -9,7 +9,18 @@
 // Extensions of a seed authenticate to the garden as ServiceAccounts `extension-*` of the `seed-<name>` namespace
 // (pkg/admissioncontroller/seedidentity): they belong to that seed with user type `extension` and get the gardenlet's
 // rights, except that Leases are theirs only in `seed-<name>` and ServiceAccounts only through the graph (read).
+// ManagedSeeds (managed-seeds.ts) connect a parent gardenlet — the one whose seed hosts a ManagedSeed's Shoot — to the
+// ManagedSeed, the child Seed and the child gardenlet's bootstrap objects; since the graph's paths run on through the
+// child Seed, what is bound to a child seed is the parent's too (the "seeds" of a gardenlet below are all it reaches).
 import type { KubeObject, Listers } from '../attributes.js';
+import {
+  BOOTSTRAP_SERVICE_ACCOUNT_PREFIX,
+  BOOTSTRAP_TOKEN_NAMESPACE,
+  bootstrapClusterRoleBindingName,
+  bootstrapTokenSecretName,
+  managedSeedEdges,
+  reachableSeeds,
+} from './managed-seeds.js';
 
 export const SEEDS_GROUP = 'gardener.cloud:system:seeds';
 export const SEED_USER_PREFIX = 'gardener.cloud:system:seed:';
@@ -122,24 +133,51 @@ const noOpinion = (reason: string): AuthorizationDecision => ({ decision: 'no-op
 /** The namespace in the garden holding the secrets synced for a seed. */
 export const seedNamespace = (seed: string) => `seed-${seed}`;
 
-/** Whether a Shoot (by namespace/name) is bound to `seed`. */
+/** Whether an object bound by `seedOf` is bound to one of `seeds`. */
+const boundTo = (seedNames: (string | undefined)[], seeds: ReadonlySet<string>) =>
+  seedNames.some((s) => s !== undefined && seeds.has(s));
+
+/** Whether a Shoot (by namespace/name) is bound to one of `seeds`. */
 async function shootOnSeed(
   listers: Listers,
-  seed: string,
+  seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
   const shoot = await listers.get(`${CORE}/v1beta1`, 'Shoot', name, namespace);
-  return Boolean(shoot && BOUND.shoots!.seedOf(shoot).includes(seed));
+  return Boolean(shoot && boundTo(BOUND.shoots!.seedOf(shoot), seeds));
 }
 
 const secretKey = (ref: { name?: string; namespace?: string } | undefined, fallbackNamespace?: string) =>
   ref?.name ? `${ref.namespace ?? fallbackNamespace ?? ''}/${ref.name}` : undefined;
 
-/** The Secrets (namespace/name) the objects bound to `seed` refer to. */
-export async function secretsOfSeed(listers: Listers, seed: string): Promise<Set<string>> {
+/**
+ * The Secrets (namespace/name) the objects bound to `seed` refer to; with `seeds`, those bound to any of them (the
+ * seeds a gardenlet reaches).
+ */
+export async function secretsOfSeed(
+  listers: Listers,
+  seed: string,
+  seeds: ReadonlySet<string> = new Set([seed]),
+): Promise<Set<string>> {
   const keys = new Set<string>();
   const add = (key: string | undefined) => key && keys.add(key);
+  for (const name of seeds) await addSeedSecrets(listers, name, add);
+  for (const bucket of await listers.list(`${CORE}/v1beta1`, 'BackupBucket')) {
+    if (!boundTo(BOUND.backupbuckets!.seedOf(bucket), seeds)) continue;
+    add(secretKey(bucket.spec?.credentialsRef));
+    add(secretKey(bucket.spec?.secretRef));
+    add(secretKey(bucket.status?.generatedSecretRef));
+  }
+  for (const shoot of await listers.list(`${CORE}/v1beta1`, 'Shoot')) {
+    if (!boundTo(BOUND.shoots!.seedOf(shoot), seeds)) continue;
+    await addShootSecrets(listers, shoot, add);
+  }
+  return keys;
+}
+
+/** The Secrets a Seed refers to: its backup and DNS credentials. */
+async function addSeedSecrets(listers: Listers, seed: string, add: (key: string | undefined) => unknown) {
   const seedObject = await listers.get(`${CORE}/v1beta1`, 'Seed', seed);
   add(secretKey(seedObject?.spec?.backup?.credentialsRef));
   add(secretKey(seedObject?.spec?.backup?.secretRef));
@@ -154,33 +192,27 @@ export async function secretsOfSeed(listers: Listers, seed: string): Promise<Set
     const credentials = ref as { kind?: string; name?: string; namespace?: string } | undefined;
     if (credentials?.kind === 'Secret') add(secretKey(credentials));
   }
-  for (const bucket of await listers.list(`${CORE}/v1beta1`, 'BackupBucket')) {
-    if (!BOUND.backupbuckets!.seedOf(bucket).includes(seed)) continue;
-    add(secretKey(bucket.spec?.credentialsRef));
-    add(secretKey(bucket.spec?.secretRef));
-    add(secretKey(bucket.status?.generatedSecretRef));
+}
+
+/** The Secrets a Shoot refers to: its binding's credentials and its `spec.resources` Secrets. */
+async function addShootSecrets(listers: Listers, shoot: KubeObject, add: (key: string | undefined) => unknown) {
+  const ns = shoot.metadata?.namespace;
+  if (shoot.spec?.credentialsBindingName) {
+    const binding = await listers.get(
+      'security.gardener.cloud/v1alpha1',
+      'CredentialsBinding',
+      shoot.spec.credentialsBindingName,
+      ns,
+    );
+    if (binding?.credentialsRef?.kind === 'Secret') add(secretKey(binding.credentialsRef, ns));
   }
-  for (const shoot of await listers.list(`${CORE}/v1beta1`, 'Shoot')) {
-    if (!BOUND.shoots!.seedOf(shoot).includes(seed)) continue;
-    const ns = shoot.metadata?.namespace;
-    if (shoot.spec?.credentialsBindingName) {
-      const binding = await listers.get(
-        'security.gardener.cloud/v1alpha1',
-        'CredentialsBinding',
-        shoot.spec.credentialsBindingName,
-        ns,
-      );
-      if (binding?.credentialsRef?.kind === 'Secret') add(secretKey(binding.credentialsRef, ns));
-    }
-    if (shoot.spec?.secretBindingName) {
-      const binding = await listers.get(`${CORE}/v1beta1`, 'SecretBinding', shoot.spec.secretBindingName, ns);
-      add(secretKey(binding?.secretRef, ns));
-    }
-    for (const resource of shoot.spec?.resources ?? []) {
-      if (resource.resourceRef?.kind === 'Secret') add(`${ns}/${resource.resourceRef.name}`);
-    }
+  if (shoot.spec?.secretBindingName) {
+    const binding = await listers.get(`${CORE}/v1beta1`, 'SecretBinding', shoot.spec.secretBindingName, ns);
+    add(secretKey(binding?.secretRef, ns));
   }
-  return keys;
+  for (const resource of shoot.spec?.resources ?? []) {
+    if (resource.resourceRef?.kind === 'Secret') add(`${ns}/${resource.resourceRef.name}`);
+  }
 }
 
 /** Gardener's suffixes of the InternalSecrets gardenlets write for their shoots in the project namespace. */
@@ -189,25 +221,25 @@ export const SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES = ['ca-client'];
 /** An InternalSecret `<shoot>.<suffix>` (Gardener's internal suffixes) of a Shoot on `seed`. */
 async function isShootInternalSecret(
   listers: Listers,
-  seed: string,
+  seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
   const suffix = SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES.find((s) => name.endsWith(`.${s}`));
   if (!suffix) return false;
   const shootName = name.slice(0, -(suffix.length + 1));
-  return shootName !== '' && (await shootOnSeed(listers, seed, namespace, shootName));
+  return shootName !== '' && (await shootOnSeed(listers, seeds, namespace, shootName));
 }
 
 /** Secrets gardenlets write for their shoots in the project namespace: `<shoot>.<suffix>` (ca-cluster, kubeconfig, ...). */
 async function isShootSecret(
   listers: Listers,
-  seed: string,
+  seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
   const dot = name.indexOf('.');
-  return dot > 0 && (await shootOnSeed(listers, seed, namespace, name.slice(0, dot)));
+  return dot > 0 && (await shootOnSeed(listers, seeds, namespace, name.slice(0, dot)));
 }
 
 /** Gardener's prefix of the Secrets a gardenlet copies from its BackupBuckets' extensions into the garden. */
@@ -219,14 +251,14 @@ export const GENERATED_BUCKET_SECRET_PREFIX = 'generated-bucket-';
  */
 async function isGeneratedBucketSecret(
   listers: Listers,
-  seed: string,
+  seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
   if (namespace !== 'garden' || !name.startsWith(GENERATED_BUCKET_SECRET_PREFIX)) return false;
   const bucketName = name.slice(GENERATED_BUCKET_SECRET_PREFIX.length);
   const bucket = bucketName ? await listers.get(`${CORE}/v1beta1`, 'BackupBucket', bucketName) : undefined;
-  return Boolean(bucket && BOUND.backupbuckets!.seedOf(bucket).includes(seed));
+  return Boolean(bucket && boundTo(BOUND.backupbuckets!.seedOf(bucket), seeds));
 }
 
 const LEASE_VERBS_OF_EXTENSIONS = ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete', 'deletecollection'];
@@ -243,6 +275,11 @@ export async function authorizeSeed(
 ): Promise<AuthorizationDecision> {
   const group = a.group ?? '';
   const { verb, resource, name, namespace } = a;
+  // The seeds whose objects the gardenlet reaches (its own and its ManagedSeeds' children), computed when needed.
+  let reached: Promise<Set<string>> | undefined;
+  const reach = () => (reached ??= reachableSeeds(listers, seed));
+  // What a gardenlet may create belongs to its own seed (Gardener's SeedRestriction), not to the seeds it reaches.
+  const scope = async () => (verb === 'create' ? new Set([seed]) : await reach());
 
   if (READABLE[group]?.includes(resource) && READ.includes(verb))
     return allow(`${resource} are readable by gardenlets`);
@@ -253,9 +290,17 @@ export async function authorizeSeed(
   }
 
   if (group === CORE && resource === 'seeds') {
-    if (verb === 'list' || verb === 'watch') return allow('gardenlets watch seeds');
+    // Gardener's always-allowed verbs of Seeds: create (SeedRestriction checks the name), get, list, watch.
+    if (verb === 'list' || verb === 'watch' || verb === 'get') return allow('gardenlets read seeds');
     if (verb === 'create') return allow('gardenlets register their seed');
-    return name === seed ? allow('its own seed') : noOpinion(`seed ${name ?? ''} is not ${seed}`);
+    if (name === seed) return allow('its own seed');
+    // The Seed of a ManagedSeed whose Shoot is on this seed (Seed → ManagedSeed → Shoot → Seed): the parent gardenlet
+    // updates and deletes it (SeedRestriction admits the deletion once the ManagedSeed is being deleted).
+    if (['update', 'patch', 'delete'].includes(verb) && (!a.subresource || a.subresource === 'status') && name) {
+      if ((await managedSeedEdges(listers, await reach(), new Date())).seeds.has(name))
+        return allow('seed of a managed seed whose shoot is on its seed');
+    }
+    return noOpinion(`seed ${name ?? ''} is not ${seed}`);
   }
 
   if (group === 'coordination.k8s.io' && resource === 'leases') {
@@ -292,33 +337,63 @@ export async function authorizeSeed(
       return noOpinion(`bastions/${a.subresource} is not handled for gardenlets`);
     if (!name) return noOpinion(`${verb} ${resource} needs a name`);
     if (resource === 'shootstates') {
-      return (await shootOnSeed(listers, seed, namespace, name))
+      return (await shootOnSeed(listers, await reach(), namespace, name))
         ? allow('state of a shoot on its seed')
         : noOpinion('shoot not on its seed');
     }
     const object = await listers.get(bound.apiVersion, bound.kind, name, namespace);
     if (!object) return noOpinion(`${resource} ${name} not found`);
-    return bound.seedOf(object).includes(seed)
+    return boundTo(bound.seedOf(object), await reach())
       ? allow(`${bound.kind} bound to seed ${seed}`)
       : noOpinion(`${bound.kind} ${namespace ? `${namespace}/` : ''}${name} is not bound to seed ${seed}`);
   }
 
   if (group === 'seedmanagement.gardener.cloud' && resource === 'managedseeds') {
-    if (verb === 'list' || verb === 'watch') return allow('gardenlets watch managed seeds');
-    if (!name) return noOpinion('needs a name');
-    const managedSeed = await listers.get('seedmanagement.gardener.cloud/v1alpha1', 'ManagedSeed', name, namespace);
-    const shootName = managedSeed?.spec?.shoot?.name;
-    return shootName && (await shootOnSeed(listers, seed, namespace, shootName))
+    // Gardener: get, list and watch always; update and patch (also of the status) through the graph; nothing else.
+    if (a.subresource && a.subresource !== 'status')
+      return noOpinion('only the following subresources are allowed for this resource type: [status]');
+    if (READ.includes(verb)) return allow('gardenlets read managed seeds');
+    if (verb !== 'update' && verb !== 'patch')
+      return noOpinion('only the following verbs are allowed for this resource type: [update patch get list watch]');
+    if (!name) return noOpinion('No Object name found');
+    return (await managedSeedEdges(listers, await reach(), new Date())).managedSeeds.has(`${namespace ?? ''}/${name}`)
       ? allow('managed seed whose shoot is on its seed')
       : noOpinion('managed seed not on its seed');
   }
 
+  if (group === 'rbac.authorization.k8s.io' && resource === 'clusterrolebindings') {
+    if (a.subresource) return noOpinion('only the following subresources are allowed for this resource type: []');
+    // The child gardenlet deletes its bootstrap ClusterRoleBinding once bootstrapped (its Seed may not exist yet).
+    const own = bootstrapClusterRoleBindingName('garden', `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`);
+    if (userType === 'gardenlet' && verb === 'delete' && name === own) return allow('its own bootstrap binding');
+    // Extensions get the read-only subset of the gardenlet's rights.
+    const verbs = userType === 'extension' ? ['get'] : ['create', 'get', 'patch', 'update'];
+    if (!verbs.includes(verb)) return noOpinion(`${verb} is not allowed for cluster role bindings`);
+    if (!name) return noOpinion('No Object name found');
+    return (await managedSeedEdges(listers, await scope(), new Date())).clusterRoleBindings.has(name)
+      ? allow('bootstrap binding of a managed seed whose shoot is on its seed')
+      : noOpinion(`no relationship found between seed '${seed}' and this object`);
+  }
+
   if (group === '' && resource === 'serviceaccounts') {
-    // Gardener gives extensions `get` on the ServiceAccounts its graph connects to their seed (the bootstrap
-    // ServiceAccounts of ManagedSeeds), which this subset of the graph does not model.
-    if (userType === 'extension') return noOpinion('extensions may only read service accounts related to their seed');
+    const bootstrapServiceAccount = async () =>
+      Boolean(name) &&
+      !a.subresource &&
+      (await managedSeedEdges(listers, await scope(), new Date())).serviceAccounts.has(`${namespace ?? ''}/${name}`);
+    // Extensions may read the ServiceAccounts the graph connects to their seed (the ManagedSeeds' bootstrap ones).
+    if (userType === 'extension') {
+      return verb === 'get' && (await bootstrapServiceAccount())
+        ? allow('bootstrap service account of a managed seed whose shoot is on its seed')
+        : noOpinion('extensions may only read service accounts related to their seed');
+    }
+    // The child gardenlet deletes its bootstrap ServiceAccount once bootstrapped (its Seed may not exist yet).
+    if (verb === 'delete' && namespace === 'garden' && name === `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`)
+      return allow('its own bootstrap service account');
     // The gardenlet manages the ServiceAccounts of its seed namespace (its extensions' `extension-*`), tokens included.
     if (namespace === seedNamespace(seed)) return allow('service accounts of its seed namespace');
+    // The bootstrap ServiceAccounts of ManagedSeeds on its seed, while their gardenlets still have to bootstrap.
+    if (['create', 'get', 'patch', 'update'].includes(verb) && (await bootstrapServiceAccount()))
+      return allow('bootstrap service account of a managed seed whose shoot is on its seed');
     return noOpinion(`service account ${namespace ?? ''}/${name ?? ''} does not belong to seed ${seed}`);
   }
 
@@ -329,7 +404,7 @@ export async function authorizeSeed(
     if (!['get', 'update', 'patch', 'delete', 'list', 'watch'].includes(verb))
       return noOpinion(`${verb} is not allowed for internal secrets`);
     if (!name) return noOpinion('No Object name found');
-    return (await isShootInternalSecret(listers, seed, namespace, name))
+    return (await isShootInternalSecret(listers, await reach(), namespace, name))
       ? allow('internal secret of a shoot on its seed')
       : noOpinion(`no relationship found between seed '${seed}' and this object`);
   }
@@ -337,13 +412,26 @@ export async function authorizeSeed(
   if (group === '' && resource === 'secrets') {
     if (namespace === seedNamespace(seed)) return allow('secrets of its seed namespace');
     if (verb === 'list' || verb === 'watch' || !name) return noOpinion('secrets are listed only in the seed namespace');
-    if (verb === 'create' && (await isShootSecret(listers, seed, namespace, name)))
+    // The child gardenlet deletes its bootstrap token once bootstrapped (its Seed may not exist yet).
+    if (
+      verb === 'delete' &&
+      namespace === BOOTSTRAP_TOKEN_NAMESPACE &&
+      name === bootstrapTokenSecretName({ namespace: 'garden', name: seed })
+    )
+      return allow('its own bootstrap token');
+    // ManagedSeeds on its seed: their seed templates' backup Secrets and the bootstrap tokens still to be used.
+    if (
+      ['create', 'get', 'patch', 'update', 'delete'].includes(verb) &&
+      (await managedSeedEdges(listers, await scope(), new Date())).secrets.has(`${namespace ?? ''}/${name}`)
+    )
+      return allow('secret of a managed seed whose shoot is on its seed');
+    if (verb === 'create' && (await isShootSecret(listers, await scope(), namespace, name)))
       return allow('secret of a shoot on its seed');
-    if (await isGeneratedBucketSecret(listers, seed, namespace, name))
+    if (await isGeneratedBucketSecret(listers, await scope(), namespace, name))
       return allow('generated secret of a BackupBucket of its seed');
-    if ((await secretsOfSeed(listers, seed)).has(`${namespace ?? ''}/${name}`))
+    if ((await secretsOfSeed(listers, seed, await scope())).has(`${namespace ?? ''}/${name}`))
       return allow('secret referenced by an object of its seed');
-    if (await isShootSecret(listers, seed, namespace, name)) return allow('secret of a shoot on its seed');
+    if (await isShootSecret(listers, await scope(), namespace, name)) return allow('secret of a shoot on its seed');
     return noOpinion(`secret ${namespace}/${name} does not belong to seed ${seed}`);
   }
 

@@ -21,28 +21,132 @@ const defaultDomain: KubeObject = {
 };
 
 describe('ShootDNS', () => {
-  it('gives a Shoot without a domain <shoot>.<project>.<default domain>', async () => {
-    const result = await runChain(
-      [ShootDNS],
-      request('CREATE', example('local/shoot.yaml')),
-      staticListers([project(), defaultDomain]),
-    );
-    expect(result.allowed && result.object?.spec.dns).toEqual({ domain: 'local.local.local.gardener.cloud' });
+  const bound = (change: (shoot: KubeObject) => void = () => undefined) => {
+    const shoot = example('local/shoot.yaml');
+    shoot.spec.seedName = 'local';
+    change(shoot);
+    return shoot;
+  };
+  const seed = (defaults?: { domain: string }[]): KubeObject => ({
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Seed',
+    metadata: { name: 'local' },
+    spec: { dns: defaults ? { defaults } : {} },
+  });
+  const domainSecret = (name: string, domain: string, priority?: string): KubeObject => ({
+    ...defaultDomain,
+    metadata: {
+      ...defaultDomain.metadata,
+      name,
+      annotations: {
+        'dns.gardener.cloud/domain': domain,
+        'dns.gardener.cloud/provider': 'local',
+        ...(priority ? { 'dns.gardener.cloud/domain-default-priority': priority } : {}),
+      },
+    },
   });
 
-  it('leaves Shoots alone when the garden has no default domain', async () => {
+  it('gives a Shoot without a domain <shoot>.<project>.<default domain> once it is bound to a seed', async () => {
+    const listers = staticListers([project(), defaultDomain, seed()]);
+    const unbound = await runChain([ShootDNS], request('CREATE', example('local/shoot.yaml')), listers);
+    expect(unbound).toEqual({ allowed: true, warnings: [] });
+    const created = await runChain([ShootDNS], request('CREATE', bound()), listers);
+    expect(created.allowed && created.object?.spec.dns).toEqual({ domain: 'local.local.local.gardener.cloud' });
+    // The scheduler binds with an update of spec.seedName.
+    const binding = await runChain([ShootDNS], request('UPDATE', bound(), example('local/shoot.yaml')), listers);
+    expect(binding.allowed && binding.object?.spec.dns).toEqual({ domain: 'local.local.local.gardener.cloud' });
+  });
+
+  it("takes the highest priority default domain, or the seed's spec.dns.defaults when it has any", async () => {
+    const secrets = [domainSecret('a', 'a.example.com'), domainSecret('b', 'b.example.com', '10')];
+    const byPriority = await runChain(
+      [ShootDNS],
+      request('CREATE', bound()),
+      staticListers([project(), seed(), ...secrets]),
+    );
+    expect(byPriority.allowed && byPriority.object?.spec.dns.domain).toBe('local.local.b.example.com');
+    const bySeed = await runChain(
+      [ShootDNS],
+      request('CREATE', bound()),
+      staticListers([project(), seed([{ domain: 'seed.example.com' }]), ...secrets]),
+    );
+    expect(bySeed.allowed && bySeed.object?.spec.dns.domain).toBe('local.local.seed.example.com');
+  });
+
+  it('leaves Shoots alone when the garden has no default domain, and unmanaged DNS', async () => {
+    expect(await runChain([ShootDNS], request('CREATE', bound()), staticListers([project(), seed()]))).toEqual({
+      allowed: true,
+      warnings: [],
+    });
+    const unmanaged = bound((s) => (s.spec.dns = { providers: [{ type: 'unmanaged' }] }));
     expect(
-      await runChain([ShootDNS], request('CREATE', example('local/shoot.yaml')), staticListers([project()])),
+      await runChain([ShootDNS], request('CREATE', unmanaged), staticListers([project(), seed(), defaultDomain])),
     ).toEqual({ allowed: true, warnings: [] });
   });
 
-  it('refuses another name under the default domain', async () => {
-    const shoot = example('local/shoot.yaml');
-    shoot.spec.dns = { domain: 'other.local.gardener.cloud' };
-    const result = await runChain([ShootDNS], request('CREATE', shoot), staticListers([project(), defaultDomain]));
-    expect(!result.allowed && result.message).toContain(
-      'spec.dns.domain: Invalid value: "other.local.gardener.cloud": the domain is a subdomain of the default domain "local.gardener.cloud": it must be "local.local.local.gardener.cloud"',
+  it('marks the first provider of a domain of its own primary, and keeps a primary flag an update dropped', async () => {
+    const listers = staticListers([project(), seed(), defaultDomain]);
+    const own = bound(
+      (s) => (s.spec.dns = { domain: 'api.example.org', providers: [{ type: 'aws-route53', secretName: 'dns' }] }),
     );
+    const created = await runChain([ShootDNS], request('CREATE', own), listers);
+    expect(created.allowed && created.object?.spec.dns.providers).toEqual([
+      { type: 'aws-route53', secretName: 'dns', primary: true },
+    ]);
+    const old = bound(
+      (s) =>
+        (s.spec.dns = {
+          domain: 'api.example.org',
+          providers: [{ type: 'aws-route53', secretName: 'dns', primary: true }],
+        }),
+    );
+    const dropped = bound(
+      (s) =>
+        (s.spec.dns = {
+          domain: 'api.example.org',
+          providers: [
+            { type: 'other', secretName: 'x' },
+            { type: 'aws-route53', secretName: 'dns' },
+          ],
+        }),
+    );
+    const updated = await runChain([ShootDNS], request('UPDATE', dropped, old), listers);
+    expect(updated.allowed && updated.object?.spec.dns.providers).toEqual([
+      { type: 'other', secretName: 'x' },
+      { type: 'aws-route53', secretName: 'dns', primary: true },
+    ]);
+  });
+
+  it('refuses another name under the default domain, and a primary provider with it', async () => {
+    const listers = staticListers([project(), defaultDomain]);
+    const shoot = example('local/shoot.yaml');
+    shoot.spec.dns = { domain: 'other.local.gardener.cloud', providers: [{ type: 'local', primary: true }] };
+    const result = await runChain([ShootDNS], request('CREATE', shoot), listers);
+    expect(!result.allowed && result.code).toBe(422);
+    expect(!result.allowed && result.message).toContain(
+      `spec.dns.domain: Invalid value: "other.local.gardener.cloud": shoot uses a default domain but does not match expected scheme: <shoot-name>.<project-name>.<default-domain> (expected 'local.local.local.gardener.cloud', but got 'other.local.gardener.cloud')`,
+    );
+    expect(!result.allowed && result.message).toContain(
+      'spec.dns.providers[0].primary: Invalid value: true: primary dns provider must not be set when default domain is used',
+    );
+    // A shoot with a generated name: <random>.<project>.<default domain>.
+    const generated = example('local/shoot.yaml');
+    generated.metadata = { ...generated.metadata, name: '', generateName: 'gen-' };
+    generated.spec.dns = { domain: 'x1y2z.local.local.gardener.cloud' };
+    expect((await runChain([ShootDNS], request('CREATE', generated), listers)).allowed).toBe(true);
+    generated.spec.dns = { domain: 'x1y2z.other.local.gardener.cloud' };
+    expect((await runChain([ShootDNS], request('CREATE', generated), listers)) as { message?: string }).toMatchObject({
+      message: expect.stringContaining("expected '.local.local.gardener.cloud' to be a suffix"),
+    });
+  });
+
+  it('checks the format on updates only while the shoot was unbound or had no domain', async () => {
+    const listers = staticListers([project(), seed(), defaultDomain]);
+    const wrong = bound((s) => (s.spec.dns = { domain: 'other.local.gardener.cloud' }));
+    expect((await runChain([ShootDNS], request('UPDATE', wrong, wrong), listers)).allowed).toBe(true);
+    const unbound = example('local/shoot.yaml');
+    unbound.spec.dns = { domain: 'other.local.gardener.cloud' };
+    expect((await runChain([ShootDNS], request('UPDATE', wrong, unbound), listers)).allowed).toBe(false);
   });
 });
 

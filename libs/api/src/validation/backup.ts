@@ -31,12 +31,8 @@ export function validateBackupEntry(entry: BackupEntry, old?: BackupEntry): Fiel
   const s = entry.spec;
   if (!s) return [...errors, required(spec)];
   if (!s.bucketName) errors.push(required(spec.child('bucketName'), 'must provide a bucket name'));
-  if (old) {
-    errors.push(...validateObjectMetaUpdate(entry.metadata, old.metadata));
-    // The bucket only changes together with the seed (control plane migration).
-    if (s.bucketName !== old.spec.bucketName && s.seedName === old.spec.seedName) {
-      errors.push(immutable(spec.child('bucketName'), s.bucketName));
-    }
-  }
+  // As Gardener's, the spec has no immutable field: a control plane migration moves the entry to the destination
+  // seed first and, when etcd's backups are copied, to the destination's bucket later in the restore.
+  if (old) errors.push(...validateObjectMetaUpdate(entry.metadata, old.metadata));
   return errors;
 }

@@ -1,5 +1,17 @@
 export * from './field.js';
 export { validateShoot } from './shoot/index.js';
+export {
+  RotationOperations,
+  isRolloutWorkersOperation,
+  rolloutWorkersPools,
+  rotationOperationErrors,
+  rotationPhase,
+  shootInHibernation,
+  shootReadyForRotationStart,
+  validateShootRotationOperation,
+  type PhasedCredentialKind,
+  type ShootRotationPhase,
+} from './shoot/rotation.js';
 export { validateSeed } from './seed.js';
 export { validateCloudProfile, validateNamespacedCloudProfile } from './cloudprofile.js';
 export {

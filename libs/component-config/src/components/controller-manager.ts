@@ -1,8 +1,9 @@
 // ControllerManagerConfiguration (controllermanager.config.gardener.cloud/v1alpha1), the
 // gardener-controller-manager's format. Defaults follow Gardener's
-// pkg/controllermanager/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging,
-// project quotas, ...) are reported as ignored by the loader.
+// pkg/controllermanager/apis/config/v1alpha1/defaults.go; blocks that are not modelled (debugging, ...) are
+// reported as ignored by the loader.
 import { z } from 'zod';
+import { isQuantity, labelSelectorAsSelector, LabelSelectorError, quantityErrors } from '@gardener-ts/api';
 import {
   duration,
   featureGates,
@@ -12,7 +13,7 @@ import {
   probesAndMetrics,
   serverRuntime,
 } from '../common.js';
-import type { ComponentConfigSpec } from '../spec.js';
+import type { ComponentConfigSpec, FieldError } from '../spec.js';
 
 /** Gardener's DefaultControllerConcurrentSyncs for the controller-manager. */
 const DEFAULT_CONCURRENT_SYNCS = 5;
@@ -34,6 +35,50 @@ const gardenClientConnection = z
     burst: z.number().int().nonnegative().default(100),
   })
   .prefault({});
+
+/** A metav1.LabelSelector; its keys, values and operators are checked in {@link validate}. */
+const labelSelector = z.object({
+  matchLabels: z.record(z.string(), z.string()).optional(),
+  matchExpressions: z
+    .array(z.object({ key: z.string(), operator: z.string(), values: z.array(z.string()).optional() }))
+    .optional(),
+});
+
+/**
+ * The ResourceQuota template of a project quota (`controllers.project.quotas[].config`): the parts Gardener's project
+ * controller uses — labels, annotations and `spec.hard` (quantities, kept as text).
+ */
+const resourceQuotaTemplate = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: z
+    .object({
+      labels: z.record(z.string(), z.string()).optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  spec: z
+    .object({
+      hard: z
+        .record(
+          z.string(),
+          z
+            .union([z.string(), z.number()])
+            .transform(String)
+            .refine(isQuantity, { message: quantityErrors.formatWrong }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+
+/** One project quota: the ResourceQuota `config` for the projects `projectSelector` selects (none when absent). */
+const projectQuota = z.object({
+  config: resourceQuotaTemplate.optional(),
+  projectSelector: labelSelector.optional(),
+});
+
+export type ProjectQuotaConfiguration = z.infer<typeof projectQuota>;
 
 const controllers = z
   .object({
@@ -62,6 +107,8 @@ const controllers = z
         staleGracePeriodDays: z.number().int().nonnegative().default(14),
         staleExpirationTimeDays: z.number().int().nonnegative().default(90),
         staleSyncPeriod: duration('12h'),
+        /** ResourceQuotas for project namespaces; the first entry whose selector matches the project applies. */
+        quotas: z.array(projectQuota).optional(),
       })
       .prefault({}),
     quota: workers,
@@ -113,10 +160,27 @@ const schema = z.object({
 
 export type ControllerManagerConfiguration = z.infer<typeof schema>;
 
+/** Gardener's rules beyond the schema: each project quota needs a `config` and a valid `projectSelector`. */
+function validate(c: ControllerManagerConfiguration): FieldError[] {
+  const errors: FieldError[] = [];
+  c.controllers.project.quotas?.forEach((quota, i) => {
+    const path = `controllers.project.quotas[${i}]`;
+    try {
+      labelSelectorAsSelector(quota.projectSelector);
+    } catch (err) {
+      if (!(err instanceof LabelSelectorError)) throw err;
+      errors.push({ field: `${path}.projectSelector`, message: err.message });
+    }
+    if (!quota.config) errors.push({ field: `${path}.config`, message: 'must provide a quota config' });
+  });
+  return errors;
+}
+
 export const controllerManagerConfigSpec: ComponentConfigSpec<ControllerManagerConfiguration> = {
   component: 'gardener-controller-manager',
   apiVersion: 'controllermanager.config.gardener.cloud/v1alpha1',
   kind: 'ControllerManagerConfiguration',
   schema,
+  validate,
   runtime: serverRuntime,
 };

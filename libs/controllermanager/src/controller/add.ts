@@ -144,7 +144,11 @@ export const controllerRegistry: readonly ControllerEntry[] = [
     name: 'project',
     enabled: (c) => c.project.concurrentSyncs > 0,
     add: (mgr, { cluster, controllers }) =>
-      addProjectControllers(mgr, { cluster, concurrentSyncs: controllers.project.concurrentSyncs }),
+      addProjectControllers(mgr, {
+        cluster,
+        concurrentSyncs: controllers.project.concurrentSyncs,
+        quotas: controllers.project.quotas,
+      }),
   },
   protection('quota'),
   {

@@ -75,7 +75,11 @@ describe('extension resources', () => {
       ['cloud-config-local-original', 'reconcile', 'local'],
     ]);
     expect(oscs[0]!.spec.units?.map((u) => u.name)).toEqual(['gardener-node-agent.service']);
-    expect(oscs[1]!.spec.units?.map((u) => u.name)).toEqual(['kubelet.service', 'gardener-node-agent.service']);
+    expect(oscs[1]!.spec.units?.map((u) => u.name)).toEqual([
+      'kubelet.service',
+      'gardener-node-agent.service',
+      'sshd.service',
+    ]);
     expect(
       renderOperatingSystemConfigs(
         exampleValues((s) => (s.spec.provider.workers = [])),

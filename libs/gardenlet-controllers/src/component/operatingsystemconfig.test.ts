@@ -109,7 +109,11 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
     expect(secret.metadata.annotations['checksum/data-script']).toBe(createHash('sha256').update(raw).digest('hex'));
     expect(secret.metadata.labels['worker.gardener.cloud/pool']).toBe('local');
     const osc = parse(raw) as OSC;
-    expect(osc.spec.units?.map((u) => u.name)).toEqual(['kubelet.service', 'gardener-node-agent.service']);
+    expect(osc.spec.units?.map((u) => u.name)).toEqual([
+      'kubelet.service',
+      'gardener-node-agent.service',
+      'sshd.service',
+    ]);
     expect(osc.spec.files).toEqual(original.spec.files);
   });
 

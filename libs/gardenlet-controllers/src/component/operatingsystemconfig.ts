@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { IPNet, formatIPAddress, type Shoot, type extensionsv1alpha1 } from '@gardener-ts/api';
+import { sshAccessComponents } from './sshd.js';
 import { kubernetesVersion, shootNetworks, type ShootValues } from './values.js';
 
 export type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
@@ -53,6 +54,11 @@ export const BootstrappersGroup = 'system:bootstrappers';
 export interface NodeAccess {
   readonly apiServerURL: string;
   readonly caBundle: string;
+  /**
+   * The shoot's SSH public keys the nodes authorize (the current `ssh-keypair`, then the old one during a rotation);
+   * see sshd.ts. Used only when the shoot allows SSH access.
+   */
+  readonly sshPublicKeys?: readonly string[];
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -200,7 +206,8 @@ export function kubeletConfiguration(values: ShootValues, worker: Worker): strin
 
 /**
  * The `original` units and files of a pool's `reconcile` OSC, which gardener-node-agent applies: the kubelet with its
- * configuration and CA, and gardener-node-agent itself with its configuration.
+ * configuration and CA, gardener-node-agent itself with its configuration, and — with SSH access — sshd and the
+ * authorized keys (sshd.ts).
  */
 export function originalComponents(
   values: ShootValues,
@@ -212,6 +219,7 @@ export function originalComponents(
     inlineFile(KubeletPaths.ca, 0o644, access.caBundle),
   ];
   const nodeAgentFiles = [inlineFile(NodeAgentPaths.config, 0o600, nodeAgentConfiguration(values, worker, access))];
+  const ssh = sshAccessComponents(values.shoot, access.sshPublicKeys ?? []);
   return {
     units: [
       {
@@ -227,8 +235,9 @@ export function originalComponents(
         content: nodeAgentUnitContent(),
         filePaths: nodeAgentFiles.map((f) => f.path),
       },
+      ...ssh.units,
     ],
-    files: [...kubeletFiles, ...nodeAgentFiles],
+    files: [...kubeletFiles, ...nodeAgentFiles, ...ssh.files],
   };
 }
 

@@ -223,7 +223,7 @@ export const CONTROLLERS: Record<string, Entry> = {
     },
   },
   // The periodic ShootState backup (pkg/gardenlet/controller/shoot/state). Gardener starts it only for a seed no
-  // ManagedSeed backs; gardener-ts has no ManagedSeeds, so every seed gets it.
+  // ManagedSeed backs: the reconciler asks the garden once and stays idle on a managed seed.
   'shoot-state': {
     enabled: (c) => c.controllers.shootState.concurrentSyncs > 0,
     add: (mgr, d) =>
@@ -248,6 +248,10 @@ export const CONTROLLERS: Record<string, Entry> = {
         concurrentSyncs: managedSeed.concurrentSyncs,
         syncPeriodMs: ms(managedSeed.syncPeriod, 3600_000),
         waitSyncPeriodMs: ms(managedSeed.waitSyncPeriod, 15_000),
+        jitter: {
+          syncJitterPeriodMs: ms(managedSeed.syncJitterPeriod, 300_000),
+          jitterUpdates: managedSeed.jitterUpdates,
+        },
         parentConfig: d.config as unknown as Record<string, unknown>,
         chart: d.gardenletChart,
         ...(d.genericGardenCluster ? { garden: kubeconfigCluster(d.genericGardenCluster) } : {}),

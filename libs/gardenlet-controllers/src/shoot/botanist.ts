@@ -26,7 +26,7 @@ import { encryptedResources, KubeAPIServerName } from '../component/kube-apiserv
 import { KubeProxyManagedResourceName } from '../component/kube-proxy.js';
 import { GardenerResourceManagerName } from '../component/resource-manager.js';
 import { kubeconfigToken } from '../component/shoot-access.js';
-import { externalClusterDomain, hibernationEnabled, type ShootValues } from '../component/values.js';
+import { apiServerDomains, externalClusterDomain, hibernationEnabled, type ShootValues } from '../component/values.js';
 import type { DeleteSteps, ReconcileSteps, StepOrSkip } from './flow/operation.js';
 import {
   ControllerRegistrationKind,
@@ -51,6 +51,13 @@ import { BackupEntryMigrationSteps } from './backupentry-migration-steps.js';
 import { ContainerRuntimeSteps } from './containerruntime-steps.js';
 import { preferredAPIResources } from './discovery.js';
 import { InternalDNSRecordSteps, internalDNSSkipReason } from './dnsrecord-steps.js';
+import {
+  ExternalDNSRecordSteps,
+  externalDNSSkipReason,
+  readExternalDomain,
+  usesUnmanagedDNS,
+  type Domain,
+} from './external-dns.js';
 import {
   ExtensionSteps,
   extensionRegistrations,
@@ -81,6 +88,24 @@ export const CloudProviderPurposeLabel = { 'gardener.cloud/purpose': 'cloudprovi
 export const ReferencedResourcePrefix = 'ref-';
 /** The advertised address name for a shoot API server reached by its load balancer address (no DNS record). */
 export const AdvertisedAddressUnmanaged = 'unmanaged';
+
+/**
+ * The shoot's advertised addresses (Gardener's ToAdvertisedAddresses): `external` (`https://api.<spec.dns.domain>`)
+ * first, then `internal` (`https://api.<internal cluster domain>`); the load balancer address as `unmanaged` comes
+ * last — Gardener lists it only when there is no other, the local landscape always, since only the substrate's Pods
+ * resolve the `*.local.gardener.cloud` names and a user on the host reaches the API server by its load balancer (pure).
+ * The botanist passes only the domains whose DNS records exist (a record no registration serves is never written).
+ */
+export function advertisedAddresses(
+  domains: { internal?: string; external?: string },
+  loadBalancer: string,
+): { name: string; url: string }[] {
+  return [
+    ...(domains.external ? [{ name: 'external', url: `https://${domains.external}` }] : []),
+    ...(domains.internal ? [{ name: 'internal', url: `https://${domains.internal}` }] : []),
+    { name: AdvertisedAddressUnmanaged, url: loadBalancer },
+  ];
+}
 
 export { pollUntil, type BotanistWait } from './poll.js';
 
@@ -204,6 +229,8 @@ export class Botanist {
   private readonly wait: BotanistWait;
   private shootApi: ApiClient | undefined;
   private readonly seed: SeedClient;
+  // What the shoot's external domain is served with (read in `prepare`); an Error when reading it failed.
+  private externalDomain: Domain | Error | undefined;
 
   constructor(
     private readonly garden: GardenClient,
@@ -235,6 +262,15 @@ export class Botanist {
         .map((n) => n.kind),
     );
     this.extensionRegistrations = extensionRegistrations(registrations);
+    this.externalDomain = await this.readExternalDomain();
+  }
+
+  // The shoot's external domain with its provider, or the Error reading it (the deploy step reads again and fails).
+  private async readExternalDomain(): Promise<Domain | Error | undefined> {
+    if (!externalClusterDomain(this.values)) return undefined;
+    return readExternalDomain(this.garden, this.values).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
   }
 
   // The steps of the shoot's Extension resources (one instance per flow run: it remembers its reconcile requests).
@@ -258,7 +294,7 @@ export class Botanist {
   }
 
   // The DNS record steps of both flows: the internal record where the seed has an internal domain and a registration
-  // serves its type; external records (a shoot's `spec.dns.domain`) are not built locally yet.
+  // serves its type; the external record where the shoot has a domain (`spec.dns.domain`) with a served provider.
   private dnsRecordSteps(): Pick<
     ReconcileSteps,
     'deployInternalDNSRecord' | 'destroyInternalDNSRecord' | 'deployExternalDNSRecord' | 'destroyExternalDNSRecord'
@@ -267,16 +303,30 @@ export class Botanist {
       isRegistered(this.registrations, 'DNSRecord', type),
     );
     const internal = new InternalDNSRecordSteps(this.seed, this.garden, this.values, this.extensionStepOptions);
-    const external: StepOrSkip = externalClusterDomain(this.values)
-      ? { skip: 'external domain DNS records (spec.dns.domain) are not implemented in the local flow yet' }
-      : { skip: 'the shoot has no external domain (spec.dns.domain)' };
+    const externalSkip = externalDNSSkipReason(this.values.shoot, this.externalDomain, (type) =>
+      isRegistered(this.registrations, 'DNSRecord', type),
+    );
+    // Destroying needs no provider: skipped only when the shoot has no external record at all.
+    const externalDestroySkip = externalDNSSkipReason(this.values.shoot, undefined, () => true);
+    const external = new ExternalDNSRecordSteps(this.seed, this.values, this.extensionStepOptions);
     return {
       deployInternalDNSRecord: internalSkip
         ? { skip: internalSkip }
         : async (signal) => internal.deploy(loadBalancerHost(await this.kubeAPIServerService()), signal),
       destroyInternalDNSRecord: internalSkip ? { skip: internalSkip } : (signal) => internal.destroy(signal),
-      deployExternalDNSRecord: external,
-      destroyExternalDNSRecord: external,
+      deployExternalDNSRecord: externalSkip
+        ? { skip: externalSkip }
+        : async (signal) => {
+            const read = this.externalDomain instanceof Error ? await this.readExternalDomain() : this.externalDomain;
+            if (read instanceof Error) throw read;
+            this.externalDomain = read;
+            if (!read) throw new Error(`shoot ${this.values.namespace} has no external domain`);
+            await external.deploy(read, loadBalancerHost(await this.kubeAPIServerService()), signal);
+          },
+      // The record goes whatever its provider: only a shoot without a domain (or with unmanaged DNS) has none.
+      destroyExternalDNSRecord: externalDestroySkip
+        ? { skip: externalDestroySkip }
+        : (signal) => external.destroy(signal),
     };
   }
 
@@ -454,7 +504,9 @@ export class Botanist {
       nodeAccess: async () => ({
         apiServerURL: await this.nodeAPIServerURL(),
         caBundle: this.seedSteps.clusterCABundle,
+        sshPublicKeys: this.seedSteps.sshPublicKeys(),
       }),
+      sshPublicKey: () => this.seedSteps.sshPublicKeys()[0],
       shootClient: async () => this.shootClient(),
       ...(this.options.now ? { now: this.options.now } : {}),
     });
@@ -632,13 +684,16 @@ export class Botanist {
     const controlPlane = migrated('ControlPlane', false);
     const infrastructure = migrated('Infrastructure', false);
     const dns = this.dnsRecordSteps();
-    const internalDNS: StepOrSkip =
-      typeof dns.deployInternalDNSRecord === 'function'
+    // Each record by its name (`<shoot>-internal`, `<shoot>-external`), where its steps run.
+    const migrateDNSRecord = (purpose: 'internal' | 'external', deploy: StepOrSkip | undefined): StepOrSkip => {
+      const named = (obj: MigratableObject) => obj.metadata?.name === `${this.shoot.metadata?.name}-${purpose}`;
+      return typeof deploy === 'function'
         ? async (signal) => {
-            await m.migrate(['DNSRecord']);
-            await m.waitUntilMigrated(['DNSRecord'], signal);
+            await m.migrate(['DNSRecord'], named);
+            await m.waitUntilMigrated(['DNSRecord'], signal, named);
           }
-        : (dns.deployInternalDNSRecord ?? { skip: 'no internal DNS record' });
+        : (deploy ?? { skip: `no ${purpose} DNS record` });
+    };
     const backupEntry = this.backupEntryMigrationSteps();
     return {
       deployNamespace: r.deployNamespace,
@@ -698,8 +753,8 @@ export class Botanist {
       waitForInfrastructureMigrated: infrastructure.wait,
       destroyInfrastructure: infrastructure.destroy,
       waitForInfrastructureDeleted: d.waitForInfrastructureDeleted,
-      migrateExternalDNSRecord: dns.deployExternalDNSRecord ?? { skip: 'no external DNS record' },
-      migrateInternalDNSRecord: internalDNS,
+      migrateExternalDNSRecord: migrateDNSRecord('external', dns.deployExternalDNSRecord),
+      migrateInternalDNSRecord: migrateDNSRecord('internal', dns.deployInternalDNSRecord),
       destroyDNSRecords: async (signal) => {
         await m.destroy(['DNSRecord'], isMigrated);
         await m.waitUntilDeleted(['DNSRecord'], signal, isMigrated);
@@ -1115,11 +1170,22 @@ export class Botanist {
     );
   }
 
-  /** "Ensuring advertised addresses for the Shoot": the load balancer address (local mode has no DNS records). */
+  /**
+   * "Ensuring advertised addresses for the Shoot": the API server's domains whose DNS records the flow writes (an
+   * external domain with unmanaged DNS too: its owner writes the record), then its load balancer address.
+   */
   async updateAdvertisedAddresses(): Promise<void> {
     const url = loadBalancerURL(await this.kubeAPIServerService());
     if (!url) throw new Error(`Service ${this.values.namespace}/${KubeAPIServerName} has no load balancer address`);
-    await this.patchShootStatus({ advertisedAddresses: [{ name: AdvertisedAddressUnmanaged, url }] });
+    const { internal, external } = apiServerDomains(this.values);
+    const dns = this.dnsRecordSteps();
+    const domains = {
+      ...(external && (typeof dns.deployExternalDNSRecord === 'function' || usesUnmanagedDNS(this.values.shoot))
+        ? { external }
+        : {}),
+      ...(internal && typeof dns.deployInternalDNSRecord === 'function' ? { internal } : {}),
+    };
+    await this.patchShootStatus({ advertisedAddresses: advertisedAddresses(domains, url) });
   }
 
   /** "Deploying main and events etcd": the Etcd resources with a reconcile request. */

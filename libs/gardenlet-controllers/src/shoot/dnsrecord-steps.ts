@@ -1,8 +1,9 @@
-// The kube-apiserver's internal DNS record in the flows (Gardener's `botanist/dnsrecord.go` with the seed's internal
-// domain): the seed's `spec.dns.internal` credentials copied into the control plane namespace as
-// `dnsrecord-internal`, the DNSRecord `<shoot>-internal` for `api.<shoot>.<project>.<internal domain>` pointing at
-// the kube-apiserver's load balancer, deployed and waited for until its extension handled it; destroyed (and waited
-// for) when the shoot is hibernated and when it is deleted, with its Secret.
+// The kube-apiserver's DNS records in the flows (Gardener's `botanist/dnsrecord.go`): a record's credentials copied
+// into the control plane namespace (`dnsrecord-internal` / `dnsrecord-external`), the DNSRecord `<shoot>-internal` /
+// `<shoot>-external` for `api.<domain>` pointing at the kube-apiserver's load balancer, deployed and waited for until
+// its extension handled it; destroyed (and waited for) when the shoot is hibernated and when it is deleted, with its
+// Secret. The internal record uses the seed's internal domain (`spec.dns.internal`); the external one the shoot's
+// `spec.dns.domain` (./external-dns.ts).
 import { Kinds, isNotFound, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import { DNSRecordSecretNames, renderDNSRecord } from '../component/extensions.js';
 import type { ShootValues } from '../component/values.js';
@@ -20,25 +21,95 @@ export function internalDNSSkipReason(
   return undefined;
 }
 
-/** The internal DNS record steps of one flow run. */
-export class InternalDNSRecordSteps {
+/** What a DNS record is deployed with: its provider type, optional zone and the provider's credentials. */
+export interface DNSRecordProvider {
+  readonly type: string;
+  readonly zone?: string;
+  readonly credentials: { readonly type?: string; readonly data?: Record<string, string> };
+}
+
+/** Options of the DNS record steps: the clock of the reconcile requests and the polling of the waits. */
+export interface DNSRecordStepsOptions {
+  now?: () => Date;
+  wait?: Omit<WaitOptions, 'signal'>;
+}
+
+/** Deploy/wait and destroy/wait of one of the kube-apiserver's DNS records (`internal` or `external`). */
+export class APIServerDNSRecordSteps {
   private readonly resources: ExtensionResources;
 
   constructor(
     private readonly seed: Pick<Client, 'get' | 'patch' | 'delete'>,
-    private readonly garden: Pick<Client, 'get'>,
     private readonly values: ShootValues,
-    private readonly options: { now?: () => Date; wait?: Omit<WaitOptions, 'signal'> } = {},
+    private readonly purpose: 'internal' | 'external',
+    private readonly options: DNSRecordStepsOptions = {},
   ) {
     this.resources = new ExtensionResources(seed);
   }
 
-  private get key() {
+  /** The DNSRecord `<shoot>-<purpose>` in the control plane namespace. */
+  get key() {
     return {
       kind: 'DNSRecord',
-      name: `${this.values.shoot.metadata?.name}-internal`,
+      name: `${this.values.shoot.metadata?.name}-${this.purpose}`,
       namespace: this.values.namespace,
     };
+  }
+
+  /** The credentials Secret, the record for `address` with a reconcile request, and the wait for its extension. */
+  async deploy(provider: DNSRecordProvider, address: string, signal: AbortSignal): Promise<void> {
+    const secretName = DNSRecordSecretNames[this.purpose];
+    await this.seed.patch(
+      Kinds.Secret,
+      { namespace: this.values.namespace, name: secretName },
+      {
+        type: 'apply',
+        patch: {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: secretName, namespace: this.values.namespace },
+          type: provider.credentials.type ?? 'Opaque',
+          data: provider.credentials.data ?? {},
+        },
+        fieldManager: GardenletFieldManager,
+        force: true,
+      },
+    );
+    const now = (this.options.now?.() ?? new Date()).toISOString();
+    const record = renderDNSRecord(this.values, this.purpose, {
+      now,
+      providerType: provider.type,
+      address,
+      ...(provider.zone ? { zone: provider.zone } : {}),
+    });
+    if (!record) throw new Error(`shoot ${this.values.namespace} has no ${this.purpose} domain`);
+    await this.resources.deploy(record as unknown as KubernetesObject);
+    await this.resources.waitUntilReady(this.key, now, { ...this.options.wait, signal });
+  }
+
+  /** The record (waited for until its extension released it), then its Secret. */
+  async destroy(signal: AbortSignal): Promise<void> {
+    await this.resources.destroy(this.key);
+    await this.resources.waitUntilDeleted(this.key, { ...this.options.wait, signal });
+    await this.seed
+      .delete(Kinds.Secret, { namespace: this.values.namespace, name: DNSRecordSecretNames[this.purpose] })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+  }
+}
+
+/** The internal DNS record steps of one flow run. */
+export class InternalDNSRecordSteps {
+  private readonly record: APIServerDNSRecordSteps;
+
+  constructor(
+    seed: Pick<Client, 'get' | 'patch' | 'delete'>,
+    private readonly garden: Pick<Client, 'get'>,
+    private readonly values: ShootValues,
+    options: DNSRecordStepsOptions = {},
+  ) {
+    this.record = new APIServerDNSRecordSteps(seed, values, 'internal', options);
   }
 
   /** "Deploying internal domain DNS record": credentials, the record for `address`, and the wait for its extension. */
@@ -51,37 +122,22 @@ export class InternalDNSRecordSteps {
       );
     }
     const credentials = await this.garden.get(Kinds.Secret, { namespace: ref.namespace, name: ref.name ?? '' });
-    await this.seed.patch(
-      Kinds.Secret,
-      { namespace: this.values.namespace, name: DNSRecordSecretNames.internal },
+    await this.record.deploy(
       {
-        type: 'apply',
-        patch: {
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: DNSRecordSecretNames.internal, namespace: this.values.namespace },
-          type: credentials.type ?? 'Opaque',
-          data: credentials.data ?? {},
+        type: internal.type,
+        ...(internal.zone ? { zone: internal.zone } : {}),
+        credentials: {
+          ...(credentials.type ? { type: credentials.type } : {}),
+          ...(credentials.data ? { data: credentials.data } : {}),
         },
-        fieldManager: GardenletFieldManager,
-        force: true,
       },
+      address,
+      signal,
     );
-    const now = (this.options.now?.() ?? new Date()).toISOString();
-    const record = renderDNSRecord(this.values, 'internal', { now, providerType: internal.type, address });
-    if (!record) throw new Error(`seed ${this.values.seed.metadata?.name} has no internal domain`);
-    await this.resources.deploy(record as unknown as KubernetesObject);
-    await this.resources.waitUntilReady(this.key, now, { ...this.options.wait, signal });
   }
 
   /** "Destroying internal domain DNS record": the record (waited for until its extension released it), its Secret. */
-  async destroy(signal: AbortSignal): Promise<void> {
-    await this.resources.destroy(this.key);
-    await this.resources.waitUntilDeleted(this.key, { ...this.options.wait, signal });
-    await this.seed
-      .delete(Kinds.Secret, { namespace: this.values.namespace, name: DNSRecordSecretNames.internal })
-      .catch((err: unknown) => {
-        if (!isNotFound(err)) throw err;
-      });
+  destroy(signal: AbortSignal): Promise<void> {
+    return this.record.destroy(signal);
   }
 }

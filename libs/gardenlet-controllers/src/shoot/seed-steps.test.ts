@@ -136,6 +136,10 @@ describe('seed steps of the reconcile flow', () => {
     for (const name of Object.values(steps.secrets.secrets)) expect(names).toContain(name);
     expect(names.some((n) => n.startsWith('kube-apiserver-'))).toBe(true);
     const infra = await client.get(infrastructure, { name: 'local', namespace: values.namespace });
+    // The shoot allows SSH: the Infrastructure carries the current public key of its ssh-keypair.
+    const [sshPublicKey] = steps.sshPublicKeys();
+    expect(sshPublicKey).toMatch(/^ssh-rsa \S+$/);
+    expect((infra as unknown as { spec: { sshPublicKey?: string } }).spec.sshPublicKey).toBe(sshPublicKey);
     expect((infra as unknown as { status: { lastOperation: { state: string } } }).status.lastOperation.state).toBe(
       'Succeeded',
     );

@@ -82,7 +82,13 @@ import {
 } from '../component/secrets.js';
 import { externalClusterDomain, projectNameOfNamespace, shootNetworks, type ShootValues } from '../component/values.js';
 import { extensionKeyOf, ExtensionResources, type WaitOptions } from './extension-resources.js';
-import { secretsRotationConfig, sshKeypairConfig, withRotationOptions } from './rotation/secrets.js';
+import { SSHKeypairPublicKeyDataKey } from '../component/sshd.js';
+import {
+  RotatedSecretNames,
+  secretsRotationConfig,
+  sshKeypairConfig,
+  withRotationOptions,
+} from './rotation/secrets.js';
 import { shootEnablesSSHAccess } from './rotation/status.js';
 
 /** The identity of the gardenlet's secrets manager for shoot control planes. */
@@ -199,6 +205,17 @@ export class SeedShootSteps {
     return this.manager?.get(name, { class: cls });
   }
 
+  /**
+   * The shoot's SSH public keys (OpenSSH): the current `ssh-keypair`, then the old one while a rotation keeps it; none
+   * without SSH access (the keypair is generated only with it).
+   */
+  sshPublicKeys(): string[] {
+    return (['current', 'old'] as const).flatMap((cls) => {
+      const secret = this.managedSecret(RotatedSecretNames.SSHKeypair, cls);
+      return secret ? [decode(secret, SSHKeypairPublicKeyDataKey).toString().trim()] : [];
+    });
+  }
+
   /** The cluster CA bundle (PEM) of the last `initializeSecretsManagement`; throws before it ran. */
   get clusterCABundle(): string {
     if (!this.caBundle) throw new Error('secrets management has not been initialized');
@@ -214,7 +231,12 @@ export class SeedShootSteps {
   /** "Deploying Shoot infrastructure". */
   readonly deployInfrastructure = async (): Promise<void> => {
     const now = this.now();
-    await this.deployExtension(renderInfrastructure(this.values, { now }) as KubernetesObject, now);
+    // Gardener sets the current SSH public key on the Infrastructure when the shoot allows SSH access.
+    const [sshPublicKey] = this.sshPublicKeys();
+    await this.deployExtension(
+      renderInfrastructure(this.values, { now, ...(sshPublicKey ? { sshPublicKey } : {}) }) as KubernetesObject,
+      now,
+    );
   };
 
   /** "Waiting until shoot infrastructure has been reconciled". */

@@ -34,9 +34,11 @@ describe('worker steps of the reconcile flow', () => {
   const caBundle = () => env.server.credentials.ca.certPem;
   const stop = new AbortController();
   const wait = { interval: 50, timeout: 20_000 };
+  const sshPublicKey = 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQCshoot';
   const steps = (shootClient?: boolean) =>
     new WorkerSteps(client, values, {
-      nodeAccess: async () => ({ apiServerURL: env.server.url, caBundle: caBundle() }),
+      nodeAccess: async () => ({ apiServerURL: env.server.url, caBundle: caBundle(), sshPublicKeys: [sshPublicKey] }),
+      sshPublicKey: () => sshPublicKey,
       wait,
       ...(shootClient ? { shootClient: async () => client, nodeAgentResources: 'shootClient' as const } : {}),
     });
@@ -132,6 +134,12 @@ describe('worker steps of the reconcile flow', () => {
     };
     expect(config.apiServer.server).toBe(env.server.url);
     expect(Buffer.from(config.apiServer.caBundle, 'base64').toString()).toBe(caBundle());
+    // The nodes authorize the shoot's SSH key (the reconcile OSC, which node-agent applies).
+    const reconcileOSC = await client.get(OSCKind, {
+      namespace: values.namespace,
+      name: 'cloud-config-local-original',
+    });
+    expect(fileOf(reconcileOSC, '/home/gardener/.ssh/authorized_keys')).toBe(sshPublicKey);
 
     const second = steps();
     await second.deployOperatingSystemConfig();
@@ -163,7 +171,11 @@ describe('worker steps of the reconcile flow', () => {
       name: nodeAgentOSCSecretName(values, pool),
     });
     const osc = parse(Buffer.from(oscSecret.data!['osc.yaml']!, 'base64').toString()) as OSC;
-    expect(osc.spec.units?.map((u) => u.name)).toEqual(['kubelet.service', 'gardener-node-agent.service']);
+    expect(osc.spec.units?.map((u) => u.name)).toEqual([
+      'kubelet.service',
+      'gardener-node-agent.service',
+      'sshd.service',
+    ]);
 
     // Authenticate as a machine does: only the bootstrap token the machine controller created for it in the shoot.
     const token = 'a1b2c3.0123456789abcdef';
@@ -216,6 +228,7 @@ current-context: shoot
       name: 'osc-result-cloud-config-local-init',
       key: 'cloud_config',
     });
+    expect(worker.spec.sshPublicKey).toBe(sshPublicKey);
   });
 
   it("waits until every node of the pool carries its OSC Secret's checksum", async () => {

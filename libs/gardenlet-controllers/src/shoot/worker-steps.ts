@@ -42,6 +42,8 @@ export interface WorkerStepsOptions {
    * LoadBalancer's address) and the cluster CA bundle (PEM). Read when the OSCs are deployed.
    */
   readonly nodeAccess: () => Promise<NodeAccess>;
+  /** The shoot's current SSH public key, set on the Worker (Gardener's, with SSH access); none: not set. */
+  readonly sshPublicKey?: () => string | undefined;
   /** A client of the shoot: the nodes' OSC checksums are read with it (and node-agent's resources applied, see below). */
   readonly shootClient?: () => Promise<Pick<Client, 'patch' | 'list'>>;
   /**
@@ -238,10 +240,12 @@ export class WorkerSteps {
         throw err;
       });
     const providerStatus = infrastructure?.status?.providerStatus as Record<string, unknown> | undefined;
+    const sshPublicKey = this.options.sshPublicKey?.();
     return renderWorker(this.values, {
       now,
       userDataSecretNames,
       ...(providerStatus ? { infrastructureProviderStatus: providerStatus } : {}),
+      ...(sshPublicKey ? { sshPublicKey } : {}),
     });
   }
 

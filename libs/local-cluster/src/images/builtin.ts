@@ -2,11 +2,12 @@
 // API server, kube-controller-manager, kube-scheduler and kube-proxy the substrate's controller manager, scheduler and
 // service proxy (each with its flags translated); etcd runs the Debian etcd binary; etcd-druid's etcd-backup-restore
 // image runs `gardener-local etcdbrctl` (its snapshots and restores, same commands and flags); NATS runs the Debian
-// nats-server binary.
+// nats-server binary; the common shell images (busybox, alpine, debian, ubuntu) run the host programs their
+// containers name (`sh`, `sleep`, ...), as images with no program of their own.
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImageMap, type ImageMapEntry } from './image-map.js';
+import { CONTAINER_COMMAND, ImageMap, type ImageMapEntry } from './image-map.js';
 import { translateKubeApiServerArgs } from './kube-apiserver-flags.js';
 import { translateKubeControllerManagerArgs } from './kube-controller-manager-flags.js';
 import { translateKubeProxyArgs } from './kube-proxy-flags.js';
@@ -59,7 +60,25 @@ const MACHINE_IMAGES = ['gardener-ts/machine', 'local-skaffold/gardener-extensio
 // provider-local's bastion Pods (its Bastion actuator's image): the bastion program bundled with provider-local.
 const BASTION_IMAGES = ['gardener-ts/bastion'];
 // The official NATS image, as Docker Hub names it with and without its registry.
-const NATS_REPOSITORIES = ['nats', 'docker.io/library/nats', 'docker.io/nats', 'library/nats'];
+const NATS_REPOSITORIES = dockerHub('nats');
+// Shell images and their default command (the image's cmd, run when a container sets neither command nor args): as
+// Docker Hub names them, Gardener's mirror (provider-local's `local-ext-shoot-after-worker` runs its alpine) and the
+// Kubernetes e2e busybox that Gardener's testing guidelines recommend.
+const GARDENER_MIRROR = 'europe-docker.pkg.dev/gardener-project/releases/3rd';
+const SHELL_IMAGES: { repositories: string[]; cmd: string[] }[] = [
+  {
+    repositories: [...dockerHub('busybox'), `${GARDENER_MIRROR}/busybox`, 'registry.k8s.io/e2e-test-images/busybox'],
+    cmd: ['sh'],
+  },
+  { repositories: [...dockerHub('alpine'), `${GARDENER_MIRROR}/alpine`], cmd: ['/bin/sh'] },
+  { repositories: dockerHub('debian'), cmd: ['bash'] },
+  { repositories: dockerHub('ubuntu'), cmd: ['/bin/bash'] },
+];
+
+/** An official Docker Hub image under the names it goes by, with and without its registry. */
+function dockerHub(name: string): string[] {
+  return [name, `docker.io/library/${name}`, `docker.io/${name}`, `library/${name}`];
+}
 
 export interface BuiltinImageMapOptions {
   /** The gardener-ts workspace whose `dist/` holds the built apps and tools. */
@@ -125,5 +144,8 @@ export function builtinImageMap({ workspace, node = process.execPath }: BuiltinI
     ...ETCD_REPOSITORIES.map((image) => ({ image, ...etcd })),
     ...ETCD_BACKUP_RESTORE_REPOSITORIES.map((image) => ({ image, ...etcdBackupRestore })),
     ...NATS_REPOSITORIES.map((image) => ({ image, ...nats })),
+    ...SHELL_IMAGES.flatMap(({ repositories, cmd }) =>
+      repositories.map((image) => ({ image, command: CONTAINER_COMMAND, args: cmd })),
+    ),
   ]);
 }

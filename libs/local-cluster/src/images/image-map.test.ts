@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
 import { builtinImageMap, ETCD_BINARY } from './builtin.js';
 import { ImageMap, type TranslationContext } from './image-map.js';
 import { parseImageReference } from './image-ref.js';
-import { execArgv, MissingBinaryError, programArgv } from './program.js';
+import { execArgv, hostPrograms, MissingBinaryError, programArgv, type ProgramLookup } from './program.js';
 
 const context = (ignored: string[] = []): TranslationContext => ({
   stateDir: '/state',
@@ -139,6 +143,85 @@ describe('programArgv (the Kubernetes entrypoint rule)', () => {
   });
 });
 
+describe('images of host programs (command: container)', () => {
+  const shell = ImageMap.parse('images: [{ image: shell, command: container, args: [sh] }]').resolve('shell:1')!;
+  // A host with sh, sleep and echo in /host/bin.
+  const host: ProgramLookup = (word) =>
+    ['sh', 'sleep', 'echo'].includes(word.split('/').pop()!) ? `/host/bin/${word.split('/').pop()}` : undefined;
+  const run = (container: { command?: string[]; args?: string[] }) => programArgv(shell, container, context(), host);
+
+  it('runs the host program the command names, with the rest of the command and the args', () => {
+    expect(run({ command: ['/bin/sh', '-c'], args: ['echo hi'] })).toEqual(['/host/bin/sh', '-c', 'echo hi']);
+    expect(run({ command: ['sleep', '3600'] })).toEqual(['/host/bin/sleep', '3600']);
+  });
+  it('runs the args as the command when the container sets only args (`kubectl run --image=busybox -- sleep 1`)', () => {
+    expect(run({ args: ['sleep', '1'] })).toEqual(['/host/bin/sleep', '1']);
+  });
+  it("runs the image's default command when the container sets neither", () => {
+    expect(run({})).toEqual(['/host/bin/sh']);
+  });
+  it('fails a program the host does not have as a missing binary (exit code 127)', () => {
+    expect(() => run({ command: ['wget', 'http://x'] })).toThrow('exec: "wget": executable file not found in $PATH');
+    expect(() => run({ args: ['/usr/local/bin/app'] })).toThrow(
+      'exec: "/usr/local/bin/app": stat /usr/local/bin/app: no such file or directory',
+    );
+    const none = ImageMap.parse('images: [{ image: bare, command: container }]').resolve('bare')!;
+    expect(() => programArgv(none, {}, context(), host)).toThrow(MissingBinaryError);
+  });
+  it('runs exec commands (probes, kubectl exec) from the host the same way', () => {
+    expect(execArgv(shell, ['echo', 'ok'], host)).toEqual(['/host/bin/echo', 'ok']);
+    expect(() => execArgv(shell, ['ls'], host)).toThrow('exec: "ls": executable file not found in $PATH');
+  });
+  it('follows the Kubernetes rule: the command wins over the args, the args over the default command', () => {
+    const words = fc.array(fc.constantFrom('sh', 'sleep', '/bin/echo', 'wget', '-c', 'echo hi', ''), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.option(words, { nil: undefined }), fc.option(words, { nil: undefined }), (command, args) => {
+        const line = command?.length ? [...command, ...(args ?? [])] : args?.length ? args : ['sh'];
+        const program = host(line[0]!);
+        if (program) expect(run({ command, args })).toEqual([program, ...line.slice(1)]);
+        else expect(() => run({ command, args })).toThrow(MissingBinaryError);
+      }),
+    );
+  });
+  it('rejects binaries on an entry whose programs are the host’s, and any other command string', () => {
+    expect(() => ImageMap.parse('images: [{ image: a, command: container, binaries: [sh] }]')).toThrow(
+      'images[0]: "binaries" does not go with command "container"',
+    );
+    expect(() => ImageMap.parse('images: [{ image: a, command: sh }]')).toThrow(
+      'images[0].command: expected a non-empty list of strings or "container"',
+    );
+  });
+});
+
+describe('hostPrograms (the host programs of a container image)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'host-programs-'));
+  const tool = join(dir, 'tool');
+  writeFileSync(tool, '#!/bin/sh\n');
+  chmodSync(tool, 0o755);
+  writeFileSync(join(dir, 'data'), 'not a program');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const find = hostPrograms(`relative/bin:${dir}:/nonexistent`);
+
+  it('finds a name, or the base name of an image path, in the absolute PATH directories', () => {
+    expect(find('tool')).toBe(tool);
+    expect(find('/usr/local/bin/tool')).toBe(tool);
+    expect(find('missing')).toBeUndefined();
+  });
+  it('takes only executable files', () => {
+    expect(find('data')).toBeUndefined();
+    expect(find(join(dir, 'data'))).toBeUndefined();
+    expect(hostPrograms(dir)(dir)).toBeUndefined();
+  });
+  it('runs an existing absolute path (a mount path rewritten to its volume) as it is', () => {
+    expect(hostPrograms('')(tool)).toBe(tool);
+  });
+  it('leaves a relative path to the working directory, and has nothing for an empty word', () => {
+    expect(find('./run.sh')).toBe('./run.sh');
+    expect(find('')).toBeUndefined();
+    expect(find('bin/')).toBeUndefined();
+  });
+});
+
 describe('built-in image map', () => {
   const builtin = builtinImageMap({ workspace: '/ws', node: '/bin/node' });
 
@@ -248,7 +331,40 @@ describe('built-in image map', () => {
     ]);
   });
 
+  it('runs shell images under every registry spelling and tag as the host programs their containers name', () => {
+    const host: ProgramLookup = (word) => `/host/${word.split('/').pop()}`;
+    for (const ref of [
+      'busybox',
+      'busybox:1.36',
+      'docker.io/library/busybox:latest',
+      'docker.io/busybox',
+      'library/busybox@sha256:abc',
+      'registry.k8s.io/e2e-test-images/busybox:1.36.1-1',
+      'europe-docker.pkg.dev/gardener-project/releases/3rd/busybox:1.29.3',
+      'alpine:3.20',
+      'docker.io/library/alpine',
+      'europe-docker.pkg.dev/gardener-project/releases/3rd/alpine:3.19.1',
+      'debian:bookworm',
+      'docker.io/library/ubuntu:24.04',
+    ]) {
+      const image = builtin.resolve(ref);
+      expect(image?.entry.command, ref).toBe('container');
+      expect(programArgv(image!, { args: ['sleep', '3600'] }, context(), host), ref).toEqual(['/host/sleep', '3600']);
+    }
+    // Their default commands, as the images' cmd: sh for busybox and alpine, bash for debian and ubuntu.
+    expect(programArgv(builtin.resolve('busybox')!, {}, context(), host)).toEqual(['/host/sh']);
+    expect(programArgv(builtin.resolve('alpine:3')!, {}, context(), host)).toEqual(['/host/sh']);
+    expect(programArgv(builtin.resolve('ubuntu')!, {}, context(), host)).toEqual(['/host/bash']);
+    // Gardener's provider-local `local-ext-shoot-after-worker`, on this host's own programs.
+    const gardenerAlpine = builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/3rd/alpine:3.19.1')!;
+    const argv = programArgv(gardenerAlpine, { command: ['/bin/sh', '-c', 'sleep 3600'] }, context());
+    expect(argv.slice(1)).toEqual(['-c', 'sleep 3600']);
+    expect(argv[0]).toMatch(/\/sh$/);
+  });
+
   it('maps nothing else', () => {
     expect(builtin.resolve('docker.io/library/nginx:1.27')).toBeUndefined();
+    expect(builtin.resolve('europe-docker.pkg.dev/gardener-project/releases/3rd/alpine/helm:3.16.4')).toBeUndefined();
+    expect(builtin.resolve('quay.io/someone/busybox')).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 // The image map: which local program runs for an image reference. Entries match a reference exactly (`image`) or by
-// repository prefix (`prefix`); an exact match beats any prefix, a longer prefix beats a shorter one.
+// repository prefix (`prefix`); an exact match beats any prefix, a longer prefix beats a shorter one. An entry runs
+// either a fixed program (the image's entrypoint) or, with `command: container`, the program the container names
+// (shell images: `sh`, `sleep`, ... of the host).
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { parse } from 'yaml';
@@ -20,9 +22,14 @@ export interface ImageMapEntry {
   image?: string;
   /** A reference prefix such as `registry.k8s.io/` or `gardener-ts/`. */
   prefix?: string;
-  /** The program and its fixed arguments: the image's entrypoint. `${suffix}` is the repository after the prefix. */
-  command: string[];
-  /** Default arguments: the image's cmd. */
+  /**
+   * The program and its fixed arguments: the image's entrypoint. `${suffix}` is the repository after the prefix.
+   * `container` (`CONTAINER_COMMAND`): the image has no entrypoint of its own; the first word of the container's
+   * `command`, else of its `args`, else of the entry's `args` names a program of the host, found on the container's
+   * PATH (an image of host programs such as busybox or alpine).
+   */
+  command: string[] | typeof CONTAINER_COMMAND;
+  /** Default arguments: the image's cmd (for a `container` entry its default command, e.g. `[sh]`). */
   args?: string[];
   env?: Record<string, string>;
   /**
@@ -38,8 +45,12 @@ export interface ImageMapEntry {
   translateArgs?: ArgsTranslator;
 }
 
+/** The `command` of an entry whose containers run the host program their own command names. */
+export const CONTAINER_COMMAND = 'container' as const;
+
 export interface ResolvedImage {
   entry: ImageMapEntry;
+  /** The entrypoint; empty for a `container` entry. */
   command: string[];
   args: string[];
   env: Record<string, string>;
@@ -89,7 +100,7 @@ export class ImageMap {
     const fill = (s: string) => s.replaceAll('${suffix}', best.suffix);
     return {
       entry: best.entry,
-      command: best.entry.command.map(fill),
+      command: best.entry.command === CONTAINER_COMMAND ? [] : best.entry.command.map(fill),
       args: (best.entry.args ?? []).map(fill),
       env: Object.fromEntries(Object.entries(best.entry.env ?? {}).map(([k, v]) => [k, fill(v)])),
     };
@@ -118,8 +129,14 @@ function validateEntry(entry: ImageMapEntry, path: string): void {
   const hasImage = typeof entry.image === 'string' && entry.image !== '';
   const hasPrefix = typeof entry.prefix === 'string' && entry.prefix !== '';
   if (hasImage === hasPrefix) throw new Error(`${path}: needs exactly one of "image" or "prefix"`);
-  if (!isStringList(entry.command) || entry.command.length === 0)
-    throw new Error(`${path}.command: expected a non-empty list of strings`);
+  if (entry.command === CONTAINER_COMMAND) {
+    if (entry.binaries !== undefined)
+      throw new Error(
+        `${path}: "binaries" does not go with command "${CONTAINER_COMMAND}" (its programs are the host's)`,
+      );
+  } else if (!isStringList(entry.command) || entry.command.length === 0) {
+    throw new Error(`${path}.command: expected a non-empty list of strings or "${CONTAINER_COMMAND}"`);
+  }
   if (entry.args !== undefined && !isStringList(entry.args))
     throw new Error(`${path}.args: expected a list of strings`);
   if (entry.binaries !== undefined) validateBinaries(entry.binaries, `${path}.binaries`);

@@ -2,7 +2,8 @@
 // ranges is dropped before any SSH byte (the provider's firewall); a client logs in with public-key authentication
 // only, as a user whose key the Bastion's user data authorizes (./authorized-keys.ts); once in, it may open
 // `direct-tcpip` channels (`ssh -J`, `ssh -W`) to the shoot's machines (./targets.ts) — sessions (shell, exec,
-// subsystems) and remote forwarding are refused. Access (keys, ingress) is read anew for every connection, so a
+// subsystems) and remote forwarding are refused. A machine port that refuses the connection is tried again on the
+// target's fallback port (where a machine without root serves SSH). Access (keys, ingress) is read anew for every connection, so a
 // changed Bastion applies without a restart.
 import net from 'node:net';
 // ssh2 is CommonJS: Node's ESM loader gives its exports as the default export only (the bastion bundle loads it so).
@@ -126,18 +127,44 @@ export class BastionServer {
       reject();
       return;
     }
-    const upstream = net.connect(target.port, target.host);
-    upstream.once('error', (err) => {
+    let upstream: net.Socket;
+    try {
+      upstream = await connectTarget(target);
+    } catch (err) {
       log?.info({ err, target }, 'Forwarding target unreachable');
       reject();
+      return;
+    }
+    const channel = accept();
+    upstream.on('error', () => channel.destroy?.());
+    channel.on('error', () => upstream.destroy());
+    channel.pipe(upstream).pipe(channel);
+    log?.info({ target: { host: target.host, port: upstream.remotePort } }, 'Forwarding');
+  }
+}
+
+/** A connection to `host:port`. */
+function connect(host: string, port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, host);
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
     });
-    upstream.once('connect', () => {
-      upstream.removeAllListeners('error');
-      const channel = accept();
-      upstream.on('error', () => channel.destroy?.());
-      channel.on('error', () => upstream.destroy());
-      channel.pipe(upstream).pipe(channel);
-      log?.info({ target }, 'Forwarding');
-    });
+  });
+}
+
+/**
+ * A connection to the target's port, else — when that port refuses it and the target has one — to its fallback port
+ * (a machine without root serves SSH there, ./targets.ts).
+ */
+export async function connectTarget(target: Target): Promise<net.Socket> {
+  try {
+    return await connect(target.host, target.port);
+  } catch (err) {
+    const refused = (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+    if (!refused || target.fallbackPort === undefined) throw err;
+    return connect(target.host, target.fallbackPort);
   }
 }

@@ -12,14 +12,25 @@ export { ingressAllows, normalizeAddress, type BastionIngressPolicy } from './in
 export {
   MachinePodSelector,
   SSHPort,
+  UnprivilegedPortOffset,
   machinesFromAPI,
   resolveTarget,
+  unprivilegedPort,
   type MachineAddresses,
   type Target,
 } from './targets.js';
 export { authenticatePublicKey, generateHostKey } from './auth.js';
-export { BastionServer, type BastionAccess, type BastionServerOptions } from './bastion-server.js';
+export { BastionServer, connectTarget, type BastionAccess, type BastionServerOptions } from './bastion-server.js';
 export { NodeSSHServer, readNodeAuthorizedKeys, sessionEnv, type NodeSSHServerOptions } from './node-server.js';
-export { HostKeyPath, nodeHostKey, sshdPort, sshdProgram, type SSHDProgramOptions } from './sshd.js';
+export {
+  HostKeyPath,
+  SSHDBinary,
+  listenWithUnprivilegedFallback,
+  machineSSHPrograms,
+  nodeHostKey,
+  sshdPort,
+  sshdProgram,
+  type SSHDProgramOptions,
+} from './sshd.js';
 export { BastionConfigDir, IngressKey, UserDataKey } from './config.js';
 export { parseBastionArgs, parseIngress, readAccess, runBastion, type BastionProgramOptions } from './program.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Client, utils } from 'ssh2';
-import { HostKeyPath, nodeHostKey, sshdPort, sshdProgram } from './sshd.js';
+import { HostKeyPath, listenWithUnprivilegedFallback, nodeHostKey, sshdPort, sshdProgram } from './sshd.js';
 
 describe('sshdPort', () => {
   it("reads sshd's port flags, 22 without", () => {
@@ -13,6 +13,34 @@ describe('sshdPort', () => {
     expect(sshdPort(['-o', 'Port=2200'])).toBe(2200);
     expect(sshdPort(['-o', 'PermitRootLogin=no'])).toBe(22);
     expect(() => sshdPort(['-p', 'ssh'])).toThrow(/bad port/);
+  });
+});
+
+describe('listenWithUnprivilegedFallback', () => {
+  const refusing = (code: string, below = 1024) => {
+    const tried: number[] = [];
+    const listen = (port: number) => {
+      tried.push(port);
+      return port < below
+        ? Promise.reject(Object.assign(new Error(`listen ${code}`), { code }))
+        : Promise.resolve(`listening on ${port}`);
+    };
+    return { tried, listen };
+  };
+
+  it('moves a privileged port it may not bind (no root) to its unprivileged port', async () => {
+    const { tried, listen } = refusing('EACCES');
+    await expect(listenWithUnprivilegedFallback(listen, 22)).resolves.toBe('listening on 2222');
+    expect(tried).toEqual([22, 2222]);
+  });
+
+  it('keeps other failures, unprivileged ports and a disabled fallback as they are', async () => {
+    await expect(listenWithUnprivilegedFallback(refusing('EADDRINUSE').listen, 22)).rejects.toThrow(/EADDRINUSE/);
+    await expect(listenWithUnprivilegedFallback(refusing('EACCES', 5000).listen, 2022)).rejects.toThrow(/EACCES/);
+    await expect(listenWithUnprivilegedFallback(refusing('EACCES').listen, 22, false)).rejects.toThrow(/EACCES/);
+    const { tried, listen } = refusing('EACCES');
+    await expect(listenWithUnprivilegedFallback(listen, 2022)).resolves.toBe('listening on 2022');
+    expect(tried).toEqual([2022]);
   });
 });
 

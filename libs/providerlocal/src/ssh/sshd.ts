@@ -3,11 +3,17 @@
 // machine's process while its unit is active. As OpenSSH's sshd: port 22 unless `-p <port>` (or `-o Port=<port>`)
 // says otherwise, listening on every address (the pod network binds the machine Pod's own), the ed25519 host key at
 // `/etc/ssh/ssh_host_ed25519_key` of the node, made on first start and kept (as `ssh-keygen -A` does at boot).
+// A machine run without root cannot bind port 22 (nor another port below 1024): its sshd then listens on the
+// unprivileged port of ./targets.ts (2222 for 22) on the same address, where the bastion looks when 22 refuses.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '@gardener-ts/logging';
 import { generateHostKey } from './auth.js';
-import { NodeSSHServer } from './node-server.js';
+import { NodeSSHServer, type NodeSSHServerOptions } from './node-server.js';
+import { unprivilegedPort } from './targets.js';
+
+/** Where sshd is on a node: the ExecStart program of the OperatingSystemConfig's `sshd.service`. */
+export const SSHDBinary = '/usr/sbin/sshd';
 
 /** Where a node keeps its SSH host key. */
 export const HostKeyPath = '/etc/ssh/ssh_host_ed25519_key';
@@ -51,6 +57,28 @@ export interface SSHDProgramOptions {
   host?: string;
   /** Told the address once the server listens. */
   onListening?: (address: { address: string; port: number }) => void;
+  /** Whether a privileged port that cannot be bound (no root) moves to its unprivileged port; true by default. */
+  unprivilegedFallback?: boolean;
+}
+
+/**
+ * `listen(port)`, or — when binding a privileged port is not permitted (EACCES: no root) and `fallback` holds —
+ * `listen` on its unprivileged port (./targets.ts).
+ */
+export async function listenWithUnprivilegedFallback<T>(
+  listen: (port: number) => Promise<T>,
+  port: number,
+  fallback = true,
+  log?: Logger,
+): Promise<T> {
+  try {
+    return await listen(port);
+  } catch (err) {
+    const alternative = unprivilegedPort(port);
+    if (!fallback || alternative === undefined || (err as NodeJS.ErrnoException).code !== 'EACCES') throw err;
+    log?.info({ port, alternative }, 'No permission to bind the SSH port: listening on the unprivileged one');
+    return listen(alternative);
+  }
 }
 
 /**
@@ -60,14 +88,16 @@ export interface SSHDProgramOptions {
 export function sshdProgram(options: SSHDProgramOptions = {}) {
   return (args: string[], context: { rootDir: string }) => ({
     run: async (signal: AbortSignal): Promise<void> => {
-      const server = await NodeSSHServer.listen(
-        {
-          hostKeys: [await nodeHostKey(context.rootDir)],
-          rootDir: context.rootDir,
-          ...(options.log ? { log: options.log } : {}),
-        },
+      const serverOptions: NodeSSHServerOptions = {
+        hostKeys: [await nodeHostKey(context.rootDir)],
+        rootDir: context.rootDir,
+        ...(options.log ? { log: options.log } : {}),
+      };
+      const server = await listenWithUnprivilegedFallback(
+        (port) => NodeSSHServer.listen(serverOptions, port, options.host),
         sshdPort(args),
-        options.host,
+        options.unprivilegedFallback ?? true,
+        options.log,
       );
       options.onListening?.(server.address());
       options.log?.info(server.address(), 'sshd listening');
@@ -75,4 +105,12 @@ export function sshdProgram(options: SSHDProgramOptions = {}) {
       await server.close();
     },
   });
+}
+
+/**
+ * The programs a local machine adds for SSH access (its `LocalMachine` `programs`): `/usr/sbin/sshd`, the node SSH
+ * server, listening on `options.host` (the machine Pod's address).
+ */
+export function machineSSHPrograms(options: SSHDProgramOptions = {}): Record<string, ReturnType<typeof sshdProgram>> {
+  return { [SSHDBinary]: sshdProgram(options) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookConfigurations } from './garden.js';
+import { DEFAULT_DOMAIN_SECRET, webhookConfigurations } from './garden.js';
 
 describe('webhookConfigurations', () => {
   it('finds the webhook configurations of a rendered chart, whatever the order of their fields', () => {
@@ -12,5 +12,18 @@ describe('webhookConfigurations', () => {
       ['mutatingwebhookconfiguration', 'gardener-admission-controller'],
       ['validatingwebhookconfiguration', 'validate'],
     ]);
+  });
+});
+
+describe('the default domain Secret', () => {
+  it("is Gardener's local default domain: the example shoot's API server becomes api.local.local.external.local.gardener.cloud", () => {
+    const { metadata } = DEFAULT_DOMAIN_SECRET;
+    expect(metadata.namespace).toBe('garden');
+    expect(metadata.labels['gardener.cloud/role']).toBe('default-domain');
+    expect(metadata.annotations['dns.gardener.cloud/provider']).toBe('local');
+    // <shoot>.<project>.<default domain>, with provider-local's rewrite pattern api.<a>.<b>.<c>.local.gardener.cloud.
+    const apiServer = `api.local.local.${metadata.annotations['dns.gardener.cloud/domain']}`;
+    expect(apiServer).toBe('api.local.local.external.local.gardener.cloud');
+    expect(apiServer).toMatch(/^api\.[^.]+\.[^.]+\.[^.]+\.local\.gardener\.cloud$/);
   });
 });

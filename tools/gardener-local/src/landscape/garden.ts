@@ -165,7 +165,7 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
   );
 
   await checklist.step(
-    'project local (CloudProfile local, Project local, namespace garden-local, credentials, managed issuer)',
+    'project local (CloudProfile local, Project local, namespace garden-local, credentials, managed issuer, default domain)',
     async () => {
       const examples = join(workspace, 'deploy/gardener/examples/local');
       for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml']) {
@@ -176,6 +176,8 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
       // The managed service account issuer the example shoot asks for (`authentication.gardener.cloud/issuer:
       // managed`): admission refuses it in a garden without this Secret.
       await kubectl(['apply', '-f', '-'], ISSUER_SECRET);
+      // The default domain of the shoots' external DNS names (api.<shoot>.<project>.external.local.gardener.cloud).
+      await kubectl(['apply', '-f', '-'], JSON.stringify(DEFAULT_DOMAIN_SECRET));
       await kubectl(['apply', '--server-side', '--force-conflicts', '-f', join(examples, 'credentialsbinding.yaml')]);
       return `example shoot: kubectl apply -f deploy/gardener/examples/local/shoot.yaml`;
     },
@@ -242,6 +244,27 @@ const ISSUER_SECRET = JSON.stringify({
   type: 'Opaque',
   stringData: { hostname: 'discovery.local.gardener.cloud' },
 });
+
+/**
+ * The garden's default domain, as Gardener's local setup configures it: admission gives a shoot without
+ * `spec.dns.domain` `<shoot>.<project>.external.local.gardener.cloud` when it is bound, and the gardenlet writes its
+ * external DNSRecord (type `local`) with it; provider-local resolves `api.<shoot>.<project>.external.local.gardener.cloud`
+ * for the substrate's Pods.
+ */
+export const DEFAULT_DOMAIN_SECRET = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: {
+    name: 'default-domain-external-local-gardener-cloud',
+    namespace: 'garden',
+    labels: { app: 'gardener', 'gardener.cloud/role': 'default-domain' },
+    annotations: {
+      'dns.gardener.cloud/provider': 'local',
+      'dns.gardener.cloud/domain': 'external.local.gardener.cloud',
+    },
+  },
+  type: 'Opaque',
+} as const;
 
 const CREDENTIALS_SECRET = JSON.stringify({
   apiVersion: 'v1',

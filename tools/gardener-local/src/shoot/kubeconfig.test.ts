@@ -29,18 +29,24 @@ describe('the admin kubeconfig', () => {
     });
   });
 
-  it('uses the external address, else the load balancer address', () => {
+  it('uses the external address where this machine resolves it, else the load balancer address', async () => {
     const shoot = (addresses: { name: string; url: string }[]) => ({ status: { advertisedAddresses: addresses } });
-    expect(
-      serverOf(
-        shoot([
-          { name: 'unmanaged', url: 'https://127.0.0.1:1' },
-          { name: 'external', url: 'https://api.x' },
-        ]),
-      ),
-    ).toBe('https://api.x');
-    expect(serverOf(shoot([{ name: 'unmanaged', url: 'https://127.0.0.1:1' }]))).toBe('https://127.0.0.1:1');
-    expect(serverOf({})).toBeUndefined();
+    const all = shoot([
+      { name: 'external', url: 'https://api.local.local.external.local.gardener.cloud' },
+      { name: 'internal', url: 'https://api.local.local.internal.local.gardener.cloud' },
+      { name: 'unmanaged', url: 'https://127.0.0.1:1' },
+    ]);
+    const asked: string[] = [];
+    const resolvesNothing = async (host: string) => (asked.push(host), false);
+    expect(await serverOf(all, resolvesNothing)).toBe('https://127.0.0.1:1');
+    expect(asked).toEqual(['api.local.local.external.local.gardener.cloud']);
+    expect(await serverOf(all, async () => true)).toBe('https://api.local.local.external.local.gardener.cloud');
+    const internalOnly = shoot([{ name: 'internal', url: 'https://api.i' }]);
+    expect(await serverOf(internalOnly, async (host) => host === 'api.i')).toBe('https://api.i');
+    expect(await serverOf(shoot([{ name: 'unmanaged', url: 'https://127.0.0.1:1' }]), resolvesNothing)).toBe(
+      'https://127.0.0.1:1',
+    );
+    expect(await serverOf({}, resolvesNothing)).toBeUndefined();
   });
 });
 
@@ -170,7 +176,11 @@ describe('the client CA of a shoot', () => {
     });
     const kc = new KubeConfig();
     kc.loadFromString(
-      await issueAdminKubeconfig(garden as never, undefined, target, { validitySeconds: 600, user: 'admin' }),
+      await issueAdminKubeconfig(garden as never, undefined, target, {
+        validitySeconds: 600,
+        user: 'admin',
+        resolves: async () => true,
+      }),
     );
     expect(kc.getCurrentCluster()).toMatchObject({ server: 'https://api.x', caData: b64('CLUSTER-CA') });
     const cert = new X509Certificate(Buffer.from(kc.getCurrentUser()!.certData!, 'base64'));

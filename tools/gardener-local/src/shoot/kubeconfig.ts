@@ -1,11 +1,13 @@
 // `gardener-local shoot kubeconfig`: a short-lived admin kubeconfig for a shoot — what Gardener's
 // `shoots/adminkubeconfig` subresource issues (a client certificate of the shoot's client CA in group
-// `system:masters`, the cluster CA, the API server's advertised address). Our garden serves Shoots as CRDs, which
+// `system:masters`, the cluster CA, the API server's advertised address: the external one where this machine resolves
+// it, else the load balancer's). Our garden serves Shoots as CRDs, which
 // cannot have that subresource, so the nearest equivalent is this command. Like gardener-apiserver it needs only the
 // garden: the client CA from the InternalSecret `<shoot>.ca-client` the gardenlet syncs to the project namespace, the
 // cluster CA from the ConfigMap `<shoot>.ca-cluster` beside it. A shoot last reconciled by a gardenlet that did not
 // sync its client CA yet has no InternalSecret; for it the client CA is read from the control plane namespace in the
 // seed instead (an operator's access, given by `--seed-kubeconfig`).
+import { lookup } from 'node:dns/promises';
 import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import {
   decode,
@@ -52,11 +54,43 @@ type Shoot = KubernetesObject & {
   status?: { technicalID?: string; advertisedAddresses?: { name: string; url: string }[] };
 };
 
-/** Prefers the advertised address a user on this machine can reach. */
-export function serverOf(shoot: Shoot): string | undefined {
+/** Whether this machine resolves a host name (within 2 s). */
+export async function hostResolves(host: string): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+  try {
+    return await Promise.race([
+      lookup(host).then(
+        (a) => Boolean(a.address),
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The advertised address a user on this machine can reach: the `external` one (Gardener's admin kubeconfig address)
+ * when its host name resolves here, else the load balancer's (`unmanaged`), else `internal` when it resolves, else the
+ * first. On the local landscape only the substrate's Pods resolve `*.local.gardener.cloud`: a host without entries
+ * for them (e.g. in /etc/hosts) gets the load balancer address.
+ */
+export async function serverOf(
+  shoot: Shoot,
+  resolves: (host: string) => Promise<boolean> = hostResolves,
+): Promise<string | undefined> {
   const addresses = shoot.status?.advertisedAddresses ?? [];
   const byName = (n: string) => addresses.find((a) => a.name === n)?.url;
-  return byName('external') ?? byName('unmanaged') ?? byName('internal') ?? addresses[0]?.url;
+  const resolvable = async (url: string | undefined) =>
+    url && (await resolves(new URL(url).hostname)) ? url : undefined;
+  return (
+    (await resolvable(byName('external'))) ??
+    byName('unmanaged') ??
+    (await resolvable(byName('internal'))) ??
+    addresses[0]?.url
+  );
 }
 
 /** What the command reads of a cluster: `read` and `list` of `KubernetesObjectApi`. */
@@ -151,7 +185,13 @@ export async function issueAdminKubeconfig(
   garden: KubeConfig | ObjectReader,
   seed: KubeConfig | ObjectReader | undefined,
   target: { namespace: string; name: string },
-  options: { validitySeconds: number; user: string; now?: Date },
+  options: {
+    validitySeconds: number;
+    user: string;
+    now?: Date;
+    /** Whether this machine resolves a host name (default: a DNS lookup), for choosing the server address. */
+    resolves?: (host: string) => Promise<boolean>;
+  },
 ): Promise<string> {
   const reader = (c: KubeConfig | ObjectReader) => (c instanceof KubeConfig ? KubernetesObjectApi.makeApiClient(c) : c);
   const gardenApi = reader(garden);
@@ -160,7 +200,7 @@ export async function issueAdminKubeconfig(
     kind: 'Shoot',
     metadata: target,
   })) as Shoot;
-  const server = serverOf(shoot);
+  const server = await serverOf(shoot, options.resolves);
   if (!server) {
     throw new Error(`shoot ${target.namespace}/${target.name} has no API server address yet (it is not reconciled)`);
   }

@@ -17,6 +17,7 @@ import {
 } from '../names.js';
 import { validateKubernetes } from './kubernetes.js';
 import { validateNetworking } from './networking.js';
+import { validateShootRotationOperation } from './rotation.js';
 import { validateHibernationSchedules, validateMaintenanceTimeWindow } from './schedule.js';
 import { validateShootUpdate } from './update.js';
 import { validateWorkers, validateWorkerVersionSkew } from './workers.js';
@@ -28,7 +29,8 @@ const purposes = ['evaluation', 'testing', 'development', 'production', 'infrast
 export function validateShoot(shoot: Shoot, old?: Shoot): FieldError[] {
   const errors: FieldError[] = [];
   errors.push(...validateObjectMeta(shoot.metadata, { namespaced: true, name: validateShootName }));
-  errors.push(...validateOperationAnnotation(shoot.metadata?.annotations));
+  // On update the API server has put the stored status back before validating (the strategy's PrepareForUpdate).
+  errors.push(...validateOperationAnnotation(old ? { ...shoot, status: old.status } : shoot));
   if (!shoot.spec) return [...errors, required(spec)];
   errors.push(...validateShootSpec(shoot));
   if (old) {
@@ -44,17 +46,20 @@ function validateShootName(name: string, path: FieldPath): FieldError[] {
   return errors;
 }
 
-function validateOperationAnnotation(annotations: Record<string, string> | undefined): FieldError[] {
-  const value = annotations?.[Annotations.GardenerOperation];
+/** The `gardener.cloud/operation` annotation: a known operation, and a rotation allowed in the shoot's state. */
+function validateOperationAnnotation(shoot: Shoot): FieldError[] {
+  const value = shoot.metadata?.annotations?.[Annotations.GardenerOperation];
   if (value === undefined) return [];
   const path = FieldPath.root('metadata', 'annotations').key(Annotations.GardenerOperation);
+  const errors: FieldError[] = [];
   if (
-    Operations.ShootAllowedOperations.includes(value) ||
-    value.startsWith(Operations.OperationRotateRolloutWorkersPrefix)
+    !Operations.ShootAllowedOperations.includes(value) &&
+    !value.startsWith(Operations.OperationRotateRolloutWorkersPrefix)
   ) {
-    return [];
+    errors.push(notSupported(path, value, Operations.ShootAllowedOperations));
   }
-  return [notSupported(path, value, Operations.ShootAllowedOperations)];
+  if (shoot.spec) errors.push(...validateShootRotationOperation(shoot, value, path));
+  return errors;
 }
 
 function validateShootSpec(shoot: Shoot): FieldError[] {

@@ -2,9 +2,14 @@
 // planner: from the set, its replicas and the time, the status to write and the one step to take now — create the
 // next replica's Shoot, create a replica's ManagedSeed once its Shoot is reconciled, retry a failed Shoot (at most
 // `maxShootRetries` times), delete the lowest-priority deletable replica when scaling in — or wait for the pending one.
+// Once nothing else is left, template changes roll out (GEP-13's RollingUpdate strategy, which Gardener's controller
+// does not implement): replicas whose objects are not at the set's template revision and whose ordinal is at least
+// `spec.updateStrategy.rollingUpdate.partition` are updated in place one at a time, highest ordinal first, each only
+// after the previously updated one's Shoot is reconciled, its ManagedSeed registered, its Seed ready and Shoot healthy.
 import {
   comparePriority,
   isDeletable,
+  isDerivative,
   isSeedReady,
   managedSeedExists,
   newManagedSeed,
@@ -13,9 +18,13 @@ import {
   replicaFullName,
   replicaIsReady,
   replicaName,
+  replicaRevision,
   replicaStatus,
   ReplicaStatus,
   shootHealth,
+  shootReconcileFailed,
+  shootReconcileSucceeded,
+  templateRevision,
   type Replica,
 } from './replica.js';
 import type { ManagedSeed } from '../../kinds.js';
@@ -28,7 +37,14 @@ export type ReplicaAction =
   | { readonly type: 'createManagedSeed'; readonly managedSeed: ManagedSeed }
   | { readonly type: 'deleteShoot'; readonly replica: Replica }
   | { readonly type: 'deleteManagedSeed'; readonly replica: Replica }
-  | { readonly type: 'retryShoot'; readonly replica: Replica };
+  | { readonly type: 'retryShoot'; readonly replica: Replica }
+  /** Brings the replica's Shoot (and ManagedSeed, when it exists) to the templates: labels, annotations and spec. */
+  | {
+      readonly type: 'updateReplica';
+      readonly replica: Replica;
+      readonly shoot: Shoot;
+      readonly managedSeed?: ManagedSeed;
+    };
 
 /** An event Gardener records on the set (reason and message). */
 export interface SetEvent {
@@ -42,6 +58,15 @@ export interface PlannedStatus {
   replicas: number;
   readyReplicas: number;
   nextReplicaNumber: number;
+  /** Replicas at `updateRevision`. */
+  updatedReplicas: number;
+  /** Replicas at `currentRevision`. */
+  currentReplicas: number;
+  /** The revision the replicas were at before the rollout; `updateRevision` once every replica is at it and ready. */
+  currentRevision: string;
+  /** The set's template revision (`<set>-<hash>`). */
+  updateRevision: string;
+  collisionCount: number;
   pendingReplica?: PendingReplica;
 }
 
@@ -66,13 +91,35 @@ export interface PlanInput {
 
 /** Plans one reconciliation of a ManagedSeedSet (creation, update or deletion). */
 export function planManagedSeedSet(input: PlanInput): SetPlan {
+  const plan = planReplicas(input);
+  const { status } = plan;
+  // StatefulSet-like revision bookkeeping: the rollout is complete when every replica is updated and nothing is left
+  // to do or wait for (every replica ready).
+  if (plan.done && status.updatedReplicas === status.replicas && status.readyReplicas === status.replicas) {
+    status.currentRevision = status.updateRevision;
+  }
+  const updating = plan.action?.type === 'updateReplica' ? plan.action.replica : undefined;
+  status.currentReplicas =
+    status.currentRevision === status.updateRevision
+      ? status.updatedReplicas
+      : input.replicas.filter((r) => r !== updating && replicaRevision(r) === status.currentRevision).length;
+  return plan;
+}
+
+function planReplicas(input: PlanInput): SetPlan {
   const { set, maxShootRetries, now } = input;
   const old = set.status as (ManagedSeedSetStatus & { pendingReplica?: PendingReplica }) | undefined;
+  const updateRevision = templateRevision(set);
   const status: PlannedStatus = {
     observedGeneration: set.metadata?.generation ?? 0,
     replicas: old?.replicas ?? 0,
     readyReplicas: old?.readyReplicas ?? 0,
     nextReplicaNumber: old?.nextReplicaNumber ?? 0,
+    updatedReplicas: 0,
+    currentReplicas: 0,
+    currentRevision: old?.currentRevision || updateRevision,
+    updateRevision,
+    collisionCount: old?.collisionCount ?? 0,
     ...(old?.pendingReplica ? { pendingReplica: old.pendingReplica } : {}),
   };
   const setPending = (name: string, reason: PendingReplicaReason, retries?: number) => {
@@ -93,51 +140,58 @@ export function planManagedSeedSet(input: PlanInput): SetPlan {
   const deletable = replicas.filter(isDeletable);
   status.replicas = replicas.length;
   status.readyReplicas = ready.length;
+  const isUpdated = (r: Replica) => replicaRevision(r) === updateRevision;
+  status.updatedReplicas = replicas.filter(isUpdated).length;
 
   const target = set.metadata?.deletionTimestamp ? 0 : (set.spec.replicas ?? 1);
   const scalingOut = replicas.length < target;
   const scalingIn = replicas.length > target;
+
+  const wait = (event: SetEvent, action?: ReplicaAction): SetPlan => ({
+    status,
+    event,
+    done: false,
+    ...(action ? { action } : {}),
+  });
+  /** A failed shoot operation: retried (one more pending retry) until maxShootRetries, then reported as final. */
+  const retryShoot = (
+    r: Replica,
+    operation: 'reconciliation' | 'deletion',
+    retrying: PendingReplicaReason,
+    failed: PendingReplicaReason,
+  ): SetPlan => {
+    const name = replicaName(r);
+    const full = replicaFullName(r);
+    const Operation = operation === 'reconciliation' ? 'Reconciliation' : 'Deletion';
+    const retries = retriesOf(name, retrying);
+    if (retries < maxShootRetries) {
+      setPending(name, retrying, retries + 1);
+      return wait(
+        { reason: `RetryingShoot${Operation}`, message: `Retrying Shoot ${full} ${operation}` },
+        { type: 'retryShoot', replica: r },
+      );
+    }
+    setPending(name, failed, retries);
+    return wait({
+      reason: `NotRetryingShoot${Operation}`,
+      message: `Not retrying Shoot ${full} ${operation} since max retries have been reached`,
+    });
+  };
 
   /** Gardener's reconcileReplica: the step for a replica that keeps the set waiting, or undefined to go on. */
   const reconcileReplica = (r: Replica): SetPlan | undefined => {
     const s = replicaStatus(r);
     const name = replicaName(r);
     const full = replicaFullName(r);
-    const wait = (event: SetEvent, action?: ReplicaAction): SetPlan => ({
-      status,
-      event,
-      done: false,
-      ...(action ? { action } : {}),
-    });
-    /** A failed shoot operation: retried (one more pending retry) until maxShootRetries, then reported as final. */
-    const retryShoot = (
-      operation: 'reconciliation' | 'deletion',
-      retrying: PendingReplicaReason,
-      failed: PendingReplicaReason,
-    ): SetPlan => {
-      const Operation = operation === 'reconciliation' ? 'Reconciliation' : 'Deletion';
-      const retries = retriesOf(name, retrying);
-      if (retries < maxShootRetries) {
-        setPending(name, retrying, retries + 1);
-        return wait(
-          { reason: `RetryingShoot${Operation}`, message: `Retrying Shoot ${full} ${operation}` },
-          { type: 'retryShoot', replica: r },
-        );
-      }
-      setPending(name, failed, retries);
-      return wait({
-        reason: `NotRetryingShoot${Operation}`,
-        message: `Not retrying Shoot ${full} ${operation} since max retries have been reached`,
-      });
-    };
     if (s === ReplicaStatus.ShootReconcileFailed && !scalingIn)
       return retryShoot(
+        r,
         'reconciliation',
         PendingReplicaReason.ShootReconciling,
         PendingReplicaReason.ShootReconcileFailed,
       );
     if (s === ReplicaStatus.ShootDeleteFailed)
-      return retryShoot('deletion', PendingReplicaReason.ShootDeleting, PendingReplicaReason.ShootDeleteFailed);
+      return retryShoot(r, 'deletion', PendingReplicaReason.ShootDeleting, PendingReplicaReason.ShootDeleteFailed);
     if (s === ReplicaStatus.ShootReconciling && !scalingIn) {
       setPending(name, PendingReplicaReason.ShootReconciling);
       return wait({ reason: 'WaitingForShootReconciled', message: `Waiting for Shoot ${full} to be reconciled` });
@@ -192,6 +246,7 @@ export function planManagedSeedSet(input: PlanInput): SetPlan {
     const shoot = newShoot(set, ordinal);
     setPending(shoot.metadata!.name!, PendingReplicaReason.ShootReconciling);
     status.replicas++;
+    status.updatedReplicas++;
     status.nextReplicaNumber = ordinal + 1;
     return {
       status,
@@ -228,6 +283,53 @@ export function planManagedSeedSet(input: PlanInput): SetPlan {
   for (const r of postponed) {
     const step = reconcileReplica(r);
     if (step) return step;
+  }
+
+  // The rolling update: only replicas at or above the partition take part.
+  const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+  const rolling = replicas.filter((r) => ordinalOf(replicaName(r)) >= partition).reverse();
+  for (const r of rolling) {
+    if (!isUpdated(r) || !r.managedSeed) continue;
+    // An updated replica must be through its Shoot's reconciliation (Gardener only looks at the Shoot before the
+    // ManagedSeed exists) and ready before the next one is updated.
+    if (!shootReconcileSucceeded(r.shoot) && !r.shoot.metadata?.deletionTimestamp) {
+      if (shootReconcileFailed(r.shoot)) {
+        return retryShoot(
+          r,
+          'reconciliation',
+          PendingReplicaReason.ShootReconciling,
+          PendingReplicaReason.ShootReconcileFailed,
+        );
+      }
+      setPending(replicaName(r), PendingReplicaReason.ShootReconciling);
+      return wait({
+        reason: 'WaitingForShootReconciled',
+        message: `Waiting for Shoot ${replicaFullName(r)} to be reconciled`,
+      });
+    }
+    const step = reconcileReplica(r);
+    if (step) return step;
+  }
+  const outdated = rolling.find((r) => !isUpdated(r));
+  if (outdated) {
+    const ordinal = ordinalOf(replicaName(outdated));
+    const shoot = newShoot(set, ordinal);
+    const managedSeed = outdated.managedSeed ? newManagedSeed(set, ordinal) : undefined;
+    // Wait for whatever the update changes: the Shoot's reconciliation when its spec changes (labels and annotations
+    // do not start one), else the ManagedSeed's registration.
+    const shootChanges = !isDerivative(shoot.spec, outdated.shoot.spec);
+    setPending(
+      replicaName(outdated),
+      shootChanges || !managedSeed ? PendingReplicaReason.ShootReconciling : PendingReplicaReason.ManagedSeedPreparing,
+    );
+    status.updatedReplicas++;
+    return wait(
+      {
+        reason: 'UpdatingReplica',
+        message: `Updating Shoot${managedSeed ? ' and ManagedSeed' : ''} ${replicaFullName(outdated)} to revision ${updateRevision}`,
+      },
+      { type: 'updateReplica', replica: outdated, shoot, ...(managedSeed ? { managedSeed } : {}) },
+    );
   }
   delete status.pendingReplica;
   return { status, done: true };

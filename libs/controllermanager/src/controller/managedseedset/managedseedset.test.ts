@@ -22,6 +22,7 @@ import {
   ordinalOf,
   replicaStatus,
   ReplicaStatus,
+  templateRevision,
   type Replica,
 } from './replica.js';
 import type { ManagedSeedSet, PendingReplica } from './types.js';
@@ -375,6 +376,36 @@ describe('ManagedSeedSetReconciler', () => {
     expect(garden.find<ManagedSeedSet>('ManagedSeedSet', 'garden', 'set')?.metadata?.finalizers).toEqual([]);
   });
 
+  it('rolls a template change out by merge-patching the Shoot and ManagedSeed, and records the revisions', async () => {
+    const oldRevision = templateRevision(set(1));
+    const s = set(1);
+    s.spec.shootTemplate.spec.dns = { domain: 'replica-name.new.example.com' };
+    s.status = { ...s.status, currentRevision: oldRevision } as never;
+    const existing = shoot(0, 'reconciled');
+    existing.spec.seedName = 'local';
+    const garden = new FakeGarden(s, existing, managedSeed(0, true), seed(0, true));
+    await reconciler(garden).reconcile(key, silentContext());
+    const patched = garden.find<Shoot>('Shoot', 'garden', 'set-0')!;
+    const newRevision = templateRevision(s);
+    expect(patched.spec.dns?.domain).toBe('set-0.new.example.com');
+    expect(patched.spec.seedName).toBe('local');
+    expect(patched.metadata?.labels).toMatchObject({
+      'controller-revision-hash': newRevision,
+      'shoot.gardener.cloud/status': 'healthy',
+    });
+    expect(
+      garden.find<ManagedSeed>('ManagedSeed', 'garden', 'set-0')?.metadata?.labels?.['controller-revision-hash'],
+    ).toBe(newRevision);
+    expect(garden.find<ManagedSeedSet>('ManagedSeedSet', 'garden', 'set')?.status).toMatchObject({
+      updatedReplicas: 1,
+      currentReplicas: 0,
+      currentRevision: oldRevision,
+      updateRevision: newRevision,
+      collisionCount: 0,
+      pendingReplica: { name: 'set-0', reason: 'ShootReconciling' },
+    });
+  });
+
   it('refuses to act on a stale cache, naming the set', async () => {
     const garden = new FakeGarden(set(2), shoot(0, 'reconciled'));
     const live = new FakeGarden(shoot(0, 'reconciled'), shoot(1, 'reconciling'));
@@ -383,5 +414,182 @@ describe('ManagedSeedSetReconciler', () => {
       .catch((e: Error) => e);
     expect((err as Error).message).toBe('could not reconcile ManagedSeedSet garden/set creation or update');
     expect(((err as Error).cause as Error).message).toBe('cross-checking number of shoots failed');
+  });
+});
+
+describe('rolling updates', () => {
+  /** `set(replicas)` with a changed shoot template (DNS domain) and/or ManagedSeed template (ingress domain). */
+  const updatedSet = (replicas: number, partition?: number, change: { shoot?: boolean; seed?: boolean } = {}) => {
+    const s = set(replicas);
+    if (change.shoot ?? true) s.spec.shootTemplate.spec.dns = { domain: 'replica-name.new.example.com' };
+    if (change.seed) {
+      (s.spec.template.spec.gardenlet as any).config.seedConfig.spec.ingress.domain = 'ingress.replica-name.new';
+    }
+    if (partition !== undefined) s.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition } };
+    return s;
+  };
+  const withStatus = (s: ManagedSeedSet, status: object | undefined) => {
+    const c = structuredClone(s);
+    c.status = { ...c.status, ...status } as never;
+    return c;
+  };
+  /** What the update does in the garden: the patched objects, their generation up where the spec changed. */
+  const applyUpdate = (r: Replica, shootObj: Shoot, ms?: ManagedSeed): Replica => {
+    const bump = (before: { metadata?: { generation?: number } }, same: boolean) =>
+      (before.metadata?.generation ?? 1) + (same ? 0 : 1);
+    const shootSame = JSON.stringify(shootObj.spec) === JSON.stringify(r.shoot.spec);
+    const nextShoot = {
+      ...r.shoot,
+      metadata: { ...r.shoot.metadata, labels: { ...r.shoot.metadata?.labels, ...shootObj.metadata?.labels } },
+      spec: shootObj.spec,
+    };
+    nextShoot.metadata.generation = bump(r.shoot, shootSame);
+    let nextMs = r.managedSeed;
+    if (ms && r.managedSeed) {
+      const msSame = JSON.stringify(ms.spec) === JSON.stringify(r.managedSeed.spec);
+      nextMs = {
+        ...r.managedSeed,
+        metadata: { ...r.managedSeed.metadata, labels: ms.metadata?.labels },
+        spec: ms.spec,
+      };
+      nextMs.metadata!.generation = bump(r.managedSeed, msSame);
+    }
+    return { ...r, shoot: nextShoot as Shoot, ...(nextMs ? { managedSeed: nextMs } : {}) };
+  };
+  /** The gardenlet catches up: the Shoot reconciled and the ManagedSeed registered at their generations. */
+  const catchUp = (r: Replica): Replica => {
+    const shootObj = structuredClone(r.shoot);
+    (shootObj.status as any).observedGeneration = shootObj.metadata!.generation;
+    const ms = r.managedSeed && structuredClone(r.managedSeed);
+    if (ms) (ms.status as any).observedGeneration = ms.metadata!.generation;
+    return { ...r, shoot: shootObj, ...(ms ? { managedSeed: ms } : {}) };
+  };
+
+  it('revisions change with the templates only, and with the collision count', () => {
+    const rev = templateRevision(set(1));
+    expect(rev).toMatch(/^set-[0-9a-f]{10}$/);
+    expect(templateRevision(set(5))).toBe(rev);
+    expect(templateRevision(updatedSet(1))).not.toBe(rev);
+    expect(templateRevision(updatedSet(1, 0, { shoot: false, seed: true }))).not.toBe(rev);
+    expect(templateRevision(withStatus(set(1), { collisionCount: 1 }))).not.toBe(rev);
+    // Key order does not matter.
+    const reordered = set(1);
+    reordered.spec.shootTemplate = {
+      spec: reordered.spec.shootTemplate.spec,
+      metadata: reordered.spec.shootTemplate.metadata,
+    };
+    expect(templateRevision(reordered)).toBe(rev);
+    expect(newShoot(set(1), 0).metadata?.labels?.['controller-revision-hash']).toBe(rev);
+    expect(newManagedSeed(set(1), 0).metadata?.labels?.['controller-revision-hash']).toBe(rev);
+  });
+
+  it('updates the highest outdated replica at or above the partition, then waits for its Shoot and ManagedSeed', () => {
+    const oldRevision = templateRevision(set(3));
+    const replicas = [readyReplica(0), readyReplica(1), readyReplica(2)];
+    const first = plan(withStatus(updatedSet(3, 1), { currentRevision: oldRevision }), replicas);
+    expect(first.action).toMatchObject({
+      type: 'updateReplica',
+      shoot: { metadata: { name: 'set-2' }, spec: { dns: { domain: 'set-2.new.example.com' } } },
+      managedSeed: { metadata: { name: 'set-2' } },
+    });
+    const newRevision = templateRevision(updatedSet(3));
+    expect(first.status).toMatchObject({
+      updatedReplicas: 1,
+      currentReplicas: 2,
+      currentRevision: oldRevision,
+      updateRevision: newRevision,
+      collisionCount: 0,
+      pendingReplica: { name: 'set-2', reason: 'ShootReconciling' },
+    });
+    expect(first.event).toEqual({
+      reason: 'UpdatingReplica',
+      message: `Updating Shoot and ManagedSeed garden/set-2 to revision ${newRevision}`,
+    });
+    if (first.action?.type !== 'updateReplica') throw new Error('expected an update');
+
+    // The updated Shoot reconciles: the set waits, also after a failure (retried as on creation).
+    const updated = applyUpdate(replicas[2]!, first.action.shoot, first.action.managedSeed);
+    const next = withStatus(updatedSet(3, 1), first.status);
+    const waiting = plan(next, [replicas[0]!, replicas[1]!, updated]);
+    expect(waiting).toMatchObject({ done: false, event: { reason: 'WaitingForShootReconciled' } });
+    expect(waiting.action).toBeUndefined();
+    const failedShoot = structuredClone(updated.shoot);
+    failedShoot.status = { observedGeneration: 2, lastOperation: { type: 'Reconcile', state: 'Failed' } } as never;
+    expect(plan(next, [replicas[0]!, replicas[1]!, { ...updated, shoot: failedShoot }]).action).toMatchObject({
+      type: 'retryShoot',
+    });
+
+    // Reconciled and ready: the next one (set-1); set-0 is below the partition and stays.
+    const second = plan(next, [replicas[0]!, replicas[1]!, catchUp(updated)]);
+    expect(second.action).toMatchObject({ type: 'updateReplica', shoot: { metadata: { name: 'set-1' } } });
+    expect(second.status).toMatchObject({ updatedReplicas: 2, currentReplicas: 1 });
+  });
+
+  it('waits for the ManagedSeed when only its template changed; creates new replicas at the new revision', () => {
+    const s = updatedSet(1, undefined, { shoot: false, seed: true });
+    const p = plan(s, [readyReplica(0)]);
+    expect(p.action).toMatchObject({
+      type: 'updateReplica',
+      managedSeed: {
+        spec: { gardenlet: { config: { seedConfig: { spec: { ingress: { domain: 'ingress.set-0.new' } } } } } },
+      },
+    });
+    expect(p.status.pendingReplica).toMatchObject({ reason: 'ManagedSeedPreparing' });
+
+    const out = plan(updatedSet(2), []);
+    expect(out.action).toMatchObject({
+      type: 'createShoot',
+      shoot: { metadata: { labels: { 'controller-revision-hash': templateRevision(updatedSet(2)) } } },
+    });
+    expect(out.status).toMatchObject({ updatedReplicas: 1, currentRevision: templateRevision(updatedSet(2)) });
+  });
+
+  it('does not update while scaling or while a replica is not ready', () => {
+    expect(plan(updatedSet(3), [readyReplica(0), readyReplica(1)]).action).toMatchObject({ type: 'createShoot' });
+    expect(plan(updatedSet(1), [readyReplica(0), readyReplica(1)]).action).toMatchObject({ type: 'deleteManagedSeed' });
+    const unready = plan(updatedSet(2), [readyReplica(0), readyReplica(1, { seed: seed(1, false) })]);
+    expect(unready).toMatchObject({ event: { reason: 'WaitingForSeedReady' } });
+    expect(unready.action).toBeUndefined();
+  });
+
+  it('property: rolls out exactly the replicas at or above the partition, highest first, one at a time', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 6 }), (n, partition) => {
+        const oldRevision = templateRevision(set(n));
+        let replicas = Array.from({ length: n }, (_, i) => readyReplica(i));
+        let status: object = { currentRevision: oldRevision };
+        const order: number[] = [];
+        for (let step = 0; step < 4 * n + 2; step++) {
+          const p = plan(withStatus(updatedSet(n, partition), status), replicas);
+          status = p.status;
+          if (p.done) break;
+          if (p.action?.type === 'updateReplica') {
+            const ordinal = ordinalOf(p.action.replica.shoot.metadata!.name!);
+            // One at a time: every replica updated before is reconciled and ready again.
+            for (const o of order) {
+              const r = replicas[o]!;
+              expect(r.shoot.status?.observedGeneration).toBe(r.shoot.metadata?.generation);
+            }
+            order.push(ordinal);
+            replicas[ordinal] = applyUpdate(replicas[ordinal]!, p.action.shoot, p.action.managedSeed);
+          } else {
+            expect(p.action).toBeUndefined();
+            expect(p.event?.reason).toBe('WaitingForShootReconciled');
+            replicas = replicas.map(catchUp);
+          }
+        }
+        const expected = Array.from({ length: n }, (_, i) => i)
+          .filter((i) => i >= partition)
+          .reverse();
+        expect(order).toEqual(expected);
+        const final = plan(withStatus(updatedSet(n, partition), status), replicas);
+        expect(final.done).toBe(true);
+        expect(final.status).toMatchObject({
+          updatedReplicas: expected.length,
+          currentRevision: partition === 0 ? templateRevision(updatedSet(n)) : oldRevision,
+          currentReplicas: partition === 0 ? n : n - expected.length,
+        });
+      }),
+    );
   });
 });

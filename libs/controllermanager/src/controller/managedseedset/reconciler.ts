@@ -1,6 +1,7 @@
 // Gardener's ManagedSeedSet reconciler: the finalizer `gardener`, the replicas of the set read from the garden
 // (Shoots and ManagedSeeds of its namespace and Seeds matching its selector), one step of the planner (`actuator.ts`)
-// carried out, the status written, and on deletion the finalizer removed once every replica is gone.
+// carried out (a rolling update merge-patches a replica's Shoot and ManagedSeed with the templates), the status
+// written, and on deletion the finalizer removed once every replica is gone.
 import type { Seed, Shoot } from '@gardener-ts/api';
 import {
   addFinalizer,
@@ -149,29 +150,40 @@ export class ManagedSeedSetReconciler {
       case 'deleteManagedSeed':
         await c.delete(ManagedSeedKind, shootKey(action.replica)).catch(ignoreNotFound);
         return;
+      case 'updateReplica': {
+        // Merge patches: fields the templates set are written; server defaults and what others set (the seed name,
+        // maintenance's Kubernetes version updates) stay.
+        const { shoot, managedSeed } = action;
+        await c.patch(ShootKind, shootKey(action.replica), {
+          type: 'merge',
+          patch: {
+            metadata: { labels: shoot.metadata?.labels, annotations: shoot.metadata?.annotations },
+            spec: shoot.spec,
+          },
+        });
+        if (managedSeed) {
+          await c.patch(ManagedSeedKind, shootKey(action.replica), {
+            type: 'merge',
+            patch: {
+              metadata: { labels: managedSeed.metadata?.labels, annotations: managedSeed.metadata?.annotations },
+              spec: { gardenlet: managedSeed.spec.gardenlet },
+            },
+          });
+        }
+        return;
+      }
     }
   }
 
   /** Merge-patches the planned status; a cleared pending replica is removed. */
   private async writeStatus(set: ManagedSeedSet, plan: SetPlan): Promise<void> {
-    const old = set.status;
     const { pendingReplica, ...counts } = plan.status;
     await this.o.client.patch(
       ManagedSeedSetKind,
       { namespace: set.metadata!.namespace!, name: set.metadata!.name! },
       {
         type: 'merge',
-        patch: {
-          status: {
-            // Fields the API requires, as Go writes their zero values.
-            currentReplicas: old?.currentReplicas ?? 0,
-            updatedReplicas: old?.updatedReplicas ?? 0,
-            currentRevision: old?.currentRevision ?? '',
-            updateRevision: old?.updateRevision ?? '',
-            ...counts,
-            pendingReplica: pendingReplica ?? null,
-          },
-        },
+        patch: { status: { ...counts, pendingReplica: pendingReplica ?? null } },
       },
       { subresource: 'status' },
     );

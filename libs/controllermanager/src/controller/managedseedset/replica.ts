@@ -1,6 +1,8 @@
 // A replica of a ManagedSeedSet (Gardener's pkg/controllermanager/controller/managedseedset/replica.go) as pure
 // functions: a Shoot named `<set>-<ordinal>`, the ManagedSeed of the same name registering it, and the Seed that
-// registers; its status along the way, readiness, deletability and priority, and the objects a new replica starts with.
+// registers; its status along the way, readiness, deletability and priority, the objects a new replica starts with,
+// and the template revision (GEP-13's `controller-revision-hash`) the replica's objects were made from.
+import { createHash } from 'node:crypto';
 import { GardenNamespace, type Seed, type Shoot } from '@gardener-ts/api';
 import type { Condition, KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { ManagedSeed } from '../../kinds.js';
@@ -165,6 +167,62 @@ export function comparePriority(a: Replica, b: Replica): number {
   return ordinalOf(replicaName(a)) - ordinalOf(replicaName(b));
 }
 
+/** The label on a replica's Shoot and ManagedSeed naming the template revision they were made or last updated from. */
+export const RevisionLabel = 'controller-revision-hash';
+
+/** JSON with object keys sorted, so equal values serialize equally. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The set's current template revision, `<set>-<hash>`: the hash covers both templates (`template`, `shootTemplate`)
+ * and `status.collisionCount`, so any template change yields a new revision and an unchanged one the same.
+ */
+export function templateRevision(set: ManagedSeedSet): string {
+  const collisionCount = (set.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
+  const hash = createHash('sha256')
+    .update(canonicalJson({ template: set.spec.template, shootTemplate: set.spec.shootTemplate }))
+    .update(collisionCount ? `/${collisionCount}` : '')
+    .digest('hex')
+    .slice(0, 10);
+  return `${set.metadata!.name}-${hash}`;
+}
+
+/** The revision a replica is at: its Shoot's and (when it exists) ManagedSeed's label, undefined when they differ. */
+export function replicaRevision(r: Replica): string | undefined {
+  const shootRevision = r.shoot.metadata?.labels?.[RevisionLabel];
+  if (!r.managedSeed) return shootRevision;
+  return r.managedSeed.metadata?.labels?.[RevisionLabel] === shootRevision ? shootRevision : undefined;
+}
+
+/**
+ * apimachinery's DeepDerivative: every field set in `desired` has the same value in `actual` (unset fields of `desired`
+ * are ignored, lists must have the same length), i.e. applying `desired` as a merge patch would change nothing.
+ */
+export function isDerivative(desired: unknown, actual: unknown): boolean {
+  if (desired === undefined || desired === null) return true;
+  if (Array.isArray(desired)) {
+    return (
+      Array.isArray(actual) && actual.length === desired.length && desired.every((d, i) => isDerivative(d, actual[i]))
+    );
+  }
+  if (typeof desired === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    return Object.entries(desired as Record<string, unknown>).every(([k, v]) =>
+      isDerivative(v, (actual as Record<string, unknown>)[k]),
+    );
+  }
+  return desired === actual;
+}
+
 /** The replica object name for an ordinal: `<set>-<ordinal>`. */
 export const replicaObjectName = (set: ManagedSeedSet, ordinal: number): string => `${set.metadata!.name}-${ordinal}`;
 
@@ -177,7 +235,10 @@ const controllerRef = (set: ManagedSeedSet) => ({
   blockOwnerDeletion: true,
 });
 
-/** The Shoot of a new replica: the set's shoot template, named `<set>-<ordinal>`, controlled by the set. */
+/**
+ * The Shoot of a replica: the set's shoot template, named `<set>-<ordinal>`, controlled by the set, labelled with the
+ * template revision.
+ */
 export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
   const name = replicaObjectName(set, ordinal);
   const template = structuredClone(set.spec.shootTemplate);
@@ -189,7 +250,7 @@ export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
     metadata: {
       name,
       namespace: set.metadata!.namespace!,
-      ...(template.metadata?.labels ? { labels: template.metadata.labels } : {}),
+      labels: { ...template.metadata?.labels, [RevisionLabel]: templateRevision(set) },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
       ownerReferences: [controllerRef(set)],
     },
@@ -199,7 +260,8 @@ export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
 
 /**
  * The ManagedSeed of a replica: the set's template, named as the replica, registering the replica's Shoot, controlled
- * by the set; the placeholder in the gardenlet configuration's `seedConfig.spec.ingress.domain` is replaced.
+ * by the set and labelled with the template revision; the placeholder in the gardenlet configuration's
+ * `seedConfig.spec.ingress.domain` is replaced.
  */
 export function newManagedSeed(set: ManagedSeedSet, ordinal: number): ManagedSeed {
   const name = replicaObjectName(set, ordinal);
@@ -215,7 +277,7 @@ export function newManagedSeed(set: ManagedSeedSet, ordinal: number): ManagedSee
     metadata: {
       name,
       namespace: set.metadata!.namespace ?? GardenNamespace,
-      ...(template.metadata?.labels ? { labels: template.metadata.labels } : {}),
+      labels: { ...template.metadata?.labels, [RevisionLabel]: templateRevision(set) },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
       ownerReferences: [controllerRef(set)],
     },

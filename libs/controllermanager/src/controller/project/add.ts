@@ -11,6 +11,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { Labels } from '@gardener-ts/api';
 import { ProjectKind, ShootKind } from '../../kinds.js';
+import type { QuotaConfiguration } from './quota.js';
 import { ProjectReconciler } from './reconciler.js';
 
 /** The controller's name in logs and metrics (Gardener's). */
@@ -24,8 +25,14 @@ export function projectOfNamespace(
   return name ? [{ namespace: '', name }] : [];
 }
 
-/** Adds the controller to `mgr` on its garden cluster; events are recorded as `gardener-controller-manager`. */
-export function addProjectControllers(mgr: Manager, deps: { cluster: string; concurrentSyncs: number }): Controller {
+/**
+ * Adds the controller to `mgr` on its garden cluster; events are recorded as `gardener-controller-manager`. `quotas`
+ * is `controllers.project.quotas` of the configuration.
+ */
+export function addProjectControllers(
+  mgr: Manager,
+  deps: { cluster: string; concurrentSyncs: number; quotas?: readonly QuotaConfiguration[] },
+): Controller {
   const garden = mgr.cluster(deps.cluster);
   const namespaces = garden.cache.informerFor(Kinds.Namespace);
   const events = new EventRecorder(garden.api, { component: 'gardener-controller-manager', log: mgr.log });
@@ -37,5 +44,5 @@ export function addProjectControllers(mgr: Manager, deps: { cluster: string; con
       predicates: [(e) => e.type === 'delete'],
     })
     .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
-    .complete(new ProjectReconciler({ client: garden.client, api: garden.api, events }));
+    .complete(new ProjectReconciler({ client: garden.client, api: garden.api, events, quotas: deps.quotas }));
 }

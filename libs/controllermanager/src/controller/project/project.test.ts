@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Project } from '@gardener-ts/api';
+import { applyMergePatch, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { silentContext } from '../../../test/support/csr.js';
 import { example } from '../../../test/support/examples.js';
+import { FakeGarden } from '../testing/fake-garden.js';
 import { planNamespaceRelease, planProjectNamespace, projectNamespaceName } from './namespace.js';
+import {
+  desiredResourceQuota,
+  mergeHard,
+  projectControllerRef,
+  quotaConfigurationForProject,
+  resourceQuotaPatch,
+  type QuotaConfiguration,
+  type ResourceQuota,
+} from './quota.js';
 import { desiredProjectRBAC } from './rbac.js';
+import { ProjectReconciler } from './reconciler.js';
 
 function project(changes: Partial<Project['spec']> = {}): Project {
   const p = example<Project>('local', 'project.yaml');
@@ -137,5 +151,165 @@ describe('desiredProjectRBAC', () => {
       clusterRoleSelectors: [{ matchLabels: { 'rbac.gardener.cloud/aggregate-to-extension-role': 'foo' } }],
     });
     expect(objects.every((o) => o.metadata.ownerReferences[0]?.uid === p.metadata!.uid)).toBe(true);
+  });
+});
+
+const quota = (hard: Record<string, string>, projectSelector?: QuotaConfiguration['projectSelector']) =>
+  ({
+    config: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { labels: { quota: 'gardener' } }, spec: { hard } },
+    ...(projectSelector ? { projectSelector } : {}),
+  }) as QuotaConfiguration;
+
+describe('project ResourceQuota', () => {
+  it('takes the first configuration whose selector matches; an absent selector matches no project', () => {
+    const p = project();
+    p.metadata!.labels = { stage: 'dev' };
+    const dev = quota({ 'count/secrets': '1' }, { matchLabels: { stage: 'dev' } });
+    const all = quota({ 'count/secrets': '2' }, {});
+    expect(quotaConfigurationForProject([quota({ 'count/secrets': '0' }), dev, all], p)).toBe(dev);
+    expect(quotaConfigurationForProject([all, dev], p)).toBe(all);
+    expect(quotaConfigurationForProject([quota({}, { matchLabels: { stage: 'prod' } })], p)).toBeUndefined();
+    expect(quotaConfigurationForProject(undefined, p)).toBeUndefined();
+    expect(() =>
+      quotaConfigurationForProject([quota({}, { matchExpressions: [{ key: 'a', operator: 'Maybe' }] })], p),
+    ).toThrow('"Maybe" is not a valid label selector operator');
+  });
+
+  it('keeps existing limits of configured resources, adds missing ones and drops unconfigured ones', () => {
+    expect(mergeHard({ 'count/secrets': '10', cpu: '4' }, { 'count/secrets': '400', 'count/shoots': '100' })).toEqual({
+      'count/secrets': '10',
+      'count/shoots': '100',
+    });
+    expect(mergeHard(undefined, { 'count/shoots': '100' })).toEqual({ 'count/shoots': '100' });
+  });
+
+  const resources = fc.constantFrom('count/shoots.core.gardener.cloud', 'count/secrets', 'cpu', 'memory', 'pods');
+  const limits = fc.dictionary(resources, fc.integer({ min: 0, max: 1000 }).map(String));
+  const labels = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.constantFrom('x', 'y'));
+
+  it('property: the merged quota has exactly the configured resources, existing values winning; merging is idempotent and the patch reproduces it', () => {
+    fc.assert(
+      fc.property(limits, limits, labels, labels, fc.boolean(), (before, configured, oldLabels, newLabels, exists) => {
+        const owner = projectControllerRef(project());
+        const config = {
+          config: { metadata: { labels: newLabels }, spec: { hard: configured } },
+          projectSelector: {},
+        } as QuotaConfiguration;
+        const existing: ResourceQuota | undefined = exists
+          ? {
+              apiVersion: 'v1',
+              kind: 'ResourceQuota',
+              metadata: { name: 'gardener', namespace: 'garden-local', labels: oldLabels, resourceVersion: '7' },
+              spec: { hard: before, scopes: ['NotTerminating'] },
+            }
+          : undefined;
+        const desired = desiredResourceQuota(existing, 'garden-local', owner, config);
+        const hard = desired.spec!.hard!;
+        expect(Object.keys(hard).sort()).toEqual(Object.keys(configured).sort());
+        for (const [r, q] of Object.entries(hard)) expect(q).toBe(exists && r in before ? before[r] : configured[r]);
+        expect(desired.metadata?.labels ?? {}).toEqual({ ...(exists ? oldLabels : {}), ...newLabels });
+        expect(desired.metadata?.ownerReferences).toEqual([owner]);
+        if (exists) expect(desired.spec?.scopes).toEqual(['NotTerminating']);
+        // A second reconciliation changes nothing.
+        expect(desiredResourceQuota(desired, 'garden-local', owner, config)).toEqual(desired);
+        expect(resourceQuotaPatch(desired, desired)).toBeUndefined();
+        if (existing) {
+          const patch = resourceQuotaPatch(existing, desired);
+          const patched = (patch ? applyMergePatch(existing, patch) : existing) as ResourceQuota;
+          expect(patched.spec?.hard ?? {}).toEqual(hard);
+          expect(patched.metadata?.labels ?? {}).toEqual(desired.metadata?.labels ?? {});
+          expect(patched.metadata?.ownerReferences).toEqual([owner]);
+        }
+      }),
+    );
+  });
+});
+
+describe('ProjectReconciler', () => {
+  const reconcilerFor = (garden: FakeGarden, quotas?: QuotaConfiguration[]) => {
+    const events: string[] = [];
+    const applied: KubernetesObject[] = [];
+    const reconciler = new ProjectReconciler({
+      client: garden as never,
+      api: { apply: async (obj: KubernetesObject) => (applied.push(obj), obj) } as never,
+      events: {
+        event: (_o: unknown, type: string, reason: string, message: string) =>
+          events.push(`${type} ${reason} ${message}`),
+      } as never,
+      quotas,
+    });
+    return { reconciler, events, applied };
+  };
+  const projectWith = (labels: Record<string, string>) => {
+    const p = project();
+    p.metadata!.labels = labels;
+    return p;
+  };
+  const rq = (garden: FakeGarden) => garden.find<ResourceQuota>('ResourceQuota', 'garden-local', 'gardener');
+
+  it('creates the ResourceQuota `gardener` of the matching configuration, controlled by the project', async () => {
+    const garden = new FakeGarden(projectWith({ stage: 'dev' }) as KubernetesObject);
+    const { reconciler } = reconcilerFor(garden, [
+      quota({ 'count/secrets': '1' }, { matchLabels: { stage: 'prod' } }),
+      quota({ 'count/shoots.core.gardener.cloud': '100', 'count/secrets': '400' }, { matchLabels: { stage: 'dev' } }),
+    ]);
+    await reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
+    expect(rq(garden)).toMatchObject({
+      metadata: {
+        labels: { quota: 'gardener' },
+        ownerReferences: [{ kind: 'Project', name: 'local', uid: project().metadata!.uid, controller: true }],
+      },
+      spec: { hard: { 'count/shoots.core.gardener.cloud': '100', 'count/secrets': '400' } },
+    });
+    expect(garden.find<Project>('Project', '', 'local')?.status?.phase).toBe('Ready');
+  });
+
+  it("merges into an existing quota: an operator's limits stay, unconfigured resources go, labels are kept", async () => {
+    const garden = new FakeGarden(
+      projectWith({}) as KubernetesObject,
+      {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'gardener', namespace: 'garden-local', labels: { owner: 'ops' } },
+        spec: { hard: { 'count/secrets': '20', pods: '5' } },
+      } as KubernetesObject,
+    );
+    const { reconciler } = reconcilerFor(garden, [quota({ 'count/secrets': '400', 'count/configmaps': '50' }, {})]);
+    await reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
+    const merged = rq(garden)!;
+    expect(merged.spec?.hard).toEqual({ 'count/secrets': '20', 'count/configmaps': '50' });
+    expect(merged.metadata?.labels).toEqual({ owner: 'ops', quota: 'gardener' });
+    expect(merged.metadata?.ownerReferences?.map((o) => o.name)).toEqual(['local']);
+
+    // Nothing changed: no further write of the quota.
+    const writes = garden.writes.length;
+    await reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
+    expect(garden.writes.slice(writes).filter((w) => w.includes('ResourceQuota'))).toEqual([]);
+  });
+
+  it('creates no quota without a matching configuration', async () => {
+    const garden = new FakeGarden(projectWith({}) as KubernetesObject);
+    await reconcilerFor(garden, [quota({ 'count/secrets': '1' })]).reconciler.reconcile(
+      { namespace: '', name: 'local' },
+      silentContext(),
+    );
+    await reconcilerFor(garden).reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
+    expect(rq(garden)).toBeUndefined();
+    expect(garden.find<Project>('Project', '', 'local')?.status?.phase).toBe('Ready');
+  });
+
+  it('fails the project on an invalid selector, with an event, before applying RBAC', async () => {
+    const garden = new FakeGarden(projectWith({}) as KubernetesObject);
+    const { reconciler, events, applied } = reconcilerFor(garden, [
+      quota({ 'count/secrets': '1' }, { matchExpressions: [{ key: 'a', operator: 'Maybe' }] }),
+    ]);
+    await expect(reconciler.reconcile({ namespace: '', name: 'local' }, silentContext())).rejects.toThrow(
+      'Error while setting up ResourceQuota: "Maybe" is not a valid label selector operator',
+    );
+    expect(garden.find<Project>('Project', '', 'local')?.status?.phase).toBe('Failed');
+    expect(events.at(-1)).toBe(
+      'Warning NamespaceReconcileFailed Error while setting up ResourceQuota: "Maybe" is not a valid label selector operator',
+    );
+    expect(applied).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Gardener's Project reconciler: the `gardener` finalizer, phase Pending → Ready, the project namespace (created,
-// adopted or refused — `namespace.ts`), `spec.namespace` filled in, the project RBAC (`rbac.ts`) applied and stale
-// extension roles removed. Deletion waits while Shoots remain in the namespace (phase Terminating), then deletes or
+// adopted or refused — `namespace.ts`), `spec.namespace` filled in, the configured ResourceQuota (`quota.ts`) created or
+// merged, the project RBAC (`rbac.ts`) applied and stale extension roles removed. Deletion waits while Shoots remain in the namespace (phase Terminating), then deletes or
 // releases the namespace and waits until it is gone before the finalizer goes.
 import { Finalizers, type Project } from '@gardener-ts/api';
 import {
@@ -19,6 +19,15 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { ProjectKind, ShootKind } from '../../kinds.js';
 import { planNamespaceRelease, planProjectNamespace, projectNamespaceName, type NamespaceLike } from './namespace.js';
+import {
+  desiredResourceQuota,
+  projectControllerRef,
+  quotaConfigurationForProject,
+  ResourceQuotaKind,
+  ResourceQuotaName,
+  resourceQuotaPatch,
+  type QuotaConfiguration,
+} from './quota.js';
 import { desiredProjectRBAC, extensionRoleLabels, extensionRoleOf, wantedExtensionRoles } from './rbac.js';
 
 /** The field manager of the objects the controller applies. */
@@ -42,6 +51,8 @@ export interface ProjectReconcilerOptions {
   events?: Pick<EventRecorder, 'event'>;
   /** How often a terminating project checks again whether its namespace is gone. */
   terminatingRecheckMs?: number;
+  /** `controllers.project.quotas`: the ResourceQuota of the first entry matching a project goes to its namespace. */
+  quotas?: readonly QuotaConfiguration[];
 }
 
 /** Reconciles one Project. */
@@ -129,6 +140,17 @@ export class ProjectReconciler {
     }
 
     try {
+      await this.reconcileResourceQuota(project, name, ctx);
+    } catch (err) {
+      return this.failed(
+        project,
+        ctx,
+        ProjectEvent.NamespaceReconcileFailed,
+        new Error(`Error while setting up ResourceQuota: ${(err as Error).message}`, { cause: err }),
+      );
+    }
+
+    try {
       for (const obj of desiredProjectRBAC(project)) {
         await this.o.api.apply(obj as KubernetesObject, { fieldManager: FieldManager, force: true });
       }
@@ -144,6 +166,22 @@ export class ProjectReconciler {
       );
     }
     await this.phase(project, 'Ready');
+  }
+
+  /** Creates the configured ResourceQuota `gardener` in the project namespace, or merges it into the existing one. */
+  private async reconcileResourceQuota(project: Project, namespace: string, ctx: ReconcileContext): Promise<void> {
+    const config = quotaConfigurationForProject(this.o.quotas, project);
+    if (!config) return;
+    const key = { namespace, name: ResourceQuotaName };
+    const existing = await this.o.client.get(ResourceQuotaKind, key).catch(ignoreNotFound);
+    const desired = desiredResourceQuota(existing, namespace, projectControllerRef(project), config);
+    if (!existing) {
+      ctx.log.info({ namespaceName: namespace }, 'Creating ResourceQuota for Project');
+      await this.o.client.create(desired);
+      return;
+    }
+    const patch = resourceQuotaPatch(existing, desired);
+    if (patch) await this.o.client.patch(ResourceQuotaKind, key, { type: 'merge', patch });
   }
 
   /** Removes extension role ClusterRoles and RoleBindings no member asks for any more. */

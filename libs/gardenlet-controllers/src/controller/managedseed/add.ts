@@ -2,7 +2,8 @@
 // garden whose shoot this seed is responsible for, on creation, a new generation, the start of their deletion and a
 // `renew-kubeconfig` request; and the Seeds the ManagedSeeds register (same name, in `garden`), when they appear, go,
 // or their `GardenletReady` changes, so `SeedRegistered` follows the new gardenlet and the deletion goes on once the
-// Seed is gone. The shoots are read from the garden cache.
+// Seed is gone. The shoots are read from the garden cache. ManagedSeed events are enqueued through a raw source that
+// spreads them over `syncJitterPeriod` (jitter.ts, Gardener's EnqueueWithJitterDelay).
 import { Annotations, GardenNamespace, Operations, SeedConditionType } from '@gardener-ts/api';
 import {
   controllerFor,
@@ -14,6 +15,7 @@ import {
   type Store,
 } from '@gardener-ts/controller-runtime';
 import type { GardenletChartRenderer, KubeconfigCluster } from '../../charts/gardenlet-chart.js';
+import { jitteredManagedSeedSource, type JitterConfig } from './jitter.js';
 import { responsibleSeedName } from './conditions.js';
 import { ManagedSeedKind, SeedKind, ShootKind, type ManagedSeed, type Seed, type Shoot } from './kinds.js';
 import { ManagedSeedReconciler } from './reconciler.js';
@@ -79,6 +81,10 @@ export interface ManagedSeedControllerDeps {
   concurrentSyncs: number;
   syncPeriodMs: number;
   waitSyncPeriodMs: number;
+  /** `syncJitterPeriod` and `jitterUpdates`; without them, every event is enqueued at once. */
+  jitter?: JitterConfig;
+  /** Uniform in [0, 1) for the jitter; `Math.random` by default. */
+  random?: () => number;
   /** This gardenlet's configuration, the parent of the gardenlets it deploys. */
   parentConfig: Values;
   chart: GardenletChartRenderer;
@@ -93,7 +99,8 @@ export function addManagedSeedController(mgr: Manager, deps: ManagedSeedControll
   const garden = mgr.cluster(deps.gardenCluster);
   const seed = mgr.cluster(deps.seedCluster);
   const shoots = garden.cache.informerFor(ShootKind).store;
-  const managedSeeds = garden.cache.informerFor(ManagedSeedKind).store;
+  const managedSeedInformer = garden.cache.informerFor(ManagedSeedKind);
+  const managedSeeds = managedSeedInformer.store;
   const requestToken = async (namespace: string, name: string): Promise<string> => {
     const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`;
     const response = await garden.api.transport.request<{ status?: { token?: string } }>({
@@ -106,9 +113,13 @@ export function addManagedSeedController(mgr: Manager, deps: ManagedSeedControll
   };
   return controllerFor(mgr, ControllerName)
     .inCluster(deps.gardenCluster)
-    .for(ManagedSeedKind, {
-      predicates: [(e) => managedSeedOfSeed(e.object, shoots, deps.seedName), managedSeedChanged],
-    })
+    .watchesRawSource(
+      jitteredManagedSeedSource(managedSeedInformer, {
+        predicates: [(e) => managedSeedOfSeed(e.object, shoots, deps.seedName), managedSeedChanged],
+        config: deps.jitter ?? { syncJitterPeriodMs: 0, jitterUpdates: false },
+        ...(deps.random ? { random: deps.random } : {}),
+      }),
+    )
     .watches(SeedKind, (s) => managedSeedOf(s, managedSeeds, shoots, deps.seedName), { predicates: [seedChanged] })
     .withOptions({ maxConcurrentReconciles: Math.max(1, deps.concurrentSyncs) })
     .complete(

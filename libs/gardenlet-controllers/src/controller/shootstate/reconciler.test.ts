@@ -7,6 +7,7 @@ import {
   REQUEUE_NOT_READY_FOR_BACKUP_MS,
   requeueAfterMs,
   ShootStateReconciler,
+  seedIsManagedSeed,
   shootCreatedSuccessfully,
   shootInMigration,
 } from './reconciler.js';
@@ -32,10 +33,16 @@ function shoot(lastOperation?: Op, extra: { seedName?: string; deletionTimestamp
 
 const notFound = () => new ApiError(404, 'NotFound', 'not found');
 
-function setup(object: Shoot | undefined, stateTimestamp?: string) {
+function setup(object: Shoot | undefined, stateTimestamp?: string, managedSeed = false) {
   const backups: Date[] = [];
+  const managedSeedLooks: unknown[] = [];
   const garden = {
-    async get(kind: { kind: string }) {
+    async get(kind: { kind: string }, key: unknown) {
+      if (kind.kind === 'ManagedSeed') {
+        managedSeedLooks.push(key);
+        if (!managedSeed) throw notFound();
+        return { metadata: { name: 'local', namespace: 'garden' } } as KubernetesObject;
+      }
       if (kind.kind === 'Shoot') {
         if (!object) throw notFound();
         return structuredClone(object);
@@ -58,7 +65,7 @@ function setup(object: Shoot | undefined, stateTimestamp?: string) {
     now: () => now,
     random: () => 0.5,
   });
-  return { backups, reconcile: () => r.reconcile({ namespace: 'garden-dev', name: 'local' }) };
+  return { backups, managedSeedLooks, reconcile: () => r.reconcile({ namespace: 'garden-dev', name: 'local' }) };
 }
 
 describe('shoot state predicates', () => {
@@ -141,9 +148,35 @@ describe('ShootStateReconciler', () => {
     }
   });
 
+  it('backs up nothing on a seed a ManagedSeed backs (GEP-22: unmanaged seeds only), asking the garden once', async () => {
+    const { backups, managedSeedLooks, reconcile } = setup(shoot(op('Reconcile', 'Succeeded')), undefined, true);
+    expect(await reconcile()).toBeUndefined();
+    expect(await reconcile()).toBeUndefined();
+    expect(backups).toEqual([]);
+    expect(managedSeedLooks).toEqual([{ namespace: 'garden', name: 'local' }]);
+    // An unmanaged seed is also asked only once.
+    const unmanaged = setup(shoot(op('Reconcile', 'Succeeded')));
+    await unmanaged.reconcile();
+    await unmanaged.reconcile();
+    expect(unmanaged.managedSeedLooks).toHaveLength(1);
+    expect(unmanaged.backups).toEqual([now, now]);
+  });
+
+  it('seedIsManagedSeed: a ManagedSeed garden/<seed> exists; other failures are errors with their cause', async () => {
+    const failing = { get: async () => Promise.reject(new ApiError(500, 'InternalError', 'boom')) };
+    await expect(seedIsManagedSeed(failing as never, 'local')).rejects.toThrow(/checking whether seed local/);
+    const absent = { get: async () => Promise.reject(notFound()) };
+    expect(await seedIsManagedSeed(absent as never, 'local')).toBe(false);
+  });
+
   it('fails with the cause when the backup fails', async () => {
     const failing = new ShootStateReconciler({
-      garden: { get: async () => structuredClone(shoot(op('Reconcile', 'Succeeded'))) } as never,
+      garden: {
+        get: async (kind: { kind: string }) =>
+          kind.kind === 'ManagedSeed'
+            ? Promise.reject(notFound())
+            : structuredClone(shoot(op('Reconcile', 'Succeeded'))),
+      } as never,
       seedName: 'local',
       syncPeriodMs: HOUR,
       backup: async () => {

@@ -1,7 +1,8 @@
 // The periodic ShootState backup (Gardener's pkg/gardenlet/controller/shoot/state/reconciler.go, GEP-22): for a Shoot
 // of this seed that was created successfully and is not being migrated, the ShootState is written again (the computed
 // state replacing the stored one) once `gardener.cloud/timestamp` on it is older than `controllers.shootState.syncPeriod`;
-// the next backup is scheduled a sync period after the last one, jittered by ±15 minutes.
+// the next backup is scheduled a sync period after the last one, jittered by ±15 minutes. Only an unmanaged seed backs
+// up ShootStates (GEP-22): when a ManagedSeed backs this gardenlet's seed, the reconciler does nothing.
 import { Annotations, LastOperationState, LastOperationType } from '@gardener-ts/api';
 import {
   isNotFound,
@@ -11,6 +12,7 @@ import {
   type Request,
 } from '@gardener-ts/controller-runtime';
 import { ShootKind, type Shoot } from '../../shoot/kinds.js';
+import { ManagedSeedKind } from '../managedseed/kinds.js';
 import { readShootState } from '../../shoot/shootstate-writer.js';
 
 /** How long a shoot that is not ready for a backup (not created yet, in migration) waits (Gardener: 10 minutes). */
@@ -56,6 +58,20 @@ export function requeueAfterMs(lastBackup: Date, syncPeriodMs: number, now: Date
   return Math.max(MIN_REQUEUE_MS, next - now.getTime());
 }
 
+/**
+ * Gardener's `ClusterIsManagedByManagedSeed`: whether the ManagedSeed `garden/<seedName>` exists, i.e. the seed is a
+ * shoot registered by a parent gardenlet.
+ */
+export async function seedIsManagedSeed(garden: Pick<Client, 'get'>, seedName: string): Promise<boolean> {
+  try {
+    await garden.get(ManagedSeedKind, { namespace: 'garden', name: seedName });
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw new Error(`checking whether seed ${seedName} is a ManagedSeed failed`, { cause: err });
+  }
+}
+
 export interface ShootStateReconcilerDeps {
   /** Garden reader (the Shoot and its ShootState). */
   garden: Pick<Client, 'get'>;
@@ -69,12 +85,23 @@ export interface ShootStateReconcilerDeps {
   random?: () => number;
 }
 
-/** Backs up the ShootStates of this seed's Shoots periodically. */
+/** Backs up the ShootStates of this seed's Shoots periodically (an unmanaged seed's only). */
 export class ShootStateReconciler {
+  /**
+   * Whether a ManagedSeed backs the seed: asked once, as Gardener decides once at start-up whether to run the
+   * controller (a failed look is asked again).
+   */
+  private managedSeed: boolean | undefined;
+
   constructor(private readonly deps: ShootStateReconcilerDeps) {}
 
   async reconcile(req: Request, ctx?: Pick<ReconcileContext, 'log'>): Promise<ReconcileResult | void> {
     const { garden, seedName } = this.deps;
+    if (this.managedSeed === undefined) {
+      this.managedSeed = await seedIsManagedSeed(garden, seedName);
+      if (this.managedSeed) ctx?.log.info({ seed: seedName }, 'Seed is a ManagedSeed: no periodic ShootState backups');
+    }
+    if (this.managedSeed) return;
     let shoot: Shoot;
     try {
       shoot = await garden.get(ShootKind, { namespace: req.namespace, name: req.name });

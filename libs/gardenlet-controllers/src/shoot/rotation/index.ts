@@ -3,7 +3,8 @@
 // README: this folder holds Gardener's shoot credentials rotation bookkeeping: what an operation annotation
 // (`rotate-credentials-start`, `rotate-ca-complete`, `rotate-etcd-encryption-key`, `rotate-rollout-workers=…`, …)
 // does to `status.credentials.rotation` when a flow starts (`rotationStatusAtStart`) and when it succeeds
-// (`rotationStatusAtSuccess`), which rotation operation admission allows in which phase (`rotationOperationErrors`),
+// (`rotationStatusAtSuccess`), which rotation operation admission allows in which phase (`rotationOperationErrors`,
+// from libs/api's Shoot validation, re-exported),
 // and how the phases become the secrets manager's rotation times and keep-old/drop-old options
 // (`secretsRotationConfig`, `withRotationOptions`). `patch.ts` turns the statuses into the Shoot status patches the
 // shoot controller writes at the flow's start (after which it removes the rotation's operation annotation) and at

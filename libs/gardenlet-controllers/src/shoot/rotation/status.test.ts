@@ -373,17 +373,16 @@ describe('rotationOperationErrors', () => {
         O.OperationRotateCredentialsComplete,
       ),
     ).toEqual([
-      "cannot complete rotate-credentials-complete if .status.credentials.rotation.etcdEncryptionKey.phase is not 'Prepared'",
+      "cannot complete rotation of all credentials if .status.credentials.rotation.etcdEncryptionKey.phase is not 'Prepared'",
     ]);
   });
 
-  it('forbids starts before the shoot was created, and rotations while hibernated or deleted', () => {
+  it('forbids starts before the shoot was created, and control plane rotations while hibernated', () => {
     const creating = shoot({ lastOperation: { type: 'Create', state: 'Processing' } });
     expect(rotationOperationErrors(creating, O.OperationRotateCAStart)).toHaveLength(1);
     expect(rotationOperationErrors(shoot({ hibernated: true }), O.OperationRotateETCDEncryptionKey)).toHaveLength(1);
-    expect(rotationOperationErrors(shoot({ deleting: true }), O.OperationRotateObservabilityCredentials)).toHaveLength(
-      1,
-    );
+    // As Gardener's Shoot validation: a shoot in deletion is no reason to refuse (its spec is frozen anyway).
+    expect(rotationOperationErrors(shoot({ deleting: true }), O.OperationRotateObservabilityCredentials)).toEqual([]);
   });
 
   it('rotate-rollout-workers needs a rotation waiting for workers rollout', () => {

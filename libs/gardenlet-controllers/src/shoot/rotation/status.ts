@@ -1,9 +1,25 @@
 // The bookkeeping of a shoot's credentials rotations in `status.credentials.rotation` (Gardener's shoot reconciler:
 // the `startRotation…`/`completeRotation…` mutations when an operation starts, the phase advances when the flow
-// succeeded, and the admission rules on which rotation operation may be requested in which phase). Pure: a Shoot,
-// the operation and the time in, the new rotation status out; the input is never mutated.
-import { Operations, type Shoot } from '@gardener-ts/api';
+// succeeded). Pure: a Shoot, the operation and the time in, the new rotation status out; the input is never mutated.
+import {
+  Operations,
+  isRolloutWorkersOperation,
+  rolloutWorkersPools,
+  type PhasedCredentialKind,
+  type Shoot,
+} from '@gardener-ts/api';
 import { hibernationEnabled, isWorkerless } from '../../component/values.js';
+
+// Admission's rules on which rotation operation may be requested in which phase live in libs/api (Gardener's Shoot
+// validation); the bookkeeping here shares them.
+export {
+  RotationOperations,
+  isRolloutWorkersOperation,
+  rolloutWorkersPools,
+  rotationOperationErrors,
+  rotationPhase,
+  type PhasedCredentialKind,
+} from '@gardener-ts/api';
 
 type ShootStatus = NonNullable<Shoot['status']>;
 
@@ -16,8 +32,6 @@ export type RotationPhase = PhasedRotation['phase'];
 /** A worker pool still to be rolled out after a rotation started without workers rollout. */
 export type PendingWorkersRollout = NonNullable<PhasedRotation['pendingWorkersRollouts']>[number];
 
-/** The credentials rotated in phases (`Preparing` … `Completed`). */
-export type PhasedCredentialKind = 'certificateAuthorities' | 'serviceAccountKey' | 'etcdEncryptionKey';
 /** The credentials rotated in one go: only initiation and completion times are recorded. */
 export type TimedCredentialKind = 'kubeconfig' | 'sshKeypair' | 'observability';
 export type CredentialKind = PhasedCredentialKind | TimedCredentialKind;
@@ -28,42 +42,8 @@ export const PhasedCredentialKinds: readonly PhasedCredentialKind[] = [
   'etcdEncryptionKey',
 ];
 
-/** The operation annotation values that touch `status.credentials.rotation` (the rollout prefix aside). */
-export const RotationOperations: readonly string[] = [
-  Operations.OperationRotateCredentialsStart,
-  Operations.OperationRotateCredentialsStartWithoutWorkersRollout,
-  Operations.OperationRotateCredentialsComplete,
-  Operations.OperationRotateCAStart,
-  Operations.OperationRotateCAStartWithoutWorkersRollout,
-  Operations.OperationRotateCAComplete,
-  Operations.OperationRotateServiceAccountKeyStart,
-  Operations.OperationRotateServiceAccountKeyStartWithoutWorkersRollout,
-  Operations.OperationRotateServiceAccountKeyComplete,
-  Operations.OperationRotateETCDEncryptionKey,
-  Operations.OperationRotateETCDEncryptionKeyStart,
-  Operations.OperationRotateETCDEncryptionKeyComplete,
-  Operations.OperationRotateObservabilityCredentials,
-  Operations.OperationRotateSSHKeypair,
-];
-
-/** True for `rotate-rollout-workers=<pool>[,<pool>]`. */
-export function isRolloutWorkersOperation(operation: string | undefined): operation is string {
-  return operation?.startsWith(Operations.OperationRotateRolloutWorkersPrefix) === true;
-}
-
-/** The worker pools named by a `rotate-rollout-workers=` operation (empty for any other operation). */
-export function rolloutWorkersPools(operation: string | undefined): string[] {
-  if (!isRolloutWorkersOperation(operation)) return [];
-  return operation.slice(Operations.OperationRotateRolloutWorkersPrefix.length).split(',');
-}
-
 /** Kubernetes' `metav1.Time` text: RFC 3339 in seconds. */
 export const rotationTime = (now: Date): string => now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** The phase of a phased rotation, undefined when it never ran (Gardener's `GetShoot…RotationPhase`). */
-export function rotationPhase(shoot: Shoot, kind: PhasedCredentialKind): RotationPhase | undefined {
-  return shoot.status?.credentials?.rotation?.[kind]?.phase;
-}
 
 /** True when the workers accept SSH (Gardener's `ShootEnablesSSHAccess`): workers, and SSH access not disabled. */
 export function shootEnablesSSHAccess(shoot: Shoot): boolean {
@@ -327,95 +307,4 @@ export function rotationStatusAtSuccess(
 
   if (!shootEnablesSSHAccess(shoot)) delete rotation.sshKeypair;
   return rotation;
-}
-
-/** True when a shoot may start a rotation (Gardener: created or restored successfully, or reconciled since). */
-function readyForRotationStart(shoot: Shoot): boolean {
-  const last = shoot.status?.lastOperation;
-  if (last === undefined) return false;
-  if ((last.type === 'Create' || last.type === 'Restore') && last.state === 'Succeeded') return true;
-  return last.type === 'Reconcile';
-}
-
-/** The rotation operations that are forbidden while hibernation is enabled. */
-const forbiddenWhenHibernated = new Set<string>(
-  RotationOperations.filter(
-    (o) => o !== Operations.OperationRotateObservabilityCredentials && o !== Operations.OperationRotateSSHKeypair,
-  ),
-);
-
-/** Which phased rotations an operation starts or completes. */
-function affected(operation: string): { start: PhasedCredentialKind[]; complete: PhasedCredentialKind[] } {
-  const O = Operations;
-  switch (operation) {
-    case O.OperationRotateCredentialsStart:
-    case O.OperationRotateCredentialsStartWithoutWorkersRollout:
-      return { start: [...PhasedCredentialKinds], complete: [] };
-    case O.OperationRotateCredentialsComplete:
-      return { start: [], complete: [...PhasedCredentialKinds] };
-    case O.OperationRotateCAStart:
-    case O.OperationRotateCAStartWithoutWorkersRollout:
-      return { start: ['certificateAuthorities'], complete: [] };
-    case O.OperationRotateCAComplete:
-      return { start: [], complete: ['certificateAuthorities'] };
-    case O.OperationRotateServiceAccountKeyStart:
-    case O.OperationRotateServiceAccountKeyStartWithoutWorkersRollout:
-      return { start: ['serviceAccountKey'], complete: [] };
-    case O.OperationRotateServiceAccountKeyComplete:
-      return { start: [], complete: ['serviceAccountKey'] };
-    case O.OperationRotateETCDEncryptionKey:
-    case O.OperationRotateETCDEncryptionKeyStart:
-      return { start: ['etcdEncryptionKey'], complete: [] };
-    case O.OperationRotateETCDEncryptionKeyComplete:
-      return { start: [], complete: ['etcdEncryptionKey'] };
-    default:
-      return { start: [], complete: [] };
-  }
-}
-
-/**
- * Why `operation` may not be requested on the Shoot now (empty when it may), as Gardener's Shoot validation decides
- * for rotation operations: a start needs a shoot that was created successfully and a rotation that never ran or is
- * Completed, a completion needs the rotation Prepared, `rotate-rollout-workers=` needs a rotation waiting for
- * workers rollout, and no rotation is requested on a hibernated or deleted Shoot. Other operations yield nothing.
- */
-export function rotationOperationErrors(shoot: Shoot, operation: string | undefined): string[] {
-  if (operation === undefined) return [];
-  const rolloutWorkers = isRolloutWorkersOperation(operation);
-  if (!RotationOperations.includes(operation) && !rolloutWorkers) return [];
-  const errors: string[] = [];
-  if (shoot.metadata?.deletionTimestamp !== undefined) {
-    errors.push(`operation ${operation} is not permitted when the shoot is marked for deletion`);
-  }
-  if (hibernationEnabled(shoot) && forbiddenWhenHibernated.has(operation)) {
-    errors.push(`operation ${operation} is not permitted when shoot is hibernated`);
-  }
-  const { start, complete } = affected(operation);
-  if (start.length > 0 && !readyForRotationStart(shoot)) {
-    errors.push(
-      `cannot start ${operation} if shoot was not yet created successfully or is not ready for reconciliation`,
-    );
-  }
-  for (const kind of start) {
-    const phase = rotationPhase(shoot, kind);
-    if (phase !== undefined && phase !== 'Completed') {
-      errors.push(`cannot start ${operation} if .status.credentials.rotation.${kind}.phase is not 'Completed'`);
-    }
-  }
-  for (const kind of complete) {
-    if (rotationPhase(shoot, kind) !== 'Prepared') {
-      errors.push(`cannot complete ${operation} if .status.credentials.rotation.${kind}.phase is not 'Prepared'`);
-    }
-  }
-  if (
-    rolloutWorkers &&
-    rotationPhase(shoot, 'certificateAuthorities') !== 'WaitingForWorkersRollout' &&
-    rotationPhase(shoot, 'serviceAccountKey') !== 'WaitingForWorkersRollout'
-  ) {
-    errors.push(
-      `cannot ${operation} if neither .status.credentials.rotation.certificateAuthorities.phase nor ` +
-        `.status.credentials.rotation.serviceAccountKey.phase is 'WaitingForWorkersRollout'`,
-    );
-  }
-  return errors;
 }

@@ -26,7 +26,10 @@ import { schedulePod } from './schedule.js';
 import { checkPodVolumes, podClaimNames, preFilterMessage, type VolumeCheck } from './volume-binding.js';
 
 export const SCHEDULER_NAME = 'default-scheduler';
-/** Unschedulable pods are retried on node and pod changes, and at least this often. */
+/**
+ * Unschedulable pods are retried on the events that may unblock them (node, bound pod, namespace, claim and
+ * StorageClass changes: controller.ts, requeue.ts), and at least this often (kube flushes them after 5 min).
+ */
 const UNSCHEDULABLE_RETRY_MS = 30_000;
 
 /** A pod this scheduler should place: unbound, alive, and naming one of `schedulerNames` (kube-scheduler's profiles). */

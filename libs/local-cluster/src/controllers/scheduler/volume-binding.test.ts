@@ -43,6 +43,22 @@ describe('checkPodVolumes', () => {
       });
   });
 
+  it('counts a claim without a class as of the default class the binder will give it', () => {
+    const defaulted = new Map(classes);
+    defaulted.set('local', {
+      metadata: { name: 'local', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'p',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+    const classless = claim('data');
+    expect(checkPodVolumes(pod('data'), claims(classless), defaulted)).toEqual({ delayed: [classless] });
+    // An explicit empty class means no class at all: such a claim binds only to a volume of no class.
+    const none = claim('data', { storageClassName: '' });
+    expect(checkPodVolumes(pod('data'), claims(none), defaulted)).toEqual({
+      unschedulable: 'pod has unbound immediate PersistentVolumeClaims',
+    });
+  });
+
   it('lets bound claims pass and returns the WaitForFirstConsumer ones to annotate', () => {
     const bound = claim('a', { storageClassName: 'fast', volumeName: 'pv-a' });
     const delayed = claim('b', { storageClassName: 'standard' });

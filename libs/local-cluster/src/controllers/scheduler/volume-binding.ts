@@ -2,7 +2,10 @@
 // being deleted, or unbound under immediate binding is unschedulable with kube's reason; an unbound claim of a
 // WaitForFirstConsumer class gets the chosen node (`volume.kubernetes.io/selected-node`) so its volume is provisioned.
 // Unlike kube, the pod is bound at once instead of after the volume: the kubelet waits for the claim to be Bound.
+// A claim created without a class counts as of the default class: in kube the DefaultStorageClass admission gives it
+// that class at its creation; here the persistentvolume-binder does a moment later, and the pod need not wait for it.
 import type { PersistentVolumeClaim, Pod, StorageClass } from '../shared/kinds.js';
+import { defaultStorageClass } from '../persistentvolume/binding.js';
 
 /** The claim names a pod's volumes refer to, in order, without repeats. */
 export function podClaimNames(pod: Pod): string[] {
@@ -18,8 +21,8 @@ export type VolumeCheck =
   | { delayed: PersistentVolumeClaim[] };
 
 /**
- * Checks the pod's claims (`claims` by name in the pod's namespace, absent when not found; `classes` by name) as
- * kube's VolumeBinding PreFilter: the first failing claim decides the reason.
+ * Checks the pod's claims (`claims` by name in the pod's namespace, absent when not found; `classes` by name, every
+ * class of the cluster) as kube's VolumeBinding PreFilter: the first failing claim decides the reason.
  */
 export function checkPodVolumes(
   pod: Pod,
@@ -33,7 +36,8 @@ export function checkPodVolumes(
     if (!claim) return { unschedulable: `persistentvolumeclaim "${name}" not found` };
     if (claim.metadata?.deletionTimestamp) return { unschedulable: `persistentvolumeclaim "${name}" is being deleted` };
     if (claim.spec?.volumeName) continue;
-    const storageClass = classes.get(claim.spec?.storageClassName ?? '');
+    const className = claim.spec?.storageClassName;
+    const storageClass = className === undefined ? defaultStorageClass([...classes.values()]) : classes.get(className);
     if (storageClass?.volumeBindingMode === 'WaitForFirstConsumer') delayed.push(claim);
     else unboundImmediate = true;
   }

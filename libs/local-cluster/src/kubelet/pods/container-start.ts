@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import type { Logger } from '@gardener-ts/logging';
 import type { ImageMap } from '../../images/image-map.js';
-import { execArgv, programArgv } from '../../images/program.js';
+import { execArgv, hostPrograms, programArgv } from '../../images/program.js';
 import { assertResolvesWithin, confinedJoin } from '../volumes/confined-path.js';
 import {
   assertMountsConfined,
@@ -95,6 +95,9 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
       expandReferences(s, (name) => env[name]),
       mounts,
     );
+  // An image of host programs finds them on the container's PATH (the host's unless the Pod sets its own).
+  const path = env.PATH === undefined || env.PATH === base.PATH ? env.PATH : rewriteMountPaths(env.PATH, mounts);
+  const programs = hostPrograms(path ?? '');
   const argv = programArgv(
     resolved,
     { command: container.command?.map(fromSpec), args: container.args?.map(fromSpec) },
@@ -103,6 +106,7 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
       ignored: (flag) =>
         ctx.log.info({ container: container.name, flag }, 'Argument not supported by the local stand-in, ignored'),
     },
+    programs,
   );
   for (const [k, v] of Object.entries(env)) if (base[k] !== v) env[k] = rewriteMountPaths(v, mounts);
   env[MOUNTS_ENV] = mountsJson(mounts);
@@ -118,7 +122,13 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
   }
   await mkdir(cwd, { recursive: true });
   await mkdir(stateDir, { recursive: true });
-  return { argv, env, cwd, imageID: `local://${resolved.command[0]}`, exec: (command) => execArgv(resolved, command) };
+  return {
+    argv,
+    env,
+    cwd,
+    imageID: `local://${resolved.command[0] ?? argv[0]}`,
+    exec: (command) => execArgv(resolved, command, programs),
+  };
 }
 
 /**

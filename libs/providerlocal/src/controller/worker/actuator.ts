@@ -25,7 +25,13 @@ import {
   type MachineDeployment,
 } from '../../machine/objects.js';
 import { ForceDeletionLabel } from '../../machine/controller/machine/drain.js';
-import { MachineClassSecretPurpose, PoolLabel, wantedMachines, type CloudProfileConfig } from './machines.js';
+import {
+  MachineClassSecretPurpose,
+  PoolLabel,
+  wantedMachines,
+  type CloudProfileConfig,
+  type WorkerRotationStatus,
+} from './machines.js';
 import {
   machineStateOfWorker,
   releaseMachines,
@@ -119,6 +125,8 @@ export class WorkerActuator implements Actuator {
       {
         cloudProfileConfig: ctx.cluster?.cloudProfile.spec?.providerConfig as CloudProfileConfig | undefined,
         kubernetesVersion: ctx.cluster?.shoot.spec?.kubernetes?.version,
+        rotation: (ctx.cluster?.shoot.status as { credentials?: { rotation?: WorkerRotationStatus } } | undefined)
+          ?.credentials?.rotation,
         existingReplicas: {
           ...keptReplicas,
           ...Object.fromEntries(existing.map((md) => [md.metadata!.name!, md.spec?.replicas ?? 0])),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { machineConfigurationOf, wantedMachines, type WorkerPool } from './machines.js';
+import { machineConfigurationOf, wantedMachines, workerPoolHash, type WorkerPool } from './machines.js';
 
 const pool = (machineControllerManager?: WorkerPool['machineControllerManager']): WorkerPool =>
   ({
@@ -50,5 +50,51 @@ describe("a pool's machine-controller-manager settings (Gardener's ReadMachineCo
     expect(machineConfigurationOf(pool({ nodeConditions: [] }))).toEqual({});
     expect(machineConfigurationOf(pool({ maxEvictRetries: 0 }))).toEqual({ maxEvictRetries: 0 });
     expect(machineConfigurationOf(pool({ disableHealthTimeout: false }))).toEqual({ disableHealthTimeout: false });
+  });
+});
+
+describe('workerPoolHash and credentials rotations', () => {
+  const p = { ...pool(), name: 'worker' } as WorkerPool;
+  const t1 = '2026-11-30T01:00:00Z';
+  const t2 = '2026-11-30T02:00:00Z';
+
+  it('keeps the hash of a shoot that never rotated, and changes it when a CA or service account key rotation starts', () => {
+    const plain = workerPoolHash(p, '1.36.0');
+    expect(workerPoolHash(p, '1.36.0', {})).toBe(plain);
+    const ca = workerPoolHash(p, '1.36.0', { certificateAuthorities: { lastInitiationTime: t1 } });
+    const sa = workerPoolHash(p, '1.36.0', { serviceAccountKey: { lastInitiationTime: t1 } });
+    expect(new Set([plain, ca, sa]).size).toBe(3);
+    // The next rotation rolls again; the same one does not.
+    expect(workerPoolHash(p, '1.36.0', { certificateAuthorities: { lastInitiationTime: t2 } })).not.toBe(ca);
+    expect(workerPoolHash(p, '1.36.0', { certificateAuthorities: { lastInitiationTime: t1 } })).toBe(ca);
+  });
+
+  it('does not roll a pool a rotation without workers rollout left pending', () => {
+    const before = workerPoolHash(p, '1.36.0', { certificateAuthorities: { lastInitiationTime: t1 } });
+    const pending = workerPoolHash(p, '1.36.0', {
+      certificateAuthorities: {
+        lastInitiationTime: t2,
+        pendingWorkersRollouts: [{ name: 'worker', lastInitiationTime: t1 }],
+      },
+    });
+    expect(pending).toBe(before);
+    const other = workerPoolHash(p, '1.36.0', {
+      certificateAuthorities: {
+        lastInitiationTime: t2,
+        pendingWorkersRollouts: [{ name: 'other', lastInitiationTime: t1 }],
+      },
+    });
+    expect(other).not.toBe(before);
+  });
+
+  it('gives the rotated pools a new MachineClass, so their deployments roll the machines', () => {
+    const worker = { metadata: { namespace: 'shoot--local--local' }, spec: { pools: [p] } } as never;
+    const before = wantedMachines(worker, { kubernetesVersion: '1.36.0' });
+    const during = wantedMachines(worker, {
+      kubernetesVersion: '1.36.0',
+      rotation: { certificateAuthorities: { lastInitiationTime: t1 } },
+    });
+    expect(during.machineDeployments[0]!.metadata!.name).toBe(before.machineDeployments[0]!.metadata!.name);
+    expect(during.machineClasses[0]!.metadata!.name).not.toBe(before.machineClasses[0]!.metadata!.name);
   });
 });

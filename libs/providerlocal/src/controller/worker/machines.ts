@@ -1,6 +1,7 @@
 // What provider-local's Worker wants of the machine API, computed from the Worker (Gardener's generic Worker actuator
 // with provider-local's delegate): per pool and zone a MachineDeployment `<namespace>-<pool>-z<n>` and a MachineClass
-// `<deployment>-<pool hash>` (a change of machine image, type, Kubernetes version or user data gives a new class, so
+// `<deployment>-<pool hash>` (a change of machine image, type, Kubernetes version, user data or a CA/service account
+// key rotation's start gives a new class, so
 // the deployment rolls its machines), the class's Secret carrying the pool's user data, the node labels and taints of
 // the pool. Pure: the Worker, the machine images of the CloudProfile and the existing replicas in, objects out.
 import { createHash } from 'node:crypto';
@@ -30,8 +31,36 @@ export function distributeOverZones(zoneIndex: number, total: number, zones: num
   return base + (zoneIndex < total % zones ? 1 : 0);
 }
 
-/** The hash of what makes a pool's machines different (a change means new machines). */
-export function workerPoolHash(pool: WorkerPool, kubernetesVersion: string | undefined): string {
+/** The part of `status.credentials.rotation` of the shoot that rolls worker pools (CA and service account key). */
+export interface WorkerRotationStatus {
+  certificateAuthorities?: RolloutRotation;
+  serviceAccountKey?: RolloutRotation;
+}
+
+interface RolloutRotation {
+  lastInitiationTime?: string;
+  /** Pools not rolled by a `…-without-workers-rollout` rotation: the rotation they last rolled for. */
+  pendingWorkersRollouts?: { name: string; lastInitiationTime?: string }[];
+}
+
+/** When the rotation that `pool` must have rolled for was initiated: the pool's pending entry, else the rotation's. */
+function rotationTimeForPool(rotation: RolloutRotation | undefined, pool: string): string | undefined {
+  const pending = rotation?.pendingWorkersRollouts?.find((p) => p.name === pool);
+  return pending ? pending.lastInitiationTime : rotation?.lastInitiationTime;
+}
+
+/**
+ * The hash of what makes a pool's machines different (a change means new machines). As Gardener's WorkerPoolHash, a
+ * CA or service account key rotation's initiation time is part of it: the rotation's Preparing phase rolls the
+ * machines, so every node gets credentials of the new CA before the old one is dropped.
+ */
+export function workerPoolHash(
+  pool: WorkerPool,
+  kubernetesVersion: string | undefined,
+  rotation?: WorkerRotationStatus,
+): string {
+  const caRotation = rotationTimeForPool(rotation?.certificateAuthorities, pool.name);
+  const serviceAccountKeyRotation = rotationTimeForPool(rotation?.serviceAccountKey, pool.name);
   const relevant = {
     machineType: pool.machineType,
     machineImage: pool.machineImage,
@@ -40,6 +69,9 @@ export function workerPoolHash(pool: WorkerPool, kubernetesVersion: string | und
     architecture: pool.architecture,
     providerConfig: pool.providerConfig,
     userData: pool.userDataSecretRef,
+    // Only when set: pools of shoots that never rotated keep their hash.
+    ...(caRotation ? { caRotation } : {}),
+    ...(serviceAccountKeyRotation ? { serviceAccountKeyRotation } : {}),
   };
   return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 5);
 }
@@ -101,6 +133,8 @@ export function wantedMachines(
   options: {
     cloudProfileConfig?: CloudProfileConfig;
     kubernetesVersion?: string;
+    /** The shoot's `status.credentials.rotation` (CA and service account key rotations roll the machines). */
+    rotation?: WorkerRotationStatus;
     existingReplicas?: Record<string, number>;
     /** The shoot asks to be hibernated: every machine deployment wants 0 machines (Gardener's generic actuator). */
     hibernated?: boolean;
@@ -115,7 +149,7 @@ export function wantedMachines(
   };
   for (const pool of worker.spec.pools) {
     const zones = pool.zones && pool.zones.length > 0 ? pool.zones : [''];
-    const hash = workerPoolHash(pool, options.kubernetesVersion);
+    const hash = workerPoolHash(pool, options.kubernetesVersion, options.rotation);
     zones.forEach((zone, index) => {
       const deploymentName = `${namespace}-${pool.name}-z${index + 1}`;
       const className = `${deploymentName}-${hash}`;

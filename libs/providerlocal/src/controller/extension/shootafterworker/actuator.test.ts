@@ -1,7 +1,7 @@
-import { basename } from 'node:path';
+// provider-local's `local-ext-shoot-after-worker`: the objects it puts into the shoot.
 import { describe, expect, it } from 'vitest';
 import { builtinImageMap } from '@gardener-ts/local-cluster';
-import { LocalExtShootAfterWorkerImage, localExtShootAfterWorkerObjects } from './actuator.js';
+import { localExtShootAfterWorkerObjects } from './actuator.js';
 
 describe('local-ext-shoot-after-worker', () => {
   const [deployment] = localExtShootAfterWorkerObjects() as any[];
@@ -17,12 +17,20 @@ describe('local-ext-shoot-after-worker', () => {
     expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
   });
 
-  it('runs an image the local substrate knows, as a program that stays up (nats-server, no command of its own)', () => {
-    const container = deployment.spec.template.spec.containers[0];
-    expect(container.image).toBe(LocalExtShootAfterWorkerImage);
-    expect(container.command).toBeUndefined();
-    const resolved = builtinImageMap({ workspace: '/nonexistent' }).resolve(container.image);
-    expect(resolved).toBeDefined();
-    expect(basename(resolved!.command[0]!)).toBe('nats-server');
+  it("runs Gardener's container: its alpine image with `/bin/sh -c 'sleep 3600'`, no grace period", () => {
+    const { spec } = deployment.spec.template;
+    expect(spec.terminationGracePeriodSeconds).toBe(0);
+    expect(spec.containers).toEqual([
+      {
+        name: 'local-ext-shoot-after-worker',
+        image: 'europe-docker.pkg.dev/gardener-project/releases/3rd/alpine:3.19.1',
+        command: ['/bin/sh', '-c', 'sleep 3600'],
+      },
+    ]);
+  });
+
+  it('runs on the local substrate, whose image map runs the container’s own command on the host for this image', () => {
+    const [container] = deployment.spec.template.spec.containers;
+    expect(builtinImageMap({ workspace: '/nonexistent' }).resolve(container.image)?.entry.command).toBe('container');
   });
 });

@@ -2,17 +2,16 @@
 // `local-ext-shoot-after-worker` (one replica) in the shoot's `kube-system`, delivered through the ManagedResource of
 // that name and reconciled after the workers (its registration's `lifecycle.reconcile: AfterWorker`): the reconcile
 // succeeds only once the ManagedResource is healthy, i.e. the Deployment is ready on a Node (not while hibernation is
-// enabled). Gardener's Deployment runs `sleep 3600` in alpine; the local substrate's kubelet runs only what its image
-// map knows, so the container runs the mapped `nats` image (nats-server, a program that stays up, on a random
-// loopback port so that it can never collide with anything of the host).
+// enabled). The container is Gardener's: its mirrored alpine image running `/bin/sh -c 'sleep 3600'` (the local
+// substrate's image map runs shell images as the host's `sh` and `sleep`).
 import type { KubernetesObject, Reader } from '@gardener-ts/controller-runtime';
 import { ShootObjectsActuator } from '../shoot-objects.js';
 
 /** The Extension type (also the name of its ManagedResource and of the Deployment). */
 export const LocalExtShootAfterWorkerType = 'local-ext-shoot-after-worker';
 
-/** The image of the Deployment: mapped to the host's nats-server by the local substrate's image map. */
-export const LocalExtShootAfterWorkerImage = 'docker.io/library/nats:2.10';
+/** The image of the Deployment, Gardener's mirror of alpine (a shell image of the local substrate's image map). */
+export const LocalExtShootAfterWorkerImage = 'europe-docker.pkg.dev/gardener-project/releases/3rd/alpine:3.19.1';
 
 /** The objects `local-ext-shoot-after-worker` puts into the shoot. */
 export function localExtShootAfterWorkerObjects(): KubernetesObject[] {
@@ -33,8 +32,7 @@ export function localExtShootAfterWorkerObjects(): KubernetesObject[] {
               {
                 name: LocalExtShootAfterWorkerType,
                 image: LocalExtShootAfterWorkerImage,
-                // The image's entrypoint with these arguments: loopback only, a port the kernel picks.
-                args: ['--addr', '127.0.0.1', '--port', '-1'],
+                command: ['/bin/sh', '-c', 'sleep 3600'],
               },
             ],
             terminationGracePeriodSeconds: 0,
