@@ -270,9 +270,10 @@ async function runLandscape(
   let garden: Garden = {};
   // Ctrl-C or SIGTERM while a step runs: the steps cannot be cancelled, but every process the cluster has started
   // (the kubelet's Pods included) is stopped before exiting, as after "ready".
+  let stopping: Promise<void> | undefined;
   const stopEarly = (signal: NodeJS.Signals) => {
     process.stdout.write(`\n${signal}: stopping the landscape\n`);
-    void (async () => {
+    stopping = (async () => {
       await starting?.catch(() => undefined);
       await cluster?.stop().catch((err: unknown) => logger.error({ err }, 'stopping the landscape failed'));
       process.stdout.write('landscape stopped\n');
@@ -307,6 +308,8 @@ async function runLandscape(
       servicesFile: layout.services,
     });
   } catch (err) {
+    // A step that failed because the signal stopped the cluster under it: the stop ends the process (130/143).
+    if (stopping) return stopping.then(() => 1);
     process.off('SIGTERM', stopEarly);
     process.off('SIGINT', stopEarly);
     logger.error({ err }, 'landscape failed');

@@ -754,7 +754,7 @@ spec:
     await adminKubeconfig();
     const nodesPrepared = await kubectl(shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
     expect(nodesPrepared).not.toBe(nodesBefore);
-    expect(await kubectl(oldKc, ['get', 'namespace', 'hello', '-o', 'name'])).toBe('namespace/hello');
+    expect((await kubectl(oldKc, ['get', 'namespace', 'hello', '-o', 'name'])).trim()).toBe('namespace/hello');
 
     await annotate('rotate-credentials-complete');
     const completed = await untilPhase('Completed');

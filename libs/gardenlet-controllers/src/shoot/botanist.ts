@@ -76,7 +76,16 @@ import type { ShootStateSpec } from './shootstate.js';
 import { restorePersistedSecrets, restoringSeedClient } from './shootstate-restore.js';
 import { deleteShootState, deployShootState } from './shootstate-writer.js';
 import { syncClientCAToGarden } from './client-ca-sync.js';
-import { renewShootAccessSecrets, rewriteEncryptedData, rewriteTargets } from './rotation-steps.js';
+import {
+  createNewServiceAccountSecrets,
+  deleteOldServiceAccountSecrets,
+  labelEncryptedDataOnce,
+  renewShootAccessSecrets,
+  rewriteEncryptedData,
+  rewriteTargets,
+  snapshotEtcdAfterRewrite,
+  unlabelEncryptedData,
+} from './rotation-steps.js';
 import { RotatedSecretNames } from './rotation/secrets.js';
 import { deleteSSHKeypairFromGarden, syncSSHKeypairToGarden } from './ssh-keypair-sync.js';
 
@@ -473,29 +482,67 @@ export class Botanist {
     return steps;
   }
 
-  // The credentials rotation steps beyond the secrets manager: the shoot access Secrets renewed for a new
-  // ServiceAccount signing key, the encrypted data rewritten for a new ETCD encryption key (the flow runs them only in
-  // the rotation phases that need them).
+  // The credentials rotation steps beyond the secrets manager: the shoot access Secrets renewed and kube-controller-
+  // manager awaited for a new ServiceAccount signing key, the shoot's legacy ServiceAccount token Secrets replaced,
+  // the encrypted data rewritten for a new ETCD encryption key and etcd-main snapshotted after it (the flow runs them
+  // only in the rotation phases that need them).
   private rotationSteps(): Pick<
     ReconcileSteps,
-    'renewShootAccessSecrets' | 'rewriteEncryptedDataAddLabel' | 'rewriteEncryptedDataRemoveLabel'
+    | 'renewShootAccessSecrets'
+    | 'rewriteEncryptedDataAddLabel'
+    | 'rewriteEncryptedDataRemoveLabel'
+    | 'snapshotEtcdAfterRewrite'
+    | 'waitForKubeControllerManager'
+    | 'createNewServiceAccountSecrets'
+    | 'deleteOldServiceAccountSecrets'
   > {
     const targets = async (signal: AbortSignal) =>
       rewriteTargets(
         encryptedResources(this.values.shoot),
         (await preferredAPIResources(this.shootClient().transport, signal)).lists,
       );
+    const namespace = this.values.namespace;
     return {
-      renewShootAccessSecrets: () =>
-        renewShootAccessSecrets(this.seed, this.values.namespace, this.options.now?.() ?? new Date()),
-      rewriteEncryptedDataAddLabel: async (signal) => {
-        const key = secretNameOf(this.seedSteps.secrets, SecretNames.ETCDEncryptionKey);
-        await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { add: key }, signal);
+      renewShootAccessSecrets: () => renewShootAccessSecrets(this.seed, namespace, this.options.now?.() ?? new Date()),
+      rewriteEncryptedDataAddLabel: (signal) =>
+        labelEncryptedDataOnce(this.seed, namespace, KubeAPIServerName, async () => {
+          const key = secretNameOf(this.seedSteps.secrets, SecretNames.ETCDEncryptionKey);
+          await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { add: key }, signal);
+        }),
+      rewriteEncryptedDataRemoveLabel: (signal) =>
+        unlabelEncryptedData(this.seed, namespace, KubeAPIServerName, async () => {
+          await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { remove: true }, signal);
+        }),
+      snapshotEtcdAfterRewrite: (signal) =>
+        snapshotEtcdAfterRewrite(this.seed, namespace, KubeAPIServerName, () => this.snapshotEtcdMain(signal)),
+      waitForKubeControllerManager: (signal) => this.waitForDeployment(KubeControllerManagerName, signal),
+      createNewServiceAccountSecrets: async () => {
+        const name = secretNameOf(this.seedSteps.secrets, SecretNames.ServiceAccountKey);
+        const secret = (await this.seed.get(Kinds.Secret, { namespace, name })) as V1Secret;
+        await createNewServiceAccountSecrets(this.shootClient(), { name, data: secret.data ?? {} });
       },
-      rewriteEncryptedDataRemoveLabel: async (signal) => {
-        await rewriteEncryptedData(this.shootClient().transport, await targets(signal), { remove: true }, signal);
+      deleteOldServiceAccountSecrets: async () => {
+        const prepared = this.values.shoot.status?.credentials?.rotation?.serviceAccountKey?.lastInitiationFinishedTime;
+        if (prepared === undefined) {
+          throw new Error(
+            `shoot ${namespace}: status.credentials.rotation.serviceAccountKey.lastInitiationFinishedTime is not set`,
+          );
+        }
+        await deleteOldServiceAccountSecrets(this.shootClient(), new Date(prepared));
       },
     };
+  }
+
+  /**
+   * A full snapshot of etcd-main (Gardener's `SnapshotEtcd`): its backup-restore sidecar is asked through the client
+   * Service (`GET /snapshot/full?final=true`, as Gardener asks), trusting the etcd CA bundle.
+   */
+  private async snapshotEtcdMain(signal: AbortSignal): Promise<void> {
+    const bundle = secretNameOf(this.seedSteps.secrets, SecretNames.CAETCD, 'bundle');
+    const secret = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name: bundle });
+    const ca = Buffer.from((secret as V1Secret).data?.['bundle.crt'] ?? '', 'base64').toString('utf8');
+    const url = `https://${etcdName('main')}-client.${this.values.namespace}.svc:${EtcdBackupRestorePort}/snapshot/full?final=true`;
+    await requestFinalSnapshot(url, ca, signal);
   }
 
   // The steps of the shoot's OperatingSystemConfigs and Worker (machines reach the API server at its LB address).
@@ -759,13 +806,7 @@ export class Botanist {
         await m.destroy(['DNSRecord'], isMigrated);
         await m.waitUntilDeleted(['DNSRecord'], signal, isMigrated);
       },
-      snapshotEtcd: async (signal) => {
-        const bundle = secretNameOf(this.seedSteps.secrets, SecretNames.CAETCD, 'bundle');
-        const secret = await this.seed.get(Kinds.Secret, { namespace: this.values.namespace, name: bundle });
-        const ca = Buffer.from((secret as V1Secret).data?.['bundle.crt'] ?? '', 'base64').toString('utf8');
-        const url = `https://${etcdName('main')}-client.${this.values.namespace}.svc:${EtcdBackupRestorePort}/snapshot/full?final=true`;
-        await requestFinalSnapshot(url, ca, signal);
-      },
+      snapshotEtcd: (signal) => this.snapshotEtcdMain(signal),
       migrateBackupEntry: () => backupEntry.migrate(),
       waitForBackupEntryMigrated: (signal) => backupEntry.waitUntilMigrated(signal),
       destroyEtcd: d.destroyEtcd,

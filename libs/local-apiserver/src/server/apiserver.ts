@@ -34,6 +34,8 @@ import { ipAt, serviceAllocation } from './service-allocation.js';
 import { recordCSRRequester } from '../auth/csr-requester.js';
 import { WebhookAdmission } from '../admission/webhooks.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { resourceQuotaAdmission } from '../admission/resource-quota.js';
+import { ResourceQuotaController } from '../admission/resource-quota-controller.js';
 import { nodeRestrictedEviction, nodeRestriction, nodeTokenRequestAdmission } from '../admission/node-restriction.js';
 import { NodeAuthorizer } from '../auth/node-authorizer.js';
 import { NodeGraph } from '../auth/node-graph.js';
@@ -238,6 +240,8 @@ export class LocalApiServer {
     undo.push(() => admission.stop());
     await admission.start();
     admission.install(pipeline);
+    // kube's ResourceQuota plugin validates last, after the webhooks.
+    pipeline.validating.push(resourceQuotaAdmission(storage));
     const objects = new ObjectService({ storage, schemas, ownership: createFieldOwnership(schemas), pipeline });
     const crds = new CRDController(storage, registry, objects, log);
     const gc = new GarbageCollector(storage, registry, objects, log);
@@ -275,6 +279,9 @@ export class LocalApiServer {
     const namespaceDefaults = new NamespaceDefaultsController(storage, registry, objects, credentials.ca.certPem, log);
     undo.push(() => namespaceDefaults.stop());
     await namespaceDefaults.start();
+    const quotas = new ResourceQuotaController(storage, log);
+    undo.push(() => quotas.stop());
+    await quotas.start();
 
     const authenticators: Authenticator[] = [clientCertificateAuthenticator];
     if (options.tokenFile)
@@ -403,6 +410,7 @@ export class LocalApiServer {
         ...(nodeGraph ? [nodeGraph] : []),
         ...(csrSigner ? [csrSigner] : []),
         namespaceDefaults,
+        quotas,
         admission,
       ],
       auditor,

@@ -1,4 +1,7 @@
 // The StatefulSet controller (with the scheduler) against the local API server.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@gardener-ts/test-support';
 import {
@@ -15,15 +18,23 @@ import { type Harness, startHarness } from './support/harness.js';
 import { PodWatch } from './support/pod-watch.js';
 
 let h: Harness;
+let volumes: string;
 
 beforeAll(async () => {
-  // The claims get kind's default class (WaitForFirstConsumer) from the binder, so their pods schedule before any
-  // volume exists, as in a kind cluster; nothing provisions volumes here.
-  h = await startHarness(['statefulset', 'scheduler', 'persistentvolume-binder']);
+  // The claims get kind's default class (local-path, WaitForFirstConsumer) from the binder, as in a kind cluster: the
+  // scheduler selects each pod's node on its claim, the provisioner makes the volume, and the pod is bound once its
+  // claim is Bound (kube's order).
+  volumes = await mkdtemp(join(tmpdir(), 'statefulset-volumes-'));
+  h = await startHarness(['statefulset', 'scheduler', 'persistentvolume-binder', 'local-path-provisioner'], {
+    localVolumesDir: volumes,
+  });
   await h.api.create(standardStorageClass());
   await h.kubelet.addNode('node-1');
 });
-afterAll(() => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  if (volumes) await rm(volumes, { recursive: true, force: true });
+});
 
 const key = (name: string) => ({ namespace: 'default', name });
 const statefulSet = (
@@ -62,7 +73,12 @@ describe('StatefulSet controller', () => {
       }),
     );
     const db1 = await h.eventually('db-1 to exist', PodKind, key('db-1'), () => true);
-    await h.eventually('db-1 to be bound', PodKind, key('db-1'), (p) => !!p.spec?.nodeName);
+    const bound = await h.eventually('db-1 to be bound', PodKind, key('db-1'), (p) => !!p.spec?.nodeName);
+    // Bound only after its claim: the claim carries the node and is Bound to the volume made for that node.
+    const claim = await h.api.get(PersistentVolumeClaimKind, key('data-db-1'));
+    expect(claim.status?.phase).toBe('Bound');
+    expect(claim.metadata?.annotations?.['volume.kubernetes.io/selected-node']).toBe('node-1');
+    expect(Number(bound.metadata?.resourceVersion)).toBeGreaterThan(Number(claim.metadata?.resourceVersion));
     // db-1 is not ready: db-2 must not appear.
     await h.eventually('status to count 2 replicas', StatefulSetKind, key('db'), (s) => s.status?.replicas === 2);
     expect(await podNames('db')).toEqual(['db-0', 'db-1']);

@@ -1,6 +1,5 @@
 // validateShoot: the rules Gardener's API server applies to Shoots, with Gardener's field paths and messages.
 import type { Shoot } from '../../core/v1beta1/shoot.js';
-import { Annotations, Operations } from '../../constants/index.js';
 import { type FieldError, FieldPath, forbidden, invalid, notSupported, required } from '../field.js';
 import {
   validateExtensions,
@@ -17,7 +16,7 @@ import {
 } from '../names.js';
 import { validateKubernetes } from './kubernetes.js';
 import { validateNetworking } from './networking.js';
-import { validateShootRotationOperation } from './rotation.js';
+import { validateShootOperations } from './operation.js';
 import { validateHibernationSchedules, validateMaintenanceTimeWindow } from './schedule.js';
 import { validateShootUpdate } from './update.js';
 import { validateWorkers, validateWorkerVersionSkew } from './workers.js';
@@ -30,7 +29,7 @@ export function validateShoot(shoot: Shoot, old?: Shoot): FieldError[] {
   const errors: FieldError[] = [];
   errors.push(...validateObjectMeta(shoot.metadata, { namespaced: true, name: validateShootName }));
   // On update the API server has put the stored status back before validating (the strategy's PrepareForUpdate).
-  errors.push(...validateOperationAnnotation(old ? { ...shoot, status: old.status } : shoot));
+  errors.push(...validateShootOperations(old ? { ...shoot, status: old.status } : shoot));
   if (!shoot.spec) return [...errors, required(spec)];
   errors.push(...validateShootSpec(shoot));
   if (old) {
@@ -43,22 +42,6 @@ export function validateShoot(shoot: Shoot, old?: Shoot): FieldError[] {
 function validateShootName(name: string, path: FieldPath): FieldError[] {
   const errors = validateDNS1123Label(name, path);
   if (name.includes('--')) errors.push(invalid(path, name, 'name may not contain two consecutive hyphens'));
-  return errors;
-}
-
-/** The `gardener.cloud/operation` annotation: a known operation, and a rotation allowed in the shoot's state. */
-function validateOperationAnnotation(shoot: Shoot): FieldError[] {
-  const value = shoot.metadata?.annotations?.[Annotations.GardenerOperation];
-  if (value === undefined) return [];
-  const path = FieldPath.root('metadata', 'annotations').key(Annotations.GardenerOperation);
-  const errors: FieldError[] = [];
-  if (
-    !Operations.ShootAllowedOperations.includes(value) &&
-    !value.startsWith(Operations.OperationRotateRolloutWorkersPrefix)
-  ) {
-    errors.push(notSupported(path, value, Operations.ShootAllowedOperations));
-  }
-  if (shoot.spec) errors.push(...validateShootRotationOperation(shoot, value, path));
   return errors;
 }
 

@@ -1,7 +1,8 @@
 // One maintenance run of a Shoot (Gardener's shoot maintenance reconciler, its data part): Kubernetes versions of the
 // control plane and of worker pools, machine image versions, the `gardener.cloud/operation` annotation (reconcile, plus
-// what `maintenance.gardener.cloud/operation` asked for; `retry` for failed shoots that need it), the tasks the next
-// reconciliation runs, and the `status.lastMaintenance` description. Pure: shoot and CloudProfile in, result out.
+// what `maintenance.gardener.cloud/operation` asked for and the automatic credentials rotations due, see credentials.ts;
+// `retry` for failed shoots that need it), the tasks the next reconciliation runs, and the `status.lastMaintenance`
+// description. Pure: shoot and CloudProfile in, result out.
 import { Annotations, type CloudProfile, type Shoot } from '@gardener-ts/api';
 import {
   kubernetesUpdateReason,
@@ -10,6 +11,9 @@ import {
   nextMachineImageVersion,
   compareVersions,
 } from './versions.js';
+import { credentialsRotationResults, type UpdateResult } from './credentials.js';
+
+export type { UpdateResult } from './credentials.js';
 
 /** `gardener.cloud/operation=maintain`: maintain now, outside the window. */
 export const OperationMaintain = 'maintain';
@@ -27,13 +31,6 @@ export const MaintenanceTasks = [
 export const TaskRestartControlPlanePods = 'restartControlPlanePods';
 export const TaskRestartCoreAddons = 'restartCoreAddons';
 
-/** The outcome of one update (control plane or a worker pool). */
-export interface UpdateResult {
-  description: string;
-  reason: string;
-  ok: boolean;
-}
-
 export interface MaintainOptions {
   now: Date;
   enableShootControlPlaneRestarter?: boolean;
@@ -47,6 +44,8 @@ export interface MaintenanceResult {
   lastMaintenance?: { description: string; state: 'Succeeded' | 'Failed'; failureReason?: string };
   kubernetes?: UpdateResult;
   workers: Record<string, { kubernetes?: UpdateResult; machineImage?: UpdateResult }>;
+  /** The automatic credentials rotations started, by operation (`rotate-ssh-keypair`, …). */
+  credentials: Record<string, UpdateResult>;
 }
 
 /** Whether `gardener.cloud/operation` asks to maintain now. */
@@ -121,6 +120,16 @@ function messages(result: MaintenanceResult, operations: string[]): { descriptio
       }
     }
   }
+  for (const [credentials, update] of Object.entries(result.credentials)) {
+    if (update.ok) {
+      ok++;
+      description.push(`Credentials "${credentials}": ${update.description}. Reason: ${update.reason}`);
+    } else {
+      failed++;
+      description.push(`Credentials "${credentials}": Automatic rotation failed. Reason for update: ${update.reason}`);
+      failures.push(`Credentials "${credentials}": Automatic rotation failure due to: ${update.description}`);
+    }
+  }
   description.push(...operations);
   const text = description.join(', ');
   const head =
@@ -135,7 +144,7 @@ export function maintainShoot(original: Shoot, profile: CloudProfile, options: M
   const shoot = structuredClone(original);
   const { now } = options;
   const autoUpdate = shoot.spec.maintenance?.autoUpdate;
-  const result: MaintenanceResult = { shoot, workers: {} };
+  const result: MaintenanceResult = { shoot, workers: {}, credentials: {} };
   const workers = shoot.spec.provider.workers ?? [];
 
   for (const pool of workers) {
@@ -184,7 +193,10 @@ export function maintainShoot(original: Shoot, profile: CloudProfile, options: M
     if (w.result) result.workers[pool.name] = { ...result.workers[pool.name], kubernetes: w.result };
   }
 
-  // Operations: drop `maintain`, request a reconcile (with the operations asked for), or a retry of a failed shoot.
+  result.credentials = credentialsRotationResults(shoot, now);
+
+  // Operations: drop `maintain`, request a reconcile (with the operations asked for and the automatic rotations due),
+  // or a retry of a failed shoot.
   const annotations: Record<string, string> = { ...shoot.metadata?.annotations };
   const operations: string[] = [];
   if (hasMaintainNowAnnotation(shoot)) delete annotations[Annotations.GardenerOperation];
@@ -200,6 +212,9 @@ export function maintainShoot(original: Shoot, profile: CloudProfile, options: M
         .split(OperationsSeparator)
         .filter(Boolean);
       if (!requested.includes('reconcile')) requested.push('reconcile');
+      for (const [credentials, update] of Object.entries(result.credentials)) {
+        if (update.ok && !requested.includes(credentials)) requested.push(credentials);
+      }
       annotations[Annotations.GardenerOperation] = requested.join(OperationsSeparator);
       delete annotations[Annotations.MaintenanceOperation];
       const operation = requested.join(OperationsSeparator);
@@ -213,7 +228,11 @@ export function maintainShoot(original: Shoot, profile: CloudProfile, options: M
   annotations[Annotations.ShootTasks] = [...tasks].join(',');
   shoot.metadata = { ...shoot.metadata, annotations };
 
-  const changed = !!result.kubernetes || Object.keys(result.workers).length > 0 || operations.length > 0;
+  const changed =
+    !!result.kubernetes ||
+    Object.keys(result.workers).length > 0 ||
+    Object.keys(result.credentials).length > 0 ||
+    operations.length > 0;
   if (changed) {
     const { description, failureReason } = messages(result, operations);
     result.lastMaintenance = failureReason

@@ -82,6 +82,13 @@ export interface ReconcileOperation {
   /** Credentials rotation: encrypted data rewritten with the new ETCD encryption key (labelled), and unlabelled. */
   rewriteEncryptedDataAddLabel: Step;
   rewriteEncryptedDataRemoveLabel: Step;
+  /** Credentials rotation: a full snapshot of etcd-main once the data is encrypted with the new key. */
+  snapshotEtcdAfterRewrite: Step;
+  /** Credentials rotation: kube-controller-manager rolled out with the new ServiceAccount signing key. */
+  waitForKubeControllerManager: Step;
+  /** Credentials rotation: legacy ServiceAccount token Secrets created for the new key, the old ones deleted. */
+  createNewServiceAccountSecrets: Step;
+  deleteOldServiceAccountSecrets: Step;
 }
 
 /** The steps of the delete flow that have a local counterpart (the extension steps wait for each deletion). */
@@ -184,9 +191,6 @@ export const SkipReasons = {
   addon: 'optional addon: no local counterpart',
   nodeAgentAuthorizer:
     'node-agent-authorizer: the local API server has no authorizer webhook to add in a second rollout',
-  rotation: "the shoot's legacy ServiceAccount token Secrets are not renewed by the local flow's credentials rotation",
-  etcdSnapshot:
-    'an on-demand etcd snapshot after re-encrypting with a new ETCD encryption key is not implemented locally',
   resourceManagerReplicas: 'gardener-resource-manager runs with one replica locally',
   notImplemented: 'not implemented in the local flow yet',
 } as const;

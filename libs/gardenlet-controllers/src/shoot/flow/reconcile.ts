@@ -327,7 +327,7 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   const snapshotETCD = g.add({
     name: 'Snapshotting ETCD after modification of encryption config or resources are re-encrypted with new ETCD encryption key',
-    local: c.allowBackup && c.etcdEncryptionKeyPreparing ? SkipReasons.etcdSnapshot : undefined,
+    step: op.snapshotEtcdAfterRewrite,
     skipIf: !(c.allowBackup && c.etcdEncryptionKeyPreparing),
     dependencies: [rewriteResourcesAddLabel],
   });
@@ -367,19 +367,21 @@ export function reconcileFlow(op: ReconcileSteps, c: FlowConditions, options: Re
   });
   const waitUntilKubeControllerManagerReady = g.add({
     name: 'Waiting until kube-controller-manager reports readiness',
-    local: c.serviceAccountKeyPreparing ? SkipReasons.rotation : undefined,
+    step: op.waitForKubeControllerManager,
     skipIf: c.skipReadiness || !c.serviceAccountKeyPreparing,
     dependencies: [deployKubeControllerManager],
   });
   const createNewServiceAccountSecrets = g.add({
     name: 'Creating new ServiceAccount secrets after creation of new signing key',
-    local: c.serviceAccountKeyPreparing ? SkipReasons.rotation : undefined,
+    step: op.createNewServiceAccountSecrets,
+    retry: true,
     skipIf: !c.serviceAccountKeyPreparing,
     dependencies: [initializeShootClients, waitUntilKubeControllerManagerReady],
   });
   g.add({
     name: 'Deleting old ServiceAccount secrets after rotation of signing key',
-    local: c.serviceAccountKeyCompleting ? SkipReasons.rotation : undefined,
+    step: op.deleteOldServiceAccountSecrets,
+    retry: true,
     skipIf: !c.serviceAccountKeyCompleting,
     dependencies: [initializeShootClients, waitUntilKubeControllerManagerReady],
   });

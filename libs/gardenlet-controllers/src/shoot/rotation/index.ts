@@ -21,6 +21,7 @@ export {
   rotationStatusAtSuccess,
   rotationTime,
   shootEnablesSSHAccess,
+  splitOperations,
   type CredentialKind,
   type PendingWorkersRollout,
   type PhasedCredentialKind,

@@ -56,6 +56,13 @@ describe('isRotationOperation', () => {
     expect(isRotationOperation(undefined)).toBe(false);
   });
 
+  it('finds a rotation among operations joined with ; (as the maintenance writes them)', () => {
+    expect(isRotationOperation('reconcile;rotate-ssh-keypair')).toBe(true);
+    expect(isRotationOperation(' rotate-observability-credentials ; reconcile')).toBe(true);
+    expect(isRotationOperation('reconcile;retry')).toBe(false);
+    expect(isRotationOperation(';')).toBe(false);
+  });
+
   it('reads the operation annotation', () => {
     expect(operationAnnotation(shoot(undefined, 'rotate-ca-start'))).toBe('rotate-ca-start');
     expect(operationAnnotation(shoot())).toBeUndefined();

@@ -11,6 +11,7 @@ import {
   rotationPhase,
   rotationStatusAtStart,
   rotationStatusAtSuccess,
+  splitOperations,
   type ShootCredentialsRotation,
 } from './status.js';
 
@@ -21,10 +22,11 @@ export function operationAnnotation(shoot: Shoot): string | undefined {
 
 /**
  * True for the operations the shoot flow consumes at its start: the rotation operations and
- * `rotate-rollout-workers=…`. Their annotation is removed once the start status is written (as Gardener does).
+ * `rotate-rollout-workers=…`, also among several operations joined with `;` (as the maintenance writes
+ * `reconcile;rotate-ssh-keypair`). Their annotation is removed once the start status is written (as Gardener does).
  */
 export function isRotationOperation(operation: string | undefined): operation is string {
-  return operation !== undefined && (RotationOperations.includes(operation) || isRolloutWorkersOperation(operation));
+  return splitOperations(operation).some((op) => RotationOperations.includes(op) || isRolloutWorkersOperation(op));
 }
 
 /**

@@ -560,3 +560,40 @@ describe('rotation properties', () => {
     );
   });
 });
+
+describe('operations joined with ;', () => {
+  it('applies each operation of the annotation, as the maintenance joins them', () => {
+    const s = shoot();
+    expect(rotationStatusAtStart(s, 'reconcile;rotate-ssh-keypair;rotate-observability-credentials', t0)).toEqual({
+      sshKeypair: { lastInitiationTime: T0 },
+      observability: { lastInitiationTime: T0 },
+    });
+    expect(rotationStatusAtStart(s, 'reconcile', t0)).toBeUndefined();
+  });
+
+  it('equals applying the operations one after another', () => {
+    const ops = [O.OperationRotateCAStart, O.OperationRotateSSHKeypair, O.OperationRotateETCDEncryptionKeyStart];
+    fc.assert(
+      fc.property(fc.subarray(ops), (chosen) => {
+        let step: Shoot = shoot();
+        for (const op of chosen) {
+          const next = rotationStatusAtStart(step, op, t0);
+          step = { ...step, status: { ...step.status!, credentials: next ? { rotation: next } : undefined } } as Shoot;
+        }
+        const joined = rotationStatusAtStart(shoot(), ['reconcile', ...chosen].join(';'), t0);
+        expect(joined).toEqual(step.status?.credentials?.rotation);
+      }),
+    );
+  });
+
+  it('knows the single-operation ETCD encryption key rotation among joined operations', () => {
+    const started = rotationStatusAtStart(shoot(), 'reconcile;rotate-etcd-encryption-key', t0);
+    const s = shoot({
+      rotation: { etcdEncryptionKey: { ...started!.etcdEncryptionKey!, lastInitiationFinishedTime: undefined } },
+    });
+    expect(rotationStatusAtSuccess(s, 'reconcile;rotate-etcd-encryption-key', t1)?.etcdEncryptionKey?.phase).toBe(
+      'Completing',
+    );
+    expect(rotationStatusAtSuccess(s, 'reconcile', t1)?.etcdEncryptionKey?.phase).toBe('Prepared');
+  });
+});

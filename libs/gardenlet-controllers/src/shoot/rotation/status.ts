@@ -132,25 +132,23 @@ function dropVanishedPools(shoot: Shoot, rotation: ShootCredentialsRotation): vo
   }
 }
 
-/**
- * `status.credentials.rotation` once the flow for `operation` (the `gardener.cloud/operation` annotation it was
- * started with) begins: starts and completions are recorded, `rotate-rollout-workers=` removes the named pools from
- * the pending rollouts of rotations waiting for them, and pools that no longer exist are dropped. Operations that
- * are no rotation change nothing but the pending-rollout cleanup. Undefined when the Shoot has no rotation status
- * and gets none. Like Gardener's reconciler this does not check that the operation is allowed in the current phase
- * (admission does that, see {@link rotationOperationErrors}).
- */
-export function rotationStatusAtStart(
-  shoot: Shoot,
-  operation: string | undefined,
-  now: Date,
-): ShootCredentialsRotation | undefined {
-  const before = shoot.status?.credentials?.rotation;
-  const rotation: ShootCredentialsRotation = structuredClone(before ?? {});
-  const t = rotationTime(now);
-  const ssh = shootEnablesSSHAccess(shoot);
-  const O = Operations;
+/** The operations of an operation annotation's value (several may be joined with `;`, as the maintenance does). */
+export function splitOperations(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(';')
+    .map((op) => op.trim())
+    .filter((op) => op !== '');
+}
 
+/** The start (or completion, or rollout) one operation records in `rotation` (mutated). */
+function applyOperation(
+  shoot: Shoot,
+  rotation: ShootCredentialsRotation,
+  operation: string,
+  t: string,
+  ssh: boolean,
+): void {
+  const O = Operations;
   switch (operation) {
     case O.OperationRotateCredentialsStart:
     case O.OperationRotateCredentialsStartWithoutWorkersRollout:
@@ -216,6 +214,26 @@ export function rotationStatusAtStart(
       };
     }
   }
+}
+
+/**
+ * `status.credentials.rotation` once the flow for `operation` (the `gardener.cloud/operation` annotation it was
+ * started with; several operations joined with `;` are applied in order) begins: starts and completions are recorded, `rotate-rollout-workers=` removes the named pools from
+ * the pending rollouts of rotations waiting for them, and pools that no longer exist are dropped. Operations that
+ * are no rotation change nothing but the pending-rollout cleanup. Undefined when the Shoot has no rotation status
+ * and gets none. Like Gardener's reconciler this does not check that the operation is allowed in the current phase
+ * (admission does that, see {@link rotationOperationErrors}).
+ */
+export function rotationStatusAtStart(
+  shoot: Shoot,
+  operation: string | undefined,
+  now: Date,
+): ShootCredentialsRotation | undefined {
+  const before = shoot.status?.credentials?.rotation;
+  const rotation: ShootCredentialsRotation = structuredClone(before ?? {});
+  const t = rotationTime(now);
+  const ssh = shootEnablesSSHAccess(shoot);
+  for (const op of splitOperations(operation)) applyOperation(shoot, rotation, op, t, ssh);
 
   dropVanishedPools(shoot, rotation);
   return before === undefined && Object.keys(rotation).length === 0 ? undefined : rotation;
@@ -289,7 +307,8 @@ export function rotationStatusAtSuccess(
   const etcd = rotation.etcdEncryptionKey;
   if (etcd?.phase === 'Preparing') {
     const singleOperation =
-      operation === Operations.OperationRotateETCDEncryptionKey || etcd.lastInitiationFinishedTime !== undefined;
+      splitOperations(operation).includes(Operations.OperationRotateETCDEncryptionKey) ||
+      etcd.lastInitiationFinishedTime !== undefined;
     rotation.etcdEncryptionKey = singleOperation
       ? { ...etcd, phase: 'Completing', lastCompletionTriggeredTime: t }
       : { ...etcd, phase: 'Prepared', lastInitiationFinishedTime: t };
