@@ -104,6 +104,7 @@ const cases: ChartCase[] = [
     kind: 'ControllerConfiguration',
     healthPort: 8081,
     metricsPort: 8080,
+    webhookPort: 9443,
   },
 ];
 

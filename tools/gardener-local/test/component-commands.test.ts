@@ -71,10 +71,16 @@ const json = async (...args: string[]) => JSON.parse(await kubectl(admin, [...ar
  */
 async function shootAccess(name: string, clusterRole: string): Promise<string> {
   await kubectl(admin, ['create', 'serviceaccount', name, '-n', 'kube-system']);
-  await kubectl(admin, [
-    ...['create', 'clusterrolebinding', `gardener.cloud:target:${name}`],
-    ...['--clusterrole', clusterRole, '--serviceaccount', `kube-system:${name}`],
-  ]);
+  // Gardener binds kube-scheduler's ServiceAccount to system:volume-scheduler too (`gardener.cloud:target:<name>-volume`).
+  for (const [suffix, role] of [
+    ['', clusterRole],
+    ...(name === 'kube-scheduler' ? [['-volume', 'system:volume-scheduler']] : []),
+  ]) {
+    await kubectl(admin, [
+      ...['create', 'clusterrolebinding', `gardener.cloud:target:${name}${suffix}`],
+      ...['--clusterrole', role!, '--serviceaccount', `kube-system:${name}`],
+    ]);
+  }
   const token = await kubectl(admin, ['create', 'token', name, '-n', 'kube-system']);
   await writeFile(join(dir, `${name}.token`), token.trim());
   const adminConfig = parse(await readFile(admin, 'utf8'));

@@ -27,10 +27,16 @@ const inShoot = async (...args: string[]) => JSON.parse(await kubectl(shoot.kube
 /** ServiceAccount kube-system/<name> of the shoot bound to `clusterRole`, and a token for it. */
 async function shootAccessToken(name: string, clusterRole: string): Promise<string> {
   await kubectl(shoot.kubeconfigPath, ['create', 'serviceaccount', name, '-n', 'kube-system']);
-  await kubectl(shoot.kubeconfigPath, [
-    ...['create', 'clusterrolebinding', `gardener.cloud:target:${name}`],
-    ...['--clusterrole', clusterRole, '--serviceaccount', `kube-system:${name}`],
-  ]);
+  // Gardener binds kube-scheduler's ServiceAccount to system:volume-scheduler too (`gardener.cloud:target:<name>-volume`).
+  for (const [suffix, role] of [
+    ['', clusterRole],
+    ...(name === 'kube-scheduler' ? [['-volume', 'system:volume-scheduler']] : []),
+  ]) {
+    await kubectl(shoot.kubeconfigPath, [
+      ...['create', 'clusterrolebinding', `gardener.cloud:target:${name}${suffix}`],
+      ...['--clusterrole', role!, '--serviceaccount', `kube-system:${name}`],
+    ]);
+  }
   return (await kubectl(shoot.kubeconfigPath, ['create', 'token', name, '-n', 'kube-system'])).trim();
 }
 
