@@ -141,7 +141,11 @@ describe('shoot webhooks', () => {
     expect(mr).toMatchObject({
       kind: 'ManagedResource',
       metadata: { name: 'extension-provider-local-shoot-webhooks', namespace: 'shoot--dev--demo' },
-      spec: { secretRefs: [{ name: secret.metadata?.name }] },
+      // The gardenlet's cleanup of a deleted shoot leaves them to the resource manager, as Gardener's CreateForShoot.
+      spec: {
+        secretRefs: [{ name: secret.metadata?.name }],
+        injectLabels: { 'shoot.gardener.cloud/no-cleanup': 'true' },
+      },
     });
     const [content] = Object.values(secret.data ?? {});
     expect(parse(Buffer.from(content, 'base64').toString())).toEqual(configuration);

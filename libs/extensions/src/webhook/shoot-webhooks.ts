@@ -33,7 +33,13 @@ export function shootWebhooksManagedResource(
     apiVersion: 'resources.gardener.cloud/v1alpha1',
     kind: 'ManagedResource',
     metadata: { name, namespace },
-    spec: { secretRefs: [{ name: secretName }], keepObjects: false },
+    // As Gardener's ManagedResources for the shoot: the gardenlet's cleanup of a deleted shoot leaves the objects to
+    // the resource manager (which would create them again) instead of deleting them itself.
+    spec: {
+      secretRefs: [{ name: secretName }],
+      injectLabels: { 'shoot.gardener.cloud/no-cleanup': 'true' },
+      keepObjects: false,
+    },
   };
   return [secret, managedResource];
 }
