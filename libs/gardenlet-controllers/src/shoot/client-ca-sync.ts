@@ -42,17 +42,7 @@ export function renderClientCAInternalSecret(
       name: clientCAInternalSecretName(shootName),
       namespace,
       labels: { 'gardener.cloud/role': GardenRoleCAClient },
-      // Gardener's controller reference (metav1.NewControllerRef) to the Shoot.
-      ownerReferences: [
-        {
-          apiVersion: 'core.gardener.cloud/v1beta1',
-          kind: 'Shoot',
-          name: shootName,
-          uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [shootControllerRef(shootName, uid)],
     },
     type: 'Opaque',
     data: { ...caClientData },
@@ -79,4 +69,16 @@ export async function syncClientCAToGarden(
       patch: internalSecret as unknown as Record<string, unknown>,
     },
   );
+}
+
+/** Gardener's controller reference (metav1.NewControllerRef) to a Shoot: what its garden Secrets are owned by. */
+export function shootControllerRef(name: string, uid: string) {
+  return {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Shoot',
+    name,
+    uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }

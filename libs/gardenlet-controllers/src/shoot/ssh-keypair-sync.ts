@@ -5,6 +5,7 @@
 // Shoot. Without SSH access both are deleted.
 import { Kinds, isNotFound, type Client, type Secret } from '@gardener-ts/controller-runtime';
 import type { Shoot } from './kinds.js';
+import { shootControllerRef } from './client-ca-sync.js';
 
 /** Gardener's `ShootProjectSecretSuffixSSHKeypair` and `ShootProjectSecretSuffixOldSSHKeypair`. */
 export const ShootProjectSecretSuffixSSHKeypair = 'ssh-keypair';
@@ -29,16 +30,7 @@ export function renderSSHKeypairGardenSecret(
       name: `${shootName}.${suffix}`,
       namespace,
       labels: { 'gardener.cloud/role': GardenRoleSSHKeyPair },
-      ownerReferences: [
-        {
-          apiVersion: 'core.gardener.cloud/v1beta1',
-          kind: 'Shoot',
-          name: shootName,
-          uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [shootControllerRef(shootName, uid)],
     },
     type: 'Opaque',
     data: { ...data },
