@@ -180,7 +180,12 @@ describe('startTestAdmission', () => {
     const seedManifest = (name: string) =>
       readFileSync(join(workspaceRoot(), 'deploy/gardener/examples/50-seed.yaml'), 'utf8')
         .replace(/<provider-name>/g, 'local')
-        .replace('name: my-seed', `name: ${name}`);
+        .replace('name: my-seed', `name: ${name}`)
+        // The shoot defaults the example leaves commented out: a scheduled Shoot without networks needs them.
+        .replace(
+          '  # shootDefaults:\n  #   pods: 100.96.0.0/11\n  #   services: 100.64.0.0/13\n',
+          '    shootDefaults:\n      pods: 100.96.0.0/11\n      services: 100.64.0.0/13\n',
+        );
     for (const name of ['local', 'local2']) await kubectl(kc, ['apply', '-f', '-'], { input: seedManifest(name) });
     const shoot = readFileSync(join(examples, 'shoot.yaml'), 'utf8')
       .replace('name: local\n  namespace', 'name: moving\n  namespace')

@@ -47,15 +47,19 @@ export function managedSeedOfClusterRoleBinding(name: string): { namespace: stri
 
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The Secret (namespace/name) of the backup of the seed template in a ManagedSeed's gardenlet configuration. */
-function backupSecretOf(managedSeed: KubeObject): string | undefined {
-  const config = managedSeed.spec?.gardenlet?.config;
+/**
+ * The credentials (kind and namespace/name) of the backup of the seed template in a gardenlet configuration (a
+ * ManagedSeed's `spec.gardenlet.config` or a Gardenlet's `spec.config`): a Secret (`credentialsRef` of kind Secret, or
+ * the older `secretRef`) or a WorkloadIdentity.
+ */
+export function backupCredentialsOf(config: unknown): { kind: 'Secret' | 'WorkloadIdentity'; key: string } | undefined {
   const backup = isObject(config) ? config['seedConfig']?.spec?.backup : undefined;
   if (!isObject(backup)) return undefined;
   const ref = isObject(backup['credentialsRef']) ? backup['credentialsRef'] : backup['secretRef'];
   if (!isObject(ref) || typeof ref['name'] !== 'string') return undefined;
-  if (ref['kind'] !== undefined && ref['kind'] !== 'Secret') return undefined;
-  return `${ref['namespace'] ?? ''}/${ref['name']}`;
+  const key = `${ref['namespace'] ?? ''}/${ref['name']}`;
+  if (ref['kind'] === undefined || ref['kind'] === 'Secret') return { kind: 'Secret', key };
+  return ref['kind'] === 'WorkloadIdentity' ? { kind: 'WorkloadIdentity', key } : undefined;
 }
 
 /**
@@ -81,6 +85,8 @@ export interface ManagedSeedEdges {
   seeds: Set<string>;
   /** Secrets (namespace/name): the seed templates' backup Secrets and the bootstrap tokens still to be used. */
   secrets: Set<string>;
+  /** WorkloadIdentities (namespace/name): the seed templates' backup credentials of that kind. */
+  workloadIdentities: Set<string>;
   /** Bootstrap ServiceAccounts (namespace/name) still to be used. */
   serviceAccounts: Set<string>;
   /** Their ClusterRoleBindings (by name). */
@@ -130,6 +136,7 @@ export async function managedSeedEdges(
     managedSeeds: new Set(),
     seeds: new Set(),
     secrets: new Set(),
+    workloadIdentities: new Set(),
     serviceAccounts: new Set(),
     clusterRoleBindings: new Set(),
   };
@@ -139,8 +146,8 @@ export async function managedSeedEdges(
     if (!(await shootOnSeeds(listers, seeds, namespace, managedSeed.spec?.shoot?.name))) continue;
     edges.managedSeeds.add(`${namespace}/${name}`);
     edges.seeds.add(name);
-    const backup = backupSecretOf(managedSeed);
-    if (backup) edges.secrets.add(backup);
+    const backup = backupCredentialsOf(managedSeed.spec?.gardenlet?.config);
+    if (backup) (backup.kind === 'Secret' ? edges.secrets : edges.workloadIdentities).add(backup.key);
     if (!(await mayBootstrap(listers, managedSeed, now))) continue;
     if (managedSeed.spec.gardenlet.bootstrap === 'ServiceAccount') {
       const serviceAccount = `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${name}`;
@@ -149,6 +156,40 @@ export async function managedSeedEdges(
     } else {
       edges.secrets.add(`${BOOTSTRAP_TOKEN_NAMESPACE}/${bootstrapTokenSecretName({ namespace, name })}`);
     }
+  }
+  return edges;
+}
+
+/** What the Gardenlet objects (seedmanagement.gardener.cloud) of reached seeds make reachable. */
+export interface GardenletEdges {
+  /** The Gardenlets (namespace/name): a Gardenlet is connected to the Seed of its name. */
+  gardenlets: Set<string>;
+  /** Secrets (namespace/name): their seed templates' backup Secrets and bootstrap tokens to be used again. */
+  secrets: Set<string>;
+  /** WorkloadIdentities (namespace/name): their seed templates' backup credentials of that kind. */
+  workloadIdentities: Set<string>;
+}
+
+/**
+ * The Gardenlet edges of Gardener's graph (eventhandler_gardenlet.go) for `seeds`: Gardenlet `<ns>/<seed>` → Seed
+ * `<seed>`, its seed template's backup credentials → Gardenlet, and its bootstrap token `kube-system/bootstrap-token-<id>`
+ * → Gardenlet once the registered Seed's client certificate expired or the Gardenlet asks for `renew-kubeconfig`.
+ */
+export async function gardenletEdges(listers: Listers, seeds: ReadonlySet<string>, now: Date): Promise<GardenletEdges> {
+  const edges: GardenletEdges = { gardenlets: new Set(), secrets: new Set(), workloadIdentities: new Set() };
+  for (const gardenlet of await listers.list(SEED_MANAGEMENT, 'Gardenlet')) {
+    const namespace = gardenlet.metadata?.namespace ?? '';
+    const name = gardenlet.metadata?.name ?? '';
+    if (!seeds.has(name)) continue;
+    edges.gardenlets.add(`${namespace}/${name}`);
+    const backup = backupCredentialsOf(gardenlet.spec?.config);
+    if (backup) (backup.kind === 'Secret' ? edges.secrets : edges.workloadIdentities).add(backup.key);
+    const seed = await listers.get(CORE, 'Seed', name);
+    const expiration = Date.parse(seed?.status?.clientCertificateExpirationTimestamp ?? '');
+    const expired = seed !== undefined && !Number.isNaN(expiration) && expiration < now.getTime();
+    const renew = gardenlet.metadata?.annotations?.['gardener.cloud/operation'] === 'renew-kubeconfig';
+    if (seed !== undefined && (expired || renew))
+      edges.secrets.add(`${BOOTSTRAP_TOKEN_NAMESPACE}/${bootstrapTokenSecretName({ namespace, name })}`);
   }
   return edges;
 }

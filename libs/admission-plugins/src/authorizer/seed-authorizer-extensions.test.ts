@@ -94,7 +94,9 @@ describe('authorizeSeed for extensions', () => {
       name,
     });
     expect(await review(ext, ci('ci-a', 'get'))).toMatchObject({ allowed: true });
-    expect(await review(ext, ci('ci-b', 'get'))).toMatchObject({ allowed: false });
+    expect(await review(ext, ci('ci-b', 'patch'))).toMatchObject({ allowed: false });
+    // Gardener's always-allowed verbs of ControllerInstallations: get, list, watch.
+    expect(await review(ext, ci('ci-b', 'get'))).toMatchObject({ allowed: true });
     const shoot = (name: string) => ({
       group: 'core.gardener.cloud',
       resource: 'shoots',

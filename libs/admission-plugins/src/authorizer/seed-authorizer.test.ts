@@ -107,9 +107,12 @@ describe('authorizeSeed', () => {
     expect((await authorizeSeed('a', core('shoots', 'update', 'on-b', 'garden-p'), listers)).decision).toBe(
       'no-opinion',
     );
-    expect((await authorizeSeed('a', core('controllerinstallations', 'get', 'ci-b'), listers)).decision).toBe(
+    expect((await authorizeSeed('a', core('controllerinstallations', 'patch', 'ci-b'), listers)).decision).toBe(
       'no-opinion',
     );
+    // Gardener's always-allowed verbs: get, list and watch of ControllerInstallations and Shoots.
+    expect((await authorizeSeed('a', core('controllerinstallations', 'get', 'ci-b'), listers)).decision).toBe('allow');
+    expect((await authorizeSeed('a', core('shoots', 'get', 'on-b', 'garden-p'), listers)).decision).toBe('allow');
     expect((await authorizeSeed('b', core('controllerinstallations', 'patch', 'ci-b'), listers)).decision).toBe(
       'allow',
     );
@@ -154,11 +157,16 @@ describe('authorizeSeed', () => {
     );
     for (const verb of ['create', 'get', 'patch', 'update', 'delete']) {
       expect(await decide('a', secret(verb, 'generated-bucket-bucket-a', 'garden')), verb).toBe('allow');
+    }
+    for (const verb of ['get', 'patch', 'update']) {
       expect(await decide('b', secret(verb, 'generated-bucket-bucket-a', 'garden')), verb).toBe('no-opinion');
     }
-    expect(await decide('a', secret('create', 'generated-bucket-unknown', 'garden'))).toBe('no-opinion');
-    expect(await decide('a', secret('create', 'generated-bucket-bucket-a', 'garden-p'))).toBe('no-opinion');
-    expect(await decide('a', secret('create', 'generated-bucket-', 'garden'))).toBe('no-opinion');
+    // Creations are left to SeedRestriction and deleting what does not exist is allowed, as in Gardener.
+    expect(await decide('b', secret('create', 'generated-bucket-bucket-a', 'garden'))).toBe('allow');
+    expect(await decide('b', secret('delete', 'generated-bucket-bucket-a', 'garden'))).toBe('allow');
+    expect(await decide('a', secret('patch', 'generated-bucket-unknown', 'garden'))).toBe('no-opinion');
+    expect(await decide('a', secret('patch', 'generated-bucket-bucket-a', 'garden-p'))).toBe('no-opinion');
+    expect(await decide('a', secret('patch', 'generated-bucket-', 'garden'))).toBe('no-opinion');
   });
 
   it('gives no opinion for anyone but gardenlets', async () => {
@@ -236,8 +244,13 @@ describe('authorizeSeed for the Bastion controller', () => {
       expect((await authorizeSeed('a', bastion(verb), bastions)).decision).toBe('allow');
     for (const verb of ['get', 'patch', 'update']) {
       expect((await authorizeSeed('a', bastion(verb, 'cli-a'), bastions)).decision).toBe('allow');
+    }
+    for (const verb of ['patch', 'update']) {
       expect((await authorizeSeed('b', bastion(verb, 'cli-a'), bastions)).decision).toBe('no-opinion');
     }
+    // Gardener's always-allowed verbs of Bastions: create, get, list, watch.
+    expect((await authorizeSeed('b', bastion('get', 'cli-a'), bastions)).decision).toBe('allow');
+    expect((await authorizeSeed('b', bastion('create'), bastions)).decision).toBe('allow');
     expect((await authorizeSeed('a', bastion('patch', 'cli-a', 'status'), bastions)).decision).toBe('allow');
     expect((await authorizeSeed('b', bastion('patch', 'cli-a', 'status'), bastions)).decision).toBe('no-opinion');
   });
@@ -252,7 +265,11 @@ describe('SeedRestriction', () => {
   const asSeed = (object: Record<string, any>, seed = 'a') => ({
     operation: 'CREATE' as const,
     kind: { group: 'core.gardener.cloud', version: 'v1beta1', kind: object.kind },
-    resource: { group: 'core.gardener.cloud', version: 'v1beta1', resource: `${object.kind.toLowerCase()}s` },
+    resource: {
+      group: 'core.gardener.cloud',
+      version: 'v1beta1',
+      resource: object.kind === 'BackupEntry' ? 'backupentries' : `${object.kind.toLowerCase()}s`,
+    },
     name: object.metadata.name,
     namespace: object.metadata.namespace,
     object,
@@ -357,6 +374,9 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
     metadata: { name },
     status,
   });
+  // Gardener's token id: SHA-256 of `<namespace>--<name>`, 6 hex digits.
+  const tokenOf = (name: string) =>
+    `bootstrap-token-${createHash('sha256').update(`garden--${name}`).digest('hex').slice(0, 6)}`;
   const world = [
     ...objects,
     shoot('shoot-child', 'a'),
@@ -373,6 +393,12 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
     // Hosted by seed b.
     managedSeed('other', 'shoot-of-b', 'BootstrapToken', { deletionTimestamp: '2026-01-01T00:00:00Z' }),
     seedObject('other'),
+    // The bootstrap tokens exist (deleting a Secret that does not exist is allowed, as in Gardener).
+    ...['child', 'done', 'other'].map((n) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: tokenOf(n), namespace: 'kube-system' },
+    })),
   ];
   const ms = staticListers(world);
   const decide = async (
@@ -406,9 +432,6 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
     verb,
     name,
   });
-  // Gardener's token id: SHA-256 of `<namespace>--<name>`, 6 hex digits.
-  const tokenOf = (name: string) =>
-    `bootstrap-token-${createHash('sha256').update(`garden--${name}`).digest('hex').slice(0, 6)}`;
 
   it('lets the parent gardenlet update and patch the ManagedSeeds of its shoots (and their status), read any', async () => {
     for (const verb of ['update', 'patch']) {
@@ -434,7 +457,7 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
   });
 
   it('reaches the bootstrap token of a ManagedSeed whose gardenlet has not bootstrapped yet', async () => {
-    for (const verb of ['create', 'get', 'patch', 'update', 'delete']) {
+    for (const verb of ['get', 'patch', 'update', 'delete']) {
       expect(await decide(secret(verb, tokenOf('child'), 'kube-system')), verb).toBe('allow');
       expect(await decide(secret(verb, tokenOf('child'), 'kube-system'), 'b'), verb).toBe('no-opinion');
       // Bootstrapped: the token is no longer reachable, nor is one of another seed's ManagedSeed.
@@ -485,7 +508,7 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
 
   it('reaches the bootstrap ServiceAccount and its ClusterRoleBinding in ServiceAccount mode', async () => {
     const crb = 'gardener.cloud:system:seed-bootstrapper:garden:gardenlet-bootstrap-child-sa';
-    for (const verb of ['create', 'get', 'patch', 'update']) {
+    for (const verb of ['get', 'patch', 'update']) {
       expect(await decide(serviceAccount(verb, 'gardenlet-bootstrap-child-sa')), verb).toBe('allow');
       expect(await decide(serviceAccount(verb, 'gardenlet-bootstrap-child-sa'), 'b'), verb).toBe('no-opinion');
       expect(await decide(binding(verb, crb)), verb).toBe('allow');
@@ -527,16 +550,22 @@ describe('authorizeSeed and SeedRestriction for ManagedSeeds (Seed → ManagedSe
     }
     // The child's own gardenlet does not reach its parent's objects.
     expect(await decide(shootOf('patch', 'shoot-done'), 'done', 'gardenlet', nested)).toBe('no-opinion');
-    // Creating a Shoot's Secret or a bootstrap token is for the seed the Shoot or ManagedSeed is on, only.
+    // Creating a Shoot's Secret is for the seed the Shoot is on, only: the authorizer allows every creation and
+    // SeedRestriction checks it (Gardener).
     expect(await decide(secret('create', 'on-grandchild.kubeconfig', 'garden'), 'a', 'gardenlet', nested)).toBe(
-      'no-opinion',
-    );
-    expect(await decide(secret('create', tokenOf('grandchild'), 'kube-system'), 'a', 'gardenlet', nested)).toBe(
-      'no-opinion',
-    );
-    expect(await decide(secret('create', tokenOf('grandchild'), 'kube-system'), 'done', 'gardenlet', nested)).toBe(
       'allow',
     );
+    const creating = (seed: string) => ({
+      operation: 'CREATE' as const,
+      kind: { group: '', version: 'v1', kind: 'Secret' },
+      resource: { group: '', version: 'v1', resource: 'secrets' },
+      name: 'on-grandchild.kubeconfig',
+      namespace: 'garden',
+      object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'on-grandchild.kubeconfig', namespace: 'garden' } },
+      userInfo: { username: `gardener.cloud:system:seed:${seed}`, groups: ['gardener.cloud:system:seeds'] },
+    });
+    expect((await runValidating([SeedRestriction], creating('a'), nested)).allowed).toBe(false);
+    expect((await runValidating([SeedRestriction], creating('grandchild'), nested)).allowed).toBe(true);
     expect(await decide(secret('get', tokenOf('grandchild'), 'kube-system'), 'a', 'gardenlet', nested)).toBe('allow');
   });
 

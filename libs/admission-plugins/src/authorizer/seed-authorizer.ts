@@ -5,7 +5,10 @@
 // the Secrets of its seed namespace; it may read BackupBuckets and BackupEntries by name, the
 // garden-wide configuration (CloudProfiles, ControllerRegistrations, ...) and list/watch the kinds it caches.
 // Everything else gets no opinion, so the API server's chain ends in 403. Gardener walks a dependency graph kept up
-// to date by informers; this walks the same edges on demand through the listers.
+// to date by informers; this walks the same edges on demand through the listers (graph.ts, managed-seeds.ts). Each
+// resource has Gardener's rule (RULES): verbs allowed always (creations are checked by SeedRestriction), verbs allowed
+// along a path from the named object to the seed, and the allowed subresources; CSRs, ConfigMaps, Leases, Gardenlets
+// and WorkloadIdentities (`token`) included.
 // Extensions of a seed authenticate to the garden as ServiceAccounts `extension-*` of the `seed-<name>` namespace
 // (pkg/admissioncontroller/seedidentity): they belong to that seed with user type `extension` and get the gardenlet's
 // rights, except that Leases are theirs only in `seed-<name>` and ServiceAccounts only through the graph (read).
@@ -18,9 +21,23 @@ import {
   BOOTSTRAP_TOKEN_NAMESPACE,
   bootstrapClusterRoleBindingName,
   bootstrapTokenSecretName,
+  gardenletEdges,
   managedSeedEdges,
   reachableSeeds,
+  type ManagedSeedEdges,
 } from './managed-seeds.js';
+import {
+  CLUSTER_IDENTITY,
+  configMapsOf,
+  isSeedClientCSRFor,
+  SEED_LEASE_NAMESPACE,
+  seedResourceSecrets,
+  shootConfigurationSecrets,
+  shootOfProjectResource,
+  SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES,
+  SHOOT_PROJECT_SECRET_SUFFIXES,
+  workloadIdentitiesOf,
+} from './graph.js';
 
 export const SEEDS_GROUP = 'gardener.cloud:system:seeds';
 export const SEED_USER_PREFIX = 'gardener.cloud:system:seed:';
@@ -102,7 +119,6 @@ const READABLE: Record<string, string[]> = {
   ],
   'security.gardener.cloud': ['credentialsbindings', 'workloadidentities'],
   '': ['namespaces', 'configmaps'],
-  'seedmanagement.gardener.cloud': ['gardenlets'],
 };
 
 /** Kinds bound to a seed: how to find the seed an object is bound to. */
@@ -176,11 +192,13 @@ export async function secretsOfSeed(
   return keys;
 }
 
-/** The Secrets a Seed refers to: its backup and DNS credentials. */
+/** The Secrets a Seed refers to: its backup and DNS credentials and its `spec.resources` Secrets. */
 async function addSeedSecrets(listers: Listers, seed: string, add: (key: string | undefined) => unknown) {
   const seedObject = await listers.get(`${CORE}/v1beta1`, 'Seed', seed);
-  add(secretKey(seedObject?.spec?.backup?.credentialsRef));
+  const backupRef = seedObject?.spec?.backup?.credentialsRef;
+  if (backupRef?.kind === undefined || backupRef.kind === 'Secret') add(secretKey(backupRef));
   add(secretKey(seedObject?.spec?.backup?.secretRef));
+  for (const k of seedResourceSecrets(seedObject)) add(k);
   add(secretKey(seedObject?.spec?.dns?.provider?.secretRef));
   // The DNS credentials of the seed's provider, internal domain and default domains (Secrets, not WorkloadIdentities).
   const dns = seedObject?.spec?.dns;
@@ -194,7 +212,10 @@ async function addSeedSecrets(listers: Listers, seed: string, add: (key: string 
   }
 }
 
-/** The Secrets a Shoot refers to: its binding's credentials and its `spec.resources` Secrets. */
+/**
+ * The Secrets a Shoot refers to: its binding's credentials, its `spec.resources` Secrets, its DNS providers' and
+ * structured authorization kubeconfigs' Secrets.
+ */
 async function addShootSecrets(listers: Listers, shoot: KubeObject, add: (key: string | undefined) => unknown) {
   const ns = shoot.metadata?.namespace;
   if (shoot.spec?.credentialsBindingName) {
@@ -213,33 +234,29 @@ async function addShootSecrets(listers: Listers, shoot: KubeObject, add: (key: s
   for (const resource of shoot.spec?.resources ?? []) {
     if (resource.resourceRef?.kind === 'Secret') add(`${ns}/${resource.resourceRef.name}`);
   }
+  for (const k of shootConfigurationSecrets(shoot)) add(k);
 }
 
-/** Gardener's suffixes of the InternalSecrets gardenlets write for their shoots in the project namespace. */
-export const SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES = ['ca-client'];
-
-/** An InternalSecret `<shoot>.<suffix>` (Gardener's internal suffixes) of a Shoot on `seed`. */
+/** An InternalSecret `<shoot>.<suffix>` (Gardener's internal suffixes) of a Shoot on one of `seeds`. */
 async function isShootInternalSecret(
   listers: Listers,
   seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
-  const suffix = SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES.find((s) => name.endsWith(`.${s}`));
-  if (!suffix) return false;
-  const shootName = name.slice(0, -(suffix.length + 1));
-  return shootName !== '' && (await shootOnSeed(listers, seeds, namespace, shootName));
+  const shootName = shootOfProjectResource(name, SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES);
+  return shootName !== undefined && (await shootOnSeed(listers, seeds, namespace, shootName));
 }
 
-/** Secrets gardenlets write for their shoots in the project namespace: `<shoot>.<suffix>` (ca-cluster, kubeconfig, ...). */
+/** A Secret `<shoot>.<suffix>` (kubeconfig, ca-cluster, ssh-keypair, ...) a gardenlet writes for a Shoot on `seeds`. */
 async function isShootSecret(
   listers: Listers,
   seeds: ReadonlySet<string>,
   namespace: string | undefined,
   name: string,
 ): Promise<boolean> {
-  const dot = name.indexOf('.');
-  return dot > 0 && (await shootOnSeed(listers, seeds, namespace, name.slice(0, dot)));
+  const shootName = shootOfProjectResource(name, SHOOT_PROJECT_SECRET_SUFFIXES);
+  return shootName !== undefined && (await shootOnSeed(listers, seeds, namespace, shootName));
 }
 
 /** Gardener's prefix of the Secrets a gardenlet copies from its BackupBuckets' extensions into the garden. */
@@ -261,179 +278,254 @@ async function isGeneratedBucketSecret(
   return Boolean(bucket && boundTo(BOUND.backupbuckets!.seedOf(bucket), seeds));
 }
 
+/** Gardener's reason when the graph has no path from the object to the seed. */
+export const noRelationship = (seed: string) => `no relationship found between seed '${seed}' and this object`;
+
+/**
+ * Gardener's per-resource rule (`authorize`): `subresources` are the only subresources allowed; `always` verbs are
+ * allowed without looking at the object (create: the object does not exist yet, SeedRestriction checks it;
+ * list/watch: the kinds gardenlets cache); `byPath` verbs need a path from the named object to the seed.
+ */
+interface Rule {
+  byPath: readonly string[];
+  always: readonly string[];
+  subresources: readonly string[];
+}
+
+/** The rules of the graph's kinds, by `<resource>.<group>` (Gardener's authorizer.go). */
+const RULES: Record<string, Rule> = {
+  [`backupbuckets.${CORE}`]: {
+    byPath: ['update', 'patch', 'delete'],
+    always: ['create', 'get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  [`backupentries.${CORE}`]: {
+    byPath: ['update', 'patch', 'delete'],
+    always: ['create', 'get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  'bastions.operations.gardener.cloud': {
+    byPath: ['update', 'patch'],
+    always: ['create', 'get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  [`controllerinstallations.${CORE}`]: {
+    byPath: ['update', 'patch'],
+    always: ['get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  [`shoots.${CORE}`]: { byPath: ['update', 'patch'], always: ['get', 'list', 'watch'], subresources: ['status'] },
+  [`shootstates.${CORE}`]: {
+    byPath: ['get', 'update', 'patch', 'delete', 'list', 'watch'],
+    always: ['create'],
+    subresources: [],
+  },
+  [`seeds.${CORE}`]: {
+    byPath: ['update', 'patch', 'delete'],
+    always: ['create', 'get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  'managedseeds.seedmanagement.gardener.cloud': {
+    byPath: ['update', 'patch'],
+    always: ['get', 'list', 'watch'],
+    subresources: ['status'],
+  },
+  'gardenlets.seedmanagement.gardener.cloud': {
+    byPath: ['update', 'patch'],
+    always: ['get', 'list', 'watch', 'create'],
+    subresources: ['status'],
+  },
+  [`internalsecrets.${CORE}`]: {
+    byPath: ['get', 'update', 'patch', 'delete', 'list', 'watch'],
+    always: ['create'],
+    subresources: [],
+  },
+  'workloadidentities.security.gardener.cloud': {
+    byPath: ['get', 'list', 'watch', 'create'],
+    always: [],
+    subresources: ['token'],
+  },
+  'configmaps.': {
+    byPath: ['get', 'patch', 'update', 'delete', 'list', 'watch'],
+    always: ['create'],
+    subresources: [],
+  },
+  'leases.coordination.k8s.io': {
+    byPath: ['get', 'update', 'patch', 'list', 'watch'],
+    always: ['create'],
+    subresources: [],
+  },
+  'secrets.': { byPath: ['get', 'patch', 'update', 'delete'], always: ['create'], subresources: [] },
+  'serviceaccounts.': { byPath: ['get', 'patch', 'update'], always: ['create'], subresources: [] },
+  'clusterrolebindings.rbac.authorization.k8s.io': {
+    byPath: ['get', 'patch', 'update'],
+    always: ['create'],
+    subresources: [],
+  },
+  'certificatesigningrequests.certificates.k8s.io': {
+    byPath: ['get', 'list', 'watch'],
+    always: ['create'],
+    subresources: ['seedclient'],
+  },
+};
+
+/** The read-only subset extensions get for CSRs, ServiceAccounts and ClusterRoleBindings (Gardener). */
+const EXTENSION_RULES: Record<string, Rule> = {
+  'certificatesigningrequests.certificates.k8s.io': { byPath: ['get', 'list', 'watch'], always: [], subresources: [] },
+  'serviceaccounts.': { byPath: ['get'], always: [], subresources: [] },
+  'clusterrolebindings.rbac.authorization.k8s.io': { byPath: ['get'], always: [], subresources: [] },
+};
+
+const list = (items: readonly string[]) => `[${items.join(' ')}]`;
+
 const LEASE_VERBS_OF_EXTENSIONS = ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete', 'deletecollection'];
+const LEADER_ELECTION_LEASE = 'gardenlet-leader-election';
+const LEADER_ELECTION_VERBS = ['create', 'get', 'list', 'watch', 'update'];
 
 /**
  * The SeedAuthorizer's decision for a client of `seed` (its gardenlet, or with `userType` `extension` one of its
- * extensions) on `a`. Pure over the listers: no writes, no caches.
+ * extensions) on `a`. Pure over the listers: no writes, no caches. `now` decides whether a bootstrap may be repeated.
  */
 export async function authorizeSeed(
   seed: string,
   a: ResourceAttributes,
   listers: Listers,
   userType: SeedUserType = 'gardenlet',
+  now: Date = new Date(),
 ): Promise<AuthorizationDecision> {
   const group = a.group ?? '';
-  const { verb, resource, name, namespace } = a;
+  const { verb, resource, namespace } = a;
+  const name = a.name ?? '';
   // The seeds whose objects the gardenlet reaches (its own and its ManagedSeeds' children), computed when needed.
   let reached: Promise<Set<string>> | undefined;
   const reach = () => (reached ??= reachableSeeds(listers, seed));
-  // What a gardenlet may create belongs to its own seed (Gardener's SeedRestriction), not to the seeds it reaches.
-  const scope = async () => (verb === 'create' ? new Set([seed]) : await reach());
+  let managed: Promise<ManagedSeedEdges> | undefined;
+  const managedEdges = async () => await (managed ??= reach().then((seeds) => managedSeedEdges(listers, seeds, now)));
+  const key = `${namespace ?? ''}/${name}`;
 
-  if (READABLE[group]?.includes(resource) && READ.includes(verb))
+  if (READABLE[group]?.includes(resource) && READ.includes(verb) && !a.subresource)
     return allow(`${resource} are readable by gardenlets`);
   if (group === 'events.k8s.io' || (group === '' && resource === 'events')) {
-    return ['create', 'patch', 'update'].includes(verb)
-      ? allow('gardenlets record events')
-      : noOpinion('events are write-only');
+    if (!['create', 'patch'].includes(verb))
+      return noOpinion(`only the following verbs are allowed for this resource type: ${list(['create', 'patch'])}`);
+    return a.subresource
+      ? noOpinion('only the following subresources are allowed for this resource type: []')
+      : allow('gardenlets record events');
   }
 
-  if (group === CORE && resource === 'seeds') {
-    // Gardener's always-allowed verbs of Seeds: create (SeedRestriction checks the name), get, list, watch.
-    if (verb === 'list' || verb === 'watch' || verb === 'get') return allow('gardenlets read seeds');
-    if (verb === 'create') return allow('gardenlets register their seed');
-    if (name === seed) return allow('its own seed');
-    // The Seed of a ManagedSeed whose Shoot is on this seed (Seed → ManagedSeed → Shoot → Seed): the parent gardenlet
-    // updates and deletes it (SeedRestriction admits the deletion once the ManagedSeed is being deleted).
-    if (['update', 'patch', 'delete'].includes(verb) && (!a.subresource || a.subresource === 'status') && name) {
-      if ((await managedSeedEdges(listers, await reach(), new Date())).seeds.has(name))
-        return allow('seed of a managed seed whose shoot is on its seed');
-    }
-    return noOpinion(`seed ${name ?? ''} is not ${seed}`);
-  }
-
+  // Exceptions before the graph (Gardener: objects of a seed without a Seed object yet, leader election, ...).
   if (group === 'coordination.k8s.io' && resource === 'leases') {
     // Extensions may work with Leases only in their seed's namespace (their leader election), with any verb.
     if (userType === 'extension') {
       if (namespace !== seedNamespace(seed)) return noOpinion('lease object is not in seed namespace');
       return LEASE_VERBS_OF_EXTENSIONS.includes(verb)
         ? allow('lease in its seed namespace')
-        : noOpinion(
-            `only the following verbs are allowed for this resource type: [${LEASE_VERBS_OF_EXTENSIONS.join(' ')}]`,
-          );
+        : noOpinion(`only the following verbs are allowed for this resource type: ${list(LEASE_VERBS_OF_EXTENSIONS)}`);
     }
-    if (namespace === 'gardener-system-seed-lease' && (name === seed || verb === 'create'))
-      return allow('its own seed lease');
-    return noOpinion('only its own seed lease');
+    // The gardenlet's leader election, when the garden is a seed at the same time.
+    if (name === LEADER_ELECTION_LEASE && LEADER_ELECTION_VERBS.includes(verb)) return allow('leader election lease');
   }
-
-  const bound = BOUND[resource];
-  if (bound && (group === CORE || group === 'operations.gardener.cloud')) {
-    if (verb === 'list' || verb === 'watch') return allow(`gardenlets watch ${resource}`);
-    // Gardener's always-allowed verbs of BackupBuckets and BackupEntries include get: a gardenlet reads the bucket it
-    // is about to create (the seed's bucket, named after the seed's UID) before it exists.
-    if (verb === 'get' && (resource === 'backupbuckets' || resource === 'backupentries'))
-      return allow(`gardenlets read ${resource}`);
-    if (
-      verb === 'create' &&
-      (resource === 'backupbuckets' || resource === 'backupentries' || resource === 'shootstates')
-    )
-      return allow(`gardenlets create ${resource}`);
-    // Gardener's verbs for Bastions: read, update and patch (the finalizer), the status subresource; no deletion.
-    if (resource === 'bastions' && (verb === 'delete' || verb === 'deletecollection'))
-      return noOpinion('gardenlets do not delete bastions');
-    if (resource === 'bastions' && a.subresource && a.subresource !== 'status')
-      return noOpinion(`bastions/${a.subresource} is not handled for gardenlets`);
-    if (!name) return noOpinion(`${verb} ${resource} needs a name`);
-    if (resource === 'shootstates') {
-      return (await shootOnSeed(listers, await reach(), namespace, name))
-        ? allow('state of a shoot on its seed')
-        : noOpinion('shoot not on its seed');
+  if (userType === 'gardenlet') {
+    // The child gardenlet deletes its bootstrap objects once bootstrapped (its Seed may not exist yet).
+    if (group === 'rbac.authorization.k8s.io' && resource === 'clusterrolebindings' && verb === 'delete') {
+      const own = bootstrapClusterRoleBindingName('garden', `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`);
+      if (name === own) return allow('its own bootstrap binding');
     }
-    const object = await listers.get(bound.apiVersion, bound.kind, name, namespace);
-    if (!object) return noOpinion(`${resource} ${name} not found`);
-    return boundTo(bound.seedOf(object), await reach())
-      ? allow(`${bound.kind} bound to seed ${seed}`)
-      : noOpinion(`${bound.kind} ${namespace ? `${namespace}/` : ''}${name} is not bound to seed ${seed}`);
-  }
-
-  if (group === 'seedmanagement.gardener.cloud' && resource === 'managedseeds') {
-    // Gardener: get, list and watch always; update and patch (also of the status) through the graph; nothing else.
-    if (a.subresource && a.subresource !== 'status')
-      return noOpinion('only the following subresources are allowed for this resource type: [status]');
-    if (READ.includes(verb)) return allow('gardenlets read managed seeds');
-    if (verb !== 'update' && verb !== 'patch')
-      return noOpinion('only the following verbs are allowed for this resource type: [update patch get list watch]');
-    if (!name) return noOpinion('No Object name found');
-    return (await managedSeedEdges(listers, await reach(), new Date())).managedSeeds.has(`${namespace ?? ''}/${name}`)
-      ? allow('managed seed whose shoot is on its seed')
-      : noOpinion('managed seed not on its seed');
-  }
-
-  if (group === 'rbac.authorization.k8s.io' && resource === 'clusterrolebindings') {
-    if (a.subresource) return noOpinion('only the following subresources are allowed for this resource type: []');
-    // The child gardenlet deletes its bootstrap ClusterRoleBinding once bootstrapped (its Seed may not exist yet).
-    const own = bootstrapClusterRoleBindingName('garden', `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`);
-    if (userType === 'gardenlet' && verb === 'delete' && name === own) return allow('its own bootstrap binding');
-    // Extensions get the read-only subset of the gardenlet's rights.
-    const verbs = userType === 'extension' ? ['get'] : ['create', 'get', 'patch', 'update'];
-    if (!verbs.includes(verb)) return noOpinion(`${verb} is not allowed for cluster role bindings`);
-    if (!name) return noOpinion('No Object name found');
-    return (await managedSeedEdges(listers, await scope(), new Date())).clusterRoleBindings.has(name)
-      ? allow('bootstrap binding of a managed seed whose shoot is on its seed')
-      : noOpinion(`no relationship found between seed '${seed}' and this object`);
-  }
-
-  if (group === '' && resource === 'serviceaccounts') {
-    const bootstrapServiceAccount = async () =>
-      Boolean(name) &&
-      !a.subresource &&
-      (await managedSeedEdges(listers, await scope(), new Date())).serviceAccounts.has(`${namespace ?? ''}/${name}`);
-    // Extensions may read the ServiceAccounts the graph connects to their seed (the ManagedSeeds' bootstrap ones).
-    if (userType === 'extension') {
-      return verb === 'get' && (await bootstrapServiceAccount())
-        ? allow('bootstrap service account of a managed seed whose shoot is on its seed')
-        : noOpinion('extensions may only read service accounts related to their seed');
+    if (group === '' && resource === 'serviceaccounts') {
+      if (verb === 'delete' && namespace === 'garden' && name === `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`)
+        return allow('its own bootstrap service account');
+      // The gardenlet manages the ServiceAccounts of its seed namespace (its extensions' `extension-*`), tokens included.
+      if (namespace === seedNamespace(seed)) return allow('service accounts of its seed namespace');
     }
-    // The child gardenlet deletes its bootstrap ServiceAccount once bootstrapped (its Seed may not exist yet).
-    if (verb === 'delete' && namespace === 'garden' && name === `${BOOTSTRAP_SERVICE_ACCOUNT_PREFIX}${seed}`)
-      return allow('its own bootstrap service account');
-    // The gardenlet manages the ServiceAccounts of its seed namespace (its extensions' `extension-*`), tokens included.
-    if (namespace === seedNamespace(seed)) return allow('service accounts of its seed namespace');
-    // The bootstrap ServiceAccounts of ManagedSeeds on its seed, while their gardenlets still have to bootstrap.
-    if (['create', 'get', 'patch', 'update'].includes(verb) && (await bootstrapServiceAccount()))
-      return allow('bootstrap service account of a managed seed whose shoot is on its seed');
-    return noOpinion(`service account ${namespace ?? ''}/${name ?? ''} does not belong to seed ${seed}`);
   }
-
-  if (group === CORE && resource === 'internalsecrets') {
-    if (a.subresource) return noOpinion('only the following subresources are allowed for this resource type: []');
-    // Creation is left to the admission chain, as in Gardener (the object does not exist before).
-    if (verb === 'create') return allow('gardenlets create internal secrets');
-    if (!['get', 'update', 'patch', 'delete', 'list', 'watch'].includes(verb))
-      return noOpinion(`${verb} is not allowed for internal secrets`);
-    if (!name) return noOpinion('No Object name found');
-    return (await isShootInternalSecret(listers, await reach(), namespace, name))
-      ? allow('internal secret of a shoot on its seed')
-      : noOpinion(`no relationship found between seed '${seed}' and this object`);
-  }
-
   if (group === '' && resource === 'secrets') {
+    // Deviation: Gardener allows only get/list/watch here; our gardenlet also writes the Secrets of its namespace.
     if (namespace === seedNamespace(seed)) return allow('secrets of its seed namespace');
-    if (verb === 'list' || verb === 'watch' || !name) return noOpinion('secrets are listed only in the seed namespace');
-    // The child gardenlet deletes its bootstrap token once bootstrapped (its Seed may not exist yet).
     if (
       verb === 'delete' &&
       namespace === BOOTSTRAP_TOKEN_NAMESPACE &&
       name === bootstrapTokenSecretName({ namespace: 'garden', name: seed })
     )
       return allow('its own bootstrap token');
-    // ManagedSeeds on its seed: their seed templates' backup Secrets and the bootstrap tokens still to be used.
-    if (
-      ['create', 'get', 'patch', 'update', 'delete'].includes(verb) &&
-      (await managedSeedEdges(listers, await scope(), new Date())).secrets.has(`${namespace ?? ''}/${name}`)
-    )
-      return allow('secret of a managed seed whose shoot is on its seed');
-    if (verb === 'create' && (await isShootSecret(listers, await scope(), namespace, name)))
-      return allow('secret of a shoot on its seed');
-    if (await isGeneratedBucketSecret(listers, await scope(), namespace, name))
-      return allow('generated secret of a BackupBucket of its seed');
-    if ((await secretsOfSeed(listers, seed, await scope())).has(`${namespace ?? ''}/${name}`))
-      return allow('secret referenced by an object of its seed');
-    if (await isShootSecret(listers, await scope(), namespace, name)) return allow('secret of a shoot on its seed');
-    return noOpinion(`secret ${namespace}/${name} does not belong to seed ${seed}`);
   }
 
-  return noOpinion(`${group ? `${resource}.${group}` : resource} is not handled for gardenlets`);
+  const ruleKey = `${resource}.${group}`;
+  const rule = (userType === 'extension' ? EXTENSION_RULES[ruleKey] : undefined) ?? RULES[ruleKey];
+  if (!rule) return noOpinion(`${group ? `${resource}.${group}` : resource} is not handled for gardenlets`);
+  if (a.subresource && !rule.subresources.includes(a.subresource))
+    return noOpinion(`only the following subresources are allowed for this resource type: ${list(rule.subresources)}`);
+  if (rule.always.includes(verb)) return allow(`${verb} ${resource} is always allowed for gardenlets`);
+  if (!rule.byPath.includes(verb))
+    return noOpinion(
+      `only the following verbs are allowed for this resource type: ${list([...rule.always, ...rule.byPath])}`,
+    );
+  if (!name) return noOpinion('No Object name found');
+
+  const path = await hasPath(ruleKey);
+  if (path === 'missing' && verb === 'delete') return allow(`${resource} ${key} does not exist`);
+  return path === true ? allow(`${resource} ${key} is related to seed ${seed}`) : noOpinion(noRelationship(seed));
+
+  /**
+   * Whether the graph has a path from the named object to the seed; `missing` when the object does not exist (Gardener
+   * allows deleting what is not in the graph).
+   */
+  async function hasPath(kind: string): Promise<boolean | 'missing'> {
+    const bound = BOUND[resource];
+    if (bound && kind !== `shootstates.${CORE}`) {
+      const object = await listers.get(bound.apiVersion, bound.kind, name, namespace);
+      if (!object) return 'missing';
+      return boundTo(bound.seedOf(object), await reach());
+    }
+    switch (kind) {
+      case `shootstates.${CORE}`: {
+        const state = await listers.get(`${CORE}/v1beta1`, 'ShootState', name, namespace);
+        const onSeed = await shootOnSeed(listers, await reach(), namespace, name);
+        return onSeed || (state ? false : 'missing');
+      }
+      case `seeds.${CORE}`: {
+        if (name === seed || (await managedEdges()).seeds.has(name)) return true;
+        return (await listers.get(`${CORE}/v1beta1`, 'Seed', name)) ? false : 'missing';
+      }
+      case 'managedseeds.seedmanagement.gardener.cloud':
+        return (await managedEdges()).managedSeeds.has(key);
+      case 'gardenlets.seedmanagement.gardener.cloud':
+        return (await gardenletEdges(listers, await reach(), now)).gardenlets.has(key);
+      case `internalsecrets.${CORE}`:
+        if (await isShootInternalSecret(listers, await reach(), namespace, name)) return true;
+        return (await listers.get(`${CORE}/v1beta1`, 'InternalSecret', name, namespace)) ? false : 'missing';
+      case 'workloadidentities.security.gardener.cloud': {
+        const seeds = await reach();
+        if ((await workloadIdentitiesOf(listers, seeds)).has(key)) return true;
+        if ((await managedEdges()).workloadIdentities.has(key)) return true;
+        return (await gardenletEdges(listers, seeds, now)).workloadIdentities.has(key);
+      }
+      case 'configmaps.': {
+        if (namespace === CLUSTER_IDENTITY.namespace && name === CLUSTER_IDENTITY.name) return true;
+        if ((await configMapsOf(listers, await reach())).has(key)) return true;
+        return (await listers.get('v1', 'ConfigMap', name, namespace)) ? false : 'missing';
+      }
+      case 'leases.coordination.k8s.io':
+        return namespace === SEED_LEASE_NAMESPACE && (await reach()).has(name);
+      case 'serviceaccounts.':
+        return (await managedEdges()).serviceAccounts.has(key);
+      case 'clusterrolebindings.rbac.authorization.k8s.io':
+        return (await managedEdges()).clusterRoleBindings.has(name);
+      case 'certificatesigningrequests.certificates.k8s.io':
+        return isSeedClientCSRFor(listers, await reach(), name);
+      case 'secrets.':
+        return secretHasPath();
+      default:
+        return false;
+    }
+  }
+
+  async function secretHasPath(): Promise<boolean | 'missing'> {
+    const seeds = await reach();
+    if ((await managedEdges()).secrets.has(key)) return true;
+    if ((await gardenletEdges(listers, seeds, now)).secrets.has(key)) return true;
+    if (await isShootSecret(listers, seeds, namespace, name)) return true;
+    if (await isGeneratedBucketSecret(listers, seeds, namespace, name)) return true;
+    if ((await secretsOfSeed(listers, seed, seeds)).has(key)) return true;
+    return (await listers.get('v1', 'Secret', name, namespace)) ? false : 'missing';
+  }
 }

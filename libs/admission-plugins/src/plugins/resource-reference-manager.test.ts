@@ -23,14 +23,16 @@ describe('ResourceReferenceManager', () => {
 
   it('refuses a Shoot whose CredentialsBinding does not exist and annotates a new Shoot with its creator', async () => {
     const shoot = example('local/shoot.yaml');
-    const refused = await runChain([ResourceReferenceManager], request('CREATE', shoot), staticListers([]));
+    const profile = example('local/cloudprofile.yaml');
+    const refused = await runChain([ResourceReferenceManager], request('CREATE', shoot), staticListers([profile]));
+    // Gardener's lister error names the lowercase kind.
     expect(!refused.allowed && refused.message).toBe(
-      'shoots.core.gardener.cloud "local" is forbidden: credentialsbindings.security.gardener.cloud "local" not found',
+      'shoots.core.gardener.cloud "local" is forbidden: credentialsbinding.security.gardener.cloud "local" not found',
     );
     const result = await runChain(
       [ResourceReferenceManager],
       request('CREATE', shoot),
-      staticListers([example('local/credentialsbinding.yaml')]),
+      staticListers([profile, example('local/credentialsbinding.yaml')]),
     );
     expect(result.allowed && result.object?.metadata?.annotations?.['gardener.cloud/created-by']).toBe(
       'alice@example.com',

@@ -19,6 +19,8 @@ function seed(supported: string[]) {
   const s = example('50-seed.yaml');
   s.metadata!.name = 'local';
   s.spec.accessRestrictions = supported.map((name) => ({ name }));
+  // The shoot defaults the example leaves commented out: a scheduled Shoot without networks needs them.
+  s.spec.networks.shootDefaults = { pods: '100.96.0.0/11', services: '100.64.0.0/13' };
   return s;
 }
 

@@ -1,113 +1,250 @@
 // ShootQuotaValidator (gardener-apiserver plugin/pkg/shoot/quotavalidator): the Quotas a Shoot's SecretBinding or
-// CredentialsBinding lists (`quotas`) cap what all Shoots in their scope may claim together — a Project-scoped
-// Quota the Shoots of the project namespace, a Secret-scoped one the Shoots using bindings to the same credentials.
-// A Shoot claims, per worker pool at its maximum size, the machine type's `cpu`, `gpu` and `memory` and the volume
-// size under `storage.<volume class>`. On UPDATE only an increase of the Shoot's own claim is checked.
-import { parseQuantity } from '@gardener-ts/api';
-import {
-  allow,
-  CORE,
-  forbidden,
-  isKind,
-  type AdmissionAttributes,
-  type KubeObject,
-  type Listers,
-} from '../attributes.js';
+// CredentialsBinding lists (`quotas`) cap what the Shoots counted against them may claim together, and their
+// `clusterLifetimeDays` cap how far the Shoot's expiration timestamp may be moved. A Quota counts the Shoots whose
+// SecretBinding or CredentialsBinding lists it (Project scope: only bindings of the Shoot's namespace, Secret scope:
+// all namespaces). A Shoot claims, per worker pool at its maximum size, the machine type's `cpu`, `gpu` and `memory`
+// and its volume size (else the machine type's storage size) under `storage.<class>` (the machine type's storage class,
+// else the volume type's), and one load balancer plus one for the nginx-ingress addon. On CREATE the claim is always
+// checked; on UPDATE only when a worker pool was added or changed its machine type, maximum or volume, or the
+// nginx-ingress addon was enabled — then every metric the Quota limits is checked, and all exceeded ones are named
+// (`quota limits exceeded. Unable to allocate further cpu memory `, Gardener's trailing space included). On UPDATE a
+// changed `shoot.gardener.cloud/expiration-timestamp` may lie at most the smallest `clusterLifetimeDays` of the
+// Quotas from now (`requested shoot expiration time is too long. Can only be extended by 1 day(s)`).
+import { Quantity, tryParseQuantity, type corev1beta1, type Shoot } from '@gardener-ts/api';
+import { allow, CORE, forbidden, internalError, isKind, type KubeObject, type Listers } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { cloudProfileSpecFor } from './shoot-validator.js';
 
-type Claim = Record<string, number>;
+type CloudProfileSpec = corev1beta1.CloudProfileSpec;
 
-/** What a Shoot claims against quotas, from its workers and the profile's machine and volume types. */
-export function shootClaim(shoot: KubeObject, profile: { machineTypes: any[]; volumeTypes?: any[] }): Claim {
-  const claim: Claim = {};
-  const add = (metric: string, value: number | undefined) => {
-    if (value !== undefined && Number.isFinite(value) && value > 0) claim[metric] = (claim[metric] ?? 0) + value;
-  };
-  for (const worker of shoot.spec?.provider?.workers ?? []) {
-    const count = Number(worker.maximum ?? 0);
-    const type = profile.machineTypes.find((t) => t.name === worker.machine?.type);
-    if (type) {
-      add('cpu', (parseQuantity(type.cpu) ?? 0) * count);
-      add('gpu', (parseQuantity(type.gpu) ?? 0) * count);
-      add('memory', (parseQuantity(type.memory) ?? 0) * count);
-    }
-    if (worker.volume?.size) {
-      const volumeClass = (profile.volumeTypes ?? []).find((v) => v.name === worker.volume.type)?.class ?? 'standard';
-      add(`storage.${volumeClass}`, (parseQuantity(worker.volume.size) ?? 0) * count);
-    }
+/** The metrics Gardener's plugin checks, in the order it names exceeded ones. */
+export const QUOTA_METRICS = ['cpu', 'gpu', 'memory', 'storage.standard', 'storage.premium', 'loadbalancer'] as const;
+export type QuotaMetric = (typeof QUOTA_METRICS)[number];
+/** What a Shoot claims against a Quota, per metric. */
+export type Claim = Record<QuotaMetric, Quantity>;
+
+/** The annotation carrying a Shoot's expiration time (RFC 3339). */
+export const ShootExpirationTimestamp = 'shoot.gardener.cloud/expiration-timestamp';
+
+/** Why a claim cannot be computed; Gardener answers these with an internal error (500). */
+export class ClaimError extends Error {}
+
+const zeroClaim = (): Claim => Object.fromEntries(QUOTA_METRICS.map((m) => [m, Quantity.of(0)])) as unknown as Claim;
+
+const quantity = (value: string | number | undefined) =>
+  (value === undefined ? undefined : tryParseQuantity(value)) ?? Quantity.of(0);
+
+/** `q × n` for a worker pool's maximum. */
+const times = (q: Quantity, n: number) =>
+  Quantity.ofMilli(q.milliValue() * BigInt(Math.max(0, Math.trunc(n))), q.format);
+
+const nginxIngressEnabled = (shoot: KubeObject | undefined) => shoot?.spec?.addons?.nginxIngress?.enabled === true;
+
+/**
+ * What a Shoot claims (Gardener's getShootResources): per worker pool at its maximum the machine type's cpu, gpu and
+ * memory and the volume size under `storage.<class>`; one load balancer, two with the nginx-ingress addon. Throws a
+ * ClaimError with Gardener's text for a machine type, volume type or volume class the profile does not have.
+ * Deviation: a pool without volume whose machine type has no storage claims no storage (Gardener fails the request).
+ */
+export function shootClaim(shoot: KubeObject, profile: Pick<CloudProfileSpec, 'machineTypes' | 'volumeTypes'>): Claim {
+  const claim = zeroClaim();
+  const add = (metric: QuotaMetric, value: Quantity) => (claim[metric] = claim[metric].add(value));
+  for (const worker of (shoot.spec?.provider?.workers ?? []) as NonNullable<Shoot['spec']['provider']['workers']>) {
+    const machineType = profile.machineTypes.find((t) => t.name === worker.machine?.type);
+    if (!machineType) throw new ClaimError(`machineType ${worker.machine?.type ?? ''} not found in CloudProfile`);
+    const maximum = worker.maximum ?? 0;
+    add('cpu', times(quantity(machineType.cpu), maximum));
+    add('gpu', times(quantity(machineType.gpu), maximum));
+    add('memory', times(quantity(machineType.memory), maximum));
+
+    // A pool without volume gets the machine type's storage size (Gardener's getShootWorkerResources).
+    const storageSize = machineType.storage?.size;
+    const volume = worker.volume ?? (storageSize !== undefined ? { size: String(storageSize) } : undefined);
+    if (!volume) continue;
+    const volumeClass = machineType.storage
+      ? (machineType.storage.class ?? '')
+      : (profile.volumeTypes ?? []).find((v) => volume.type !== undefined && v.name === volume.type)?.class;
+    // Gardener names the machine type here, not the volume type.
+    if (volumeClass === undefined) throw new ClaimError(`VolumeType ${machineType.name} not found in CloudProfile`);
+    if (volumeClass !== 'standard' && volumeClass !== 'premium')
+      throw new ClaimError(`unknown volumeType class ${volumeClass}`);
+    add(`storage.${volumeClass}`, times(quantity(volume.size), maximum));
   }
+  add('loadbalancer', Quantity.of(nginxIngressEnabled(shoot) ? 2 : 1));
   return claim;
 }
 
-async function bindingOf(shoot: KubeObject, listers: Listers): Promise<KubeObject | undefined> {
-  const ns = shoot.metadata?.namespace;
-  if (shoot.spec?.credentialsBindingName)
-    return listers.get('security.gardener.cloud/v1alpha1', 'CredentialsBinding', shoot.spec.credentialsBindingName, ns);
-  if (shoot.spec?.secretBindingName)
-    return listers.get('core.gardener.cloud/v1beta1', 'SecretBinding', shoot.spec.secretBindingName, ns);
-  return undefined;
+type Worker = { name: string; machine?: { type?: string }; maximum?: number; volume?: unknown };
+
+/** Whether an UPDATE must be checked against the quotas (Gardener's quotaVerificationNeeded). */
+export function quotaVerificationNeeded(shoot: KubeObject, old: KubeObject): boolean {
+  if (!nginxIngressEnabled(old) && nginxIngressEnabled(shoot)) return true;
+  const oldWorkers = new Map(((old.spec?.provider?.workers ?? []) as Worker[]).map((w) => [w.name, w]));
+  return ((shoot.spec?.provider?.workers ?? []) as Worker[]).some((worker) => {
+    const before = oldWorkers.get(worker.name);
+    return (
+      !before ||
+      worker.machine?.type !== before.machine?.type ||
+      (worker.maximum ?? 0) !== (before.maximum ?? 0) ||
+      JSON.stringify(worker.volume ?? null) !== JSON.stringify(before.volume ?? null)
+    );
+  });
 }
 
-const credentialsOf = (binding: KubeObject | undefined): string | undefined => {
-  const ref = binding?.credentialsRef ?? binding?.secretRef;
-  return ref?.name ? `${ref.namespace ?? binding?.metadata?.namespace}/${ref.name}` : undefined;
-};
+/** Whether an UPDATE changed the expiration timestamp annotation (Gardener's lifetimeVerificationNeeded). */
+export function lifetimeVerificationNeeded(shoot: KubeObject, old: KubeObject): boolean {
+  return (
+    shoot.metadata?.annotations?.[ShootExpirationTimestamp] !== old.metadata?.annotations?.[ShootExpirationTimestamp]
+  );
+}
 
-async function claimOf(shoot: KubeObject, a: AdmissionAttributes, listers: Listers): Promise<Claim> {
-  const { spec } = await cloudProfileSpecFor(shoot as any, shoot.metadata?.namespace ?? a.namespace, listers);
-  return spec ? shootClaim(shoot, spec) : {};
+/** The exceeded metrics of `quota` for `required` (only the metrics the Quota limits), in Gardener's order. */
+export function exceededMetrics(metrics: Record<string, string | number> | undefined, required: Claim): QuotaMetric[] {
+  return QUOTA_METRICS.filter((metric) => {
+    const limit = metrics?.[metric];
+    return limit !== undefined && quantity(limit).cmp(required[metric]) < 0;
+  });
+}
+
+const notFound = (resource: string, name: string) => `${resource} "${name}" not found`;
+
+async function bindingOf(shoot: KubeObject, namespace: string | undefined, listers: Listers) {
+  if (shoot.spec?.secretBindingName) {
+    const name: string = shoot.spec.secretBindingName;
+    const binding = await listers.get('core.gardener.cloud/v1beta1', 'SecretBinding', name, namespace);
+    return binding ? { binding } : { error: notFound('secretbinding.core.gardener.cloud', name) };
+  }
+  if (shoot.spec?.credentialsBindingName) {
+    const name: string = shoot.spec.credentialsBindingName;
+    const binding = await listers.get('security.gardener.cloud/v1alpha1', 'CredentialsBinding', name, namespace);
+    return binding ? { binding } : { error: notFound('credentialsbinding.security.gardener.cloud', name) };
+  }
+  return {};
+}
+
+type QuotaRef = { name?: string; namespace?: string };
+
+/** A binding's quota references, their namespace defaulted to the binding's (as Gardener's defaulting does). */
+const quotaRefsOf = (binding: KubeObject | undefined): QuotaRef[] =>
+  ((binding?.quotas ?? []) as QuotaRef[]).map((ref) => ({
+    name: ref.name,
+    namespace: ref.namespace ?? binding?.metadata?.namespace,
+  }));
+
+const refersTo = (quota: KubeObject) => (ref: QuotaRef) =>
+  ref.name === quota.metadata?.name && ref.namespace === quota.metadata?.namespace;
+
+/** The other Shoots counted against `quota` (Gardener's findShootsReferQuota). */
+async function shootsReferringQuota(
+  quota: KubeObject,
+  shoot: KubeObject,
+  namespace: string | undefined,
+  listers: Listers,
+): Promise<KubeObject[]> {
+  const scope = quota.spec?.scope ?? {};
+  let listNamespace: string | undefined;
+  if (scope.apiVersion === 'core.gardener.cloud/v1beta1' && scope.kind === 'Project') listNamespace = namespace;
+  else if (scope.apiVersion === 'v1' && scope.kind === 'Secret') listNamespace = undefined;
+  else throw new ClaimError('unknown quota scope');
+  const byNamespace = new Map<string, { secretBindings: Set<string>; credentialsBindings: Set<string> }>();
+  const collect = (bindings: KubeObject[], key: 'secretBindings' | 'credentialsBindings') => {
+    for (const binding of bindings) {
+      if (!quotaRefsOf(binding).some(refersTo(quota))) continue;
+      const ns = binding.metadata?.namespace ?? '';
+      if (!byNamespace.has(ns)) byNamespace.set(ns, { secretBindings: new Set(), credentialsBindings: new Set() });
+      byNamespace.get(ns)![key].add(binding.metadata?.name ?? '');
+    }
+  };
+  collect(await listers.list('core.gardener.cloud/v1beta1', 'SecretBinding', listNamespace), 'secretBindings');
+  collect(
+    await listers.list('security.gardener.cloud/v1alpha1', 'CredentialsBinding', listNamespace),
+    'credentialsBindings',
+  );
+  const result: KubeObject[] = [];
+  for (const [ns, bindings] of byNamespace) {
+    for (const other of await listers.list('core.gardener.cloud/v1beta1', 'Shoot', ns)) {
+      if (other.metadata?.namespace === namespace && other.metadata?.name === shoot.metadata?.name) continue;
+      if (
+        bindings.secretBindings.has(other.spec?.secretBindingName ?? '') ||
+        bindings.credentialsBindings.has(other.spec?.credentialsBindingName ?? '')
+      )
+        result.push(other);
+    }
+  }
+  return result;
+}
+
+async function claimOf(shoot: KubeObject, namespace: string | undefined, listers: Listers): Promise<Claim> {
+  const { spec, error } = await cloudProfileSpecFor(shoot as unknown as Shoot, namespace, listers);
+  if (!spec) throw new ClaimError(error!);
+  return shootClaim(shoot, spec);
+}
+
+/** Go's time.RFC3339 layout (fractional seconds accepted, as time.Parse does). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+const sumClaims = (a: Claim, b: Claim): Claim =>
+  Object.fromEntries(QUOTA_METRICS.map((m) => [m, a[m].add(b[m])])) as unknown as Claim;
+
+/** The ShootQuotaValidator admission plugin with a clock (tests pass their own). */
+export function newShootQuotaValidator(now: () => Date = () => new Date()): AdmissionPlugin {
+  return {
+    name: 'ShootQuotaValidator',
+    handles: (a) =>
+      isKind(a, CORE, 'Shoot') &&
+      (a.operation === 'CREATE' || a.operation === 'UPDATE') &&
+      !a.subresource &&
+      Boolean(a.object) &&
+      !a.object?.metadata?.deletionTimestamp,
+    async validate(a, listers) {
+      const shoot = a.object!;
+      const old = a.operation === 'UPDATE' ? (a.oldObject ?? undefined) : undefined;
+      const checkQuota = !old || quotaVerificationNeeded(shoot, old);
+      const checkLifetime = old !== undefined && lifetimeVerificationNeeded(shoot, old);
+      try {
+        const { binding, error } = await bindingOf(shoot, a.namespace, listers);
+        if (error) return internalError(error);
+        let maxLifetimeDays: number | undefined;
+        for (const ref of quotaRefsOf(binding)) {
+          const quota = await listers.get('core.gardener.cloud/v1beta1', 'Quota', ref.name ?? '', ref.namespace);
+          if (!quota) return internalError(notFound('quota.core.gardener.cloud', ref.name ?? ''));
+          const days = quota.spec?.clusterLifetimeDays;
+          if (checkLifetime && typeof days === 'number')
+            maxLifetimeDays = maxLifetimeDays === undefined ? days : Math.min(maxLifetimeDays, days);
+          if (!checkQuota) continue;
+          let allocated = zeroClaim();
+          for (const other of await shootsReferringQuota(quota, shoot, a.namespace, listers))
+            allocated = sumClaims(allocated, await claimOf(other, other.metadata?.namespace, listers));
+          const exceeded = exceededMetrics(
+            quota.spec?.metrics,
+            sumClaims(allocated, await claimOf(shoot, a.namespace, listers)),
+          );
+          if (exceeded.length > 0)
+            return forbidden(
+              a,
+              `quota limits exceeded. Unable to allocate further ${exceeded.map((m) => `${m} `).join('')}`,
+            );
+        }
+        const requested = shoot.metadata?.annotations?.[ShootExpirationTimestamp];
+        if (checkLifetime && requested !== undefined && maxLifetimeDays !== undefined) {
+          const planned = RFC3339.test(requested) ? Date.parse(requested) : NaN;
+          // Go's time.Parse error names the layout element it failed at; ours names the layout only.
+          if (Number.isNaN(planned))
+            return internalError(`parsing time "${requested}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
+          if (planned > now().getTime() + maxLifetimeDays * 24 * 3600 * 1000)
+            return forbidden(
+              a,
+              `requested shoot expiration time is too long. Can only be extended by ${maxLifetimeDays} day(s)`,
+            );
+        }
+        return allow();
+      } catch (err) {
+        if (err instanceof ClaimError) return internalError(err.message);
+        throw err;
+      }
+    },
+  };
 }
 
 /** The ShootQuotaValidator admission plugin. */
-export const ShootQuotaValidator: AdmissionPlugin = {
-  name: 'ShootQuotaValidator',
-  handles: (a) =>
-    isKind(a, CORE, 'Shoot') &&
-    (a.operation === 'CREATE' || a.operation === 'UPDATE') &&
-    !a.subresource &&
-    Boolean(a.object) &&
-    !a.object?.metadata?.deletionTimestamp,
-  async validate(a, listers) {
-    const shoot = { ...a.object!, metadata: { ...a.object!.metadata, namespace: a.namespace } };
-    const binding = await bindingOf(shoot, listers);
-    const quotaRefs: { name?: string; namespace?: string }[] = binding?.quotas ?? [];
-    if (quotaRefs.length === 0) return allow();
-    const claim = await claimOf(shoot, a, listers);
-    const oldClaim =
-      a.operation === 'UPDATE' && a.oldObject
-        ? await claimOf({ ...a.oldObject, metadata: { ...a.oldObject.metadata, namespace: a.namespace } }, a, listers)
-        : {};
-    const increased = Object.keys(claim).filter((m) => claim[m]! > (oldClaim[m] ?? 0));
-    if (increased.length === 0) return allow();
-
-    const credentials = credentialsOf(binding);
-    for (const ref of quotaRefs) {
-      const quota = await listers.get(
-        'core.gardener.cloud/v1beta1',
-        'Quota',
-        ref.name ?? '',
-        ref.namespace ?? a.namespace,
-      );
-      if (!quota) continue; // the ResourceReferenceManager reports missing quotas of bindings
-      const projectScope = quota.spec?.scope?.kind === 'Project';
-      const others = (
-        await listers.list('core.gardener.cloud/v1beta1', 'Shoot', projectScope ? a.namespace : undefined)
-      ).filter((s) => !(s.metadata?.name === shoot.metadata?.name && s.metadata?.namespace === a.namespace));
-      const used: Claim = {};
-      for (const other of others) {
-        if (!projectScope && credentialsOf(await bindingOf(other, listers)) !== credentials) continue;
-        for (const [metric, value] of Object.entries(await claimOf(other, a, listers)))
-          used[metric] = (used[metric] ?? 0) + value;
-      }
-      for (const metric of increased) {
-        const limit = quota.spec?.metrics?.[metric];
-        if (limit === undefined) continue;
-        if ((used[metric] ?? 0) + claim[metric]! > (parseQuantity(limit) ?? Infinity)) {
-          return forbidden(a, `quota limits exceeded. Unable to allocate further ${metric}`);
-        }
-      }
-    }
-    return allow();
-  },
-};
+export const ShootQuotaValidator: AdmissionPlugin = newShootQuotaValidator();

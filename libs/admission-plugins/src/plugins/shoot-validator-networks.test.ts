@@ -9,7 +9,11 @@ import { staticListers } from '../listers.js';
 import { managedIssuerConfigSecret } from './shoot-managed-issuer.js';
 import { runChain } from '../chain.js';
 import { ShootValidator } from './shoot-validator.js';
-import { validateNetworksAgainstSeed } from './shoot-validator-networks.js';
+import {
+  validateNetworksAgainstSeed,
+  validateShootNetworkDisjointedness,
+  validateShootNetworks,
+} from './shoot-validator-networks.js';
 import type { KubeObject } from '../attributes.js';
 
 /** The local seed as the gardenlet chart registers it (`seedConfig` of deploy/charts/gardenlet/values.yaml). */
@@ -161,5 +165,147 @@ describe('ShootValidator: networks when a Shoot is (re)scheduled', () => {
     overlapping.spec.controlPlane = haShoot.spec.controlPlane;
     const labelled = { ...overlapping, metadata: { ...overlapping.metadata, labels: { x: 'y' } } };
     expect((await admit(labelled, overlapping, [seed])).allowed).toBe(true);
+  });
+});
+
+describe("validateShootNetworkDisjointedness (the Shoot's own networks)", () => {
+  const messages = (errors: { message: string }[]) => errors.map((e) => e.message);
+
+  it("accepts Gardener's disjoint example networks", () => {
+    expect(validateShootNetworkDisjointedness('10.241.0.0/16', '10.242.128.0/17', '10.242.0.0/17', false)).toEqual([]);
+  });
+
+  it("names each overlap with Gardener's message and field path", () => {
+    expect(messages(validateShootNetworkDisjointedness('10.0.0.0/8', '10.1.0.0/16', '10.1.0.0/20', false))).toEqual([
+      'spec.networking.services: Invalid value: "10.1.0.0/20": shoot pod network intersects with shoot service network',
+      'spec.networking.pods: Invalid value: "10.1.0.0/16": shoot pod network intersects with shoot node network',
+      'spec.networking.services: Invalid value: "10.1.0.0/20": shoot service network intersects with shoot node network',
+    ]);
+  });
+
+  it('requires the pod network of a Shoot with workers and the service network of every Shoot', () => {
+    expect(messages(validateShootNetworkDisjointedness(undefined, undefined, undefined, false))).toEqual([
+      'spec.networking.pods: Required value: shoot pod network is required',
+      'spec.networking.services: Required value: shoot service network is required',
+    ]);
+    expect(messages(validateShootNetworkDisjointedness(undefined, undefined, undefined, true))).toEqual([
+      'spec.networking.services: Required value: shoot service network is required',
+    ]);
+    expect(messages(validateShootNetworkDisjointedness('10.0.0.0/16', undefined, '10.0.0.0/24', false))).toEqual([
+      'spec.networking.services: Invalid value: "10.0.0.0/24": shoot service network intersects with shoot node network',
+      'spec.networking.pods: Required value: shoot pod network is required',
+    ]);
+  });
+
+  it('refuses pods and services exactly when they share an address', () => {
+    const block = fc.integer({ min: 0, max: 255 }).map((i) => `10.${i}.0.0/16`);
+    fc.assert(
+      fc.property(block, block, (pods, services) => {
+        expect(validateShootNetworkDisjointedness(undefined, pods, services, false).length).toBe(
+          pods === services ? 1 : 0,
+        );
+      }),
+    );
+  });
+});
+
+describe('validateShootNetworks', () => {
+  const seed = seedWith({ nodes: '10.240.0.0/16', pods: '10.241.128.0/17', services: '10.241.0.0/17' });
+  const messages = (errors: { message: string }[]) => errors.map((e) => e.message);
+
+  it('checks nothing before the Shoot has a seed', () => {
+    expect(validateShootNetworks(shootWith({}), undefined, false)).toEqual([]);
+  });
+
+  it("requires pods and services of an IPv4 Shoot on a Seed without shootDefaults, with Gardener's messages", () => {
+    expect(messages(validateShootNetworks(shootWith({ nodes: '10.0.0.0/16' }), seed, false))).toEqual([
+      'spec.networking.pods: Required value: pods is required',
+      'spec.networking.services: Required value: services is required',
+      'spec.networking.pods: Required value: shoot pod network is required',
+      'spec.networking.services: Required value: shoot service network is required',
+    ]);
+  });
+
+  it("takes missing networks from the Seed's shootDefaults of the Shoot's IP family", () => {
+    const defaults = seedWith({
+      pods: '10.1.0.0/16',
+      shootDefaults: { pods: '100.96.0.0/11', services: '100.64.0.0/13' },
+    });
+    expect(validateShootNetworks(shootWith({ nodes: '10.0.0.0/16' }), defaults, false)).toEqual([]);
+    // Defaults that overlap the Shoot's nodes are refused like the Shoot's own networks.
+    expect(messages(validateShootNetworks(shootWith({ nodes: '100.64.0.0/10' }), defaults, false))).toEqual([
+      'spec.networking.pods: Invalid value: "100.96.0.0/11": shoot pod network intersects with shoot node network',
+      'spec.networking.services: Invalid value: "100.64.0.0/13": shoot service network intersects with shoot node network',
+    ]);
+    // IPv6 defaults do not fit a (default) IPv4 Shoot: its networks stay missing.
+    const v6 = seedWith({ shootDefaults: { pods: 'fd00:10:1::/56', services: 'fd00:10:2::/112' } });
+    expect(messages(validateShootNetworks(shootWith({}), v6, false))).toEqual([
+      'spec.networking.pods: Required value: shoot pod network is required',
+      'spec.networking.services: Required value: shoot service network is required',
+    ]);
+  });
+
+  it('leaves the networks of an IPv6-only Shoot to its own rules, and a workerless Shoot without pods', () => {
+    expect(validateShootNetworks(shootWith({ ipFamilies: ['IPv6'] }), seed, false)).toEqual([]);
+    const workerless = { spec: { networking: { services: '10.2.0.0/16' }, provider: {} } } as unknown as Shoot;
+    expect(validateShootNetworks(workerless, seed, false)).toEqual([]);
+  });
+
+  it("checks the seed's networks only when the seed changes", () => {
+    const shoot = shootWith({ nodes: '10.240.0.0/16', pods: '10.100.0.0/16', services: '10.101.0.0/16' }, ha);
+    expect(validateShootNetworks(shoot, seed, false)).toEqual([]);
+    expect(messages(validateShootNetworks(shoot, seed, true))).toEqual([
+      'spec.networking.nodes: Invalid value: "10.240.0.0/16": shoot node network intersects with seed node network',
+    ]);
+  });
+});
+
+describe('ShootValidator: the networks of a Shoot with a seed', () => {
+  const admit = (object: KubeObject, seed: KubeObject) =>
+    runChain(
+      [ShootValidator],
+      request('CREATE', object),
+      staticListers(
+        [
+          example('local/project.yaml'),
+          example('local/cloudprofile.yaml'),
+          managedIssuerConfigSecret('discovery.local.gardener.cloud'),
+          seed,
+        ],
+        async () => true,
+      ),
+    );
+  const scheduled = (networking: Record<string, unknown> = {}) => {
+    const s = example('local/shoot.yaml');
+    s.spec.seedName = 'local';
+    s.spec.networking = { ...s.spec.networking, ...networking };
+    return s;
+  };
+  const exampleSeed = () => {
+    const s = example('50-seed.yaml');
+    s.metadata!.name = 'local';
+    return s;
+  };
+
+  it("refuses Gardener's example Shoot without pods and services on Gardener's example Seed (no shootDefaults)", async () => {
+    const result = await admit(scheduled(), exampleSeed());
+    expect(result).toMatchObject({ allowed: false, code: 403 });
+    expect(!result.allowed && result.message).toContain('spec.networking.pods: Required value: pods is required');
+    expect(!result.allowed && result.message).toContain(
+      'spec.networking.services: Required value: services is required',
+    );
+    expect((await admit(scheduled({ pods: '100.96.0.0/11', services: '100.64.0.0/13' }), exampleSeed())).allowed).toBe(
+      true,
+    );
+  });
+
+  it('refuses a Shoot whose pod and service networks overlap', async () => {
+    const result = await admit(scheduled({ pods: '100.96.0.0/11', services: '100.96.0.0/13' }), exampleSeed());
+    expect(result).toMatchObject({
+      allowed: false,
+      code: 403,
+      message:
+        'shoots.core.gardener.cloud "local" is forbidden: spec.networking.services: Invalid value: "100.96.0.0/13": shoot pod network intersects with shoot service network',
+    });
   });
 });

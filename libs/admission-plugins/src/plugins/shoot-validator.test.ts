@@ -22,6 +22,17 @@ async function admit(object: KubeObject, old?: KubeObject, objects: KubeObject[]
   );
 }
 
+/**
+ * Gardener's example Seed with the `shootDefaults` its manifest leaves commented out (the local seed has them): a
+ * Shoot without pod and service networks needs them once scheduled (`pods is required`).
+ */
+function exampleSeed(name = 'local'): KubeObject {
+  const s = example('50-seed.yaml');
+  s.metadata!.name = name;
+  s.spec.networks.shootDefaults = { pods: '100.96.0.0/11', services: '100.64.0.0/13' };
+  return s;
+}
+
 describe('ShootValidator defaulting', () => {
   it("gives Gardener's example Shoot (no kubernetes.version) the CloudProfile's highest supported version", async () => {
     const result = await admit(shoot());
@@ -136,8 +147,7 @@ describe('ShootValidator validation against the CloudProfile', () => {
 
 describe('ShootValidator checks against the garden', () => {
   const seed = (change: (s: KubeObject) => void = () => undefined) => {
-    const s = example('50-seed.yaml');
-    s.metadata!.name = 'local';
+    const s = exampleSeed();
     change(s);
     return s;
   };
@@ -459,9 +469,7 @@ describe("ShootValidator checks of the Shoot's lifecycle", () => {
     return s;
   };
   const seeds = () => {
-    const seed = example('50-seed.yaml');
-    seed.metadata!.name = 'local';
-    return [seed, profile()];
+    return [exampleSeed(), profile()];
   };
 
   it('refuses spec changes while the Shoot is migrated or restored, and after it was rescheduled', async () => {

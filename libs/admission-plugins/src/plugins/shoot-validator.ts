@@ -12,10 +12,11 @@
 // below it, the profile's `limits.maxNodesTotal`, the Shoot's networks against a Seed it is (re)scheduled to, and the
 // Shoot's lifecycle (no spec change once rescheduled to a new seed or while migrated/restored, no deletion while
 // migrated/restored, no hibernation while the `HibernationPossible` constraint is not True). Worker pools are also
-// checked for machine capabilities, volume minimum sizes and kubelet reservations (shoot-worker-machine.ts); the
-// managed service account issuer against the garden's configuration (shoot-managed-issuer.ts); and the admission
-// plugins' kubeconfig Secrets against `spec.resources` (shoot-admission-plugin-kubeconfigs.ts); a new Shoot's OIDC
-// configuration for its client ID and issuer URL (shoot-oidc-config.ts).
+// checked for machine capabilities, root and data volume minimum sizes and kubelet reservations
+// (shoot-worker-machine.ts); the managed service account issuer against the garden's configuration
+// (shoot-managed-issuer.ts); the admission plugins' kubeconfig Secrets against `spec.resources`
+// (shoot-admission-plugin-kubeconfigs.ts); a new Shoot's OIDC configuration for its client ID and issuer URL
+// (shoot-oidc-config.ts); the Shoot's networks once it has a seed (shoot-validator-networks.ts).
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyCloudProfileDefaults,
@@ -50,7 +51,7 @@ import { validateAdmissionPluginKubeconfigs } from './shoot-admission-plugin-kub
 import { validateDNSDomainUniqueness } from './shoot-dns-uniqueness.js';
 import { validateManagedIssuer } from './shoot-managed-issuer.js';
 import { validateNewShootOIDCConfig } from './shoot-oidc-config.js';
-import { validateNetworksAgainstSeed } from './shoot-validator-networks.js';
+import { validateShootNetworks } from './shoot-validator-networks.js';
 import {
   validateContainerRuntimeInterface,
   validateMachineType,
@@ -58,6 +59,7 @@ import {
 } from './shoot-worker-constraints.js';
 import {
   imageVersionArchitectures,
+  validateDataVolumeMinimumSizes,
   validateKubeletReservations,
   validateMachineCapabilities,
   validateVolumeMinimumSize,
@@ -200,6 +202,7 @@ export function validateShootAgainstProfile(
     const volumeTypeErrors = validateVolumeType(worker, before, profile, region, path);
     errors.push(...volumeTypeErrors);
     if (volumeTypeErrors.length === 0) errors.push(...validateVolumeMinimumSize(worker, profile, path));
+    errors.push(...validateDataVolumeMinimumSizes(worker, profile, path));
     if (worker.kubernetes)
       errors.push(
         ...validateKubeletReservations(
@@ -547,8 +550,8 @@ export const ShootValidator: AdmissionPlugin = {
       ...(await validateAdmissionPluginKubeconfigs(a.object!, a.namespace, listers)),
       ...validateMaxNodesTotal(shoot, spec),
       ...validateAccessRestrictions(shoot, old, spec, seed),
-      // Scheduled or moved to a seed: the Shoot's networks must not overlap the seed's.
-      ...(seed && old?.spec.seedName !== shoot.spec.seedName ? validateNetworksAgainstSeed(shoot, seed) : []),
+      // With a seed: networks required and disjoint; scheduled or moved to a seed: not overlapping the seed's.
+      ...validateShootNetworks(shoot, seed, old?.spec.seedName !== shoot.spec.seedName),
     ];
     if (!old || !isDeepStrictEqual(old.spec, shoot.spec))
       errors.push(

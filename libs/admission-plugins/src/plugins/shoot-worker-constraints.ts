@@ -1,9 +1,11 @@
 // What a worker pool's machine may be, as Gardener's ShootValidator checks it against the CloudProfile
 // (plugin/pkg/shoot/validator validateWorkerMachine, validateWorkerVolume, validateContainerRuntimeInterface): the
-// machine type and the volume type must be offered, usable, of the pool's architecture and available in every zone of
+// machine type and the volume type must be offered, usable, of the pool's architecture (with machine capabilities, the
+// type's single `architecture` capability) and available in every zone of
 // the pool (a region's zones list `unavailableMachineTypes`/`unavailableVolumeTypes`); the machine image version must
 // offer the pool's CRI and each of its container runtimes (`cri` of the profile's image version).
 import { invalid, notSupported, type corev1beta1, type FieldError, type FieldPath, type Shoot } from '@gardener-ts/api';
+import { machineTypeArchitecture } from './shoot-worker-machine.js';
 
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
 type Region = CloudProfileSpec['regions'][number];
@@ -58,7 +60,7 @@ export function validateMachineType(
   const available = (name: string) =>
     !unavailableInSomeZone(region, worker.zones, name, (zone) => zone.unavailableMachineTypes);
   const supported = profile.machineTypes
-    .filter((t) => (t.architecture ?? 'amd64') === architecture && available(t.name) && isUsable(t))
+    .filter((t) => machineTypeArchitecture(t) === architecture && available(t.name) && isUsable(t))
     .map((t) => t.name)
     .sort();
   const machineType = profile.machineTypes.find((t) => t.name === type);
@@ -67,7 +69,7 @@ export function validateMachineType(
   return unusableType(typePath, 'machine type', type, supported, [
     !isUsable(machineType) && 'is unusable',
     !available(type) && 'is unavailable in at least one zone',
-    (machineType.architecture ?? 'amd64') !== architecture && `does not support CPU architecture "${architecture}"`,
+    machineTypeArchitecture(machineType) !== architecture && `does not support CPU architecture "${architecture}"`,
   ]);
 }
 

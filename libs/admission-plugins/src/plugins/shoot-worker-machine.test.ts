@@ -6,11 +6,14 @@ import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
 import type { KubeObject } from '../attributes.js';
 import { ShootValidator } from './shoot-validator.js';
+import { validateMachineType } from './shoot-worker-constraints.js';
 import {
   areCapabilitiesCompatible,
   capabilitiesSupportedByImageFlavors,
   capabilitiesWithDefaults,
   imageVersionArchitectures,
+  machineTypeArchitecture,
+  validateDataVolumeMinimumSizes,
   validateKubeletReservations,
   validateMachineCapabilities,
   validateVolumeMinimumSize,
@@ -287,5 +290,107 @@ describe('ShootValidator: capabilities, volume size and kubelet reservations', (
     expect(!withSection.allowed && withSection.message).toContain(
       "spec.provider.workers[0].kubernetes.kubelet: Invalid value: \"kubeReserved CPU + systemReserved CPU: 3\": total reserved CPU (kubeReserved + systemReserved) cannot be more than the Node's CPU capacity '2'",
     );
+  });
+});
+
+describe('data volume minimum sizes', () => {
+  it('accepts data volumes at or above the minimum of their volume type, and untyped or unknown types', () => {
+    const w = worker((w) => {
+      w.dataVolumes = [
+        { name: 'a', type: 'standard', size: '20Gi' },
+        { name: 'b', type: 'standard', size: '100Gi' },
+        { name: 'c', type: 'fast', size: '1Gi' },
+        { name: 'd', size: '1Gi' },
+        { name: 'e', type: 'unknown', size: '1Gi' },
+      ];
+    });
+    expect(validateDataVolumeMinimumSizes(w, profile().spec, path)).toEqual([]);
+  });
+
+  it("refuses each data volume below its volume type's minSize at its own field path", () => {
+    const w = worker((w) => {
+      w.dataVolumes = [
+        { name: 'ok', type: 'standard', size: '30Gi' },
+        { name: 'small', type: 'standard', size: '5Gi' },
+      ];
+    });
+    expect(messages(validateDataVolumeMinimumSizes(w, profile().spec, path))).toEqual([
+      'spec.provider.workers[0].dataVolumes[1].size: Invalid value: "5Gi": size must be >= 20Gi',
+    ]);
+  });
+
+  it("applies the machine type's storage minimum first when its storage type is the data volume's type", () => {
+    const w = worker((w) => {
+      w.machine.type = 'metal';
+      w.dataVolumes = [{ name: 'data', type: 'standard', size: '30Gi' }];
+    });
+    expect(messages(validateDataVolumeMinimumSizes(w, profile().spec, path))).toEqual([
+      'spec.provider.workers[0].dataVolumes[0].size: Invalid value: "30Gi": size must be >= 50Gi',
+    ]);
+  });
+
+  it('refuses exactly the sizes below the minimum', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100 }), (gi) => {
+        const w = worker((w) => (w.dataVolumes = [{ name: 'd', type: 'standard', size: `${gi}Gi` }]));
+        expect(validateDataVolumeMinimumSizes(w, profile().spec, path).length).toBe(gi < 20 ? 1 : 0);
+      }),
+    );
+  });
+});
+
+describe('machine type architecture from capabilities', () => {
+  it("takes the single architecture capability, else the type's architecture field, else amd64", () => {
+    expect(machineTypeArchitecture({ architecture: 'amd64', capabilities: { architecture: ['arm64'] } })).toBe('arm64');
+    expect(machineTypeArchitecture({ architecture: 'arm64', capabilities: { architecture: ['amd64', 'arm64'] } })).toBe(
+      'arm64',
+    );
+    expect(machineTypeArchitecture({ capabilities: { hypervisor: ['baremetal'] } })).toBe('amd64');
+    expect(machineTypeArchitecture({})).toBe('amd64');
+  });
+
+  it("checks the pool's architecture against the machine type's architecture capability", () => {
+    const p = profile();
+    // CloudProfile defaulting gives every machine type `architecture: amd64`; the capability decides.
+    p.spec.machineTypes.push({
+      name: 'graviton',
+      cpu: '2',
+      gpu: '0',
+      memory: '8Gi',
+      architecture: 'amd64',
+      capabilities: { architecture: ['arm64'] },
+    });
+    const arm = worker((w) => (w.machine = { type: 'graviton', architecture: 'arm64' }));
+    expect(validateMachineType(arm, undefined, p.spec, undefined, path)).toEqual([]);
+    const amd = worker((w) => (w.machine = { type: 'graviton', architecture: 'amd64' }));
+    expect(messages(validateMachineType(amd, undefined, p.spec, undefined, path))).toEqual([
+      'spec.provider.workers[0].machine.type: Invalid value: "graviton": machine type "graviton" does not support CPU architecture "amd64", supported types are [local metal]',
+    ]);
+    const wrongType = worker((w) => (w.machine = { type: 'local', architecture: 'arm64' }));
+    expect(messages(validateMachineType(wrongType, undefined, p.spec, undefined, path))).toEqual([
+      'spec.provider.workers[0].machine.type: Invalid value: "local": machine type "local" does not support CPU architecture "arm64", supported types are [graviton]',
+    ]);
+  });
+});
+
+describe('ShootValidator: data volumes', () => {
+  it("refuses a new Shoot's data volume below the volume type's minimum and accepts it at the minimum", async () => {
+    const s = example('local/shoot.yaml');
+    delete s.metadata!.annotations!['authentication.gardener.cloud/issuer'];
+    s.spec.provider.workers[0].volume = { type: 'standard', size: '20Gi' };
+    s.spec.provider.workers[0].dataVolumes = [{ name: 'data', type: 'standard', size: '10Gi' }];
+    const listers = staticListers(
+      [example('local/project.yaml'), profile() as unknown as KubeObject],
+      async () => true,
+    );
+    const result = await runChain([ShootValidator], request('CREATE', s), listers);
+    expect(result).toMatchObject({
+      allowed: false,
+      code: 403,
+      message:
+        'shoots.core.gardener.cloud "local" is forbidden: spec.provider.workers[0].dataVolumes[0].size: Invalid value: "10Gi": size must be >= 20Gi',
+    });
+    s.spec.provider.workers[0].dataVolumes[0].size = '20Gi';
+    expect((await runChain([ShootValidator], request('CREATE', s), listers)).allowed).toBe(true);
   });
 });

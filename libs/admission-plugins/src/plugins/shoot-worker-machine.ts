@@ -1,9 +1,10 @@
 // What Gardener's ShootValidator checks of a worker pool's machine beyond its types (plugin/pkg/shoot/validator):
 // machine capabilities (GEP-33: the CloudProfile's `spec.machineCapabilities` define every capability and its values,
 // a capability a machine type or image flavor leaves out has all of them; a machine type and an image version fit when
-// one of the version's `capabilityFlavors` shares at least one value of every capability with the machine type), the
-// volume's minimum size (the machine type's `storage.minSize` for its storage type first, then the volume type's
-// `minSize`), and the kubelet's reservations (`kubeReserved` + `systemReserved` CPU and memory must stay below the
+// one of the version's `capabilityFlavors` shares at least one value of every capability with the machine type; a
+// machine type's CPU architecture is its single `architecture` capability, else its `architecture` field), the minimum
+// size of the volume and of each data volume (the machine type's `storage.minSize` for its storage type first, then the
+// volume type's `minSize`), and the kubelet's reservations (`kubeReserved` + `systemReserved` CPU and memory must stay below the
 // machine type's capacity).
 import {
   invalid,
@@ -94,6 +95,16 @@ export function imageVersionArchitectures(
   return architectures.length > 0 ? [...new Set(architectures)] : (version.architectures ?? ['amd64']);
 }
 
+/**
+ * The CPU architecture of a machine type (Gardener's MachineType.GetArchitecture): the `architecture` capability when
+ * it names exactly one value, else the type's `architecture` field (CloudProfile defaulting: amd64).
+ */
+export function machineTypeArchitecture(machineType: Pick<MachineType, 'architecture' | 'capabilities'>): string {
+  const fromCapabilities = machineType.capabilities?.[ArchitectureCapability];
+  if (fromCapabilities?.length === 1) return fromCapabilities[0]!;
+  return machineType.architecture ?? 'amd64';
+}
+
 const sameImage = (a: Worker['machine']['image'], b: Worker['machine']['image']) =>
   a?.name === b?.name && a?.version === b?.version;
 
@@ -133,23 +144,55 @@ export function validateMachineCapabilities(
 }
 
 /**
+ * Whether `size` is below the minimum Gardener's validateVolumeSize applies to a volume of `type` on a machine of
+ * `machineTypeName`: the machine type's `storage.minSize` when its storage type is `type`, then the volume type's
+ * `minSize`. Returns the violated minimum; sizes that do not parse are the static validation's to report.
+ */
+function violatedMinimumSize(
+  type: string | undefined,
+  sizeText: string | undefined,
+  machineTypeName: string,
+  profile: CloudProfileSpec,
+): Quantity | undefined {
+  const size = sizeText !== undefined ? tryParseQuantity(sizeText) : undefined;
+  if (!type || !size) return undefined;
+  const tooSmall = (minSize: string | number | undefined) => {
+    const min = minSize !== undefined ? tryParseQuantity(minSize) : undefined;
+    return min && size.cmp(min) < 0 ? min : undefined;
+  };
+  const machineType = profile.machineTypes.find((t) => t.name === machineTypeName);
+  const byMachineType = machineType?.storage?.type === type ? tooSmall(machineType.storage.minSize) : undefined;
+  return byMachineType ?? tooSmall((profile.volumeTypes ?? []).find((v) => v.name === type)?.minSize);
+}
+
+/**
  * The minimum size of the pool's volume (Gardener's validateVolumeSize): the machine type's `storage.minSize` when its
  * storage type is the volume's type, then the volume type's `minSize`. A size that does not parse is the static
  * validation's to report. Checked on every change of the Shoot, as in Gardener.
  */
 export function validateVolumeMinimumSize(worker: Worker, profile: CloudProfileSpec, path: FieldPath): FieldError[] {
   const volume = worker.volume;
-  const size = volume?.size !== undefined ? tryParseQuantity(volume.size) : undefined;
-  if (!volume?.type || !size) return [];
-  const tooSmall = (minSize: string | number | undefined) => {
-    const min = minSize !== undefined ? tryParseQuantity(minSize) : undefined;
-    return min && size.cmp(min) < 0 ? min : undefined;
-  };
-  const machineType = profile.machineTypes.find((t) => t.name === worker.machine.type);
-  const byMachineType = machineType?.storage?.type === volume.type ? tooSmall(machineType.storage.minSize) : undefined;
-  const byVolumeType = tooSmall((profile.volumeTypes ?? []).find((v) => v.name === volume.type)?.minSize);
-  const min = byMachineType ?? byVolumeType;
-  return min ? [invalid(path.child('volume', 'size'), volume.size, `size must be >= ${min.toString()}`)] : [];
+  const min = violatedMinimumSize(volume?.type, volume?.size, worker.machine.type, profile);
+  return min ? [invalid(path.child('volume', 'size'), volume!.size, `size must be >= ${min.toString()}`)] : [];
+}
+
+/**
+ * The minimum sizes of the pool's data volumes, by the same rule as the root volume (the machine type's storage
+ * minimum when its storage type is the data volume's type, then the volume type's `minSize`):
+ * `spec.provider.workers[i].dataVolumes[j].size: Invalid value: "5Gi": size must be >= 20Gi`. A data volume without a
+ * type or with a type the profile does not know has no minimum here.
+ */
+export function validateDataVolumeMinimumSizes(
+  worker: Worker,
+  profile: CloudProfileSpec,
+  path: FieldPath,
+): FieldError[] {
+  return (worker.dataVolumes ?? []).flatMap((volume, j) => {
+    const min = violatedMinimumSize(volume.type, volume.size, worker.machine.type, profile);
+    return min
+      ? [invalid(path.child('dataVolumes').index(j).child('size'), volume.size, `size must be >= ${min.toString()}`)]
+      : [];
+  });
 }
 
 const sum = (...values: (string | number | undefined)[]) =>

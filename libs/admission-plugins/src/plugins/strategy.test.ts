@@ -13,6 +13,8 @@ const garden = (): KubeObject[] => [
   example('local/credentialsbinding.yaml'),
   secret,
   managedIssuerConfigSecret('discovery.local.gardener.cloud'),
+  // The example ControllerRegistration's deployment (ResourceReferenceManager needs it to exist).
+  { apiVersion: 'core.gardener.cloud/v1', kind: 'ControllerDeployment', metadata: { name: 'provider-local' } },
 ];
 
 describe('the full chain on Gardener’s example manifests', () => {

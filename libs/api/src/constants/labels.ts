@@ -33,6 +33,9 @@ export const ShootProvider = 'shoot.gardener.cloud/provider';
 export const NetworkingProvider = 'networking.shoot.gardener.cloud/provider';
 export const ExtensionConfiguration = 'extensions.gardener.cloud/configuration';
 export const WorkerPool = 'worker.gardener.cloud/pool';
+/** Objects a provider extension's control plane webhook mutates carry it (`"true"`); the webhook selects on it. */
+export const ExtensionProviderMutatedByControlplaneWebhook =
+  'provider.extensions.gardener.cloud/mutated-by-controlplane-webhook';
 export const WorkerSystemComponents = 'worker.gardener.cloud/system-components';
 export const CriticalComponent = 'node.gardener.cloud/critical-component';
 export const ManagedBy = 'resources.gardener.cloud/managed-by';

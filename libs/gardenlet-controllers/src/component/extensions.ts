@@ -193,7 +193,10 @@ export function renderOperatingSystemConfigs(
             : {}),
         },
       };
-      osc.metadata!.labels = { 'worker.gardener.cloud/pool': worker.name };
+      osc.metadata!.labels = {
+        'worker.gardener.cloud/pool': worker.name,
+        [Labels.ExtensionProviderMutatedByControlplaneWebhook]: 'true',
+      };
       out.push(osc);
     }
   }

@@ -348,7 +348,11 @@ export function renderKubeAPIServerDeployment(
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: KubeAPIServerName, namespace: values.namespace, labels },
+    metadata: {
+      name: KubeAPIServerName,
+      namespace: values.namespace,
+      labels: { ...labels, [Labels.ExtensionProviderMutatedByControlplaneWebhook]: 'true' },
+    },
     spec: {
       replicas: values.shoot.spec.hibernation?.enabled === true ? 0 : 1,
       revisionHistoryLimit: 2,

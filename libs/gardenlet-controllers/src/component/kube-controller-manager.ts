@@ -75,7 +75,11 @@ export function renderKubeControllerManagerDeployment(
     metadata: {
       name: KubeControllerManagerName,
       namespace: values.namespace,
-      labels: { ...labels, [Labels.GardenRole]: Labels.GardenRoleValue.ControlPlane },
+      labels: {
+        ...labels,
+        [Labels.GardenRole]: Labels.GardenRoleValue.ControlPlane,
+        [Labels.ExtensionProviderMutatedByControlplaneWebhook]: 'true',
+      },
     },
     spec: {
       replicas: values.shoot.spec.hibernation?.enabled === true ? 0 : 1,

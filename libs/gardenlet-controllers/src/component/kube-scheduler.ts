@@ -65,7 +65,11 @@ export function renderKubeSchedulerDeployment(
     metadata: {
       name: KubeSchedulerName,
       namespace: values.namespace,
-      labels: { ...labels, [Labels.GardenRole]: Labels.GardenRoleValue.ControlPlane },
+      labels: {
+        ...labels,
+        [Labels.GardenRole]: Labels.GardenRoleValue.ControlPlane,
+        [Labels.ExtensionProviderMutatedByControlplaneWebhook]: 'true',
+      },
     },
     spec: {
       replicas: values.shoot.spec.hibernation?.enabled === true ? 0 : 1,

@@ -112,6 +112,7 @@ export const ProviderLocalControllers: Record<string, (mgr: Manager, options: Ad
     addHealthCheckControllers(mgr, {
       ...(options.healthCheckSyncPeriodMs !== undefined ? { syncPeriodMs: options.healthCheckSyncPeriodMs } : {}),
       machineControllerInProcess: options.enabled.includes('machine'),
+      shootWebhooks: options.shootWebhookConfiguration !== undefined,
     });
   },
   service: (mgr, options) => {

@@ -11,11 +11,18 @@ const hctx: HandlerContext = {
   signal: new AbortController().signal,
 };
 
+const groups: Record<string, [string, string]> = {
+  Node: ['', 'nodes'],
+  Deployment: ['apps', 'deployments'],
+  OperatingSystemConfig: ['extensions.gardener.cloud', 'operatingsystemconfigs'],
+};
+
 function request(kind: string, object: KubernetesObject, subResource?: string): AdmissionRequest {
+  const [group, resource] = groups[kind]!;
   return {
     uid: '1',
-    kind: { group: kind === 'Node' ? '' : 'extensions.gardener.cloud', version: 'v1', kind },
-    resource: { group: '', version: 'v1', resource: kind === 'Node' ? 'nodes' : 'operatingsystemconfigs' },
+    kind: { group, version: 'v1', kind },
+    resource: { group, version: 'v1', resource },
     ...(subResource ? { subResource } : {}),
     namespace: object.metadata?.namespace,
     name: object.metadata?.name,
@@ -59,5 +66,24 @@ describe('providerLocalWebhookHandlers', () => {
       patched?: typeof osc;
     };
     expect(parse(result.patched!.spec.files[0]!.content.inline.data)).toEqual({ failSwapOn: false });
+  });
+
+  it('labels the kube-scheduler Deployment at the control plane path and lets other Deployments pass', async () => {
+    const deployment = (name: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: 'shoot--local--local' },
+      spec: { template: { metadata: { labels: { app: 'kubernetes' } }, spec: { containers: [] } } },
+    });
+    const handler = handlers.get(WebhookPaths.controlPlane)!;
+    const scheduler = (await handler(request('Deployment', deployment('kube-scheduler')), hctx)) as {
+      patched?: ReturnType<typeof deployment>;
+    };
+    expect(scheduler.patched!.spec.template.metadata.labels).toEqual({
+      app: 'kubernetes',
+      'injected-by': 'provider-local',
+    });
+    for (const name of ['kube-apiserver', 'machine-controller-manager', 'etcd-druid'])
+      expect(await handler(request('Deployment', deployment(name)), hctx)).toEqual({ allowed: true });
   });
 });

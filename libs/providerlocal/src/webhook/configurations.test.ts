@@ -34,7 +34,7 @@ describe('seedWebhookConfiguration', () => {
     for (const w of config.webhooks) expect(Buffer.from(w.clientConfig.caBundle, 'base64').toString()).toBe(caBundle);
   });
 
-  it('reacts on nodes/status within a second, and on OSCs of shoot namespaces of provider local only', () => {
+  it('reacts on nodes/status within a second, and on Deployments and OSCs of shoot namespaces of provider local only', () => {
     const [node, controlPlane] = config.webhooks;
     expect(node).toMatchObject({
       rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['nodes/status'] }],
@@ -43,8 +43,14 @@ describe('seedWebhookConfiguration', () => {
       sideEffects: 'None',
     });
     expect(node!.namespaceSelector).toBeUndefined();
+    // Only what the gardenlet labels for the control plane webhook goes to the extension.
+    expect(config.webhooks.map((w) => w.objectSelector)).toEqual([
+      undefined,
+      { matchLabels: { 'provider.extensions.gardener.cloud/mutated-by-controlplane-webhook': 'true' } },
+    ]);
     expect(controlPlane).toMatchObject({
       rules: [
+        { operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] },
         {
           operations: ['CREATE', 'UPDATE'],
           apiGroups: ['extensions.gardener.cloud'],

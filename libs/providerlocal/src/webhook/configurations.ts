@@ -1,9 +1,10 @@
 // The webhook configurations of provider-local, as Gardener's extension webhook registration builds them for it: in
 // the seed the MutatingWebhookConfiguration `gardener-extension-provider-local` (the node webhook on `nodes/status` and
-// the control plane webhook on OperatingSystemConfigs of shoot namespaces of provider `local`), reaching the extension
+// the control plane webhook on Deployments and OperatingSystemConfigs of shoot namespaces of provider `local`), reaching the extension
 // through its Service; in every shoot `gardener-extension-provider-local-shoot` (the node webhook), reaching it by URL
 // `https://<service>.<extension namespace>:443` from the shoot's kube-apiserver, which runs in the seed.
 import { isIP } from 'node:net';
+import { Labels } from '@gardener-ts/api';
 import {
   rule,
   webhookConfiguration,
@@ -50,17 +51,27 @@ export function nodeWebhook(target: 'seed' | 'shoot'): WebhookSpec {
   };
 }
 
-/** The entry of the control plane webhook: OperatingSystemConfigs in shoot namespaces of provider `local`. */
+/**
+ * The entry of the control plane webhook: Deployments (the kube-scheduler's is mutated) and OperatingSystemConfigs in
+ * shoot namespaces of provider `local`, only those labelled
+ * `provider.extensions.gardener.cloud/mutated-by-controlplane-webhook=true` (the gardenlet labels its kube-apiserver,
+ * kube-controller-manager and kube-scheduler Deployments and the OSCs), as Gardener selects them: other Deployments of
+ * a shoot namespace are written without a call to the extension.
+ */
 export function controlPlaneWebhook(): WebhookSpec {
   return {
     name: 'controlplane.local.extensions.gardener.cloud',
     path: WebhookPaths.controlPlane,
-    rules: [rule(['CREATE', 'UPDATE'], 'extensions.gardener.cloud', 'v1alpha1', 'operatingsystemconfigs')],
+    rules: [
+      rule(['CREATE', 'UPDATE'], 'apps', 'v1', 'deployments'),
+      rule(['CREATE', 'UPDATE'], 'extensions.gardener.cloud', 'v1alpha1', 'operatingsystemconfigs'),
+    ],
     failurePolicy: 'Fail',
     matchPolicy: 'Exact',
     sideEffects: 'None',
     timeoutSeconds: 10,
     namespaceSelector: { matchExpressions: [{ key: ShootProviderLabel, operator: 'In', values: ['local'] }] },
+    objectSelector: { matchLabels: { [Labels.ExtensionProviderMutatedByControlplaneWebhook]: 'true' } },
   };
 }
 

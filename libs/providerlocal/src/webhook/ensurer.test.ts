@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createLogger } from '@gardener-ts/logging';
 import type { OperatingSystemConfigObject } from '@gardener-ts/extensions';
-import { KubeletConfigPath, LocalEnsurer } from './ensurer.js';
+import type { Workload } from '@gardener-ts/controller-runtime';
+import { InjectedByLabel, KubeletConfigPath, LocalEnsurer } from './ensurer.js';
 
 const kubeletConfig =
   'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfailSwapOn: true\nmaxPods: 110\n';
@@ -48,5 +49,39 @@ describe('LocalEnsurer.ensureOperatingSystemConfig', () => {
     const before = structuredClone(without);
     new LocalEnsurer().ensureOperatingSystemConfig(ctx, without);
     expect(without).toEqual(before);
+  });
+});
+
+describe('LocalEnsurer.ensureKubeSchedulerDeployment', () => {
+  const deployment = (labels?: Record<string, string>): Workload => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'kube-scheduler', namespace: ctx.namespace, labels: { app: 'kubernetes' } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'kubernetes', role: 'scheduler' } },
+      template: { ...(labels ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'kube-scheduler' }] } },
+    },
+  });
+
+  it("labels the Pod template injected-by=provider-local and keeps the template's other labels", () => {
+    const obj = deployment({ app: 'kubernetes', role: 'scheduler' });
+    new LocalEnsurer().ensureKubeSchedulerDeployment(ctx, obj);
+    expect(obj.spec!.template!.metadata!.labels).toEqual({
+      app: 'kubernetes',
+      role: 'scheduler',
+      [InjectedByLabel.key]: InjectedByLabel.value,
+    });
+    expect(obj.metadata!.labels).toEqual({ app: 'kubernetes' });
+    expect(obj.spec!.template!.spec).toEqual({ containers: [{ name: 'kube-scheduler' }] });
+  });
+
+  it('adds the label to a template without labels, and changes nothing the second time', () => {
+    const obj = deployment();
+    new LocalEnsurer().ensureKubeSchedulerDeployment(ctx, obj);
+    expect(obj.spec!.template!.metadata!.labels).toEqual({ 'injected-by': 'provider-local' });
+    const once = structuredClone(obj);
+    new LocalEnsurer().ensureKubeSchedulerDeployment(ctx, obj);
+    expect(obj).toEqual(once);
   });
 });

@@ -5,7 +5,13 @@
 // (by URL, as the shoot's API server in the seed calls it) is applied to the same API server playing the shoot.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, Kinds, type KubernetesObject, type NodeObject } from '@gardener-ts/controller-runtime';
+import {
+  ApiClient,
+  Kinds,
+  type KubernetesObject,
+  type NodeObject,
+  type Workload,
+} from '@gardener-ts/controller-runtime';
 import { createLogger } from '@gardener-ts/logging';
 import { startTestCluster, type TestCluster } from '@gardener-ts/testing';
 import {
@@ -158,6 +164,68 @@ describe('provider-local webhooks on the seed', () => {
       expect(before.some((name) => name.startsWith('provider-local-webhook-server'))).toBe(true);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('the control plane webhook on the seed', () => {
+  const selected = { 'provider.extensions.gardener.cloud/mutated-by-controlplane-webhook': 'true' };
+  const deployment = (ns: string, labels: Record<string, string> = selected): Workload => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'kube-scheduler', namespace: ns, labels },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: 'kubernetes', role: 'scheduler' } },
+      template: {
+        metadata: { labels: { app: 'kubernetes', role: 'scheduler' } },
+        spec: { containers: [{ name: 'kube-scheduler', image: 'kube-scheduler' }] },
+      },
+    },
+  });
+  const templateLabels = (d: Workload) => d.spec?.template?.metadata?.labels ?? {};
+
+  it('labels the kube-scheduler Deployment of a shoot namespace of provider local the gardenlet selected, no other', async () => {
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shoot--local--local', labels: { 'shoot.gardener.cloud/provider': 'local' } },
+    });
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shoot--other--other' } });
+    const server = webhooks();
+    try {
+      await server.start();
+      let created = await client.create(deployment('shoot--local--local'));
+      for (let i = 0; i < 20 && !templateLabels(created)['injected-by']; i++) {
+        // The API server picks up a new configuration from its watch.
+        await client.delete(Kinds.Deployment, { namespace: 'shoot--local--local', name: 'kube-scheduler' });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        created = await client.create(deployment('shoot--local--local'));
+      }
+      expect(templateLabels(created)).toEqual({
+        app: 'kubernetes',
+        role: 'scheduler',
+        'injected-by': 'provider-local',
+      });
+      // An update that drops the label gets it back.
+      const updated = await client.update({
+        ...created,
+        spec: { ...created.spec, template: deployment('x').spec!.template },
+      });
+      expect(templateLabels(updated)['injected-by']).toBe('provider-local');
+      // Outside shoot namespaces of provider local the webhook is not called.
+      expect(templateLabels(await client.create(deployment('shoot--other--other')))).toEqual({
+        app: 'kubernetes',
+        role: 'scheduler',
+      });
+      // Nor for a Deployment without the gardenlet's label.
+      await client.delete(Kinds.Deployment, { namespace: 'shoot--local--local', name: 'kube-scheduler' });
+      expect(templateLabels(await client.create(deployment('shoot--local--local', {})))).toEqual({
+        app: 'kubernetes',
+        role: 'scheduler',
+      });
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -1,7 +1,11 @@
 // Wiring of the ControllerInstallation main reconciler: this seed's ControllerInstallations (spec changes), and the
 // installation of a ControllerDeployment that changed. `genericGardenCluster` (from `genericGardenClusterOf` over the
-// gardenlet's garden connection) is what the generic garden kubeconfig of `injectGardenKubeconfig` points at.
-import { controllerFor, type Controller, type Manager } from '@gardener-ts/controller-runtime';
+// gardenlet's garden connection) is what the generic garden kubeconfig of `injectGardenKubeconfig` points at. Charts of
+// `helm.ociRepository` are pulled by an OciChartPuller reading pull secrets and CA bundles from the garden's `garden`
+// namespace (as Gardener's gardenlet does), unless the caller passes its own `pullChart`.
+import { controllerFor, ignoreNotFound, Kinds, type Controller, type Manager } from '@gardener-ts/controller-runtime';
+import { GARDEN_NAMESPACE } from '../../constants.js';
+import { OciChartPuller } from '../../oci/puller.js';
 import { ControllerInstallationReconciler, type ControllerInstallationReconcilerDeps } from './reconciler.js';
 import { ControllerDeploymentKind, ControllerInstallationKind, type ControllerInstallation } from './kinds.js';
 
@@ -22,6 +26,10 @@ export function addControllerInstallationController(
   },
 ): Controller {
   const garden = mgr.cluster(deps.gardenCluster);
+  const puller = new OciChartPuller({
+    readSecret: (name) => garden.api.get(Kinds.Secret, { namespace: GARDEN_NAMESPACE, name }).catch(ignoreNotFound),
+  });
+  const pullChart = deps.pullChart ?? ((oci) => puller.pull(oci));
   return controllerFor(mgr, ControllerName)
     .inCluster(deps.gardenCluster)
     .for(ControllerInstallationKind, {
@@ -44,6 +52,11 @@ export function addControllerInstallationController(
     )
     .withOptions({ maxConcurrentReconciles: Math.max(1, deps.concurrentSyncs) })
     .complete(
-      new ControllerInstallationReconciler({ ...deps, garden: garden.api, seed: mgr.cluster(deps.seedCluster).api }),
+      new ControllerInstallationReconciler({
+        ...deps,
+        pullChart,
+        garden: garden.api,
+        seed: mgr.cluster(deps.seedCluster).api,
+      }),
     );
 }

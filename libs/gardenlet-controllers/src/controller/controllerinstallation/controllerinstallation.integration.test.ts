@@ -4,7 +4,9 @@
 // Secret (its name reaches the chart as `gardener.garden.genericKubeconfigSecretName`) and the garden access Secret
 // `garden-access-extension`, whose token — for ServiceAccount `seed-local/extension-<installation>` in the garden,
 // labelled with the registration — authenticates against the garden through that kubeconfig; the extension's
-// Deployment mounts both. The deletion removes the ServiceAccount in the garden.
+// Deployment mounts both. The deletion removes the ServiceAccount in the garden. The same chart pushed to an in-process
+// OCI registry asking for basic authentication installs through a ControllerDeployment's `helm.ociRepository`, with
+// the pull secret read from the garden's `garden` namespace.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { ApiClient, isNotFound, Kinds, type KubernetesObject } from '@gardener-t
 import { gardenerAsset, waitFor, workspaceRoot } from '@gardener-ts/testing';
 import { startGardenAndSeed, type GardenAndSeed } from '../../../test/support/garden-and-seed.js';
 import { HelmRenderer } from '../../charts/helm.js';
+import { startTestRegistry, type TestRegistry } from '../../oci/test-registry.js';
 import { exampleSeed } from '../../component/testdata/fixtures.js';
 import { addTokenRequestorController } from '../tokenrequestor/add.js';
 import { addControllerInstallationController } from './add.js';
@@ -32,11 +35,13 @@ let clusters: GardenAndSeed;
 let garden: ApiClient;
 let seed: ApiClient;
 let dir: string;
+let registry: TestRegistry;
+const OCI_INSTALLATION = 'my-oci-extension-q1w2e';
 
 const gone = (read: Promise<unknown>) => read.then(() => false).catch((err: unknown) => isNotFound(err));
 
 /** An extension chart whose Deployment names the generic kubeconfig Secret it was given in an annotation. */
-async function packagedChart(): Promise<string> {
+async function packagedChart(): Promise<Buffer> {
   const chartDir = join(dir, 'my-extension');
   await mkdir(join(chartDir, 'templates'), { recursive: true });
   await writeFile(join(chartDir, 'Chart.yaml'), 'apiVersion: v2\nname: my-extension\nversion: 0.1.0\n');
@@ -60,7 +65,7 @@ spec:
   await promisify(execFile)(helmBinary, ['package', chartDir, '--destination', join(dir, 'chart')], {
     env: { ...process.env, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home },
   });
-  return (await readFile(join(dir, 'chart', 'my-extension-0.1.0.tgz'))).toString('base64');
+  return readFile(join(dir, 'chart', 'my-extension-0.1.0.tgz'));
 }
 
 beforeAll(async () => {
@@ -80,7 +85,13 @@ beforeAll(async () => {
   garden = clusters.garden.client;
   seed = clusters.seed.client;
   await garden.create(exampleSeed((s) => (s.metadata = { name: 'local' })));
-  const rawChart = await packagedChart();
+  const chart = await packagedChart();
+  const rawChart = chart.toString('base64');
+  registry = await startTestRegistry({ kind: 'basic', username: 'robot', password: 'pull-me' });
+  registry.push('charts/my-extension', '0.1.0', chart);
+  const dockerConfig = JSON.stringify({
+    auths: { [registry.host]: { auth: Buffer.from('robot:pull-me').toString('base64') } },
+  });
   for (const object of parse(`
 - apiVersion: core.gardener.cloud/v1
   kind: ControllerDeployment
@@ -93,6 +104,23 @@ beforeAll(async () => {
   spec:
     resources: [{kind: Extension, type: my-extension}]
     deployment: {deploymentRefs: [{name: my-extension}]}
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: helm-pull-secret, namespace: garden, labels: {gardener.cloud/role: helm-pull-secret}}
+  type: kubernetes.io/dockerconfigjson
+  data: {.dockerconfigjson: ${Buffer.from(dockerConfig).toString('base64')}}
+- apiVersion: core.gardener.cloud/v1
+  kind: ControllerDeployment
+  metadata: {name: my-oci-extension}
+  helm:
+    ociRepository: {ref: 'oci://${registry.host}/charts/my-extension:0.1.0', pullSecretRef: {name: helm-pull-secret}}
+    values: {replicas: 1}
+- apiVersion: core.gardener.cloud/v1beta1
+  kind: ControllerRegistration
+  metadata: {name: my-oci-extension}
+  spec:
+    resources: [{kind: Extension, type: my-oci-extension}]
+    deployment: {deploymentRefs: [{name: my-oci-extension}]}
 `) as KubernetesObject[])
     await garden.create(object);
 
@@ -119,6 +147,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await clusters?.stop();
+  await registry?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -213,5 +242,57 @@ describe('the ControllerInstallation controller with injectGardenKubeconfig', { 
     expect(
       await gone(garden.get(Kinds.ServiceAccount, { namespace: 'seed-local', name: `extension-${INSTALLATION}` })),
     ).toBe(true);
+  });
+});
+
+describe('the ControllerInstallation controller with helm.ociRepository', { timeout: 90_000 }, () => {
+  it('pulls the chart with the pull secret and installs it like a raw chart, then cleans up', async () => {
+    await garden.create({
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'ControllerInstallation',
+      metadata: { name: OCI_INSTALLATION },
+      spec: {
+        registrationRef: { name: 'my-oci-extension' },
+        deploymentRef: { name: 'my-oci-extension' },
+        seedRef: { name: 'local' },
+      },
+    } as KubernetesObject);
+
+    const mr = await waitFor(
+      'the ManagedResource of the OCI chart',
+      () => seed.get(ManagedResourceKind, { namespace: 'garden', name: OCI_INSTALLATION }).catch(() => undefined),
+      { timeoutMs: 30_000 },
+    );
+    const mrSecret = await seed.get(Kinds.Secret, {
+      namespace: 'garden',
+      name: (mr as unknown as { spec: { secretRefs: { name: string }[] } }).spec.secretRefs[0]!.name,
+    });
+    const objects = Object.values(mrSecret.data ?? {}).map(
+      (v) => JSON.parse(Buffer.from(v, 'base64').toString()) as KubernetesObject & Record<string, any>,
+    );
+    expect(objects.map((o) => `${o.kind}/${o.metadata?.namespace}/${o.metadata?.name}`)).toEqual([
+      `Deployment/extension-${OCI_INSTALLATION}/my-extension`,
+    ]);
+    expect(objects[0]!.spec.template.spec.containers[0].env).toEqual([{ name: 'SEED_NAME', value: 'local' }]);
+    // The registry was asked with the pull secret's credentials: the manifest and the chart blob were served.
+    expect(registry.requests).toEqual(
+      expect.arrayContaining([
+        'GET /v2/charts/my-extension/manifests/0.1.0',
+        expect.stringMatching(/^GET \/v2\/charts\/my-extension\/blobs\/sha256:/),
+      ]),
+    );
+    const ci = await garden.get(ControllerInstallationKind, { name: OCI_INSTALLATION });
+    expect(ci.status?.conditions?.find((c) => c.type === 'Valid')).toMatchObject({
+      status: 'True',
+      reason: 'RegistrationValid',
+    });
+
+    await garden.delete(ControllerInstallationKind, { name: OCI_INSTALLATION });
+    await waitFor(
+      'the OCI ControllerInstallation gone',
+      () => gone(garden.get(ControllerInstallationKind, { name: OCI_INSTALLATION })),
+      { timeoutMs: 60_000 },
+    );
+    expect(await gone(seed.get(Kinds.Namespace, { name: `extension-${OCI_INSTALLATION}` }))).toBe(true);
   });
 });

@@ -127,14 +127,92 @@ describe('ControllerInstallationReconciler', () => {
     expect(conditions(ci)).toEqual({ Valid: 'True/RegistrationValid', Installed: 'False/InstallationPending' });
   });
 
-  it('reports a ControllerDeployment without a raw chart as ChartInformationInvalid and does not retry', async () => {
-    const f = fakes(installation(), [registration, deployment({ ociRepository: { ref: 'example.com/chart:1' } })]);
+  it('reports a ControllerDeployment with neither chart nor OCI repository as ChartInformationInvalid, no retry', async () => {
+    const f = fakes(installation(), [registration, deployment({ values: { a: 1 } })]);
     const r = reconcilerOf(f);
     expect(await r.reconcile({ namespace: '', name: 'ext-abc' })).toBeUndefined();
     const ci = f.garden.get('ControllerInstallation/ext-abc')!;
     expect(conditions(ci).Installed).toBe('False/ChartInformationInvalid');
-    expect(ci.status.conditions.find((c: Obj) => c.type === 'Installed').message).toContain('has no helm.rawChart');
+    expect(ci.status.conditions.find((c: Obj) => c.type === 'Installed').message).toBe(
+      'ControllerDeployment ext has neither helm.rawChart nor helm.ociRepository',
+    );
     expect(f.applied).toEqual([]);
+  });
+
+  it('installs the chart pulled for helm.ociRepository as it installs a raw chart', async () => {
+    const oci = { repository: 'registry.example.com/charts/ext', tag: '1.0.0', pullSecretRef: { name: 'pull' } };
+    const f = fakes(installation(), [registration, deployment({ ociRepository: oci })]);
+    const pulled: unknown[] = [];
+    const rendered: string[] = [];
+    const r = reconcilerOf(f, {
+      pullChart: async (o) => {
+        pulled.push(o);
+        return Buffer.from('PULLED-TGZ');
+      },
+      render: async (archive, _release, namespace) => {
+        rendered.push(archive.toString());
+        return [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ext', namespace } }];
+      },
+    });
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+    expect(pulled).toEqual([oci]);
+    expect(rendered).toEqual(['PULLED-TGZ']);
+    expect(f.applied).toEqual([
+      'Namespace/extension-ext-abc',
+      'Secret/managedresource-ext-abc',
+      'ManagedResource/ext-abc',
+    ]);
+    expect(conditions(f.garden.get('ControllerInstallation/ext-abc')!)).toEqual({
+      Valid: 'True/RegistrationValid',
+      Installed: 'False/InstallationPending',
+    });
+  });
+
+  it('prefers helm.rawChart over helm.ociRepository, as Gardener does', async () => {
+    const f = fakes(installation(), [
+      registration,
+      deployment({ rawChart: Buffer.from('RAW').toString('base64'), ociRepository: { ref: 'r.example.com/x:1' } }),
+    ]);
+    const rendered: string[] = [];
+    const r = reconcilerOf(f, {
+      pullChart: async () => {
+        throw new Error('must not pull');
+      },
+      render: async (archive) => {
+        rendered.push(archive.toString());
+        return [];
+      },
+    });
+    await r.reconcile({ namespace: '', name: 'ext-abc' });
+    expect(rendered).toEqual(['RAW']);
+  });
+
+  it('sets Valid and Installed False OCIChartCannotBePulled naming the deployment and the reference, and retries', async () => {
+    const f = fakes(installation(), [
+      registration,
+      deployment({ ociRepository: { ref: 'oci://registry.example.com/charts/ext:1.0.0' } }),
+    ]);
+    const r = reconcilerOf(f, {
+      pullChart: async () => {
+        throw new Error('failed to pull artifact registry.example.com/charts/ext:1.0.0: GET manifest: HTTP 404');
+      },
+      render: async () => {
+        throw new Error('must not render');
+      },
+    });
+    await expect(r.reconcile({ namespace: '', name: 'ext-abc' })).rejects.toThrow(
+      /pulling the chart of ControllerInstallation ext-abc: failed to pull artifact/,
+    );
+    const ci = f.garden.get('ControllerInstallation/ext-abc')!;
+    expect(conditions(ci)).toEqual({
+      Valid: 'False/OCIChartCannotBePulled',
+      Installed: 'False/OCIChartCannotBePulled',
+    });
+    expect(ci.status.conditions.find((c: Obj) => c.type === 'Installed').message).toBe(
+      'Pulling the chart of ControllerDeployment ext from registry.example.com/charts/ext:1.0.0 failed: ' +
+        'failed to pull artifact registry.example.com/charts/ext:1.0.0: GET manifest: HTTP 404',
+    );
+    expect(f.applied).toEqual(['Namespace/extension-ext-abc']);
   });
 
   it('sets InstallationFailed when rendering fails and retries', async () => {

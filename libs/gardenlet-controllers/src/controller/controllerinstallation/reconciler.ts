@@ -1,10 +1,12 @@
 // The ControllerInstallation "main" reconciler (Gardener pkg/gardenlet/controller/controllerinstallation): for the
 // installations of this seed, the finalizer, namespace `extension-<name>`, for a ControllerDeployment with
 // `injectGardenKubeconfig` the generic garden kubeconfig Secret (its name in `gardener.garden.genericKubeconfigSecretName`),
-// the ControllerDeployment's `helm.rawChart` rendered with helm and Gardener's `gardener.*` values, the garden access
-// Secret `garden-access-extension` when a rendered workload wants the garden kubeconfig (mounted into those workloads;
-// `SEED_NAME` into every one), all deployed as a ManagedResource labelled `controllerinstallation-name`; `Installed`
-// False while pending or failing (the care reconciler turns it True from the ManagedResource). On deletion the
+// the ControllerDeployment's `helm.rawChart` (or the chart its `helm.ociRepository` names, pulled from the registry;
+// a failed pull is `Valid`/`Installed` False `OCIChartCannotBePulled` and retried) rendered with helm and Gardener's
+// `gardener.*` values, the garden access Secret `garden-access-extension` when a rendered workload wants the garden
+// kubeconfig (mounted into those workloads; `SEED_NAME` into every one), all deployed as a ManagedResource labelled
+// `controllerinstallation-name`; `Installed` False while pending or failing (the care reconciler turns it True from the
+// ManagedResource). On deletion the
 // ManagedResource and then the namespace go, then the extension's ServiceAccount in the garden, before the finalizer
 // is released.
 import {
@@ -46,6 +48,7 @@ import {
   type GenericGardenCluster,
 } from './garden-access.js';
 import { seedNamespace } from '../tokenrequestor/add.js';
+import { ociRepositoryURL, type OciRepositorySpec } from '../../oci/reference.js';
 import {
   ControllerDeploymentKind,
   ControllerInstallationKind,
@@ -64,6 +67,11 @@ export interface ControllerInstallationReconcilerDeps {
     namespace: string,
     values: Record<string, unknown>,
   ) => Promise<KubernetesObject[]>;
+  /**
+   * Pulls the chart archive of a ControllerDeployment's `helm.ociRepository` (`OciChartPuller.pull`, pull secrets read
+   * from the garden's `garden` namespace). Without it such ControllerDeployments cannot be installed.
+   */
+  pullChart?: (oci: OciRepositorySpec) => Promise<Buffer>;
   seedName: string;
   version: string;
   featureGates: Record<string, boolean>;
@@ -114,12 +122,13 @@ export class ControllerInstallationReconciler {
       ? await garden.get(ControllerDeploymentKind, { name: deploymentName }).catch(ignoreNotFound)
       : undefined;
     const rawChart = deployment?.helm?.rawChart;
-    if (!deployment || !rawChart) {
+    const ociRepository = deployment?.helm?.ociRepository;
+    if (!deployment || (!rawChart && !ociRepository)) {
       const message = !deploymentName
         ? 'spec.deploymentRef is not set'
         : !deployment
           ? `ControllerDeployment ${deploymentName} not found`
-          : `ControllerDeployment ${deploymentName} has no helm.rawChart (helm.ociRepository is not supported yet)`;
+          : `ControllerDeployment ${deploymentName} has neither helm.rawChart nor helm.ociRepository`;
       await this.setConditions(
         ci,
         ['Valid', 'True', 'RegistrationValid', 'Chart could be rendered successfully.'],
@@ -163,6 +172,25 @@ export class ControllerInstallationReconciler {
       return failed(err, 'preparing the namespace');
     }
 
+    // Gardener pulls only when there is no raw chart; a failed pull invalidates the installation and is retried.
+    let archive: Buffer;
+    if (rawChart) {
+      archive = Buffer.from(String(rawChart), 'base64');
+    } else {
+      try {
+        if (!this.deps.pullChart) throw new Error('the gardenlet has no OCI chart puller');
+        archive = await this.deps.pullChart(ociRepository!);
+      } catch (err) {
+        const message = `Pulling the chart of ControllerDeployment ${deploymentName} from ${ociRepositoryURL(ociRepository!) || 'helm.ociRepository'} failed: ${messageOf(err)}`;
+        await this.setConditions(
+          ci,
+          ['Valid', 'False', 'OCIChartCannotBePulled', message],
+          ['Installed', 'False', 'OCIChartCannotBePulled', message],
+        );
+        throw wrapError(err, `pulling the chart of ControllerInstallation ${name}`);
+      }
+    }
+
     let objects: KubernetesObject[];
     try {
       const values = chartValues(deployment.helm?.values, {
@@ -178,12 +206,7 @@ export class ControllerInstallationReconciler {
           clusterIdentity: seedObject.status?.clusterIdentity,
         },
       });
-      objects = await this.deps.render(
-        Buffer.from(String(rawChart), 'base64'),
-        registration.metadata!.name!,
-        namespace,
-        values,
-      );
+      objects = await this.deps.render(archive, registration.metadata!.name!, namespace, values);
     } catch (err) {
       return failed(err, 'rendering the chart');
     }

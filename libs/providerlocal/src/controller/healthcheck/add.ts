@@ -1,8 +1,9 @@
 // provider-local's health checks (Gardener's pkg/provider-local/controller/healthcheck), run by the SDK's health check
 // controller (its reconciler writes the conditions gardenlet's care controller reads): for Workers EveryNodeReady,
 // ControlPlaneHealthy and SystemComponentsHealthy (the machine controller in place of machine-controller-manager,
-// see machine-controller.ts); for ControlPlanes SystemComponentsHealthy, the ManagedResource the ControlPlane deploys
-// into the shoot (Gardener's provider-local checks its shoot webhooks ManagedResource there, which is not deployed here).
+// see machine-controller.ts); for ControlPlanes SystemComponentsHealthy, the ManagedResources the ControlPlane deploys
+// into the shoot: `extension-controlplane-shoot-webhooks` (the shoot's webhook configuration; Gardener's provider-local
+// checks this one) and, provider-local's own, the `default` StorageClass.
 import type { Manager } from '@gardener-ts/controller-runtime';
 import {
   DefaultHealthCheckSyncPeriodMs,
@@ -10,6 +11,7 @@ import {
   managedResourceCheck,
   type HealthCheckRegistration,
 } from '@gardener-ts/extensions';
+import { ShootWebhooksManagedResourceName } from '../controlplane/actuator.js';
 import { StorageClassesManagedResourceName } from '../controlplane/storage-classes.js';
 import { machineControllerCheck, machineControllerShootAccessCheck } from './machine-controller.js';
 import { defaultShootClient, everyNodeReadyCheck, type ShootClientFactory } from './nodes.js';
@@ -25,6 +27,11 @@ export interface HealthCheckOptions {
   machineControllerInProcess?: boolean;
   /** The shoot's client (Nodes); default through the shoot access Secret `gardener`. */
   shootClient?: ShootClientFactory;
+  /**
+   * Whether the ControlPlane actuator deploys the shoot's webhook configuration (provider-local serves webhooks), so
+   * that ControlPlanes' SystemComponentsHealthy checks its ManagedResource; default true.
+   */
+  shootWebhooks?: boolean;
 }
 
 /** The checks of a Worker, by condition type. */
@@ -39,12 +46,21 @@ export function workerHealthChecks(options: HealthCheckOptions = {}): HealthChec
   ];
 }
 
-/** The checks of a ControlPlane (purpose `normal`; `exposure` is not served). */
-export function controlPlaneHealthChecks(): HealthCheckRegistration[] {
+/**
+ * The checks of a ControlPlane (purpose `normal`; `exposure` is not served): the ManagedResources its actuator deploys,
+ * the shoot webhooks' one only when `shootWebhooks` (default true) — without webhooks the actuator deploys none.
+ */
+export function controlPlaneHealthChecks(
+  options: Pick<HealthCheckOptions, 'shootWebhooks'> = {},
+): HealthCheckRegistration[] {
+  const managedResources = [
+    ...((options.shootWebhooks ?? true) ? [ShootWebhooksManagedResourceName] : []),
+    StorageClassesManagedResourceName,
+  ];
   return [
     {
       conditionType: 'SystemComponentsHealthy',
-      checks: [managedResourceCheck(StorageClassesManagedResourceName)],
+      checks: managedResources.map((name) => managedResourceCheck(name)),
       preCheck: (obj) => (obj.spec as { purpose?: string } | undefined)?.purpose !== 'exposure',
     },
   ];
@@ -64,7 +80,7 @@ export function addHealthCheckControllers(mgr: Manager, options: HealthCheckOpti
     kind: 'ControlPlane',
     types: [LocalType],
     classes: ['shoot'],
-    registrations: controlPlaneHealthChecks(),
+    registrations: controlPlaneHealthChecks(options),
     syncPeriodMs,
   });
 }
