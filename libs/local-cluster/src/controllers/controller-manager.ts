@@ -149,7 +149,9 @@ export async function startControllerManager(options: ControllerManagerOptions):
   const credentials = options.useServiceAccountCredentials
     ? new ServiceAccountCredentials(mgr.cluster().api, kubeConfig, log)
     : undefined;
-  for (const name of names) await CONTROLLERS[name]((await credentials?.contextFor(ctx, name)) ?? ctx, options);
+  // Each ServiceAccount is created and gets its client side by side (one round trip each, not one after the other).
+  const contexts = await Promise.all(names.map(async (name) => (await credentials?.contextFor(ctx, name)) ?? ctx));
+  for (const [i, name] of names.entries()) await CONTROLLERS[name](contexts[i]!, options);
   await mgr.start();
   log.info({ controllers: names, serviceAccounts: !!credentials }, 'Controller manager started');
   return {
