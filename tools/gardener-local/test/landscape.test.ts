@@ -34,6 +34,13 @@ async function startLandscape(): Promise<RunningProcess> {
   return proc;
 }
 
+/** Whether OpenSSH's client (and ssh-keygen) is on the PATH. */
+function hasOpenSSH(): boolean {
+  return (process.env.PATH ?? '')
+    .split(':')
+    .some((d) => existsSync(join(d, 'ssh')) && existsSync(join(d, 'ssh-keygen')));
+}
+
 /** The processes of this landscape's garden components (their command lines name the pod volume dirs in `root`). */
 const componentPids = () => pidsOf(join(root, 'kubelet', 'pods'));
 
@@ -636,6 +643,100 @@ spec:
     );
     return response?.ok ? ((await response.json()) as { http_port?: number }) : undefined;
   };
+
+  // A Bastion as gardenctl creates one, then OpenSSH through it to the node (`ssh -J`): the bastion listens on port 22
+  // of its Pod address (root only), and OpenSSH's client must be installed (bootstrap.sh installs openssh-client).
+  const sshSkip =
+    process.getuid?.() !== 0 ? 'needs root (the bastion binds port 22)' : !hasOpenSSH() ? 'needs ssh' : '';
+  it.skipIf(sshSkip !== '')(
+    `reaches the shoot's node with OpenSSH through a Bastion (ssh -J), with the shoot's ssh-keypair${sshSkip ? ` — skipped: ${sshSkip}` : ''}`,
+    async () => {
+      const keys = await mkdtemp(join(tmpdir(), 'bastion-keys-'));
+      try {
+        const userKey = join(keys, 'user');
+        await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', userKey]);
+        const publicKey = readFileSync(`${userKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
+        await kubectl(kc(), ['apply', '-f', '-'], {
+          input: `apiVersion: operations.gardener.cloud/v1alpha1
+kind: Bastion
+metadata: { name: cli-user, namespace: garden-local }
+spec:
+  shootRef: { name: local }
+  sshPublicKey: ${publicKey}
+  ingress:
+  - ipBlock: { cidr: 127.0.0.0/8 }
+`,
+        });
+        const bastionStatus = ['-n', 'garden-local', 'get', 'bastion', 'cli-user', '-o'];
+        await waitFor(
+          'the Bastion to be ready',
+          async () =>
+            (await kubectl(kc(), [
+              ...bastionStatus,
+              'jsonpath={.status.conditions[?(@.type=="BastionReady")].status}',
+            ])) === 'True',
+          { timeoutMs: 120_000, intervalMs: 1_000 },
+        );
+        const bastion = await kubectl(kc(), [...bastionStatus, 'jsonpath={.status.ingress.ip}']);
+        expect(bastion).toMatch(/^127\./);
+        // The shoot's SSH key pair, as gardenctl reads it from the project namespace.
+        const shootKey = join(keys, 'shoot');
+        const privateKey = await kubectl(kc(), [
+          '-n',
+          'garden-local',
+          'get',
+          'secret',
+          'local.ssh-keypair',
+          '-o',
+          'jsonpath={.data.id_rsa}',
+        ]);
+        await writeFile(shootKey, Buffer.from(privateKey, 'base64'), { mode: 0o600 });
+        const shootKc = join(dir, 'shoot-local.kubeconfig');
+        const node = await kubectl(shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}']);
+        const options = [
+          '-o',
+          'StrictHostKeyChecking=no',
+          '-o',
+          'UserKnownHostsFile=/dev/null',
+          '-o',
+          'IdentitiesOnly=yes',
+        ];
+        const ssh = (identity: string, command: string) =>
+          run(
+            'ssh',
+            [
+              ...options,
+              '-i',
+              shootKey,
+              '-o',
+              `ProxyCommand=ssh ${options.join(' ')} -i ${identity} -W %h:%p gardener@${bastion}`,
+              `gardener@${node}`,
+              command,
+            ],
+            { timeout: 30_000 },
+          );
+        // The command runs on the node: its root directory holds the node's hostname (the Machine's name).
+        expect((await ssh(userKey, 'cat etc/hostname')).stdout.trim()).toBe(node);
+        // A key the Bastion was not created for does not get through it.
+        const otherKey = join(keys, 'other');
+        await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', otherKey]);
+        await expect(ssh(otherKey, 'true')).rejects.toThrow();
+        // Deleting the Bastion removes the jump host from the seed.
+        await kubectl(kc(), ['-n', 'garden-local', 'delete', 'bastion', 'cli-user', '--wait=false']);
+        await waitFor(
+          'the bastion Pod to be gone',
+          async () =>
+            (await kubectl(seedKc(), ['-n', 'shoot--local--local', 'get', 'pods', '-o', 'name'])).includes(
+              'pod/bastion-cli-user',
+            ) === false,
+          { timeoutMs: 120_000, intervalMs: 1_000 },
+        );
+      } finally {
+        await rm(keys, { recursive: true, force: true });
+      }
+    },
+    360_000,
+  );
 
   it("survives kill -9 of the shoot's kube-apiserver and etcd: the care conditions go False, then back to True, and no data is lost", async () => {
     const shootKc = join(dir, 'shoot-local.kubeconfig');

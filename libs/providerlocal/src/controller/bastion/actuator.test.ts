@@ -100,8 +100,17 @@ describe('BastionActuator', () => {
 
     await becomeReady(seed);
     const result = await actuator.reconcile(context(seed), bastion());
-    expect(result).toEqual({ status: { ingress: { ip: '127.0.0.1', ports: [{ port: 30022, protocol: 'TCP' }] } } });
+    // The local load balancer answers on the node port, not 22: the Pod's own address, where the bastion listens on 22.
+    expect(result).toEqual({ status: { ingress: { ip: '127.42.0.9' } } });
     expect(seed.find('Pod', namespace, 'bastion-cli-abc')!.spec.containers[0].image).toBe('example.org/bastion:v1');
+  });
+
+  it('reports a load balancer that serves port 22 itself as it is (the address only, no port statuses)', async () => {
+    const seed = new MemoryClient();
+    const actuator = new BastionActuator();
+    await requeueOf(actuator.reconcile(context(seed), bastion()));
+    await becomeReady(seed, { ip: '192.0.2.7', ports: [{ port: 22, protocol: 'TCP' }] });
+    expect(await actuator.reconcile(context(seed), bastion())).toEqual({ status: { ingress: { ip: '192.0.2.7' } } });
   });
 
   it('replaces the Pod when the user data or the ingress ranges change', async () => {

@@ -23,7 +23,7 @@ import {
   bastionSecretData,
   bastionService,
   configChecksum,
-  loadBalancerIngress,
+  bastionIngress,
   podReady,
   type BastionObject,
 } from './objects.js';
@@ -79,7 +79,7 @@ export class BastionActuator implements Actuator<BastionObject> {
     }
     if (!pod) pod = (await apply(client, bastionPod(bastion, this.image, checksum))) as PodObject;
 
-    const ingress = loadBalancerIngress(service);
+    const ingress = bastionIngress(service, pod);
     if (!ingress) {
       throw new RequeueAfterError(
         `waiting for the load balancer of Bastion Service ${meta.namespace}/${meta.name} to get an address`,

@@ -177,10 +177,25 @@ export function podReady(pod: PodObject | undefined): boolean {
   );
 }
 
-/** The Service's first load balancer ingress (what the user reaches), if it has one. */
-export function loadBalancerIngress(service: KubernetesObject | undefined): Record<string, unknown> | undefined {
-  const status = (service as { status?: { loadBalancer?: { ingress?: Record<string, unknown>[] } } } | undefined)
-    ?.status;
+/**
+ * The address users reach the bastion at on port 22 (`status.ingress`), once the Service has a load balancer address:
+ * that address when the load balancer serves the SSH port itself; when it serves another port (the local substrate's
+ * load balancers share 127.0.0.1 and answer on the Service's node port, `ports[0].port`) the bastion Pod's own
+ * address, which the host reaches on port 22. Only `ip`/`hostname`: port statuses without `error` are refused by the
+ * Bastion CRD's schema (kube's PortStatus marks it required).
+ */
+export function bastionIngress(
+  service: KubernetesObject | undefined,
+  pod: PodObject | undefined,
+): Record<string, string> | undefined {
+  const status = (
+    service as
+      | { status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string; ports?: { port?: number }[] }[] } } }
+      | undefined
+  )?.status;
   const ingress = status?.loadBalancer?.ingress?.[0];
-  return ingress && (ingress.ip || ingress.hostname) ? ingress : undefined;
+  if (!ingress || !(ingress.ip || ingress.hostname)) return undefined;
+  const port = ingress.ports?.[0]?.port;
+  if (port !== undefined && port !== SSHPort) return pod?.status?.podIP ? { ip: pod.status.podIP } : undefined;
+  return { ...(ingress.ip ? { ip: ingress.ip } : {}), ...(ingress.hostname ? { hostname: ingress.hostname } : {}) };
 }
