@@ -34,6 +34,7 @@ const healthy: number[] = [];
 let slowTasks: TaskTiming[] = [];
 const deleted: number[] = [];
 const shootMiB: number[] = [];
+const shootPssMiB: number[] = [];
 const shootProcesses: [string, number][][] = [];
 const load = loadavg()[0];
 for (let round = 0; round < rounds; round++) {
@@ -67,6 +68,7 @@ for (let round = 0; round < rounds; round++) {
     await new Promise((r) => setTimeout(r, idleMs));
     const after = treeRss(proc.pid!);
     shootMiB.push(after.totalMiB - before.totalMiB);
+    shootPssMiB.push(after.pssMiB - before.pssMiB);
     const grew = after.top
       .map(([name, mib]): [string, number] => [name, mib - (before.top.find(([n]) => n === name)?.[1] ?? 0)])
       .filter(([, mib]) => mib > 5);
@@ -126,8 +128,11 @@ console.log(
 );
 console.log(`| \`kubectl apply\` to the five conditions True (node joined), s | ${seconds(median(healthy))} |`);
 console.log(`| RSS the shoot adds to the landscape, MiB | ${median(shootMiB).toFixed(0)} |`);
+console.log(
+  `| PSS the shoot adds (shared pages counted once: what the machine spends), MiB | ${median(shootPssMiB).toFixed(0)} |`,
+);
 console.log(`| \`kubectl delete\` to the Shoot gone, s | ${seconds(median(deleted))} |`);
-console.log('\n| process (grew by the shoot, first round) | MiB |\n| --- | --- |');
+console.log('\n| process (grew by the shoot, first round) | PSS, MiB |\n| --- | --- |');
 for (const [name, mib] of shootProcesses[0]) console.log(`| ${name} | ${mib.toFixed(0)} |`);
 console.log('\n| tasks of the Create flow taking 0.5 s or more (first round) | started, s after apply | took, s |');
 console.log('| --- | --- | --- |');

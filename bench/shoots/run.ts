@@ -74,8 +74,11 @@ interface Measurement {
   shoots: number;
   /** Of them, Create Succeeded with five conditions True when the RSS was read. */
   healthy: number;
+  /** RSS of the tree (shared pages counted once per process). */
   totalMiB: number;
-  /** By process name: MiB and how many processes, largest first. */
+  /** PSS of the tree (shared pages counted once): what the machine spends. */
+  pssMiB: number;
+  /** By process name: PSS MiB and how many processes, largest first. */
   byName: [string, number, number][];
   processes: number;
   /** CPU the tree used during the idle wait before, in cores (CPU seconds / wall seconds). */
@@ -303,7 +306,7 @@ async function measure(shoots: number) {
   const byName = new Map<string, [number, number]>();
   for (const p of tree) {
     const [mib, n] = byName.get(p.name) ?? [0, 0];
-    byName.set(p.name, [mib + p.rssKiB / 1024, n + 1]);
+    byName.set(p.name, [mib + p.pssKiB / 1024, n + 1]);
   }
   let healthy = 0;
   try {
@@ -315,6 +318,7 @@ async function measure(shoots: number) {
     shoots,
     healthy,
     totalMiB: tree.reduce((sum, p) => sum + p.rssKiB, 0) / 1024,
+    pssMiB: tree.reduce((sum, p) => sum + p.pssKiB, 0) / 1024,
     byName: [...byName].map(([name, [mib, n]]): [string, number, number] => [name, mib, n]).sort((a, b) => b[1] - a[1]),
     processes: tree.length,
     idleCores: ticks / CLOCK_TICKS / wallS,
@@ -355,10 +359,11 @@ function report() {
   );
   console.log(
     '| shoots | healthy at the reading | step: apply → all Create Succeeded, s | → all five conditions True, s | ' +
-      'per new shoot → five True, median (min–max), s | RSS of the tree, MiB | per shoot over idle, MiB | processes | ' +
+      'per new shoot → five True, median (min–max), s | RSS of the tree, MiB | per shoot over idle, MiB | ' +
+      'PSS of the tree, MiB | PSS per shoot over idle, MiB | processes | ' +
       'CPU idle, cores | load (1/5/15 min) |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const idle = measurements[0];
   for (const m of measurements) {
     const step = done.find((s) => s.shoots === m.shoots);
@@ -369,7 +374,8 @@ function report() {
     console.log(
       `| ${m.shoots || 'idle'} | ${m.shoots ? m.healthy : '–'} | ${cell(step?.allCreatedMs, seconds)} | ` +
         `${cell(step?.allHealthyMs, seconds)} | ${step ? spread(step.healthyMs) : '–'} | ${mib(m.totalMiB)} | ` +
-        `${m.shoots ? mib((m.totalMiB - idle.totalMiB) / m.shoots) : '–'} | ${m.processes} | ` +
+        `${m.shoots ? mib((m.totalMiB - idle.totalMiB) / m.shoots) : '–'} | ${mib(m.pssMiB)} | ` +
+        `${m.shoots ? mib((m.pssMiB - idle.pssMiB) / m.shoots) : '–'} | ${m.processes} | ` +
         `${m.idleCores.toFixed(2)} | ${load(m.load)} |`,
     );
   }
@@ -380,7 +386,7 @@ function report() {
       (a, b) => (last.byName.find(([n]) => n === b)?.[1] ?? 0) - (last.byName.find(([n]) => n === a)?.[1] ?? 0),
     );
     console.log(
-      `\n| process (MiB, count) | ${measurements.map((m) => (m.shoots ? `${m.shoots} shoot(s)` : 'idle')).join(' | ')} |`,
+      `\n| process (PSS MiB, count) | ${measurements.map((m) => (m.shoots ? `${m.shoots} shoot(s)` : 'idle')).join(' | ')} |`,
     );
     console.log(`| --- | ${measurements.map(() => '---').join(' | ')} |`);
     for (const name of processNames)

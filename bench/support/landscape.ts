@@ -1,6 +1,7 @@
 // The local landscape for benchmarks: the built `gardener-local up` in its own process, as a user runs it; its process
 // tree's memory; medians.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -73,6 +74,13 @@ export interface TreeProcess {
   pid: number;
   ppid: number;
   rssKiB: number;
+  /**
+   * Proportional set size (`/proc/<pid>/smaps_rollup`): the RSS with every shared page divided among the processes
+   * sharing it. Every component is a Node.js process mapping the same ~50 MiB `node` binary; RSS counts those pages
+   * once per process, PSS once in all, so the sum of PSS is what the tree really takes from the machine. The RSS
+   * when smaps_rollup cannot be read.
+   */
+  pssKiB: number;
   args: string;
   /** The component: `dist/apps/<name>`, `gardener-local <command>`, else the executable's base name. */
   name: string;
@@ -103,15 +111,34 @@ export function processTree(pid: number): TreeProcess[] {
       : /gardener-local\/cli\.js (\S+)/.exec(args)
         ? `gardener-local ${/gardener-local\/cli\.js (\S+)/.exec(args)![1]}`
         : args.split(' ')[0].split('/').pop()!);
-  return rows.filter((r) => tree.has(r.pid)).map((r) => ({ ...r, name: name(r.args) }));
+  return rows
+    .filter((r) => tree.has(r.pid))
+    .map((r) => ({ ...r, pssKiB: pssKiB(r.pid) ?? r.rssKiB, name: name(r.args) }));
 }
 
-/** RSS in MiB of a process and all its descendants, with the largest ones by command. */
-export function treeRss(pid: number): { totalMiB: number; top: [string, number][] } {
+/** The process's PSS in KiB, undefined when its smaps_rollup cannot be read (gone, another user, not Linux). */
+function pssKiB(pid: number): number | undefined {
+  try {
+    const match = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * RSS and PSS in MiB of a process and all its descendants, with the largest ones by command (by PSS: what each takes
+ * from the machine).
+ */
+export function treeRss(pid: number): { totalMiB: number; pssMiB: number; top: [string, number][] } {
   const mine = processTree(pid);
   const byName = new Map<string, number>();
-  for (const r of mine) byName.set(r.name, (byName.get(r.name) ?? 0) + r.rssKiB / 1024);
-  return { totalMiB: mine.reduce((sum, r) => sum + r.rssKiB, 0) / 1024, top: [...byName].sort((a, b) => b[1] - a[1]) };
+  for (const r of mine) byName.set(r.name, (byName.get(r.name) ?? 0) + r.pssKiB / 1024);
+  return {
+    totalMiB: mine.reduce((sum, r) => sum + r.rssKiB, 0) / 1024,
+    pssMiB: mine.reduce((sum, r) => sum + r.pssKiB, 0) / 1024,
+    top: [...byName].sort((a, b) => b[1] - a[1]),
+  };
 }
 
 /**

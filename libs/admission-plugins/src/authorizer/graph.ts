@@ -1,6 +1,7 @@
 // The SeedAuthorizer graph's vertices beyond the bound kinds (Gardener's pkg/admissioncontroller/webhook/auth/seed/graph
 // event handlers): the ConfigMaps, WorkloadIdentities, Leases, CertificateSigningRequests and Gardenlets a seed's
-// gardenlet reaches, and the names Gardener's gardenlet writes for its Shoots in their project namespace. Each is
+// gardenlet reaches, the BackupBuckets its BackupEntries use, its Shoots' managed issuer Secrets, and the names
+// Gardener's gardenlet writes for its Shoots in their project namespace. Each is
 // computed on demand through the listers for a set of seeds (the seed and the ManagedSeed children it reaches).
 import type { KubeObject, Listers } from '../attributes.js';
 import { seedClientVerdictOfCSR } from './seed-client-csr.js';
@@ -22,6 +23,12 @@ export const SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES = ['ca-client'];
 
 /** The namespace of the seed Leases (`gardener-system-seed-lease/<seed>`). */
 export const SEED_LEASE_NAMESPACE = 'gardener-system-seed-lease';
+/** The garden namespace of the Shoots' public service account keys (Gardener's `GardenerShootIssuerNamespace`). */
+export const SHOOT_ISSUER_NAMESPACE = 'gardener-system-shoot-issuer';
+/** The annotation and value by which a Shoot asks for the managed service account issuer. */
+const MANAGED_ISSUER = { annotation: 'authentication.gardener.cloud/issuer', value: 'managed' } as const;
+/** The label of a project namespace naming its Project. */
+const PROJECT_NAME_LABEL = 'project.gardener.cloud/name';
 /** The ConfigMap every Seed is connected to (`kube-system/cluster-identity`). */
 export const CLUSTER_IDENTITY = { namespace: 'kube-system', name: 'cluster-identity' };
 
@@ -91,7 +98,7 @@ const workloadIdentityRef = (ref: any, fallbackNamespace?: string) =>
 
 /**
  * The WorkloadIdentities (namespace/name) connected to `seeds` (without the ManagedSeed and Gardenlet templates, see
- * managed-seeds.ts): a Seed's backup credentials, those of the BackupBuckets bound to the seeds, and the
+ * managed-seeds.ts): a Seed's backup credentials, those of the BackupBuckets connected to the seeds, and the
  * CredentialsBindings' credentials of the Shoots bound to them.
  */
 export async function workloadIdentitiesOf(listers: Listers, seeds: ReadonlySet<string>): Promise<Set<string>> {
@@ -99,9 +106,9 @@ export async function workloadIdentitiesOf(listers: Listers, seeds: ReadonlySet<
   const add = (k: string | undefined) => k && out.add(k);
   for (const name of seeds)
     add(workloadIdentityRef((await listers.get(CORE, 'Seed', name))?.spec?.backup?.credentialsRef));
+  const buckets = await backupBucketsOf(listers, seeds);
   for (const bucket of await listers.list(CORE, 'BackupBucket')) {
-    if ([bucket.spec?.seedName, bucket.status?.seedName].some((s) => typeof s === 'string' && seeds.has(s)))
-      add(workloadIdentityRef(bucket.spec?.credentialsRef));
+    if (buckets.has(bucket.metadata?.name ?? '')) add(workloadIdentityRef(bucket.spec?.credentialsRef));
   }
   for (const shoot of await shootsOf(listers, seeds)) {
     const ns = shoot.metadata?.namespace;
@@ -147,4 +154,59 @@ export async function isSeedClientCSRFor(listers: Listers, seeds: ReadonlySet<st
   if (!csr) return false;
   const verdict = seedClientVerdictOfCSR(csr);
   return verdict.ok && seeds.has(verdict.seed);
+}
+
+/** The Shoot owning an object (its owner reference of kind Shoot), or undefined. */
+export const ownerShootName = (object: KubeObject): string | undefined =>
+  ((object.metadata?.ownerReferences ?? []) as { kind?: unknown; name?: unknown }[]).find(
+    (r) => r?.kind === 'Shoot' && typeof r.name === 'string',
+  )?.name as string | undefined;
+
+/**
+ * Whether a BackupEntry reaches one of `seeds`: it is bound to one (`spec.seedName`, `status.seedName`) or its owning
+ * Shoot is (Gardener's BackupEntry → Seed and BackupEntry → Shoot edges).
+ */
+export async function backupEntryReaches(
+  listers: Listers,
+  entry: KubeObject,
+  seeds: ReadonlySet<string>,
+): Promise<boolean> {
+  if ([entry.spec?.seedName, entry.status?.seedName].some((s) => typeof s === 'string' && seeds.has(s))) return true;
+  const shootName = ownerShootName(entry);
+  if (!shootName) return false;
+  const shoot = await listers.get(CORE, 'Shoot', shootName, entry.metadata?.namespace);
+  return Boolean(shoot && shootBoundTo(shoot, seeds));
+}
+
+/**
+ * The BackupBuckets (names) connected to `seeds`: those bound to them and those a BackupEntry reaching them uses
+ * (Gardener's BackupBucket → BackupEntry edge).
+ */
+export async function backupBucketsOf(listers: Listers, seeds: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const bucket of await listers.list(CORE, 'BackupBucket')) {
+    const name = bucket.metadata?.name;
+    if (name && [bucket.spec?.seedName, bucket.status?.seedName].some((s) => typeof s === 'string' && seeds.has(s)))
+      out.add(name);
+  }
+  for (const entry of await listers.list(CORE, 'BackupEntry')) {
+    const bucketName = entry.spec?.bucketName;
+    if (typeof bucketName === 'string' && !out.has(bucketName) && (await backupEntryReaches(listers, entry, seeds)))
+      out.add(bucketName);
+  }
+  return out;
+}
+
+/**
+ * The Secret (namespace/name) holding the public service account keys of a Shoot with the managed issuer:
+ * `gardener-system-shoot-issuer/<project>--<shoot UID>` (Gardener's Secret → Shoot edge); undefined without the
+ * managed issuer, a UID or a project namespace.
+ */
+export async function managedIssuerSecretOfShoot(listers: Listers, shoot: KubeObject): Promise<string | undefined> {
+  if (shoot.metadata?.annotations?.[MANAGED_ISSUER.annotation] !== MANAGED_ISSUER.value) return undefined;
+  const uid = shoot.metadata?.uid;
+  const namespace = shoot.metadata?.namespace;
+  if (typeof uid !== 'string' || uid === '' || !namespace) return undefined;
+  const project = (await listers.get('v1', 'Namespace', namespace))?.metadata?.labels?.[PROJECT_NAME_LABEL];
+  return typeof project === 'string' && project !== '' ? `${SHOOT_ISSUER_NAMESPACE}/${project}--${uid}` : undefined;
 }

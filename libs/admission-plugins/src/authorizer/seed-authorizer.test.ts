@@ -299,7 +299,8 @@ describe('SeedRestriction', () => {
       apiVersion: 'core.gardener.cloud/v1beta1',
       kind: 'BackupEntry',
       metadata: { name: 'shoot--p--on-a--uid', namespace: 'garden-p' },
-      spec: { bucketName: 'seed-a-uid', seedName: 'a' },
+      // In a BackupBucket of seed a (SeedRestriction checks the bucket too).
+      spec: { bucketName: 'bucket-a', seedName: 'a' },
     };
     expect((await runValidating([SeedRestriction], asSeed(entry, 'a'), listers)).allowed).toBe(true);
     expect((await runValidating([SeedRestriction], asSeed(entry, 'b'), listers)).allowed).toBe(false);

@@ -1,8 +1,9 @@
 // SeedAuthorizer (gardener-admission-controller pkg/admissioncontroller/webhook/auth/seed): a gardenlet — user
 // `gardener.cloud:system:seed:<name>` in group `gardener.cloud:system:seeds` — may touch only what belongs to its
 // seed: the Seed itself and its Lease, the Shoots, BackupBuckets, BackupEntries, Bastions, ControllerInstallations
-// and ManagedSeeds bound to it, the Secrets those refer to (and `garden/generated-bucket-<bucket>` of its buckets) and
-// the Secrets of its seed namespace; it may read BackupBuckets and BackupEntries by name, the
+// and ManagedSeeds bound to it (BackupEntries also through their Shoot, BackupBuckets also through the BackupEntries
+// using them), the Secrets those refer to (and `garden/generated-bucket-<bucket>` of its buckets, its Shoots' managed
+// issuer Secrets `gardener-system-shoot-issuer/<project>--<shoot UID>`) and the Secrets of its seed namespace; it may read BackupBuckets and BackupEntries by name, the
 // garden-wide configuration (CloudProfiles, ControllerRegistrations, ...) and list/watch the kinds it caches.
 // Everything else gets no opinion, so the API server's chain ends in 403. Gardener walks a dependency graph kept up
 // to date by informers; this walks the same edges on demand through the listers (graph.ts, managed-seeds.ts). Each
@@ -27,9 +28,12 @@ import {
   type ManagedSeedEdges,
 } from './managed-seeds.js';
 import {
+  backupBucketsOf,
+  backupEntryReaches,
   CLUSTER_IDENTITY,
   configMapsOf,
   isSeedClientCSRFor,
+  managedIssuerSecretOfShoot,
   SEED_LEASE_NAMESPACE,
   seedResourceSecrets,
   shootConfigurationSecrets,
@@ -179,8 +183,9 @@ export async function secretsOfSeed(
   const keys = new Set<string>();
   const add = (key: string | undefined) => key && keys.add(key);
   for (const name of seeds) await addSeedSecrets(listers, name, add);
+  const buckets = await backupBucketsOf(listers, seeds);
   for (const bucket of await listers.list(`${CORE}/v1beta1`, 'BackupBucket')) {
-    if (!boundTo(BOUND.backupbuckets!.seedOf(bucket), seeds)) continue;
+    if (!buckets.has(bucket.metadata?.name ?? '')) continue;
     add(secretKey(bucket.spec?.credentialsRef));
     add(secretKey(bucket.spec?.secretRef));
     add(secretKey(bucket.status?.generatedSecretRef));
@@ -235,6 +240,7 @@ async function addShootSecrets(listers: Listers, shoot: KubeObject, add: (key: s
     if (resource.resourceRef?.kind === 'Secret') add(`${ns}/${resource.resourceRef.name}`);
   }
   for (const k of shootConfigurationSecrets(shoot)) add(k);
+  add(await managedIssuerSecretOfShoot(listers, shoot));
 }
 
 /** An InternalSecret `<shoot>.<suffix>` (Gardener's internal suffixes) of a Shoot on one of `seeds`. */
@@ -274,8 +280,7 @@ async function isGeneratedBucketSecret(
 ): Promise<boolean> {
   if (namespace !== 'garden' || !name.startsWith(GENERATED_BUCKET_SECRET_PREFIX)) return false;
   const bucketName = name.slice(GENERATED_BUCKET_SECRET_PREFIX.length);
-  const bucket = bucketName ? await listers.get(`${CORE}/v1beta1`, 'BackupBucket', bucketName) : undefined;
-  return Boolean(bucket && boundTo(BOUND.backupbuckets!.seedOf(bucket), seeds));
+  return bucketName !== '' && (await backupBucketsOf(listers, seeds)).has(bucketName);
 }
 
 /** Gardener's reason when the graph has no path from the object to the seed. */
@@ -474,7 +479,11 @@ export async function authorizeSeed(
     if (bound && kind !== `shootstates.${CORE}`) {
       const object = await listers.get(bound.apiVersion, bound.kind, name, namespace);
       if (!object) return 'missing';
-      return boundTo(bound.seedOf(object), await reach());
+      if (boundTo(bound.seedOf(object), await reach())) return true;
+      // BackupBucket → BackupEntry → Seed/Shoot: the buckets its BackupEntries use; the entries of its Shoots.
+      if (kind === `backupbuckets.${CORE}`) return (await backupBucketsOf(listers, await reach())).has(name);
+      if (kind === `backupentries.${CORE}`) return backupEntryReaches(listers, object, await reach());
+      return false;
     }
     switch (kind) {
       case `shootstates.${CORE}`: {

@@ -1,24 +1,29 @@
 // SeedRestriction (gardener-admission-controller pkg/admissioncontroller/webhook/admission/seedrestriction): the
 // admission half of the SeedAuthorizer. The authorizer lets a seed's clients create objects of several kinds for any
 // name (the object does not exist before), so what they create must belong to their own seed:
-// - their Seed itself, BackupBuckets and BackupEntries for their seed, Bastions of their seed, ShootStates of Shoots on
-//   their seed;
+// - their Seed itself, BackupBuckets for their seed, Bastions of their seed, ShootStates of Shoots on their seed;
+// - BackupEntries for their seed in a BackupBucket of their seed; a source BackupEntry `source-<entry>` (control plane
+//   migration) only while its Shoot is being restored and only as a copy of the spec of `<entry>`;
 // - CertificateSigningRequests: only a gardenlet, only seed client certificate requests for its own seed;
 // - Leases: extensions only in `seed-<name>`; the gardenlet its leader election Lease and its seed Lease
 //   `gardener-system-seed-lease/<seed>`;
-// - Secrets: `garden/generated-bucket-<bucket>` of its BackupBuckets, `<shoot>.<suffix>` of its Shoots, bootstrap tokens
+// - Secrets: `garden/generated-bucket-<bucket>` of its BackupBuckets, `<shoot>.<suffix>` of its Shoots, the public
+//   service account keys of its Shoots in `gardener-system-shoot-issuer` (labelled with the Shoot), bootstrap tokens
 //   (well-formed, for a ManagedSeed on its seed not bootstrapped yet) and the seed templates' Secrets of its ManagedSeeds;
-// - InternalSecrets `<shoot>.ca-client` of its Shoots;
+// - InternalSecrets `<shoot>.ca-client` of its Shoots; ConfigMaps `<shoot>.ca-cluster/ca-kubelet` of its Shoots;
 // - ServiceAccounts and ClusterRoleBindings: only a gardenlet, the bootstrap ones of its ManagedSeeds not bootstrapped
 //   yet (the binding must refer to the bootstrapper ClusterRole), ServiceAccounts of `seed-<name>`.
+// A gardenlet may update only its own Seed (Gardener's webhook sends Seed updates too).
 // The only BackupBucket a gardenlet may delete is its seed's own, named after the seed's UID. A Seed other than its own a
 // gardenlet may delete only as the parent of a ManagedSeed being deleted: the ManagedSeed `garden/<seed>` has a
 // deletion timestamp and its Shoot is on the gardenlet's seed.
+import { isDeepStrictEqual } from 'node:util';
 import {
   allow,
   badRequest,
   CORE,
   forbidden,
+  internalError,
   type AdmissionAttributes,
   type AdmissionDecision,
   type KubeObject,
@@ -34,7 +39,10 @@ import {
   managedSeedOfClusterRoleBinding,
 } from './managed-seeds.js';
 import {
+  ownerShootName,
   SEED_LEASE_NAMESPACE,
+  SHOOT_ISSUER_NAMESPACE,
+  SHOOT_PROJECT_CONFIGMAP_SUFFIXES,
   SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES,
   SHOOT_PROJECT_SECRET_SUFFIXES,
   shootOfProjectResource,
@@ -47,6 +55,16 @@ const MANAGED_SEEDS = 'seedmanagement.gardener.cloud/v1alpha1';
 export const SEED_BOOTSTRAPPER_CLUSTER_ROLE = 'gardener.cloud:system:seed-bootstrapper';
 const LEADER_ELECTION_LEASE = 'gardenlet-leader-election';
 const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
+/** Gardener's name prefix of the source BackupEntry created while a Shoot's control plane is restored elsewhere. */
+export const BACKUP_SOURCE_PREFIX = 'source';
+/** The labels Gardener requires on a Secret in the shoot issuer namespace (`v1beta1constants`). */
+export const ShootIssuerSecretLabels = {
+  shootName: 'shoot.gardener.cloud/name',
+  shootNamespace: 'shoot.gardener.cloud/namespace',
+  /** Gardener's `LabelDiscoveryPublic`, which must say `serviceaccount` (`LabelPublicKeysServiceAccount`). */
+  discoveryPublic: 'discovery.gardener.cloud/public',
+} as const;
+const PUBLIC_KEYS_SERVICE_ACCOUNT = 'serviceaccount';
 /** Where Gardener's bootstrap token description names the ManagedSeed (`… for managed seed <namespace>/<name>.`). */
 const MANAGED_SEED_DESCRIPTION = /for managed seed ([^/\s]+)\/([^\s]+?)\.?$/;
 
@@ -59,6 +77,7 @@ const CREATIONS = new Set([
   `internalsecrets.${CORE}`,
   'bastions.operations.gardener.cloud',
   'certificatesigningrequests.certificates.k8s.io',
+  'configmaps.',
   'clusterrolebindings.rbac.authorization.k8s.io',
   'leases.coordination.k8s.io',
   'secrets.',
@@ -72,6 +91,7 @@ export const SeedRestriction: AdmissionPlugin = {
   name: 'SeedRestriction',
   handles: (a: AdmissionAttributes) =>
     ((a.operation === 'CREATE' && CREATIONS.has(resourceOf(a))) ||
+      (a.operation === 'UPDATE' && resourceOf(a) === `seeds.${CORE}`) ||
       (a.operation === 'DELETE' && (resourceOf(a) === `backupbuckets.${CORE}` || resourceOf(a) === `seeds.${CORE}`))) &&
     !a.subresource &&
     seedIdentityOfUser(a.userInfo.username, a.userInfo.groups) !== undefined,
@@ -81,6 +101,7 @@ export const SeedRestriction: AdmissionPlugin = {
     const refuse = () => forbidden(a, `object does not belong to seed "${seed}"`);
     const admit = (...seedNames: unknown[]) => (seedNames.some((s) => s === seed) ? allow() : refuse());
     const name = a.name || a.object?.metadata?.name || '';
+    if (a.operation === 'UPDATE') return admit(name);
     if (a.operation === 'DELETE' && resourceOf(a) === `seeds.${CORE}`) {
       if (name === seed) return allow();
       const managedSeed = await listers.get(MANAGED_SEEDS, 'ManagedSeed', name, 'garden');
@@ -104,9 +125,10 @@ export const SeedRestriction: AdmissionPlugin = {
       case `seeds.${CORE}`:
         return admit(object.metadata?.name);
       case `backupbuckets.${CORE}`:
-      case `backupentries.${CORE}`:
       case 'bastions.operations.gardener.cloud':
         return admit(object.spec?.seedName);
+      case `backupentries.${CORE}`:
+        return admitBackupEntry(ctx);
       case `shootstates.${CORE}`: {
         const shoot = await listers.get(SHOOTS, 'Shoot', name, a.namespace);
         return shoot ? admit(shoot.spec?.seedName, shoot.status?.seedName) : refuse();
@@ -117,6 +139,8 @@ export const SeedRestriction: AdmissionPlugin = {
         return admitClusterRoleBinding(ctx);
       case `internalsecrets.${CORE}`:
         return (await admitShootResource(ctx, SHOOT_PROJECT_INTERNAL_SECRET_SUFFIXES)) ?? refuse();
+      case 'configmaps.':
+        return (await admitShootResource(ctx, SHOOT_PROJECT_CONFIGMAP_SUFFIXES)) ?? refuse();
       case 'leases.coordination.k8s.io':
         return admitLease(ctx);
       case 'secrets.':
@@ -150,6 +174,45 @@ function admitCertificateSigningRequest({ a, identity, object, admit }: Context)
       : forbidden(a, `can only create CSRs for seed clusters: ${verdict.reason}`);
   }
   return admit(verdict.seed);
+}
+
+/**
+ * A BackupEntry for the seed: in a BackupBucket of the seed, or — named `source-<entry>` during control plane
+ * migration — while its Shoot is being restored, with the spec of the Shoot's BackupEntry `<entry>`.
+ */
+async function admitBackupEntry({ a, name, object, listers, admit }: Context): Promise<AdmissionDecision> {
+  const onSeed = admit(object.spec?.seedName);
+  if (!onSeed.allowed) return onSeed;
+  if (name.startsWith(BACKUP_SOURCE_PREFIX)) {
+    const shootName = ownerShootName(object) ?? '';
+    const shoot = shootName ? await listers.get(SHOOTS, 'Shoot', shootName, a.namespace) : undefined;
+    if (!shoot) return internalError(`shoots.core.gardener.cloud "${shootName}" not found`);
+    const last = shoot.status?.lastOperation;
+    if (last?.type !== 'Restore' || last?.state !== 'Processing')
+      return forbidden(
+        a,
+        `creation of source BackupEntry is only allowed during shoot Restore operation (shoot: ${shootName})`,
+      );
+    const originalName = name.startsWith(`${BACKUP_SOURCE_PREFIX}-`)
+      ? name.slice(BACKUP_SOURCE_PREFIX.length + 1)
+      : name;
+    const original = await listers.get(SHOOTS, 'BackupEntry', originalName, a.namespace);
+    if (!original)
+      return forbidden(
+        a,
+        `could not find original BackupEntry ${originalName}: backupentries.core.gardener.cloud "${originalName}" not found`,
+      );
+    return isDeepStrictEqual(object.spec ?? {}, original.spec ?? {})
+      ? allow()
+      : forbidden(
+          a,
+          `specification of source BackupEntry must equal specification of original BackupEntry ${originalName}`,
+        );
+  }
+  const bucketName: string = object.spec?.bucketName ?? '';
+  const bucket = bucketName ? await listers.get(SHOOTS, 'BackupBucket', bucketName) : undefined;
+  if (!bucket) return internalError(`backupbuckets.core.gardener.cloud "${bucketName}" not found`);
+  return admit(bucket.spec?.seedName);
 }
 
 async function admitClusterRoleBinding(ctx: Context): Promise<AdmissionDecision> {
@@ -205,6 +268,24 @@ async function admitSecret(ctx: Context): Promise<AdmissionDecision> {
   }
   const shootSecret = await admitShootResource(ctx, SHOOT_PROJECT_SECRET_SUFFIXES);
   if (shootSecret) return shootSecret;
+  if (a.namespace === SHOOT_ISSUER_NAMESPACE) {
+    // The public keys of a Shoot's managed service account issuer, labelled with the Shoot they belong to.
+    const labels: Record<string, string> = object.metadata?.labels ?? {};
+    const invalid = (message: string): AdmissionDecision => ({ allowed: false, code: 422, reason: 'Invalid', message });
+    for (const label of [ShootIssuerSecretLabels.shootName, ShootIssuerSecretLabels.shootNamespace]) {
+      if (!(label in labels)) return invalid(`label "${label}" is missing`);
+    }
+    const keys = labels[ShootIssuerSecretLabels.discoveryPublic];
+    if (keys === undefined) return invalid(`label "${ShootIssuerSecretLabels.discoveryPublic}" is missing`);
+    if (keys !== PUBLIC_KEYS_SERVICE_ACCOUNT)
+      return invalid(
+        `label "${ShootIssuerSecretLabels.discoveryPublic}" value must be set to "${PUBLIC_KEYS_SERVICE_ACCOUNT}"`,
+      );
+    const shootName = labels[ShootIssuerSecretLabels.shootName]!;
+    const shoot = await listers.get(SHOOTS, 'Shoot', shootName, labels[ShootIssuerSecretLabels.shootNamespace]);
+    if (!shoot) return forbidden(a, `shoots.core.gardener.cloud "${shootName}" not found`);
+    return ctx.admit(shoot.spec?.seedName);
+  }
   if (name.startsWith(BOOTSTRAP_TOKEN_SECRET_PREFIX) && a.namespace === BOOTSTRAP_TOKEN_NAMESPACE) {
     const data: Record<string, string> = object.data ?? {};
     const text = (k: string) => (typeof data[k] === 'string' ? Buffer.from(data[k], 'base64').toString('utf8') : '');

@@ -1,5 +1,6 @@
 // The Mutating/ValidatingWebhookConfigurations that register the admission chain on the garden API server for
-// every Gardener API group (core, security, seed management, operations). The Helm chart renders the same objects
+// every Gardener API group (core, security, seed management, operations), and SeedRestriction for what seed clients
+// create (Gardener's `seed-restriction.gardener.cloud`). The Helm chart renders the same objects
 // (deploy/charts/admission/templates/webhooks.yaml; a chart test compares them with these).
 import { webhookConfiguration, type ClientTarget, type RuleWithOperations } from '@gardener-ts/controller-runtime';
 
@@ -10,6 +11,8 @@ export const WEBHOOK_CONFIGURATION_NAME = 'gardener-admission-controller';
 export const WebhookPaths = {
   mutating: '/webhooks/admission/mutate',
   validating: '/webhooks/admission/validate',
+  /** SeedRestriction alone (gardener-admission-controller's path). */
+  seedRestriction: '/webhooks/admission/seedrestriction',
   /** The SeedAuthorizer's SubjectAccessReview endpoint (the API server's authorization webhook). */
   seedAuthorizer: '/webhooks/auth/seed',
 } as const;
@@ -22,6 +25,58 @@ export const ADMITTED_GROUPS = [
   'operations.gardener.cloud',
   'settings.gardener.cloud',
 ] as const;
+
+/**
+ * What SeedRestriction sees, as Gardener's admission controller registers it: creations of ConfigMaps, Secrets,
+ * ServiceAccounts, ClusterRoleBindings, Leases, CSRs, BackupEntries, InternalSecrets, ShootStates and Bastions, creation and deletion
+ * of BackupBuckets, and every write of Seeds. No selectors and no matchConditions (as Gardener): the handler allows
+ * every request of a user that is no seed client.
+ */
+export const SEED_RESTRICTION_RULES: RuleWithOperations[] = [
+  {
+    operations: ['CREATE'],
+    apiGroups: [''],
+    apiVersions: ['v1'],
+    resources: ['configmaps', 'secrets', 'serviceaccounts'],
+  },
+  {
+    operations: ['CREATE'],
+    apiGroups: ['rbac.authorization.k8s.io'],
+    apiVersions: ['v1'],
+    resources: ['clusterrolebindings'],
+  },
+  { operations: ['CREATE'], apiGroups: ['coordination.k8s.io'], apiVersions: ['v1'], resources: ['leases'] },
+  {
+    operations: ['CREATE'],
+    apiGroups: ['certificates.k8s.io'],
+    apiVersions: ['v1'],
+    resources: ['certificatesigningrequests'],
+  },
+  {
+    operations: ['CREATE'],
+    apiGroups: ['core.gardener.cloud'],
+    apiVersions: ['v1beta1'],
+    resources: ['backupentries', 'internalsecrets', 'shootstates'],
+  },
+  {
+    operations: ['CREATE', 'DELETE'],
+    apiGroups: ['core.gardener.cloud'],
+    apiVersions: ['v1beta1'],
+    resources: ['backupbuckets'],
+  },
+  {
+    operations: ['CREATE', 'UPDATE', 'DELETE'],
+    apiGroups: ['core.gardener.cloud'],
+    apiVersions: ['v1beta1'],
+    resources: ['seeds'],
+  },
+  {
+    operations: ['CREATE'],
+    apiGroups: ['operations.gardener.cloud'],
+    apiVersions: ['v1alpha1'],
+    resources: ['bastions'],
+  },
+];
 
 const rules = (operations: RuleWithOperations['operations']): RuleWithOperations[] =>
   ADMITTED_GROUPS.map((group) => ({
@@ -129,6 +184,16 @@ export function admissionWebhookConfigurations(target: ClientTarget, caBundle: s
           ],
           namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'project' } },
           failurePolicy: 'Fail',
+          sideEffects: 'None',
+          timeoutSeconds: 10,
+        },
+        {
+          // What seed clients (gardenlets, extensions) create must belong to their seed.
+          name: 'seed-restriction.gardener.cloud',
+          path: WebhookPaths.seedRestriction,
+          rules: SEED_RESTRICTION_RULES,
+          failurePolicy: 'Fail',
+          matchPolicy: 'Equivalent',
           sideEffects: 'None',
           timeoutSeconds: 10,
         },

@@ -1,5 +1,5 @@
-// The admission webhook server: the chain's mutating and validating phases and the SeedAuthorizer's
-// SubjectAccessReview endpoint, served over TLS on the controller-runtime webhook server, reading other objects
+// The admission webhook server: the chain's mutating and validating phases, SeedRestriction on its own path and the
+// SeedAuthorizer's SubjectAccessReview endpoint, served over TLS on the controller-runtime webhook server, reading other objects
 // through the given listers.
 import type { Registry } from 'prom-client';
 import { WebhookServer } from '@gardener-ts/controller-runtime';
@@ -36,6 +36,9 @@ export function admissionWebhookServer(options: AdmissionWebhookServerOptions): 
   });
   server.mutating(WebhookPaths.mutating, mutatingHandler(plugins, options.listers));
   server.validating(WebhookPaths.validating, validatingHandler(plugins, options.listers));
+  // SeedRestriction alone for the core kinds seed clients create (a plugin left out of the chain is left out here too).
+  const seedRestriction = plugins.filter((p) => p.name === 'SeedRestriction');
+  server.validating(WebhookPaths.seedRestriction, validatingHandler(seedRestriction, options.listers));
   server.handle(WebhookPaths.seedAuthorizer, seedAuthorizerHandler(options.listers, options.log));
   return server;
 }
