@@ -8,10 +8,17 @@
 // what gardener-ts takes from the file rather than from flags:
 //   - logLevel / logFormat (the --log-level / --log-format flags; defaults info / json),
 //   - server.healthProbes (--health-bind-address; default port 8081),
-//   - server.metrics (--metrics-bind-address; default port 8080).
+//   - server.metrics (--metrics-bind-address; default port 8080),
+//   - server.webhooks (--webhook-config-server-host / --webhook-config-server-port: the webhook server's address and
+//     port; default every interface, port 9443, controller-runtime's default — Gardener's provider-local sets 443,
+//     which a non-root container cannot bind),
+//   - leaderElection (--leader-election, --leader-election-resource-lock, --leader-election-id,
+//     --leader-election-namespace, in componentbaseconfig's LeaderElectionConfiguration: enabled, Lease
+//     `provider-local-leader-election`, an empty namespace meaning the Pod's own ($POD_NAMESPACE, Gardener's
+//     $LEADER_ELECTION_NAMESPACE); the durations, not flags in Gardener, keep controller-runtime's 15s/10s/2s).
 import { tryParseQuantity } from '@gardener-ts/api';
 import { z } from 'zod';
-import { duration, featureGates, logFormat, logLevel, probesAndMetrics, serverRuntime } from '../common.js';
+import { duration, endpoint, featureGates, leaderElection, logFormat, logLevel, serverRuntime } from '../common.js';
 import type { ComponentConfigSpec } from '../spec.js';
 
 /** A Kubernetes resource.Quantity such as "10Gi", "500M" or "1.5". */
@@ -37,7 +44,16 @@ const schema = z.object({
   // gardener-ts extension, see the header comment.
   logLevel,
   logFormat,
-  server: probesAndMetrics(8081, 8080),
+  server: z
+    .object({
+      healthProbes: endpoint(8081),
+      metrics: endpoint(8080),
+      /** The webhook server: every replica serves the webhooks, leader or not. */
+      webhooks: endpoint(9443),
+    })
+    .prefault({}),
+  /** Only the leader runs the controllers (webhooks are served by every replica). */
+  leaderElection: leaderElection('provider-local-leader-election', ''),
   /** Settings for the etcd instances of shoot control planes. */
   etcd: z
     .object({

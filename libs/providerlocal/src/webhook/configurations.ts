@@ -17,7 +17,10 @@ import {
 export const WebhookServiceName = 'gardener-extension-provider-local';
 /** The port of the Service (Gardener's `--webhook-config-service-port`). */
 export const WebhookServicePort = 443;
-/** The port the webhook server listens on (the Service's `targetPort`; the chart's container port `webhooks`). */
+/**
+ * The default port the webhook server listens on (the configuration's `server.webhooks.port`; the Service's
+ * `targetPort`, the chart's container port `webhooks`).
+ */
 export const WebhookServerPort = 9443;
 /** The seed's MutatingWebhookConfiguration (Gardener's prefixed extension name). */
 export const SeedWebhookConfigurationName = WebhookServiceName;

@@ -1,20 +1,36 @@
 // provider-local's webhook server: the CA and serving certificate from the secrets manager (certificates.ts), a TLS
 // WebhookServer with the node and control plane webhooks (add.ts), the seed's MutatingWebhookConfiguration with the CA
-// bundle, then the empty patch of every seed Node so they report 100 CPUs and 100Gi at once (registration.ts). The
-// shoot's configuration (same CA) is what the ControlPlane actuator deploys into each shoot; `renewCertificates` is
-// what the webhook certificate reconciler (certificate/) calls every sync period. Runs on every replica.
-import { mkdtemp, rm } from 'node:fs/promises';
+// bundle, then the empty patch of every seed Node so they report 100 CPUs and 100Gi at once (registration.ts; with
+// leader election, the leader starts it: `triggerNodes`). The shoot's configuration (same CA) is what the ControlPlane
+// actuator deploys into each shoot; `renewCertificates` is what the webhook certificate reconciler (certificate/, the
+// leader's) calls every sync period, `reloadCertificate` what the certificate reloader (reloader/, every replica) calls
+// to serve the certificate the leader renewed. Runs on every replica.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  Kinds,
   WebhookServer,
   type Client,
   type KubernetesObject,
   type WebhookServerOptions,
 } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
+import {
+  DataKeyCertificate,
+  DataKeyPrivateKey,
+  LabelKeyManagedBy,
+  LabelKeyManagerIdentity,
+  LabelKeyName,
+  LabelValueSecretsManager,
+  decode,
+} from '@gardener-ts/secrets-manager';
 import { addProviderLocalWebhooks } from './add.js';
-import { ensureWebhookCertificates } from './certificates.js';
+import {
+  WebhookCertificatesIdentity,
+  WebhookServerCertificateName,
+  ensureWebhookCertificates,
+} from './certificates.js';
 import { WebhookServerPort, seedWebhookConfiguration, shootWebhookConfiguration } from './configurations.js';
 import { reconcileSeedWebhookConfiguration, triggerNodeWebhook, type TriggerOptions } from './registration.js';
 
@@ -25,9 +41,9 @@ export interface ProviderLocalWebhooksOptions {
   /** The extension's namespace (its Service, the certificates' Secrets, the owner of the seed configuration). */
   namespace: string;
   log: Logger;
-  /** Listen port (default {@link WebhookServerPort}; 0 picks a free one). */
+  /** Listen port (the configuration's `server.webhooks.port`; default {@link WebhookServerPort}; 0 picks a free one). */
   port?: number;
-  /** Listen address (default every interface). */
+  /** Listen address (the configuration's `server.webhooks.bindAddress`; default every interface). */
   host?: string;
   /** More names (DNS names or IPs) for the serving certificate: where else the server is reached. */
   extraNames?: readonly string[];
@@ -35,6 +51,11 @@ export interface ProviderLocalWebhooksOptions {
   seedURL?: string;
   /** How the empty Node patches retry. */
   trigger?: TriggerOptions;
+  /**
+   * Whether `start` begins the empty Node patches (default true). With leader election the leader begins them by
+   * calling {@link ProviderLocalWebhooks.triggerNodes} (Gardener's start-up trigger is a leader's runnable).
+   */
+  triggerNodesOnStart?: boolean;
   metrics?: WebhookServerOptions['metrics'];
 }
 
@@ -83,15 +104,26 @@ export class ProviderLocalWebhooks {
     await reconcileSeedWebhookConfiguration(client, configuration, namespace);
     log.info({ name: configuration.metadata?.name }, 'Seed webhook configuration reconciled');
 
-    // In the background: the Service has no endpoints until this Pod is ready, and the kubelet reports an unchanged
-    // status only every 5 minutes (nodeStatusReportFrequency), so the empty patches go on until every Node has them.
-    this.nodesTriggered = this.triggerNodes();
+    if (this.options.triggerNodesOnStart ?? true) this.triggerNodes();
   }
 
   /** Settles once every seed Node got the local resources (or the trigger gave up): the Nodes that did not. */
   nodesTriggered: Promise<string[]> = Promise.resolve([]);
 
-  private async triggerNodes(): Promise<string[]> {
+  /**
+   * Begins the empty patches of every seed Node in the background (see {@link nodesTriggered}): the Service has no
+   * endpoints until this Pod is ready, and the kubelet reports an unchanged status only every 5 minutes
+   * (nodeStatusReportFrequency), so they go on until every Node has the local resources. Once per start.
+   */
+  triggerNodes(): void {
+    if (this.nodesTriggering || this.stopping.signal.aborted) return;
+    this.nodesTriggering = true;
+    this.nodesTriggered = this.patchNodes();
+  }
+
+  private nodesTriggering = false;
+
+  private async patchNodes(): Promise<string[]> {
     const { client, log } = this.options;
     const abort = this.stopping.signal;
     const attempts = this.options.trigger?.attempts ?? 10;
@@ -138,6 +170,40 @@ export class ProviderLocalWebhooks {
     this.caBundle = caBundle;
     await reconcileSeedWebhookConfiguration(client, this.seedWebhookConfiguration(), namespace);
     log.info('Webhook CA bundle changed, seed webhook configuration updated');
+    return true;
+  }
+
+  /**
+   * Serves the serving certificate the secrets manager keeps (Gardener's webhook certificate reloader): reads its
+   * Secret and, when it differs from the files the server serves, writes them (the server reloads them). A replica
+   * that does not lead renews nothing itself and follows the leader's renewals this way. Returns whether it wrote a
+   * new certificate; false also while there is not exactly one such Secret (a renewal in progress: the next call).
+   */
+  async reloadCertificate(): Promise<boolean> {
+    const { certDir } = this;
+    if (!certDir) throw new Error('the webhook server has not been started');
+    const { client, namespace, log } = this.options;
+    const secrets = await client.list(Kinds.Secret, {
+      namespace,
+      labelSelector: {
+        [LabelKeyName]: WebhookServerCertificateName,
+        [LabelKeyManagedBy]: LabelValueSecretsManager,
+        [LabelKeyManagerIdentity]: WebhookCertificatesIdentity,
+      },
+    });
+    if (secrets.items.length !== 1) {
+      log.debug({ secrets: secrets.items.length }, 'Not exactly one webhook server certificate Secret, checking later');
+      return false;
+    }
+    const [secret] = secrets.items;
+    const certificate = decode(secret, DataKeyCertificate);
+    const served = await readFile(join(certDir, DataKeyCertificate)).catch(() => undefined);
+    if (served?.equals(certificate)) return false;
+    // The key first: the server reloads when the certificate changes and must find the matching key then.
+    await writeFile(join(certDir, DataKeyPrivateKey), decode(secret, DataKeyPrivateKey), { mode: 0o600 });
+    await writeFile(join(certDir, DataKeyCertificate), certificate, { mode: 0o600 });
+    await this.server?.reloadCertificate();
+    log.info({ secret: secret.metadata?.name }, 'Webhook server certificate reloaded');
     return true;
   }
 
