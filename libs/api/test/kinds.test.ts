@@ -145,13 +145,23 @@ describe('Project, bindings, quotas, exposure classes', () => {
     });
     expect(messages(errors)).toEqual([
       'metadata.name: Too long: may not be more than 10 bytes',
-      'spec.members[0].kind: Unsupported value: "Robot": supported values: "User", "Group", "ServiceAccount"',
-      'spec.members[0].role: Unsupported value: "pilot": supported values: "owner", "admin", "viewer", "uam", "serviceaccountmanager"',
+      'spec.members[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
+      'spec.members[0].roles[0]: Unsupported value: "pilot": supported values: "admin", "owner", "serviceaccountmanager", "uam", "viewer", "extension:*"',
     ]);
     expect(
       validateProject({
         metadata: { name: 'dev' },
-        spec: { members: [{ kind: 'User', name: 'alice', role: 'admin', roles: ['extension:foo'] }] },
+        spec: {
+          members: [
+            {
+              apiGroup: 'rbac.authorization.k8s.io',
+              kind: 'User',
+              name: 'alice',
+              role: 'admin',
+              roles: ['extension:foo'],
+            },
+          ],
+        },
       }),
     ).toEqual([]);
     expect(

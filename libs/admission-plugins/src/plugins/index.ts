@@ -69,7 +69,7 @@ export { isUnrestricted, resourceSizeValidator, sizeLimitFor } from './resource-
 export { ShootTolerationRestriction, tolerationErrors } from './shoot-toleration-restriction.js';
 export { ExtensionLabels, extensionLabels, ExtensionLabelPrefix } from './extension-labels.js';
 export { ProjectMutator, ProjectValidator, withCreator } from './project.js';
-export { ResourceReferenceManager, referencesOf } from './resource-reference-manager.js';
+export { ResourceReferenceManager } from './resource-reference-manager.js';
 export { ManagedSeedShoot, ShootManagedSeed, managedSeedShootUpdateErrors } from './seed-and-managed-seed.js';
 export {
   LabelPrefixSeedName,

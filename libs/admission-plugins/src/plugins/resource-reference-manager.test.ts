@@ -7,17 +7,21 @@ import { ShootManagedSeed } from './seed-and-managed-seed.js';
 import { SeedValidator } from './seed.js';
 
 const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'local', namespace: 'garden-local' } };
+const readAll = async () => true;
 
 describe('ResourceReferenceManager', () => {
   it('refuses a CredentialsBinding whose Secret does not exist, accepts it once it does', async () => {
     const binding = example('local/credentialsbinding.yaml');
-    expect(await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([]))).toMatchObject({
+    expect(
+      await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([], readAll)),
+    ).toMatchObject({
       allowed: false,
       code: 403,
       message: 'credentialsbindings.security.gardener.cloud "local" is forbidden: secrets "local" not found',
     });
     expect(
-      (await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([secret]))).allowed,
+      (await runChain([ResourceReferenceManager], request('CREATE', binding), staticListers([secret], readAll)))
+        .allowed,
     ).toBe(true);
   });
 
@@ -76,6 +80,42 @@ describe('SeedValidator and ShootManagedSeed', () => {
     );
     expect(!result.allowed && result.message).toContain(
       'cannot delete shoot garden-local/local since it is still referenced by a managed seed',
+    );
+  });
+});
+
+describe('ResourceReferenceManager on Gardenlets and ManagedSeeds', () => {
+  const object = (kind: string, name = 'local', namespace = 'garden') => ({
+    apiVersion: 'seedmanagement.gardener.cloud/v1alpha1',
+    kind,
+    metadata: { name, namespace },
+    spec: {},
+  });
+
+  it('refuses a Gardenlet named like a ManagedSeed of its namespace and the other way round (a plain 500)', async () => {
+    const listers = staticListers([object('ManagedSeed'), object('Gardenlet', 'other')]);
+    expect(await runChain([ResourceReferenceManager], request('CREATE', object('Gardenlet')), listers)).toMatchObject({
+      allowed: false,
+      code: 500,
+      message: 'cannot create Gardenlet garden/local since there is already a ManagedSeed object with the same name',
+    });
+    expect(
+      await runChain(
+        [ResourceReferenceManager],
+        request('UPDATE', object('ManagedSeed', 'other'), object('ManagedSeed', 'other')),
+        listers,
+      ),
+    ).toMatchObject({
+      allowed: false,
+      code: 500,
+      message: 'cannot create ManagedSeed garden/other since there is already a Gardenlet object with the same name',
+    });
+    const elsewhere = object('Gardenlet', 'local', 'garden-other');
+    expect((await runChain([ResourceReferenceManager], request('CREATE', elsewhere), listers)).allowed).toBe(true);
+    const deleting = object('ManagedSeed', 'other');
+    (deleting.metadata as Record<string, unknown>).deletionTimestamp = '2026-01-01T00:00:00Z';
+    expect((await runChain([ResourceReferenceManager], request('UPDATE', deleting, deleting), listers)).allowed).toBe(
+      true,
     );
   });
 });

@@ -1,12 +1,14 @@
 // ResourceReferenceManager (gardener-apiserver plugin/pkg/global/resourcereferencemanager): objects may only refer
-// to what exists — a SecretBinding to its Secret and Quotas, a CredentialsBinding to its credentials (Secret or
-// WorkloadIdentity) and Quotas (checked when set or changed); a Shoot to its profile, Seed, bindings, ExposureClass,
+// to what exists — a SecretBinding or CredentialsBinding to credentials and Quotas its user may read, at most one
+// Quota per scope (resource-reference-bindings.ts); a Shoot to its profile, Seed, bindings, ExposureClass,
 // `spec.resources` and referenced Secrets/ConfigMaps (resource-reference-shoot.ts); a ControllerRegistration to its
-// ControllerDeployments; a BackupBucket or BackupEntry to its Seed. A Project's
-// namespace may not be another Project's. A new Shoot is annotated `gardener.cloud/created-by=<user>`. A CloudProfile
-// cannot lose versions that Shoots or NamespacedCloudProfiles still use (cloudprofile-version-removal.ts), add a machine
-// image a NamespacedCloudProfile defines, or lower its limits below what Shoots have; a NamespacedCloudProfile cannot
-// drop version overrides its Shoots need or lower its limits below them (resource-reference-profiles.ts).
+// ControllerDeployments; a BackupBucket to its Seed and credentials, and no BackupBucket is deleted while
+// BackupEntries name it (resource-reference-backup.ts); a BackupEntry to its Seed. A Project's namespace may not be
+// another Project's; a Gardenlet and a ManagedSeed may not share a name. A new Shoot is annotated
+// `gardener.cloud/created-by=<user>`. A CloudProfile cannot lose versions that Shoots or NamespacedCloudProfiles
+// still use (cloudprofile-version-removal.ts), add a machine image a NamespacedCloudProfile defines, or lower its
+// limits below what Shoots have; a NamespacedCloudProfile cannot drop version overrides its Shoots need or lower its
+// limits below them (resource-reference-profiles.ts).
 import { Annotations, type Shoot } from '@gardener-ts/api';
 import {
   allow,
@@ -16,12 +18,16 @@ import {
   isKind,
   mutated,
   SECURITY,
+  SEEDMANAGEMENT,
+  unknownError,
   type AdmissionAttributes,
   type AdmissionDecision,
   type Listers,
 } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { cloudProfileRemovalErrors, multiErrorText } from './cloudprofile-version-removal.js';
+import { checkBackupBucketDeletion, checkBackupBucketReferences } from './resource-reference-backup.js';
+import { checkBindingReferences } from './resource-reference-bindings.js';
 import { cloudProfileUpdateErrors, namespacedCloudProfileUpdateErrors } from './resource-reference-profiles.js';
 import {
   notFoundText,
@@ -29,72 +35,6 @@ import {
   shootReferencesToCheck,
   type ResourceDiscovery,
 } from './resource-reference-shoot.js';
-
-interface Reference {
-  apiVersion: string;
-  kind: string;
-  /**
-   * The resource as the not-found message names it: Gardener's listers name the lowercase kind
-   * (`quota.core.gardener.cloud`), its live lookups (Secrets, WorkloadIdentities) the plural resource (`secrets`).
-   */
-  resource: string;
-  name: string;
-  namespace?: string;
-}
-
-const ref = (
-  apiVersion: string,
-  kind: string,
-  resource: string,
-  name: string | undefined,
-  namespace?: string,
-): Reference[] => (name ? [{ apiVersion, kind, resource, name, ...(namespace ? { namespace } : {}) }] : []);
-
-function quotaRefs(quotas: { name?: string; namespace?: string }[] | undefined, namespace?: string): Reference[] {
-  return (quotas ?? []).flatMap((q) =>
-    ref('core.gardener.cloud/v1beta1', 'Quota', 'quota.core.gardener.cloud', q.name, q.namespace ?? namespace),
-  );
-}
-
-/** The objects a SecretBinding or CredentialsBinding refers to (other kinds: none here). */
-export function referencesOf(kind: string, object: any): Reference[] {
-  const ns = object?.metadata?.namespace;
-  switch (kind) {
-    case 'SecretBinding':
-      return [
-        ...ref('v1', 'Secret', 'secrets', object.secretRef?.name, object.secretRef?.namespace ?? ns),
-        ...quotaRefs(object.quotas, ns),
-      ];
-    case 'CredentialsBinding': {
-      const c = object.credentialsRef ?? {};
-      const credentials =
-        c.kind === 'WorkloadIdentity'
-          ? ref(
-              c.apiVersion ?? 'security.gardener.cloud/v1alpha1',
-              'WorkloadIdentity',
-              'workloadidentities.security.gardener.cloud',
-              c.name,
-              c.namespace ?? ns,
-            )
-          : ref('v1', 'Secret', 'secrets', c.name, c.namespace ?? ns);
-      return [...credentials, ...quotaRefs(object.quotas, ns)];
-    }
-    default:
-      return [];
-  }
-}
-
-async function checkReferences(a: AdmissionAttributes, listers: Listers): Promise<AdmissionDecision> {
-  const before = new Set(
-    a.operation === 'UPDATE' ? referencesOf(a.kind.kind, a.oldObject).map((r) => JSON.stringify(r)) : [],
-  );
-  for (const r of referencesOf(a.kind.kind, a.object)) {
-    if (before.has(JSON.stringify(r))) continue;
-    if (!(await listers.get(r.apiVersion, r.kind, r.name, r.namespace)))
-      return forbidden(a, `${r.resource} "${r.name}" not found`);
-  }
-  return allow();
-}
 
 const CORE_V1BETA1 = 'core.gardener.cloud/v1beta1';
 
@@ -127,10 +67,10 @@ async function checkControllerDeployments(a: AdmissionAttributes, listers: Liste
 }
 
 /**
- * A BackupBucket's or BackupEntry's Seed, when set or changed. (Gardener also needs a BackupEntry's BackupBucket; not
- * checked here yet: the gardenlet-controllers Shoot integration test creates BackupEntries without a bucket.)
+ * A BackupEntry's Seed, when set or changed. (Gardener also needs a BackupEntry's BackupBucket; not checked here yet:
+ * the gardenlet-controllers Shoot integration test creates BackupEntries without a bucket.)
  */
-async function checkBackupReferences(a: AdmissionAttributes, listers: Listers): Promise<AdmissionDecision> {
+async function checkBackupEntryReferences(a: AdmissionAttributes, listers: Listers): Promise<AdmissionDecision> {
   const spec = a.object?.spec ?? {};
   const old = a.operation === 'UPDATE' ? (a.oldObject?.spec ?? {}) : {};
   if (spec.seedName && spec.seedName !== old.seedName && !(await listers.get(CORE_V1BETA1, 'Seed', spec.seedName)))
@@ -138,23 +78,44 @@ async function checkBackupReferences(a: AdmissionAttributes, listers: Listers): 
   return allow();
 }
 
+const SEEDMANAGEMENT_V1ALPHA1 = 'seedmanagement.gardener.cloud/v1alpha1';
+
+/** A Gardenlet and a ManagedSeed of the same namespace may not have the same name (a plain error: 500). */
+async function checkGardenletManagedSeedName(a: AdmissionAttributes, listers: Listers): Promise<AdmissionDecision> {
+  const kind = a.kind.kind;
+  const other = kind === 'Gardenlet' ? 'ManagedSeed' : 'Gardenlet';
+  const namespace = a.object?.metadata?.namespace ?? a.namespace;
+  const name = a.object?.metadata?.name ?? a.name ?? '';
+  if (!(await listers.get(SEEDMANAGEMENT_V1ALPHA1, other, name, namespace))) return allow();
+  return unknownError(
+    `cannot create ${kind} ${namespace ?? ''}/${name} since there is already a ${other} object with the same name`,
+  );
+}
+
 /** The ResourceReferenceManager admission plugin with a clock (tests pass their own). */
 export function newResourceReferenceManager(now: () => Date = () => new Date()): AdmissionPlugin {
   return {
     name: 'ResourceReferenceManager',
-    handles: (a) =>
-      (a.operation === 'CREATE' || a.operation === 'UPDATE') &&
-      !a.subresource &&
-      Boolean(a.object) &&
-      !a.object?.metadata?.deletionTimestamp &&
-      (isKind(a, CORE, 'Shoot') ||
+    handles(a) {
+      if (a.subresource) return false;
+      if (a.operation === 'DELETE') return isKind(a, CORE, 'BackupBucket');
+      if ((a.operation !== 'CREATE' && a.operation !== 'UPDATE') || !a.object) return false;
+      // Gardener checks BackupBuckets in deletion too (no SkipVerification for them).
+      if (isKind(a, CORE, 'BackupBucket')) return true;
+      // Gardener's SkipVerification: other objects in deletion are not checked.
+      if (a.object.metadata?.deletionTimestamp) return false;
+      return (
+        isKind(a, CORE, 'Shoot') ||
         isKind(a, CORE, 'SecretBinding') ||
         isKind(a, SECURITY, 'CredentialsBinding') ||
         isKind(a, CORE, 'Project') ||
         isKind(a, CORE, 'ControllerRegistration') ||
-        isKind(a, CORE, 'BackupBucket') ||
         isKind(a, CORE, 'BackupEntry') ||
-        ((isKind(a, CORE, 'CloudProfile') || isKind(a, CORE, 'NamespacedCloudProfile')) && a.operation === 'UPDATE')),
+        isKind(a, SEEDMANAGEMENT, 'Gardenlet') ||
+        isKind(a, SEEDMANAGEMENT, 'ManagedSeed') ||
+        ((isKind(a, CORE, 'CloudProfile') || isKind(a, CORE, 'NamespacedCloudProfile')) && a.operation === 'UPDATE')
+      );
+    },
     admit(a) {
       if (!isKind(a, CORE, 'Shoot') || a.operation !== 'CREATE' || !a.userInfo.username) return allow();
       const object = a.object!;
@@ -173,8 +134,14 @@ export function newResourceReferenceManager(now: () => Date = () => new Date()):
       if (isKind(a, CORE, 'Shoot')) return checkShootReferences(a, listers);
       if (isKind(a, CORE, 'Project')) return checkProjectNamespace(a, listers);
       if (isKind(a, CORE, 'ControllerRegistration')) return checkControllerDeployments(a, listers);
-      if (isKind(a, CORE, 'BackupBucket') || isKind(a, CORE, 'BackupEntry')) return checkBackupReferences(a, listers);
-      return checkReferences(a, listers);
+      if (isKind(a, CORE, 'BackupBucket'))
+        return a.operation === 'DELETE'
+          ? checkBackupBucketDeletion(a, listers)
+          : checkBackupBucketReferences(a, listers);
+      if (isKind(a, CORE, 'BackupEntry')) return checkBackupEntryReferences(a, listers);
+      if (isKind(a, SEEDMANAGEMENT, 'Gardenlet') || isKind(a, SEEDMANAGEMENT, 'ManagedSeed'))
+        return checkGardenletManagedSeedName(a, listers);
+      return checkBindingReferences(a, listers);
     },
   };
 }

@@ -17,6 +17,9 @@ const garden = (): KubeObject[] => [
   { apiVersion: 'core.gardener.cloud/v1', kind: 'ControllerDeployment', metadata: { name: 'provider-local' } },
 ];
 
+/** The test user may read what the manifests refer to (the bindings' SubjectAccessReviews). */
+const readAll = async () => true;
+
 describe('the full chain on Gardener’s example manifests', () => {
   for (const file of [
     '30-cloudprofile.yaml',
@@ -28,7 +31,7 @@ describe('the full chain on Gardener’s example manifests', () => {
     'local/shoot.yaml',
   ]) {
     it(`accepts ${file}`, async () => {
-      const result = await runChain(defaultPlugins, request('CREATE', example(file)), staticListers(garden()));
+      const result = await runChain(defaultPlugins, request('CREATE', example(file)), staticListers(garden(), readAll));
       expect(result).toMatchObject({ allowed: true });
     });
   }
@@ -37,7 +40,7 @@ describe('the full chain on Gardener’s example manifests', () => {
     const result = await runChain(
       defaultPlugins,
       request('CREATE', example('local/shoot.yaml')),
-      staticListers(garden()),
+      staticListers(garden(), readAll),
     );
     if (!result.allowed) throw new Error(result.message);
     const spec = result.object!.spec;
@@ -50,7 +53,7 @@ describe('the full chain on Gardener’s example manifests', () => {
   it('refuses an invalid Shoot with the 422 of Gardener’s validation', async () => {
     const shoot = example('local/shoot.yaml');
     shoot.spec.provider.workers[0].maximum = 0;
-    const result = await runChain(defaultPlugins, request('CREATE', shoot), staticListers(garden()));
+    const result = await runChain(defaultPlugins, request('CREATE', shoot), staticListers(garden(), readAll));
     expect(result).toMatchObject({ allowed: false, code: 422, reason: 'Invalid' });
     expect(!result.allowed && result.message).toMatch(
       /^Shoot\.core\.gardener\.cloud "local" is invalid: .*spec\.provider\.workers\[0\]\.maximum/,
@@ -61,15 +64,53 @@ describe('the full chain on Gardener’s example manifests', () => {
     const created = await runChain(
       defaultPlugins,
       request('CREATE', example('local/shoot.yaml')),
-      staticListers(garden()),
+      staticListers(garden(), readAll),
     );
     if (!created.allowed) throw new Error(created.message);
     const old = created.object!;
     const changed = structuredClone(old);
     changed.spec.region = 'other';
-    const result = await runChain(defaultPlugins, request('UPDATE', changed, old), staticListers(garden()));
+    const result = await runChain(defaultPlugins, request('UPDATE', changed, old), staticListers(garden(), readAll));
     expect(result).toMatchObject({ allowed: false, code: 422 });
     expect(!result.allowed && result.message).toContain('spec.region');
+  });
+
+  it('stores the example Project with its creator as owner member, and accepts it applied again', async () => {
+    const created = await runChain(
+      defaultPlugins,
+      request('CREATE', example('local/project.yaml')),
+      staticListers(garden(), readAll),
+    );
+    if (!created.allowed) throw new Error(created.message);
+    const alice = { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice@example.com' };
+    expect(created.object!.spec.members).toEqual([{ ...alice, role: 'admin', roles: ['owner'] }]);
+    const stored = created.object!;
+    // `kubectl apply` of the same manifest sends the stored object back.
+    const again = await runChain(defaultPlugins, request('UPDATE', stored, stored), staticListers(garden(), readAll));
+    expect(again).toMatchObject({ allowed: true });
+    expect(again.allowed && again.object).toEqual(stored);
+  });
+
+  it('refuses a new Project whose members hold the owner role twice (no owner given), as Gardener', async () => {
+    const project = example('local/project.yaml');
+    const user = (name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name });
+    project.spec.members = [
+      { ...user('bob'), role: 'owner' },
+      { ...user('carol'), role: 'owner' },
+    ];
+    expect(await runChain(defaultPlugins, request('CREATE', project), staticListers([]))).toMatchObject({
+      allowed: false,
+      code: 422,
+      message:
+        'Project.core.gardener.cloud "local" is invalid: spec.members[1].roles[0]: Forbidden: cannot have more than one member having the owner role',
+    });
+    // With an owner given, the conversion takes the role from everyone else.
+    project.spec.owner = user('carol');
+    const result = await runChain(defaultPlugins, request('CREATE', project), staticListers([]));
+    expect(result.allowed && result.object?.spec.members).toEqual([
+      { ...user('bob'), role: '' },
+      { ...user('carol'), role: 'owner' },
+    ]);
   });
 
   it('leaves objects of other groups alone', async () => {

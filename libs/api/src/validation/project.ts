@@ -1,13 +1,29 @@
 // validateProject, validateQuota, validateSecretBinding, validateCredentialsBinding, validateExposureClass.
 import type { ExposureClass, Project, Quota, SecretBinding } from '../core/v1beta1/project.js';
 import type { CredentialsBinding } from '../security/v1alpha1/credentialsbinding.js';
-import { type FieldError, FieldPath, forbidden, immutable, invalid, notSupported, required, tooLong } from './field.js';
+import { projectMemberRoles, ProjectMemberOwnerRole } from '../defaulting/project.js';
+import {
+  duplicate,
+  type FieldError,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from './field.js';
 import { validateQuantity, validateTolerations, validateUnique } from './common.js';
 import { dns1123SubdomainErrors, validateDNS1123Label, validateObjectMeta, validateObjectMetaUpdate } from './names.js';
 
 const spec = FieldPath.root('spec');
-const subjectKinds = ['User', 'Group', 'ServiceAccount'];
-const projectRoles = ['owner', 'admin', 'viewer', 'uam', 'serviceaccountmanager'];
+const rbacGroup = 'rbac.authorization.k8s.io';
+const subjectKinds = ['ServiceAccount', 'User', 'Group'];
+/** Gardener's supported member roles, sorted as its `sets.List` returns them. */
+const projectRoles = ['admin', 'owner', 'serviceaccountmanager', 'uam', 'viewer'];
+const extensionRolePrefix = 'extension:';
+const extensionRoleMaxLength = 20;
+const serviceAccountUsernamePrefix = 'system:serviceaccount:';
 const maxProjectNameLength = 10;
 
 function immutableField(errors: FieldError[], path: FieldPath, value: unknown, old: unknown): void {
@@ -21,40 +37,113 @@ function validateProjectName(name: string, path: FieldPath): FieldError[] {
   return errors;
 }
 
-function validateSubject(subject: { kind?: string; name?: string }, path: FieldPath): FieldError[] {
+type Subject = { kind?: string; apiGroup?: string; name?: string; namespace?: string };
+
+/** Gardener's ValidateSubject: an RBAC subject (owner, creator, member). */
+function validateSubject(subject: Subject, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (!subject.name) errors.push(required(path.child('name'), 'name must not be empty'));
-  if (!subject.kind || !subjectKinds.includes(subject.kind))
-    errors.push(notSupported(path.child('kind'), subject.kind, subjectKinds));
+  if (!subject.name) errors.push(required(path.child('name')));
+  switch (subject.kind) {
+    case 'ServiceAccount':
+      for (const msg of subject.name ? dns1123SubdomainErrors(subject.name) : [])
+        errors.push(invalid(path.child('name'), subject.name, msg));
+      if (subject.apiGroup) errors.push(notSupported(path.child('apiGroup'), subject.apiGroup, ['']));
+      if (!subject.namespace) errors.push(required(path.child('namespace')));
+      break;
+    case 'User':
+    case 'Group':
+      if (subject.apiGroup !== rbacGroup)
+        errors.push(notSupported(path.child('apiGroup'), subject.apiGroup ?? '', [rbacGroup]));
+      break;
+    default:
+      errors.push(notSupported(path.child('kind'), subject.kind ?? '', subjectKinds));
+  }
   return errors;
 }
 
+/**
+ * The identity of a member (Gardener's ProjectMemberProperties/ProjectMemberId): a User named
+ * `system:serviceaccount:<ns>:<name>` is that ServiceAccount. A string is the error for a malformed such name.
+ */
+function memberId(member: Subject): { id: string } | string {
+  const { apiGroup = '', kind = '', namespace = '', name = '' } = member;
+  if (kind === 'User' && name.startsWith(serviceAccountUsernamePrefix)) {
+    const parts = name.split(':');
+    if (parts.length < 4) return `unsupported service account user name: ${JSON.stringify(name)}`;
+    return { id: ['', 'ServiceAccount', parts[2], parts[3]].join('_') };
+  }
+  return { id: [apiGroup, kind, namespace, name].join('_') };
+}
+
+/** kube's IsValidPathSegmentName (an extension role name becomes part of a ClusterRole name). */
+function pathSegmentErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
+/**
+ * Gardener's ValidateProjectMember over the member's internal role list (`role` first, then `roles`, as
+ * gardener-apiserver converts v1beta1 members): the paths name `roles[j]` of that list, as Gardener's do.
+ */
+function validateMemberRoles(roles: readonly string[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const found = new Set<string>();
+  roles.forEach((role, j) => {
+    const rolePath = path.child('roles').index(j);
+    if (found.has(role)) errors.push(duplicate(rolePath, role));
+    found.add(role);
+    const extension = role.startsWith(extensionRolePrefix);
+    if (!projectRoles.includes(role) && !extension)
+      errors.push(notSupported(rolePath, role, [...projectRoles, `${extensionRolePrefix}*`]));
+    if (extension) {
+      const name = role.slice(extensionRolePrefix.length);
+      if (name.length > extensionRoleMaxLength) errors.push(tooLong(rolePath, role, extensionRoleMaxLength));
+      const segmentErrors = pathSegmentErrors(name);
+      if (segmentErrors.length > 0) errors.push(invalid(rolePath, role, segmentErrors.join(', ')));
+    }
+  });
+  return errors;
+}
+
+/** Gardener's ValidateProject (and ValidateProjectUpdate with `old`). */
 export function validateProject(project: Project, old?: Project): FieldError[] {
-  const errors = validateObjectMeta(project.metadata, { namespaced: false, name: validateProjectName });
+  const errors = old ? validateObjectMetaUpdate(project.metadata, old.metadata) : [];
+  errors.push(...validateObjectMeta(project.metadata, { namespaced: false, name: validateProjectName }));
   const s = project.spec ?? {};
-  if (s.createdBy) errors.push(...validateSubject(s.createdBy, spec.child('createdBy')));
-  if (s.owner) errors.push(...validateSubject(s.owner, spec.child('owner')));
   if (s.namespace !== undefined) errors.push(...validateDNS1123Label(s.namespace, spec.child('namespace')));
+  const ids = new Set<string>();
+  let ownerFound = false;
   (s.members ?? []).forEach((member, i) => {
     const p = spec.child('members').index(i);
+    const id = memberId(member);
+    if (typeof id === 'string') {
+      errors.push(invalid(p.child('name'), member.name, id));
+      return;
+    }
+    if (ids.has(id.id)) errors.push(duplicate(p, member));
+    ids.add(id.id);
     errors.push(...validateSubject(member, p));
-    const roles = [member.role, ...(member.roles ?? [])];
+    const roles = projectMemberRoles(member);
+    errors.push(...validateMemberRoles(roles, p));
     roles.forEach((role, j) => {
-      const rolePath = j === 0 ? p.child('role') : p.child('roles').index(j - 1);
-      if (!role) errors.push(required(rolePath, 'must specify a role'));
-      else if (!projectRoles.includes(role) && !role.startsWith('extension:'))
-        errors.push(notSupported(rolePath, role, projectRoles));
-      if (j > 0 && role === 'owner') errors.push(forbidden(rolePath, 'the owner role may only be the main role'));
+      if (role !== ProjectMemberOwnerRole) return;
+      if (ownerFound)
+        errors.push(forbidden(p.child('roles').index(j), 'cannot have more than one member having the owner role'));
+      ownerFound = true;
     });
-    errors.push(...validateUnique(member.roles, p.child('roles'), (r) => r));
   });
-  errors.push(...validateUnique(s.members, spec.child('members'), (m) => `${m.kind}/${m.namespace ?? ''}/${m.name}`));
+  if (s.createdBy) errors.push(...validateSubject(s.createdBy, spec.child('createdBy')));
+  if (s.owner) errors.push(...validateSubject(s.owner, spec.child('owner')));
+  if (s.description === '')
+    errors.push(required(spec.child('description'), 'must provide a description when key is present'));
+  if (s.purpose === '') errors.push(required(spec.child('purpose'), 'must provide a purpose when key is present'));
   errors.push(...validateTolerations(s.tolerations?.defaults, spec.child('tolerations', 'defaults')));
   errors.push(...validateTolerations(s.tolerations?.whitelist, spec.child('tolerations', 'whitelist')));
   if (old) {
-    errors.push(...validateObjectMetaUpdate(project.metadata, old.metadata));
-    immutableField(errors, spec.child('namespace'), s.namespace, old.spec?.namespace);
     immutableField(errors, spec.child('createdBy'), s.createdBy, old.spec?.createdBy);
+    immutableField(errors, spec.child('namespace'), s.namespace, old.spec?.namespace);
+    // Go prints the nil pointer as "null" (quoted, as a string).
+    if (old.spec?.owner && !s.owner) errors.push(invalid(spec.child('owner'), 'null', 'owner cannot be reset'));
   }
   return errors;
 }
