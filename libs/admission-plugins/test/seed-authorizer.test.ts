@@ -15,26 +15,10 @@ import {
   type TestCluster,
 } from '@gardener-ts/testing';
 import { startTestGardenWebhooks, type TestGardenWebhooks } from '../src/testing.js';
+import { tokenKubeconfig } from './kubeconfig.js';
 import { example } from './examples.js';
 
 const examples = join(workspaceRoot(), 'deploy/gardener/examples/local');
-
-/** A kubeconfig for the same API server that authenticates with a bearer token. */
-async function tokenKubeconfig(admin: string, token: string, file: string): Promise<string> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(admin);
-  const cluster = kc.getCurrentCluster()!;
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'c', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
-    users: [{ name: 'u', user: { token } }],
-    contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-    'current-context': 'c',
-  };
-  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
-  return file;
-}
 
 const shoot = (name: string, seed: string) =>
   JSON.stringify({

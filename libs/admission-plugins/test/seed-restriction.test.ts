@@ -20,26 +20,10 @@ import {
   type TestCluster,
 } from '@gardener-ts/testing';
 import { startTestGardenWebhooks, type TestGardenWebhooks } from '../src/testing.js';
+import { tokenKubeconfig } from './kubeconfig.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-
-/** A kubeconfig for the same API server that authenticates with a bearer token. */
-async function tokenKubeconfig(admin: string, token: string, file: string): Promise<string> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(admin);
-  const cluster = kc.getCurrentCluster()!;
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'c', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
-    users: [{ name: 'u', user: { token } }],
-    contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-    'current-context': 'c',
-  };
-  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
-  return file;
-}
 
 /** A seed client certificate request of `seed`'s gardenlet, as the gardenlet sends it to renew its certificate. */
 async function seedClientCSR(name: string, seed: string): Promise<string> {

@@ -4,11 +4,11 @@
 import { createServer } from 'node:net';
 import { connect, type PeerCertificate } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, Kinds, type KubernetesObject, type NodeObject } from '@gardener-ts/controller-runtime';
+import { ApiClient, Kinds, type NodeObject } from '@gardener-ts/controller-runtime';
 import { createLogger } from '@gardener-ts/logging';
 import { startTestCluster, type TestCluster } from '@gardener-ts/testing';
-import { WebhookServiceName, WebhookServicePort } from './configurations.js';
 import { ProviderLocalWebhooks, type ProviderLocalWebhooksOptions } from './server.js';
+import { prepareSeed } from './seed.test-support.js';
 
 const namespace = 'extension-provider-local-r3p1c';
 const log = createLogger({ name: 'provider-local-webhook-replicas-test', level: 'silent' });
@@ -55,21 +55,7 @@ beforeAll(async () => {
   cluster = await startTestCluster();
   client = await ApiClient.create(cluster.kubeconfigPath);
   port = await freePort();
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  // The chart's Service and the Endpoints of this replica: the seed's API server calls the node webhook through them.
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: WebhookServiceName, namespace },
-    spec: { ports: [{ name: 'webhooks', port: WebhookServicePort, targetPort: 'webhooks', protocol: 'TCP' }] },
-  } as KubernetesObject);
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Endpoints',
-    metadata: { name: WebhookServiceName, namespace },
-    subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'webhooks', port, protocol: 'TCP' }] }],
-  } as KubernetesObject);
-  await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'seed-node' } });
+  await prepareSeed(client, namespace, port);
   await client.patch(
     Kinds.Node,
     { name: 'seed-node' },

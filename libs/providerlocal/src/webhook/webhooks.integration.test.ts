@@ -22,6 +22,7 @@ import {
 } from './configurations.js';
 import { WebhookCertificatesIdentity } from './certificates.js';
 import { ProviderLocalWebhooks } from './server.js';
+import { prepareSeed } from './seed.test-support.js';
 
 const namespace = 'extension-provider-local-x1y2z';
 const log = createLogger({ name: 'provider-local-webhooks-test', level: 'silent' });
@@ -80,21 +81,7 @@ beforeAll(async () => {
   cluster = await startTestCluster();
   client = await ApiClient.create(cluster.kubeconfigPath);
   port = await freePort();
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  // The chart's Service, and the Endpoints the endpoints controller would write for the provider-local Pod.
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: WebhookServiceName, namespace },
-    spec: { ports: [{ name: 'webhooks', port: WebhookServicePort, targetPort: 'webhooks', protocol: 'TCP' }] },
-  } as KubernetesObject);
-  await client.create({
-    apiVersion: 'v1',
-    kind: 'Endpoints',
-    metadata: { name: WebhookServiceName, namespace },
-    subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'webhooks', port, protocol: 'TCP' }] }],
-  } as KubernetesObject);
-  await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'seed-node' } });
+  await prepareSeed(client, namespace, port);
   await reportRealResources('seed-node');
 }, 60_000);
 
