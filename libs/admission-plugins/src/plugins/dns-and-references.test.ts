@@ -3,7 +3,6 @@ import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
 import { ManagedSeedValidator } from './managed-seed.js';
-import { NamespacedCloudProfileValidator } from './namespaced-cloudprofile.js';
 import { NamespaceDeletion } from './namespace-deletion.js';
 import { ShootDNS } from './shoot-dns.js';
 import type { KubeObject } from '../attributes.js';
@@ -147,37 +146,6 @@ describe('ShootDNS', () => {
     const unbound = example('local/shoot.yaml');
     unbound.spec.dns = { domain: 'other.local.gardener.cloud' };
     expect((await runChain([ShootDNS], request('UPDATE', wrong, unbound), listers)).allowed).toBe(false);
-  });
-});
-
-describe('NamespacedCloudProfileValidator', () => {
-  const namespaced = (versions: { version: string; expirationDate?: string }[]): KubeObject => ({
-    apiVersion: 'core.gardener.cloud/v1beta1',
-    kind: 'NamespacedCloudProfile',
-    metadata: { name: 'custom', namespace: 'garden-local' },
-    spec: { parent: { kind: 'CloudProfile', name: 'local' }, kubernetes: { versions } },
-  });
-
-  it('needs the parent and only versions the parent offers', async () => {
-    const parent = example('local/cloudprofile.yaml');
-    const missing = await runChain(
-      [NamespacedCloudProfileValidator],
-      request('CREATE', namespaced([])),
-      staticListers([]),
-    );
-    expect(!missing.allowed && missing.message).toContain('parent CloudProfile "local" could not be found');
-    const extended = namespaced([{ version: '1.32.0', expirationDate: '2099-01-01T00:00:00Z' }]);
-    expect(
-      (await runChain([NamespacedCloudProfileValidator], request('CREATE', extended), staticListers([parent]))).allowed,
-    ).toBe(true);
-    const unknown = await runChain(
-      [NamespacedCloudProfileValidator],
-      request('CREATE', namespaced([{ version: '1.99.0' }])),
-      staticListers([parent]),
-    );
-    expect(!unknown.allowed && unknown.message).toContain(
-      'spec.kubernetes.versions[0].version: Invalid value: "1.99.0": version is not defined in the parent CloudProfile',
-    );
   });
 });
 

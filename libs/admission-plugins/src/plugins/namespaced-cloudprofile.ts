@@ -1,9 +1,30 @@
 // NamespacedCloudProfileValidator (gardener-apiserver plugin/pkg/namespacedcloudprofile/validator): a
-// NamespacedCloudProfile needs its parent CloudProfile, and the Kubernetes and machine image versions it lists may
-// only change the expiration of versions the parent offers (it adds machine and volume types, not versions).
-import { FieldPath, invalid, type FieldError } from '@gardener-ts/api';
-import { allow, CORE, forbidden, forbiddenFields, isKind } from '../attributes.js';
+// NamespacedCloudProfile needs its parent CloudProfile; it may not overwrite the parent's machine types, and the
+// parent's Kubernetes and machine image versions it lists may only get an expiration date (rules in
+// `namespaced-cloudprofile-rules.ts`). The custom verbs Gardener's CustomVerbAuthorizer asks for NamespacedCloudProfiles
+// (`modify-spec-kubernetes`, `modify-spec-machineimages`, `modify-spec-providerconfig`, `raise-spec-limits`) are
+// checked here first.
+import { allow, badRequest, CORE, forbidden, isKind, unknownError, type AdmissionAttributes } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
+import {
+  kubernetesOverrideError,
+  machineImageOverrideErrors,
+  neededVerbs,
+  overwrittenMachineType,
+  semanticEqual,
+  type OldProfile,
+  type ProfileSpec,
+} from './namespaced-cloudprofile-rules.js';
+
+/** Whether an UPDATE changes nothing Gardener's validator looks at (spec and metadata, or spec while deleting). */
+function unchanged(a: AdmissionAttributes): boolean {
+  if (a.operation !== 'UPDATE' || !a.oldObject) return false;
+  const object = a.object!;
+  return (
+    semanticEqual(object.spec, a.oldObject.spec) &&
+    (semanticEqual(object.metadata, a.oldObject.metadata) || Boolean(object.metadata?.deletionTimestamp))
+  );
+}
 
 /** The NamespacedCloudProfileValidator admission plugin. */
 export const NamespacedCloudProfileValidator: AdmissionPlugin = {
@@ -13,40 +34,42 @@ export const NamespacedCloudProfileValidator: AdmissionPlugin = {
     (a.operation === 'CREATE' || a.operation === 'UPDATE') &&
     !a.subresource &&
     Boolean(a.object),
-  async validate(a, listers) {
-    const spec = a.object!.spec ?? {};
-    const parentName: string = spec.parent?.name ?? '';
+  async validate(a, listers, now = new Date()) {
+    const spec: ProfileSpec = a.object!.spec ?? {};
+    const old: OldProfile | undefined = a.operation === 'UPDATE' ? ((a.oldObject ?? {}) as OldProfile) : undefined;
+    const parentName: string = (a.object!.spec?.parent?.name as string | undefined) ?? '';
     const parent = await listers.get('core.gardener.cloud/v1beta1', 'CloudProfile', parentName);
-    if (!parent) return forbidden(a, `parent CloudProfile "${parentName}" could not be found`);
-    const errors: FieldError[] = [];
-    const parentVersions = new Set(
-      (parent.spec?.kubernetes?.versions ?? []).map((v: { version: string }) => v.version),
-    );
-    (spec.kubernetes?.versions ?? []).forEach((v: { version: string }, i: number) => {
-      if (!parentVersions.has(v.version))
-        errors.push(
-          invalid(
-            FieldPath.root('spec', 'kubernetes', 'versions').index(i).child('version'),
-            v.version,
-            'version is not defined in the parent CloudProfile',
-          ),
+    if (!parent) return badRequest('parent CloudProfile could not be found');
+    const parentSpec: ProfileSpec = parent.spec ?? {};
+
+    for (const { verb, operation } of neededVerbs(spec, old?.spec, parentSpec)) {
+      const allowed =
+        listers.authorize !== undefined &&
+        (await listers.authorize(a.userInfo, {
+          verb,
+          group: a.resource.group,
+          resource: a.resource.resource,
+          ...(a.namespace ? { namespace: a.namespace } : {}),
+          ...(a.name ? { name: a.name } : {}),
+        }));
+      if (!allowed)
+        return forbidden(
+          a,
+          `user ${JSON.stringify(a.userInfo.username ?? '')} is not allowed to ${operation} for ${JSON.stringify(a.resource.resource)}`,
         );
-    });
-    (spec.machineImages ?? []).forEach((image: { name: string; versions?: { version: string }[] }, i: number) => {
-      const parentImage = (parent.spec?.machineImages ?? []).find((m: { name: string }) => m.name === image.name);
-      if (!parentImage) return; // a machine image of its own
-      const versions = new Set((parentImage.versions ?? []).map((v: { version: string }) => v.version));
-      (image.versions ?? []).forEach((v, j) => {
-        if (!versions.has(v.version))
-          errors.push(
-            invalid(
-              FieldPath.root('spec', 'machineImages').index(i).child('versions').index(j).child('version'),
-              v.version,
-              'machine image version is not defined in the parent CloudProfile',
-            ),
-          );
-      });
-    });
-    return errors.length > 0 ? forbiddenFields(a, errors) : allow();
+    }
+
+    if (unchanged(a)) return allow();
+    const machineType = overwrittenMachineType(spec, parentSpec, old?.spec);
+    if (machineType)
+      return badRequest(
+        `NamespacedCloudProfile attempts to overwrite parent CloudProfile with machineType: ${JSON.stringify(machineType)}`,
+      );
+    const kubernetes = kubernetesOverrideError(spec, parentSpec, old, now);
+    if (kubernetes) return unknownError(kubernetes);
+    const images = machineImageOverrideErrors(spec, parentSpec, old, now);
+    if (images.length > 0)
+      return unknownError(images.length === 1 ? images[0]!.message : `[${images.map((e) => e.message).join(', ')}]`);
+    return allow();
   },
 };
