@@ -71,3 +71,30 @@ describe('controllers.project.quotas', () => {
     ]);
   });
 });
+
+describe('controllers.project stale settings', () => {
+  it("defaults to Gardener's values: 5 workers, 30 days minimum lifetime, 14 days grace, 90 days expiration, 12h", () => {
+    const { config } = parseComponentConfig(controllerManagerConfigSpec, HEADER);
+    expect(config.controllers.project).toEqual({
+      concurrentSyncs: 5,
+      minimumLifetimeDays: 30,
+      staleGracePeriodDays: 14,
+      staleExpirationTimeDays: 90,
+      staleSyncPeriod: '12h',
+    });
+  });
+
+  it('keeps configured values and rejects negative day counts', () => {
+    const { config } = parseComponentConfig(
+      controllerManagerConfigSpec,
+      `${HEADER}controllers:\n  project:\n    minimumLifetimeDays: 1\n    staleGracePeriodDays: 2\n    staleExpirationTimeDays: 3\n    staleSyncPeriod: 1m\n`,
+    );
+    expect(config.controllers.project).toMatchObject({
+      minimumLifetimeDays: 1,
+      staleGracePeriodDays: 2,
+      staleExpirationTimeDays: 3,
+      staleSyncPeriod: '1m',
+    });
+    expect(fieldErrors(`${HEADER}controllers:\n  project:\n    staleGracePeriodDays: -1\n`)).toHaveLength(1);
+  });
+});

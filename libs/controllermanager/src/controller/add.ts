@@ -12,6 +12,8 @@ import { addExtensionClusterRoleController } from './extensionclusterrole/add.js
 import { addManagedSeedSetController } from './managedseedset/add.js';
 import { addNamespacedCloudProfileController } from './namespacedcloudprofile/add.js';
 import { addProjectControllers } from './project/add.js';
+import { addProjectActivityController } from './project/activity/add.js';
+import { addProjectStaleController } from './project/stale/add.js';
 import { addProtectionController, type ProtectionName } from './protection/add.js';
 import { addSeedBackupBucketsCheckController } from './seed/backupbucketscheck/add.js';
 import { addSeedExtensionsCheckController } from './seed/extensionscheck/add.js';
@@ -148,6 +150,25 @@ export const controllerRegistry: readonly ControllerEntry[] = [
         cluster,
         concurrentSyncs: controllers.project.concurrentSyncs,
         quotas: controllers.project.quotas,
+      }),
+  },
+  {
+    name: 'project-activity',
+    enabled: (c) => c.project.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addProjectActivityController(mgr, { cluster, concurrentSyncs: controllers.project.concurrentSyncs }),
+  },
+  {
+    name: 'project-stale',
+    enabled: (c) => c.project.concurrentSyncs > 0,
+    add: (mgr, { cluster, controllers }) =>
+      addProjectStaleController(mgr, {
+        cluster,
+        concurrentSyncs: controllers.project.concurrentSyncs,
+        syncPeriodMs: ms(controllers.project.staleSyncPeriod, '12h'),
+        minimumLifetimeDays: controllers.project.minimumLifetimeDays,
+        staleGracePeriodDays: controllers.project.staleGracePeriodDays,
+        staleExpirationTimeDays: controllers.project.staleExpirationTimeDays,
       }),
   },
   protection('quota'),
