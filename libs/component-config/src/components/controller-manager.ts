@@ -72,7 +72,7 @@ const resourceQuotaTemplate = z.object({
     .optional(),
 });
 
-/** One project quota: the ResourceQuota `config` for the projects `projectSelector` selects (none when absent). */
+/** One project quota: the ResourceQuota `config` for the projects `projectSelector` selects (every one when absent). */
 const projectQuota = z.object({
   config: resourceQuotaTemplate.optional(),
   projectSelector: labelSelector.optional(),

@@ -161,12 +161,14 @@ const quota = (hard: Record<string, string>, projectSelector?: QuotaConfiguratio
   }) as QuotaConfiguration;
 
 describe('project ResourceQuota', () => {
-  it('takes the first configuration whose selector matches; an absent selector matches no project', () => {
+  it('takes the first configuration whose selector matches; an absent selector matches every project', () => {
     const p = project();
     p.metadata!.labels = { stage: 'dev' };
     const dev = quota({ 'count/secrets': '1' }, { matchLabels: { stage: 'dev' } });
     const all = quota({ 'count/secrets': '2' }, {});
-    expect(quotaConfigurationForProject([quota({ 'count/secrets': '0' }), dev, all], p)).toBe(dev);
+    const absent = quota({ 'count/secrets': '0' });
+    expect(quotaConfigurationForProject([absent, dev, all], p)).toBe(absent);
+    expect(quotaConfigurationForProject([dev, absent], p)).toBe(dev);
     expect(quotaConfigurationForProject([all, dev], p)).toBe(all);
     expect(quotaConfigurationForProject([quota({}, { matchLabels: { stage: 'prod' } })], p)).toBeUndefined();
     expect(quotaConfigurationForProject(undefined, p)).toBeUndefined();

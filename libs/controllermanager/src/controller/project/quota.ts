@@ -1,5 +1,6 @@
 // The ResourceQuota a Project's namespace gets (Gardener's project reconciler): the first `controllers.project.quotas`
-// entry whose `projectSelector` matches the project's labels (an absent selector matches no project, `{}` every one)
+// entry whose `projectSelector` matches the project's labels (an absent one is defaulted to `{}`, as Gardener's
+// configuration defaulting does: it matches every project)
 // is applied as the ResourceQuota `gardener`, controlled by the project. Merging with an existing quota: its labels
 // and annotations are kept with the configured ones laid over them; of `spec.hard`, only the configured resources
 // remain, and a resource the quota already limits keeps its current value (an operator's change wins over the config).
@@ -55,7 +56,7 @@ export function quotaConfigurationForProject(
   quotas: readonly QuotaConfiguration[] | undefined,
   project: Project,
 ): QuotaConfiguration | undefined {
-  return quotas?.find((q) => labelSelectorMatches(q.projectSelector, project.metadata?.labels ?? {}));
+  return quotas?.find((q) => labelSelectorMatches(q.projectSelector ?? {}, project.metadata?.labels ?? {}));
 }
 
 /** kube's MergeOwnerReferences: a reference with the same uid is replaced, a new one appended. */
