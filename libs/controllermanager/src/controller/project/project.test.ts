@@ -291,10 +291,9 @@ describe('ProjectReconciler', () => {
 
   it('creates no quota without a matching configuration', async () => {
     const garden = new FakeGarden(projectWith({}) as KubernetesObject);
-    await reconcilerFor(garden, [quota({ 'count/secrets': '1' })]).reconciler.reconcile(
-      { namespace: '', name: 'local' },
-      silentContext(),
-    );
+    await reconcilerFor(garden, [
+      quota({ 'count/secrets': '1' }, { matchLabels: { stage: 'prod' } }),
+    ]).reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
     await reconcilerFor(garden).reconciler.reconcile({ namespace: '', name: 'local' }, silentContext());
     expect(rq(garden)).toBeUndefined();
     expect(garden.find<Project>('Project', '', 'local')?.status?.phase).toBe('Ready');
