@@ -38,6 +38,8 @@ export interface OperatingSystemConfigReconcilerDeps {
   units: UnitManager;
   /** The Node of this machine (its hostname); until the kubelet registered it, no annotation is written. */
   nodeName: string;
+  /** How long until a Node not registered yet is looked for again; NodeRegistrationRequeueMs by default. */
+  nodeRegistrationRequeueMs?: number;
 }
 
 /** How long the reconciler waits before it looks for a Node that is not registered yet. */
@@ -82,7 +84,7 @@ export class OperatingSystemConfigReconciler {
     if (!node) {
       // Gardener's node-agent: the kubelet this OSC started registers the Node shortly; annotate it then.
       ctx.log.info({ node: nodeName }, 'Waiting for Node to get registered by kubelet, requeuing');
-      return { requeueAfter: NodeRegistrationRequeueMs };
+      return { requeueAfter: this.deps.nodeRegistrationRequeueMs ?? NodeRegistrationRequeueMs };
     }
     if (node.metadata?.annotations?.[NodeCloudConfigChecksumAnnotation] !== checksum) {
       await client.patch(
