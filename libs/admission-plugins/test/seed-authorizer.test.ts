@@ -1,21 +1,9 @@
 // The SeedAuthorizer as the authorization webhook of a test API server: gardenlets authenticated with static tokens
 // (`gardener.cloud:system:seed:<name>` in `gardener.cloud:system:seeds`) driven with the real kubectl.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  installCrds,
-  kubectl,
-  loadCrds,
-  runKubectl,
-  startTestCluster,
-  workspaceRoot,
-  type TestCluster,
-} from '@gardener-ts/testing';
-import { startTestGardenWebhooks, type TestGardenWebhooks } from '../src/testing.js';
-import { tokenKubeconfig } from './kubeconfig.js';
+import { kubectl, runKubectl, workspaceRoot } from '@gardener-ts/testing';
+import { startSeedGarden, type SeedGarden } from './kubeconfig.js';
 import { example } from './examples.js';
 
 const examples = join(workspaceRoot(), 'deploy/gardener/examples/local');
@@ -37,30 +25,14 @@ const shoot = (name: string, seed: string) =>
   });
 
 describe('SeedAuthorizer', () => {
-  let webhooks: TestGardenWebhooks;
-  let cluster: TestCluster;
+  let garden: SeedGarden;
   let admin: string;
   let seedA: string;
-  let tokenDir: string;
 
   beforeAll(async () => {
-    webhooks = await startTestGardenWebhooks();
-    tokenDir = await mkdtemp(join(tmpdir(), 'seed-tokens-'));
-    const tokenFile = join(tokenDir, 'tokens.csv');
-    await writeFile(
-      tokenFile,
-      'token-a,gardener.cloud:system:seed:a,uid-a,"gardener.cloud:system:seeds"\ntoken-b,gardener.cloud:system:seed:b,uid-b,"gardener.cloud:system:seeds"\n',
-    );
-    cluster = await startTestCluster({
-      tokenFile,
-      authorizationWebhook: { url: webhooks.authorizationWebhookUrl, caPem: webhooks.caPem },
-    });
-    admin = cluster.kubeconfigPath;
-    const kc = new KubeConfig();
-    kc.loadFromFile(admin);
-    await installCrds(kc, await loadCrds([join(workspaceRoot(), 'libs/api/crds')]));
-    await webhooks.connect(admin);
-    seedA = await tokenKubeconfig(admin, 'token-a', join(cluster.dir, 'seed-a.kubeconfig'));
+    garden = await startSeedGarden(['a', 'b']);
+    admin = garden.admin;
+    seedA = await garden.seedKubeconfig('a');
 
     for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml'])
       await kubectl(admin, ['apply', '-f', join(examples, file)]);
@@ -81,9 +53,7 @@ describe('SeedAuthorizer', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await webhooks?.stop();
-    await cluster?.stop();
-    await rm(tokenDir, { recursive: true, force: true });
+    await garden?.stop();
   });
 
   it('lets the gardenlet of seed a read and update the Shoots on seed a, and list Shoots', async () => {

@@ -4,23 +4,10 @@
 // `gardener.cloud:system:seeds`) driven with the real kubectl. The authorizer lets a gardenlet create Leases, CSRs and
 // Secrets of any name; the API server then refuses through SeedRestriction what does not belong to its seed.
 import { webcrypto } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  installCrds,
-  kubectl,
-  loadCrds,
-  runKubectl,
-  startTestCluster,
-  workspaceRoot,
-  type TestCluster,
-} from '@gardener-ts/testing';
-import { startTestGardenWebhooks, type TestGardenWebhooks } from '../src/testing.js';
-import { tokenKubeconfig } from './kubeconfig.js';
+import { kubectl, runKubectl } from '@gardener-ts/testing';
+import { startSeedGarden, type SeedGarden } from './kubeconfig.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -56,35 +43,20 @@ const lease = (namespace: string, name: string) =>
 const REFUSAL = 'admission webhook "seed-restriction.gardener.cloud" denied the request';
 
 describe('SeedRestriction on a live API server', () => {
-  let webhooks: TestGardenWebhooks;
-  let cluster: TestCluster;
+  let garden: SeedGarden;
   let admin: string;
   let seedA: string;
-  let tokenDir: string;
 
   beforeAll(async () => {
-    webhooks = await startTestGardenWebhooks();
-    tokenDir = await mkdtemp(join(tmpdir(), 'seed-restriction-tokens-'));
-    const tokenFile = join(tokenDir, 'tokens.csv');
-    await writeFile(tokenFile, 'token-a,gardener.cloud:system:seed:a,uid-a,"gardener.cloud:system:seeds"\n');
-    cluster = await startTestCluster({
-      tokenFile,
-      authorizationWebhook: { url: webhooks.authorizationWebhookUrl, caPem: webhooks.caPem },
-    });
-    admin = cluster.kubeconfigPath;
     // SeedRestriction reads ManagedSeeds, BackupBuckets and Shoots for Secrets.
-    const kc = new KubeConfig();
-    kc.loadFromFile(admin);
-    await installCrds(kc, await loadCrds([join(workspaceRoot(), 'libs/api/crds')]));
-    await webhooks.connect(admin);
-    seedA = await tokenKubeconfig(admin, 'token-a', join(cluster.dir, 'seed-a.kubeconfig'));
+    garden = await startSeedGarden(['a']);
+    admin = garden.admin;
+    seedA = await garden.seedKubeconfig('a');
     for (const ns of ['gardener-system-seed-lease', 'elsewhere']) await kubectl(admin, ['create', 'namespace', ns]);
   }, 120_000);
 
   afterAll(async () => {
-    await webhooks?.stop();
-    await cluster?.stop();
-    if (tokenDir) await rm(tokenDir, { recursive: true, force: true });
+    await garden?.stop();
   });
 
   it('registers SeedRestriction for Leases, CSRs, Secrets, ServiceAccounts and ClusterRoleBindings', async () => {
