@@ -22,6 +22,7 @@ import {
   workspaceRoot,
   type TestEnvironment,
 } from '@gardener-ts/testing';
+import { createManagedIssuerSecret } from './managed-issuer.js';
 
 const run = promisify(execFile);
 
@@ -97,23 +98,7 @@ describe('admission chart behind its Service', () => {
     for (const file of ['namespace.yaml', 'project.yaml']) await kubectl(kc, ['apply', '-f', join(examples, file)]);
     await kubectl(kc, ['create', 'secret', 'generic', 'local', '-n', 'garden-local']);
     // The managed service account issuer the example Shoot asks for, as Gardener's local setup configures it.
-    await kubectl(kc, [
-      'create',
-      'secret',
-      'generic',
-      'shoot-service-account-issuer',
-      '-n',
-      'garden',
-      '--from-literal=hostname=discovery.local.gardener.cloud',
-    ]);
-    await kubectl(kc, [
-      'label',
-      'secret',
-      'shoot-service-account-issuer',
-      '-n',
-      'garden',
-      'gardener.cloud/role=shoot-service-account-issuer',
-    ]);
+    await createManagedIssuerSecret(kc);
     await kubectl(kc, ['apply', '-f', join(examples, 'credentialsbinding.yaml')]);
     await kubectl(kc, ['apply', '-f', join(examples, 'shoot.yaml')]);
     expect(

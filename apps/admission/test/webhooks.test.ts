@@ -19,6 +19,7 @@ import {
   waitFor,
   type TestEnvironment,
 } from '@gardener-ts/testing';
+import { createManagedIssuerSecret } from './managed-issuer.js';
 
 describe('admission binary serving the garden', () => {
   let env: TestEnvironment;
@@ -88,23 +89,7 @@ describe('admission binary serving the garden', () => {
     await kubectl(kc, ['create', 'secret', 'generic', 'local', '-n', 'garden-local']);
     // The managed service account issuer the example Shoot asks for, as Gardener's local setup configures it.
     await runKubectl(kc, ['create', 'namespace', 'garden']);
-    await kubectl(kc, [
-      'create',
-      'secret',
-      'generic',
-      'shoot-service-account-issuer',
-      '-n',
-      'garden',
-      '--from-literal=hostname=discovery.local.gardener.cloud',
-    ]);
-    await kubectl(kc, [
-      'label',
-      'secret',
-      'shoot-service-account-issuer',
-      '-n',
-      'garden',
-      'gardener.cloud/role=shoot-service-account-issuer',
-    ]);
+    await createManagedIssuerSecret(kc);
     await kubectl(kc, ['apply', '-f', join(examples, 'credentialsbinding.yaml')]);
     await kubectl(kc, ['apply', '-f', join(examples, 'shoot.yaml')]);
     expect(
