@@ -3,7 +3,7 @@
 // `$USER_DATA_FILE` with `<<MACHINE_NAME>>` replaced by `$MACHINE_NAME`; gardener-node-agent runs inside it (see @gardener-ts/nodeagent's LocalMachine), and its
 // `/opt/bin/kubelet` is the substrate's kubelet: `gardener-local kubelet` from the workspace this bundle was built in
 // (`<workspace>/dist/apps/node-agent/machine.js` → `<workspace>/dist/tools/gardener-local/cli.js`; `$GARDENER_LOCAL_CLI`
-// overrides it). `/usr/sbin/sshd` (the OperatingSystemConfig's `sshd.service`) is the node SSH server of
+// overrides it), run with this program's own V8 flags. `/usr/sbin/sshd` (the OperatingSystemConfig's `sshd.service`) is the node SSH server of
 // @gardener-ts/providerlocal/ssh on the machine Pod's address (`$GARDENER_LOCAL_POD_IP`), which the shoot's bastion
 // reaches: port 22, or 2222 when the machine may not bind 22 (no root).
 import { readFile } from 'node:fs/promises';
@@ -23,7 +23,7 @@ const machine = new LocalMachine({
   nodeName,
   ...(process.env.MACHINE_NAME ? { machineName: process.env.MACHINE_NAME } : {}),
   log: log.child({ node: nodeName }),
-  kubelet: { node: process.execPath, cli },
+  kubelet: { node: process.execPath, nodeFlags: process.execArgv, cli },
   programs: machineSSHPrograms({
     log: log.child({ node: nodeName, unit: 'sshd.service' }),
     ...(process.env.GARDENER_LOCAL_POD_IP ? { host: process.env.GARDENER_LOCAL_POD_IP } : {}),

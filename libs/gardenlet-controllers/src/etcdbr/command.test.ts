@@ -66,7 +66,7 @@ describe('etcdbrctl flags', () => {
       DefaultBackupRestoreImage,
       'europe-docker.pkg.dev/gardener-project/public/gardener/etcdbrctl:v0.30.1',
     ]) {
-      const resolved = builtinImageMap({ workspace: '/ws', node: '/node' }).resolve(image);
+      const resolved = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(image);
       expect(resolved?.command).toEqual(['/node', '/ws/dist/tools/gardener-local/cli.js', 'etcdbrctl']);
     }
   });

@@ -229,6 +229,7 @@ describe('built-in image map', () => {
     const app = builtin.resolve('gardener-ts/gardenlet:v1.2.3')!;
     expect(programArgv(app, { args: ['--config', '/etc/cfg'] }, context())).toEqual([
       '/bin/node',
+      '--max-semi-space-size=1',
       '/ws/dist/apps/gardenlet/main.js',
       '--config',
       '/etc/cfg',
@@ -248,6 +249,7 @@ describe('built-in image map', () => {
     );
     expect(argv).toEqual([
       '/bin/node',
+      '--max-semi-space-size=1',
       '/ws/dist/tools/gardener-local/cli.js',
       'apiserver',
       '--data-dir',
@@ -287,6 +289,7 @@ describe('built-in image map', () => {
     );
     expect(argv).toEqual([
       '/bin/node',
+      '--max-semi-space-size=1',
       '/ws/dist/tools/gardener-local/cli.js',
       'apiserver',
       '--data-dir',
@@ -318,6 +321,7 @@ describe('built-in image map', () => {
     for (const ref of ['gardener-ts/machine:v0.1.0', 'local-skaffold/gardener-extension-provider-local/node:v1.0.0']) {
       expect(programArgv(builtin.resolve(ref)!, {}, context())).toEqual([
         '/bin/node',
+        '--max-semi-space-size=1',
         '/ws/dist/apps/node-agent/machine.js',
       ]);
     }
@@ -326,6 +330,7 @@ describe('built-in image map', () => {
   it("runs provider-local's bastion image as the bastion program bundled with provider-local", () => {
     expect(programArgv(builtin.resolve('gardener-ts/bastion:v0.1.0')!, { args: ['--port=22'] }, context())).toEqual([
       '/bin/node',
+      '--max-semi-space-size=1',
       '/ws/dist/apps/provider-local/bastion.js',
       '--port=22',
     ]);

@@ -46,7 +46,7 @@ const gardenerArgs = [
 describe('translateKubeControllerManagerArgs', () => {
   it("runs Gardener's shoot kube-controller-manager as `gardener-local controller-manager`, reporting the rest", () => {
     const ignored: string[] = [];
-    const image = builtinImageMap({ workspace: '/ws', node: '/node' }).resolve(
+    const image = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(
       'registry.k8s.io/kube-controller-manager:v1.33.0',
     )!;
     const argv = programArgv(
@@ -129,7 +129,7 @@ describe('translateKubeControllerManagerArgs', () => {
   });
 
   it('maps the hyperkube mirrors the same way', () => {
-    const map = builtinImageMap({ workspace: '/ws', node: '/node' });
+    const map = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] });
     for (const image of [
       'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-controller-manager:v1.33.0',
       'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-controller-manager:v1.31.1',

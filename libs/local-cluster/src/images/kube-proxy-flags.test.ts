@@ -5,7 +5,9 @@ import { programArgv } from './program.js';
 describe('translateKubeProxyArgs', () => {
   it("runs Gardener's shoot kube-proxy as `gardener-local proxy` publishing the node's Service table", () => {
     const ignored: string[] = [];
-    const image = builtinImageMap({ workspace: '/ws', node: '/node' }).resolve('registry.k8s.io/kube-proxy:v1.33.0')!;
+    const image = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(
+      'registry.k8s.io/kube-proxy:v1.33.0',
+    )!;
     // The container of Gardener's kube-proxy DaemonSet (pkg/component/kubernetes/proxy).
     const argv = programArgv(
       image,
@@ -28,7 +30,9 @@ describe('translateKubeProxyArgs', () => {
 
   it('drops what the local proxy has no counterpart for, and says so', () => {
     const ignored: string[] = [];
-    const image = builtinImageMap({ workspace: '/ws', node: '/node' }).resolve('registry.k8s.io/kube-proxy:v1.33.0')!;
+    const image = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(
+      'registry.k8s.io/kube-proxy:v1.33.0',
+    )!;
     const argv = programArgv(
       image,
       {

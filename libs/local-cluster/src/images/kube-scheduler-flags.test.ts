@@ -7,7 +7,7 @@ describe('translateKubeSchedulerArgs', () => {
   it("runs Gardener's shoot kube-scheduler as `gardener-local scheduler`, reporting the rest", () => {
     const ignored: string[] = [];
     const kubeconfig = '/var/run/secrets/gardener.cloud/shoot/generic-kubeconfig/kubeconfig';
-    const image = builtinImageMap({ workspace: '/ws', node: '/node' }).resolve(
+    const image = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(
       'registry.k8s.io/kube-scheduler:v1.33.0',
     )!;
     // The container Gardener's kube-scheduler Deployment of a shoot has (pkg/component/kubernetes/scheduler).
@@ -47,7 +47,7 @@ describe('translateKubeSchedulerArgs', () => {
   });
 
   it('maps the hyperkube mirrors and a bare kube-scheduler command the same way', () => {
-    const map = builtinImageMap({ workspace: '/ws', node: '/node' });
+    const map = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] });
     const image = map.resolve('europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-scheduler:v1.33.0')!;
     expect(
       programArgv(

@@ -67,9 +67,10 @@ describe('the kubelet bootstrap kubeconfig', () => {
 
 describe('/opt/bin/kubelet on a local machine', () => {
   it("runs gardener-local kubelet for the machine's root with the unit's arguments, the machine's ports and kube-proxy's Service table", () => {
-    const launch = localKubeletProgram({ node: '/usr/bin/node', cli: '/w/dist/tools/gardener-local/cli.js' }, () => ({
-      healthzPort: 31248,
-    }))(['--config=/var/lib/kubelet/config/kubelet', '--v=2'], {
+    const launch = localKubeletProgram(
+      { node: '/usr/bin/node', nodeFlags: ['--max-semi-space-size=1'], cli: '/w/dist/tools/gardener-local/cli.js' },
+      () => ({ healthzPort: 31248 }),
+    )(['--config=/var/lib/kubelet/config/kubelet', '--v=2'], {
       rootDir: '/machines/m0',
       unit: 'kubelet.service',
       env: {},
@@ -77,6 +78,7 @@ describe('/opt/bin/kubelet on a local machine', () => {
     expect(launch).toEqual({
       command: '/usr/bin/node',
       args: [
+        '--max-semi-space-size=1',
         '/w/dist/tools/gardener-local/cli.js',
         'kubelet',
         '--rootfs=/machines/m0',

@@ -35,6 +35,8 @@ export interface LocalKubeletCommand {
   node: string;
   /** `<workspace>/dist/tools/gardener-local/cli.js`. */
   cli: string;
+  /** V8 flags for the binary (the machine program passes its own, e.g. the image map's `--max-semi-space-size`). */
+  nodeFlags?: readonly string[];
 }
 
 /** The host ports a machine gives its kubelet: all machines of a host share its ports, so none may use kube's fixed ones. */
@@ -59,6 +61,7 @@ export function localKubeletProgram(command: LocalKubeletCommand, ports: () => L
   return (args, { rootDir }) => ({
     command: command.node,
     args: [
+      ...(command.nodeFlags ?? []),
       command.cli,
       'kubelet',
       `--rootfs=${rootDir}`,
