@@ -64,6 +64,12 @@ export interface Listers {
    * authorizer). Listers without it answer no.
    */
   authorize?(user: UserInfo, resource: AccessAttributes): Promise<boolean>;
+  /**
+   * Creates `object` with `dryRun=All`: the API server runs its admission (webhooks included) and stores nothing
+   * (gardener-apiserver's provider secret sanity check). Rejects with the API server's error when it would refuse
+   * the object. Listers without it cannot run such checks, and the checks are skipped.
+   */
+  createDryRun?(object: KubeObject): Promise<void>;
 }
 
 /** The resource attributes of an authorization question. */

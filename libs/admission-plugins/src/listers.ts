@@ -1,6 +1,6 @@
 // Listers over a cluster client (live reads, as gardener-apiserver's plugins fall back to for freshly written
 // objects) and over a fixed set of objects (for pure tests and dry runs).
-import { isNotFound, kind, type Client } from '@gardener-ts/controller-runtime';
+import { isNotFound, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { KubeObject, Listers } from './attributes.js';
 
 /** Listers reading through `client` (GET and LIST against the API server; SubjectAccessReviews for `authorize`). */
@@ -44,6 +44,10 @@ export function clientListers(client: Pick<Client, 'get' | 'list' | 'create'>): 
       } catch (err) {
         throw new Error(`listing ${kindName}${namespace ? ` in ${namespace}` : ''}`, { cause: err });
       }
+    },
+    // Not wrapped: the API server's refusal is the message callers report.
+    async createDryRun(object) {
+      await client.create(object as KubernetesObject, { dryRun: true });
     },
   };
 }

@@ -57,6 +57,7 @@ export async function startTestGardenWebhooks(options: TestAdmissionOptions = {}
     get: (...args) => (live ? live.get(...args) : Promise.reject(notConnected())),
     list: (...args) => (live ? live.list(...args) : Promise.reject(notConnected())),
     authorize: (...args) => (live?.authorize ? live.authorize(...args) : Promise.reject(notConnected())),
+    createDryRun: (...args) => (live?.createDryRun ? live.createDryRun(...args) : Promise.reject(notConnected())),
   };
   const plugins = selectPlugins({ disabled: options.disabledPlugins, enabled: options.enabledPlugins });
   const server = admissionWebhookServer({ listers, plugins, certDir, host: '127.0.0.1', port: 0 });

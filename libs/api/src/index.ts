@@ -54,3 +54,11 @@ export * from './field-selector.js';
 export * from './cidr.js';
 export * from './network-disjointedness.js';
 export * from './duration.js';
+
+// A NamespacedCloudProfile merged with its parent CloudProfile (its status, and what admission validates).
+export * from './cloudprofile-merge.js';
+
+// Machine image versions against a worker pool (kubelet constraint, CRI, architecture, capabilities), and the
+// Kubernetes versions that know a feature gate or admission plugin.
+export * from './machine-image-compatibility.js';
+export * from './kubernetes-feature-versions.js';

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
-import { ManagedSeedValidator } from './managed-seed.js';
 import { NamespaceDeletion } from './namespace-deletion.js';
 import { ShootDNS } from './shoot-dns.js';
 import type { KubeObject } from '../attributes.js';
@@ -146,32 +145,6 @@ describe('ShootDNS', () => {
     const unbound = example('local/shoot.yaml');
     unbound.spec.dns = { domain: 'other.local.gardener.cloud' };
     expect((await runChain([ShootDNS], request('UPDATE', wrong, unbound), listers)).allowed).toBe(false);
-  });
-});
-
-describe('ManagedSeed', () => {
-  const managedSeed = (name: string): KubeObject => ({
-    apiVersion: 'seedmanagement.gardener.cloud/v1alpha1',
-    kind: 'ManagedSeed',
-    metadata: { name, namespace: 'garden-local' },
-    spec: { shoot: { name: 'local' } },
-  });
-
-  it('registers an existing Shoot once', async () => {
-    const shoot = example('local/shoot.yaml');
-    const missing = await runChain([ManagedSeedValidator], request('CREATE', managedSeed('a')), staticListers([]));
-    expect(!missing.allowed && missing.message).toContain(
-      'spec.shoot.name: Invalid value: "local": shoot garden-local/local not found',
-    );
-    expect(
-      (await runChain([ManagedSeedValidator], request('CREATE', managedSeed('a')), staticListers([shoot]))).allowed,
-    ).toBe(true);
-    const twice = await runChain(
-      [ManagedSeedValidator],
-      request('CREATE', managedSeed('b')),
-      staticListers([shoot, managedSeed('a')]),
-    );
-    expect(!twice.allowed && twice.message).toContain('shoot is already registered as seed by ManagedSeed a');
   });
 });
 

@@ -25,6 +25,7 @@ import {
 import { ShootTolerationRestriction } from './shoot-toleration-restriction.js';
 import { ExtensionLabels } from './extension-labels.js';
 import { ProjectMutator, ProjectValidator } from './project.js';
+import { ProviderSecretLabels } from './provider-secret-labels.js';
 import { ResourceReferenceManager } from './resource-reference-manager.js';
 import { ManagedSeedShoot, ShootManagedSeed } from './seed-and-managed-seed.js';
 import { SeedMutator, SeedValidator } from './seed.js';
@@ -33,6 +34,7 @@ import { ShootMutator } from './shoot-mutator.js';
 import { ShootResourceReservation } from './shoot-resource-reservation.js';
 import { ShootValidator } from './shoot-validator.js';
 import { StrategyDefaulting, StrategyValidation } from './strategy.js';
+import { UpdateRestriction } from './update-restriction.js';
 import { AuthenticationConfigurationValidator } from './structured-authentication.js';
 import { AuthorizationConfigurationValidator } from './structured-authorization.js';
 
@@ -69,6 +71,13 @@ export { isUnrestricted, resourceSizeValidator, sizeLimitFor } from './resource-
 export { ShootTolerationRestriction, tolerationErrors } from './shoot-toleration-restriction.js';
 export { ExtensionLabels, extensionLabels, ExtensionLabelPrefix } from './extension-labels.js';
 export { ProjectMutator, ProjectValidator, withCreator } from './project.js';
+export {
+  providerTypesOf,
+  ProviderSecretLabels,
+  secretBindingTypes,
+  ShootProviderLabelPrefix,
+  withProviderLabels,
+} from './provider-secret-labels.js';
 export { ResourceReferenceManager } from './resource-reference-manager.js';
 export { ManagedSeedShoot, ShootManagedSeed, managedSeedShootUpdateErrors } from './seed-and-managed-seed.js';
 export {
@@ -106,6 +115,7 @@ export {
   cloudProfileReference,
 } from './shoot-validator.js';
 export { StrategyDefaulting, StrategyValidation } from './strategy.js';
+export { UpdateRestriction, UpdateRestrictionLabel, updateRestrictionRefusal } from './update-restriction.js';
 export {
   admitAuthenticationConfiguration,
   authenticationConfigMapName,
@@ -161,6 +171,9 @@ export const defaultPlugins: readonly AdmissionPlugin[] = [
   AuthenticationConfigurationValidator,
   AuthorizationConfigurationValidator,
   SeedRestriction,
+  // gardener-admission-controller's handlers served on paths of their own only (webhook/server.ts).
+  ProviderSecretLabels,
+  UpdateRestriction,
 ];
 
 /**

@@ -3,7 +3,28 @@
 // parent CloudProfile's spec: machine types may not overwrite the parent's, Kubernetes and machine image versions of
 // the parent may only get an expiration date (never one in the past on UPDATE, unless it was already in force), and
 // changing `.spec.kubernetes`, `.spec.machineImages`, `.spec.providerConfig` or raising limits needs a custom verb.
-import { FieldPath, forbidden, invalid, type FieldError } from '@gardener-ts/api';
+// Machine images the parent does not have are checked as a CloudProfile's, and the profile merged with its parent
+// (libs/api's `mergeCloudProfileSpec`, the controller-manager's status merge, as Gardener simulates it) must be a valid
+// CloudProfile spec.
+import {
+  FieldPath,
+  forbidden,
+  mergeCloudProfileSpec,
+  type CloudProfile,
+  type FieldError,
+  type NamespacedCloudProfile,
+} from '@gardener-ts/api';
+import {
+  capabilitiesOf,
+  invalidTime,
+  validateCloudProfileMachineImages,
+  validateMachineImages,
+  validateNamespacedCloudProfileStatus,
+  type CloudProfileSpecInput,
+  type SpecImage,
+} from './cloudprofile-spec-validation.js';
+
+export { goTime } from './cloudprofile-spec-validation.js';
 
 /** The parts of a (Namespaced)CloudProfile spec these rules read. */
 export interface ProfileSpec {
@@ -33,6 +54,7 @@ interface MachineImageVersion extends Version {
   cri?: unknown[];
   architectures?: string[];
   capabilitySets?: unknown[];
+  capabilityFlavors?: unknown[];
   kubeletVersionConstraint?: string;
 }
 
@@ -79,28 +101,6 @@ function sameTime(a: string | undefined, b: string | undefined): boolean {
 
 const isPast = (date: string | undefined, now: Date): boolean => date !== undefined && Date.parse(date) < now.getTime();
 
-/** Go's `time.Time.String()` of a timestamp (the API server's zone taken as UTC): `2024-12-31 23:59:59 +0000 UTC`. */
-export function goTime(date: string): string {
-  const t = new Date(Date.parse(date));
-  if (Number.isNaN(t.getTime())) return JSON.stringify(date);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  const nanos = t.getUTCMilliseconds() ? `.${pad(t.getUTCMilliseconds(), 3).replace(/0+$/, '')}` : '';
-  return (
-    `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ` +
-    `${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${nanos} +0000 UTC`
-  );
-}
-
-/**
- * field.Invalid with a `*metav1.Time` value, printed as kube's field.Error prints it: the time's `String()`, and a nil
- * pointer as the quoted string `"null"`.
- */
-function invalidTime(path: FieldPath, date: string | undefined, detail: string): FieldError {
-  const error = invalid(path, date ?? null, detail);
-  const value = date === undefined ? '"null"' : goTime(date);
-  return { ...error, message: `${path.toString()}: Invalid value: ${value}: ${detail}` };
-}
-
 /**
  * A machine type of the profile that the parent defines too, unless (on UPDATE) the profile had it already — the parent
  * may have added it since. Gardener answers 400 `NamespacedCloudProfile attempts to overwrite parent CloudProfile with
@@ -143,22 +143,27 @@ export function kubernetesOverrideError(
   return undefined;
 }
 
+// `capabilitySets` is the field's name in the Gardener version read, `capabilityFlavors` its name in our API types.
 const extendedVersionFields: [
-  'classification' | 'cri' | 'architectures' | 'capabilitySets' | 'kubeletVersionConstraint',
+  'classification' | 'cri' | 'architectures' | 'capabilitySets' | 'capabilityFlavors' | 'kubeletVersionConstraint',
   string,
 ][] = [
   ['classification', 'a classification'],
   ['cri', 'a cri'],
   ['architectures', 'an architecture'],
   ['capabilitySets', 'capabilities'],
+  ['capabilityFlavors', 'capabilities'],
   ['kubeletVersionConstraint', 'a kubelet version constraint'],
 ];
 
 /**
- * The field errors of machine image versions the profile takes from the parent: only their expiration date may be set
- * (and must be), not in the past on UPDATE unless the merged profile had that date already. An image or version that
- * the profile had before the parent added it keeps its fields but may not change them. New images and new versions
- * are not checked here (Gardener validates them as a CloudProfile's).
+ * The field errors of the profile's machine images. Versions it takes from the parent: only their expiration date may
+ * be set (and must be), not in the past on UPDATE unless the merged profile had that date already; an image or version
+ * that the profile had before the parent added it keeps its fields but may not change them. New versions of a parent
+ * image are left to the merged result (`mergedProfileErrors`). An image the parent does not have is validated as a
+ * CloudProfile's (Gardener's ValidateMachineImages and ValidateCloudProfileMachineImages on the image alone, whose
+ * path `spec.machineImages[i]` they index once more: `spec.machineImages[i][0].versions[0]...`, as in Gardener).
+ * Gardener aggregates the list, which drops repeated messages: use {@link aggregateErrors}.
  */
 export function machineImageOverrideErrors(
   spec: ProfileSpec,
@@ -170,10 +175,16 @@ export function machineImageOverrideErrors(
   const parentImages = new Map((parent.machineImages ?? []).map((m) => [m.name, m]));
   const image = (images: MachineImage[] | undefined, name: string) => images?.find((m) => m.name === name);
   const version = (m: MachineImage | undefined, v: string) => m?.versions?.find((x) => x.version === v);
+  const capabilities = capabilitiesOf(parent as CloudProfileSpecInput);
   (spec.machineImages ?? []).forEach((img, i) => {
     const parentImage = parentImages.get(img.name);
-    if (!parentImage) return;
     const path = FieldPath.root('spec', 'machineImages').index(i);
+    if (!parentImage) {
+      const own = [img as SpecImage];
+      errors.push(...validateMachineImages(own, capabilities, path, false));
+      errors.push(...validateCloudProfileMachineImages(own, capabilities, path));
+      return;
+    }
     const oldImage = old ? image(old.spec?.machineImages, img.name) : undefined;
     if (oldImage && (img.updateStrategy ?? '') !== (oldImage.updateStrategy ?? ''))
       errors.push(
@@ -226,6 +237,41 @@ export function machineImageOverrideErrors(
     });
   });
   return errors;
+}
+
+/**
+ * The message of an aggregated error list as kube's `ErrorList.ToAggregate().Error()` words it: repeated messages
+ * dropped, one message alone, more in brackets joined by `, `.
+ */
+export function aggregateErrors(errors: readonly FieldError[]): string {
+  const messages = [...new Set(errors.map((e) => e.message))];
+  return messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
+}
+
+/**
+ * The errors of the simulated `status.cloudProfileSpec`: the parent's spec merged with the profile's (libs/api's
+ * `mergeCloudProfileSpec`, which the controller-manager writes to the status) validated as Gardener's
+ * ValidateNamespacedCloudProfileStatus does.
+ */
+export function mergedProfileErrors(parent: ProfileSpec, spec: ProfileSpec): FieldError[] {
+  // The merge walks every image's versions; an image listed without any (a parent image extended by nothing) has none.
+  const namespaced = { ...spec, machineImages: spec.machineImages?.map((m) => ({ ...m, versions: m.versions ?? [] })) };
+  const merged = mergeCloudProfileSpec(
+    parent as unknown as CloudProfile['spec'],
+    namespaced as unknown as NamespacedCloudProfile['spec'],
+  );
+  return validateNamespacedCloudProfileStatus(
+    merged as unknown as CloudProfileSpecInput,
+    FieldPath.root('status.cloudProfileSpec'),
+  );
+}
+
+/**
+ * Gardener's refusal of an invalid merge result: `error while validating merged NamespacedCloudProfile: [...]`, the
+ * field errors printed as Go prints a list (`%+v`: joined by spaces, nothing dropped).
+ */
+export function mergedProfileMessage(errors: readonly FieldError[]): string {
+  return `error while validating merged NamespacedCloudProfile: [${errors.map((e) => e.message).join(' ')}]`;
 }
 
 /** A custom verb a change needs (CustomVerbAuthorizer) and the operation its refusal names. */

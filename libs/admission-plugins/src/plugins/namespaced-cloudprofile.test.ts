@@ -1,15 +1,25 @@
 // Tests of the NamespacedCloudProfileValidator: its pure rules (machine type overlap, expiration dates of Kubernetes
-// and machine image version overrides, custom verbs) and the plugin over Gardener's example manifests.
+// and machine image version overrides, own machine images, the merged result, custom verbs) and the plugin over
+// Gardener's example manifests (the parent defaulted, as the API server stores it).
 import { describe, expect, it } from 'vitest';
+import {
+  defaultCloudProfile,
+  defaultNamespacedCloudProfile,
+  type CloudProfile,
+  type NamespacedCloudProfile,
+} from '@gardener-ts/api';
 import { example, request } from '../../test/examples.js';
 import { staticListers } from '../listers.js';
 import { runChain } from '../chain.js';
 import type { AccessAttributes, KubeObject } from '../attributes.js';
 import { NamespacedCloudProfileValidator } from './namespaced-cloudprofile.js';
 import {
+  aggregateErrors,
   goTime,
   kubernetesOverrideError,
   machineImageOverrideErrors,
+  mergedProfileErrors,
+  mergedProfileMessage,
   neededVerbs,
   overwrittenMachineType,
   semanticEqual,
@@ -19,10 +29,17 @@ import {
 const now = new Date('2026-06-01T00:00:00Z');
 const future = '2099-01-01T00:00:00Z';
 const past = '2025-02-28T23:59:59Z';
-const parent = (): ProfileSpec => example('local/cloudprofile.yaml').spec;
+/** The local CloudProfile as the API server stores it (defaulted: update strategies, CRIs, architectures). */
+const parentProfile = () => defaultCloudProfile(example('local/cloudprofile.yaml') as CloudProfile);
+const parent = (): ProfileSpec => parentProfile().spec as unknown as ProfileSpec;
 
-/** Gardener's example/35-namespacedcloudprofile.yaml, its Kubernetes version one the local CloudProfile offers. */
-const gardenerExample = (): KubeObject => ({
+/**
+ * Gardener's example/35-namespacedcloudprofile.yaml, its Kubernetes version one the local CloudProfile offers,
+ * defaulted as the API server stores it (its machine type gets the architecture amd64, as Gardener's defaulter gives it).
+ */
+const gardenerExample = (): KubeObject =>
+  defaultNamespacedCloudProfile(rawGardenerExample() as NamespacedCloudProfile) as unknown as KubeObject;
+const rawGardenerExample = (): KubeObject => ({
   apiVersion: 'core.gardener.cloud/v1beta1',
   kind: 'NamespacedCloudProfile',
   metadata: { name: 'custom-cloudprofile-1', namespace: 'garden-local' },
@@ -152,6 +169,65 @@ describe('machineImageOverrideErrors', () => {
   });
 });
 
+describe('own machine images', () => {
+  const messages = (spec: ProfileSpec) => machineImageOverrideErrors(spec, parent(), undefined, now);
+
+  it("accepts Gardener's own example image and refuses invalid ones at Gardener's (doubly indexed) paths", () => {
+    expect(messages(gardenerExample().spec)).toEqual([]);
+    const spec = gardenerExample().spec;
+    delete spec.machineImages[1].updateStrategy;
+    spec.machineImages[1].versions[0].architectures = ['s390x'];
+    delete spec.machineImages[1].versions[0].cri;
+    const errors = messages(spec);
+    // ValidateMachineImages runs twice (alone and in ValidateCloudProfileMachineImages): the aggregate drops repeats.
+    expect(errors.map((e) => e.message).filter((m) => m.includes('s390x'))).toHaveLength(2);
+    expect(aggregateErrors(errors)).toBe(
+      '[spec.machineImages[1][0].versions[0].architectures[0]: Unsupported value: "s390x": supported values: "amd64", "arm64", ' +
+        'spec.machineImages[1][0].updateStrategy: Required value: must provide an update strategy, ' +
+        'spec.machineImages[1][0].versions[0].cri: Required value: must provide at least one supported container runtime]',
+    );
+    expect(aggregateErrors(errors.slice(0, 1))).toBe(errors[0]!.message);
+  });
+});
+
+describe('mergedProfileErrors', () => {
+  it("accepts Gardener's example merged with the local CloudProfile", () => {
+    expect(mergedProfileErrors(parent(), gardenerExample().spec)).toEqual([]);
+  });
+
+  it('refuses an expiration date on the latest Kubernetes version of the merge result', () => {
+    const errors = mergedProfileErrors(parent(), {
+      kubernetes: { versions: [{ version: '1.36.0', expirationDate: future }] },
+    });
+    expect(mergedProfileMessage(errors)).toBe(
+      "error while validating merged NamespacedCloudProfile: [status.cloudProfileSpec.kubernetes.versions[].expirationDate: Invalid value: 2099-01-01 00:00:00 +0000 UTC: expiration date of latest kubernetes version ('1.36.0') must not be set]",
+    );
+  });
+
+  it('validates new versions of parent images and own machine types as a CloudProfile does', () => {
+    const spec = gardenerExample().spec;
+    spec.machineImages[0].versions[0] = { version: '1.0.1-dev', classification: 'supported' };
+    spec.machineImages[0].versions.push({
+      version: '1.0.2',
+      classification: 'supported',
+      cri: [{ name: 'containerd' }],
+      architectures: ['amd64'],
+    });
+    delete spec.machineTypes[0].architecture;
+    expect(mergedProfileErrors(parent(), spec).map((e) => e.message)).toEqual([
+      'status.cloudProfileSpec.machineImages[0].versions[2].cri: Required value: must provide at least one supported container runtime',
+      'status.cloudProfileSpec.machineImages[0].versions[2]: Forbidden: unable to add version "1.0.1-dev" with classification "supported". Only one "supported" version is allowed per minor version',
+      'status.cloudProfileSpec.machineImages[0].versions[2].architectures: Required value: must provide at least one architecture',
+      'status.cloudProfileSpec.machineImages[0].versions[3]: Forbidden: unable to add version "1.0.2" with classification "supported". Only one "supported" version is allowed per minor version',
+      'status.cloudProfileSpec.machineTypes[1].architecture: Required value: must provide an architecture',
+    ]);
+  });
+
+  it('copes with a parent image listed without versions', () => {
+    expect(mergedProfileErrors(parent(), { machineImages: [{ name: 'local' }] })).toEqual([]);
+  });
+});
+
 describe('neededVerbs', () => {
   it('asks for a verb per changed field and for raised limits only', () => {
     const ex = gardenerExample().spec;
@@ -179,7 +255,7 @@ describe('neededVerbs', () => {
 });
 
 describe('NamespacedCloudProfileValidator', () => {
-  const cloudProfile = example('local/cloudprofile.yaml');
+  const cloudProfile = parentProfile() as unknown as KubeObject;
   const operator = async () => true;
   const run = (
     operation: 'CREATE' | 'UPDATE',
@@ -241,6 +317,24 @@ describe('NamespacedCloudProfileValidator', () => {
     expect(!decision.allowed && decision.message).toContain(
       'NamespacedCloudProfile attempts to overwrite parent CloudProfile with machineType: {"name":"local"',
     );
+  });
+
+  it('refuses an invalid own machine image and an invalid merge result as plain errors', async () => {
+    const own = gardenerExample();
+    delete own.spec.machineImages[1].updateStrategy;
+    expect(await run('CREATE', own)).toMatchObject({
+      allowed: false,
+      code: 500,
+      message: 'spec.machineImages[1][0].updateStrategy: Required value: must provide an update strategy',
+    });
+    const merged = gardenerExample();
+    delete merged.spec.machineTypes[0].architecture;
+    expect(await run('CREATE', merged)).toMatchObject({
+      allowed: false,
+      code: 500,
+      message:
+        'error while validating merged NamespacedCloudProfile: [status.cloudProfileSpec.machineTypes[1].architecture: Required value: must provide an architecture]',
+    });
   });
 
   it('refuses expired overrides on UPDATE as a plain error, unless unchanged', async () => {

@@ -1,14 +1,18 @@
 // NamespacedCloudProfileValidator (gardener-apiserver plugin/pkg/namespacedcloudprofile/validator): a
 // NamespacedCloudProfile needs its parent CloudProfile; it may not overwrite the parent's machine types, and the
-// parent's Kubernetes and machine image versions it lists may only get an expiration date (rules in
-// `namespaced-cloudprofile-rules.ts`). The custom verbs Gardener's CustomVerbAuthorizer asks for NamespacedCloudProfiles
+// parent's Kubernetes and machine image versions it lists may only get an expiration date, its own machine images must
+// be valid ones, and the profile merged with its parent must be a valid CloudProfile spec (rules in
+// `namespaced-cloudprofile-rules.ts`, the CloudProfile checks in `cloudprofile-spec-validation.ts`). The custom verbs Gardener's CustomVerbAuthorizer asks for NamespacedCloudProfiles
 // (`modify-spec-kubernetes`, `modify-spec-machineimages`, `modify-spec-providerconfig`, `raise-spec-limits`) are
 // checked here first.
 import { allow, badRequest, CORE, forbidden, isKind, unknownError, type AdmissionAttributes } from '../attributes.js';
 import type { AdmissionPlugin } from '../chain.js';
 import {
+  aggregateErrors,
   kubernetesOverrideError,
   machineImageOverrideErrors,
+  mergedProfileErrors,
+  mergedProfileMessage,
   neededVerbs,
   overwrittenMachineType,
   semanticEqual,
@@ -68,8 +72,9 @@ export const NamespacedCloudProfileValidator: AdmissionPlugin = {
     const kubernetes = kubernetesOverrideError(spec, parentSpec, old, now);
     if (kubernetes) return unknownError(kubernetes);
     const images = machineImageOverrideErrors(spec, parentSpec, old, now);
-    if (images.length > 0)
-      return unknownError(images.length === 1 ? images[0]!.message : `[${images.map((e) => e.message).join(', ')}]`);
+    if (images.length > 0) return unknownError(aggregateErrors(images));
+    const merged = mergedProfileErrors(parentSpec, spec);
+    if (merged.length > 0) return unknownError(mergedProfileMessage(merged));
     return allow();
   },
 };

@@ -1,7 +1,10 @@
 // The binding part of ResourceReferenceManager (gardener-apiserver plugin/pkg/global/resourcereferencemanager,
-// ensureBindingReferences): on every CREATE and UPDATE of a SecretBinding or CredentialsBinding the requesting user
-// must be allowed to read (`get`, a SubjectAccessReview) the credentials — a Secret, or for a CredentialsBinding a
-// Secret or WorkloadIdentity — and each Quota it names; those must exist; and at most one Quota per scope (project,
+// ensureBindingReferences): on every CREATE and UPDATE of a SecretBinding or CredentialsBinding the Shoots of its
+// namespace that use it must have one of its provider types; the requesting user must be allowed to read (`get`, a
+// SubjectAccessReview) the credentials — a Secret, or for a CredentialsBinding a Secret or WorkloadIdentity — and each
+// Quota it names; those must exist; a Secret must pass the provider secret sanity check (a dry-run create of a copy
+// labelled `provider.shoot.gardener.cloud/<type>` per provider type, so that the provider extensions' secret webhooks
+// judge it), a WorkloadIdentity must target the binding's provider type; and at most one Quota per scope (project,
 // credentials) may be named.
 import {
   allow,
@@ -12,6 +15,7 @@ import {
   type KubeObject,
   type Listers,
 } from '../attributes.js';
+import { secretBindingTypes, ShootProviderLabelPrefix } from './provider-secret-labels.js';
 import { notFoundText } from './resource-reference-shoot.js';
 
 const SECURITY_V1ALPHA1 = 'security.gardener.cloud/v1alpha1';
@@ -66,17 +70,101 @@ async function mayRead(a: AdmissionAttributes, listers: Listers, resource: Acces
   return listers.authorize !== undefined && (await listers.authorize(a.userInfo, resource));
 }
 
+/** The provider types of a SecretBinding (comma-separated, none without a provider) or CredentialsBinding. */
+export function bindingProviderTypes(kind: string, binding: KubeObject): string[] {
+  return kind === 'SecretBinding' ? secretBindingTypes(binding) : [String(binding.provider?.type ?? '')];
+}
+
+/** Go's `%+v` of a string slice: `[a b]`. */
+const goList = (values: readonly string[]) => `[${values.join(' ')}]`;
+
+/**
+ * The first Shoot of the binding's namespace that uses the binding but none of its provider types, as Gardener words
+ * it; undefined when there is none.
+ */
+export function shootProviderMismatch(
+  kind: string,
+  binding: KubeObject,
+  types: readonly string[],
+  shoots: readonly KubeObject[],
+): string | undefined {
+  const field = kind === 'SecretBinding' ? 'secretBindingName' : 'credentialsBindingName';
+  const name = binding.metadata?.name;
+  for (const shoot of shoots) {
+    if (shoot.spec?.[field] !== name) continue;
+    const type = String(shoot.spec?.provider?.type ?? '');
+    if (!types.includes(type))
+      return `${kind} is referenced by shoot "${shoot.metadata?.name ?? ''}", but provider types (${goList(types)}) do not match with the shoot provider type "${type}"`;
+  }
+  return undefined;
+}
+
+/**
+ * The copy of `secret` Gardener's sanity check creates with dry run for `providerType`: a generated name after the
+ * Secret's, its annotations, type and data, its labels plus `provider.shoot.gardener.cloud/<type>=true`.
+ */
+export function sanityCheckSecret(secret: KubeObject, providerType: string): KubeObject {
+  const { name, namespace, annotations, labels } = secret.metadata ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      generateName: name,
+      namespace,
+      ...(annotations ? { annotations } : {}),
+      labels: { ...labels, [ShootProviderLabelPrefix + providerType]: 'true' },
+    },
+    ...(secret.type !== undefined ? { type: secret.type } : {}),
+    ...(secret.data !== undefined ? { data: secret.data } : {}),
+  };
+}
+
+/** Gardener's provider secret sanity check: the first provider type whose labelled copy the API server refuses. */
+async function sanityCheckProviderSecret(
+  listers: Listers,
+  secret: KubeObject,
+  types: readonly string[],
+): Promise<string | undefined> {
+  if (!listers.createDryRun) return undefined;
+  for (const type of types) {
+    try {
+      await listers.createDryRun(sanityCheckSecret(secret, type));
+    } catch (err) {
+      return `${type} provider secret sanity check failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return undefined;
+}
+
 /** Why the binding of the request may not be stored, or undefined. */
 export async function bindingReferenceError(a: AdmissionAttributes, listers: Listers): Promise<string | undefined> {
   const kind = a.kind.kind;
   const binding = a.object!;
   const credentials = bindingCredentials(kind, binding);
   if (typeof credentials === 'string') return credentials;
+  const types = bindingProviderTypes(kind, binding);
+  const bindingNamespace = a.namespace ?? binding.metadata?.namespace;
+  const mismatch = shootProviderMismatch(
+    kind,
+    binding,
+    types,
+    await listers.list('core.gardener.cloud/v1beta1', 'Shoot', bindingNamespace),
+  );
+  if (mismatch) return mismatch;
+
   const { group, resource, name, namespace } = credentials;
   if (!(await mayRead(a, listers, { verb: 'get', group, resource, name, ...(namespace ? { namespace } : {}) })))
     return `${kind} cannot reference a ${credentials.kind} you are not allowed to read`;
-  if (!(await listers.get(credentials.apiVersion, credentials.kind, name, namespace)))
-    return notFoundText(resource, group, name);
+  const target = await listers.get(credentials.apiVersion, credentials.kind, name, namespace);
+  if (!target) return notFoundText(resource, group, name);
+  if (credentials.kind === 'Secret') {
+    const failed = await sanityCheckProviderSecret(listers, target, types);
+    if (failed) return failed;
+  } else {
+    const targetType = String(target.spec?.targetSystem?.type ?? '');
+    if (!types.includes(targetType))
+      return `CredentialsBinding provider type (${goList(types)}) does not match with WorkloadIdentity provider type ${targetType}`;
+  }
 
   const counts = { project: 0, credentials: 0 };
   for (const ref of (binding.quotas ?? []) as { name?: string; namespace?: string }[]) {

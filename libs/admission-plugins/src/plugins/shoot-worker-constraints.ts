@@ -4,7 +4,15 @@
 // type's single `architecture` capability) and available in every zone of
 // the pool (a region's zones list `unavailableMachineTypes`/`unavailableVolumeTypes`); the machine image version must
 // offer the pool's CRI and each of its container runtimes (`cri` of the profile's image version).
-import { invalid, notSupported, type corev1beta1, type FieldError, type FieldPath, type Shoot } from '@gardener-ts/api';
+import {
+  invalid,
+  notSupported,
+  offeredCRIs,
+  type corev1beta1,
+  type FieldError,
+  type FieldPath,
+  type Shoot,
+} from '@gardener-ts/api';
 import { machineTypeArchitecture } from './shoot-worker-machine.js';
 
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
@@ -123,7 +131,7 @@ export function validateContainerRuntimeInterface(
     return [];
   const version = machineImages.find((m) => m.name === image.name)?.versions.find((v) => v.version === image.version);
   if (!version) return [];
-  const offered = version.cri?.length ? version.cri : [{ name: 'containerd' as const }];
+  const offered = offeredCRIs(version);
   const reference = `${image.name}@${image.version}`;
   const criPath = path.child('cri');
   const found = offered.find((c) => c.name === cri.name);

@@ -7,6 +7,7 @@
 // volume type's `minSize`), and the kubelet's reservations (`kubeReserved` + `systemReserved` CPU and memory must stay below the
 // machine type's capacity).
 import {
+  capabilitiesSupportedByImageFlavors,
   invalid,
   Quantity,
   tryParseQuantity,
@@ -16,94 +17,23 @@ import {
   type Shoot,
 } from '@gardener-ts/api';
 
+// The capability and architecture helpers live in libs/api (the shoot maintenance filters machine images with them).
+export {
+  ArchitectureCapability,
+  areCapabilitiesCompatible,
+  capabilitiesSupportedByImageFlavors,
+  capabilitiesWithDefaults,
+  imageFlavorsWithDefaults,
+  imageVersionArchitectures,
+  machineTypeArchitecture,
+  type Capabilities,
+  type CapabilityDefinition,
+} from '@gardener-ts/api';
+
 type CloudProfileSpec = corev1beta1.CloudProfileSpec;
-type MachineImageVersion = CloudProfileSpec['machineImages'][number]['versions'][number];
 type MachineType = CloudProfileSpec['machineTypes'][number];
 type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
 type KubeletConfig = NonNullable<Shoot['spec']['kubernetes']['kubelet']>;
-
-/** Capability name → values (a machine type's `capabilities`, one entry of an image version's `capabilityFlavors`). */
-export type Capabilities = Readonly<Record<string, readonly string[]>>;
-/** One entry of the CloudProfile's `spec.machineCapabilities`. */
-export interface CapabilityDefinition {
-  name: string;
-  values: readonly string[];
-}
-
-/** Gardener's capability name of the CPU architecture. */
-export const ArchitectureCapability = 'architecture';
-
-/**
- * The capabilities with the profile's defaults applied (Gardener's GetCapabilitiesWithAppliedDefaults): every defined
- * capability the set leaves out (or leaves empty) takes all values of its definition.
- */
-export function capabilitiesWithDefaults(
-  capabilities: Capabilities | undefined,
-  definitions: readonly CapabilityDefinition[],
-): Record<string, string[]> {
-  const result: Record<string, string[]> = {};
-  for (const definition of definitions) {
-    const own = capabilities?.[definition.name];
-    result[definition.name] = [...(own?.length ? own : definition.values)];
-  }
-  return result;
-}
-
-/** Whether two capability sets share at least one value of every defined capability (AreCapabilitiesCompatible). */
-export function areCapabilitiesCompatible(
-  a: Capabilities | undefined,
-  b: Capabilities | undefined,
-  definitions: readonly CapabilityDefinition[],
-): boolean {
-  const left = capabilitiesWithDefaults(a, definitions);
-  const right = capabilitiesWithDefaults(b, definitions);
-  return definitions.every((d) => left[d.name]!.some((value) => right[d.name]!.includes(value)));
-}
-
-/** An image version's flavors with defaults applied; a version without flavors has the one flavor of all defaults. */
-export function imageFlavorsWithDefaults(
-  flavors: readonly Capabilities[] | undefined,
-  definitions: readonly CapabilityDefinition[],
-): Record<string, string[]>[] {
-  const list = flavors?.length ? flavors : [{}];
-  return list.map((flavor) => capabilitiesWithDefaults(flavor, definitions));
-}
-
-/** Whether one of the image version's flavors fits the machine type's capabilities. */
-export function capabilitiesSupportedByImageFlavors(
-  machineCapabilities: Capabilities | undefined,
-  flavors: readonly Capabilities[] | undefined,
-  definitions: readonly CapabilityDefinition[],
-): boolean {
-  return imageFlavorsWithDefaults(flavors, definitions).some((flavor) =>
-    areCapabilitiesCompatible(machineCapabilities, flavor, definitions),
-  );
-}
-
-/**
- * The architectures an image version offers: with machine capabilities defined, those of its (defaulted) flavors;
- * without, its `architectures` (CloudProfile defaulting: `[amd64]`).
- */
-export function imageVersionArchitectures(
-  version: MachineImageVersion,
-  definitions: readonly CapabilityDefinition[] | undefined,
-): string[] {
-  if (!definitions?.length) return version.architectures ?? ['amd64'];
-  const architectures = imageFlavorsWithDefaults(version.capabilityFlavors, definitions).flatMap(
-    (flavor) => flavor[ArchitectureCapability] ?? [],
-  );
-  return architectures.length > 0 ? [...new Set(architectures)] : (version.architectures ?? ['amd64']);
-}
-
-/**
- * The CPU architecture of a machine type (Gardener's MachineType.GetArchitecture): the `architecture` capability when
- * it names exactly one value, else the type's `architecture` field (CloudProfile defaulting: amd64).
- */
-export function machineTypeArchitecture(machineType: Pick<MachineType, 'architecture' | 'capabilities'>): string {
-  const fromCapabilities = machineType.capabilities?.[ArchitectureCapability];
-  if (fromCapabilities?.length === 1) return fromCapabilities[0]!;
-  return machineType.architecture ?? 'amd64';
-}
 
 const sameImage = (a: Worker['machine']['image'], b: Worker['machine']['image']) =>
   a?.name === b?.name && a?.version === b?.version;

@@ -2,32 +2,22 @@
 // ShootValidator (plugin/pkg/shoot/validator: a pool's `kubernetes.version` must be offered by the profile, and the
 // kubelet version of a pool must satisfy its machine image version's `kubeletVersionConstraint`). The skew against the
 // control plane is libs/api's Shoot validation (validateWorkerVersionSkew).
-import semver from 'semver';
-import { FieldPath, invalid, notSupported, type corev1beta1, type FieldError, type Shoot } from '@gardener-ts/api';
+import {
+  FieldPath,
+  invalid,
+  notSupported,
+  satisfiesKubeletVersionConstraint,
+  type corev1beta1,
+  type FieldError,
+  type Shoot,
+} from '@gardener-ts/api';
+
+// The kubelet constraint check lives in libs/api (the shoot maintenance filters machine images with it).
+export { kubeletVersionRange, satisfiesKubeletVersionConstraint } from '@gardener-ts/api';
 
 type ExpirableVersion = corev1beta1.ExpirableVersion;
 type MachineImages = corev1beta1.CloudProfileSpec['machineImages'];
 type Worker = NonNullable<Shoot['spec']['provider']['workers']>[number];
-
-/**
- * A Masterminds/semver constraint (Gardener's syntax: `>= 1.26, < 1.30`, `~> 1.27`, `=> 1.26`, `||` alternatives)
- * as an npm semver range; `undefined` when it is not one.
- */
-export function kubeletVersionRange(constraint: string): string | undefined {
-  const range = constraint.replace(/,/g, ' ').replace(/=>/g, '>=').replace(/=</g, '<=').replace(/~>/g, '~');
-  return semver.validRange(range) ?? undefined;
-}
-
-/**
- * Whether `version` satisfies the machine image version's `kubeletVersionConstraint`; `undefined` when the version
- * or the constraint cannot be parsed (the validations of the Shoot and the CloudProfile report those).
- */
-export function satisfiesKubeletVersionConstraint(version: string, constraint: string): boolean | undefined {
-  const range = kubeletVersionRange(constraint);
-  const parsed = semver.parse(version, { loose: true });
-  if (range === undefined || !parsed) return undefined;
-  return semver.satisfies(parsed, range);
-}
 
 /** The kubelet version of a worker pool: its own `kubernetes.version`, else the control plane's. */
 export const kubeletVersionOf = (shoot: Shoot, worker: Worker): string | undefined =>

@@ -15,6 +15,10 @@ export const WebhookPaths = {
   seedRestriction: '/webhooks/admission/seedrestriction',
   /** The SeedAuthorizer's SubjectAccessReview endpoint (the API server's authorization webhook). */
   seedAuthorizer: '/webhooks/auth/seed',
+  /** The provider secret labels handler alone (gardener-admission-controller's path). */
+  providerSecretLabels: '/webhooks/sync-provider-secret-labels',
+  /** The update restriction handler alone (gardener-admission-controller's path). */
+  updateRestriction: '/webhooks/update-restriction',
 } as const;
 
 /** The API groups whose resources go through the chain. */
@@ -105,6 +109,26 @@ export function admissionWebhookConfigurations(target: ClientTarget, caBundle: s
           timeoutSeconds: 10,
           reinvocationPolicy: 'Never',
         },
+        {
+          // Gardener's provider secret labels handler: Secrets and InternalSecrets of project namespaces get the
+          // provider type labels of the bindings referencing them.
+          name: 'sync-provider-secret-labels.gardener.cloud',
+          path: WebhookPaths.providerSecretLabels,
+          rules: [
+            { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] },
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: ['core.gardener.cloud'],
+              apiVersions: ['v1beta1'],
+              resources: ['internalsecrets'],
+            },
+          ],
+          namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'project' } },
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          timeoutSeconds: 10,
+          reinvocationPolicy: 'Never',
+        },
       ],
     }),
     webhookConfiguration({
@@ -183,6 +207,24 @@ export function admissionWebhookConfigurations(target: ClientTarget, caBundle: s
             },
           ],
           namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'project' } },
+          failurePolicy: 'Fail',
+          sideEffects: 'None',
+          timeoutSeconds: 10,
+        },
+        {
+          // Gardener's update restriction handler: Secrets and ConfigMaps labelled
+          // gardener.cloud/update-restriction=true are written by gardenlets only.
+          name: 'update-restriction.gardener.cloud',
+          path: WebhookPaths.updateRestriction,
+          rules: [
+            {
+              operations: ['CREATE', 'UPDATE', 'DELETE'],
+              apiGroups: [''],
+              apiVersions: ['v1'],
+              resources: ['secrets', 'configmaps'],
+            },
+          ],
+          objectSelector: { matchLabels: { 'gardener.cloud/update-restriction': 'true' } },
           failurePolicy: 'Fail',
           sideEffects: 'None',
           timeoutSeconds: 10,

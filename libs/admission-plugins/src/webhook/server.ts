@@ -1,6 +1,6 @@
-// The admission webhook server: the chain's mutating and validating phases, SeedRestriction on its own path and the
-// SeedAuthorizer's SubjectAccessReview endpoint, served over TLS on the controller-runtime webhook server, reading other objects
-// through the given listers.
+// The admission webhook server: the chain's mutating and validating phases, SeedRestriction, the provider secret labels
+// and the update restriction handlers on their own paths and the SeedAuthorizer's SubjectAccessReview endpoint, served
+// over TLS on the controller-runtime webhook server, reading other objects through the given listers.
 import type { Registry } from 'prom-client';
 import { WebhookServer } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
@@ -24,6 +24,9 @@ export interface AdmissionWebhookServerOptions {
   metrics?: Registry;
 }
 
+/** Plugins served on their own path only, never in the chain's two webhooks. */
+const OWN_PATH_PLUGINS: readonly string[] = ['ProviderSecretLabels', 'UpdateRestriction'];
+
 /** A webhook server (not yet started) serving the admission chain at `WebhookPaths`. */
 export function admissionWebhookServer(options: AdmissionWebhookServerOptions): WebhookServer {
   const plugins = options.plugins ?? defaultPlugins;
@@ -34,8 +37,13 @@ export function admissionWebhookServer(options: AdmissionWebhookServerOptions): 
     log: options.log,
     metrics: options.metrics,
   });
-  server.mutating(WebhookPaths.mutating, mutatingHandler(plugins, options.listers));
-  server.validating(WebhookPaths.validating, validatingHandler(plugins, options.listers));
+  // gardener-admission-controller's handlers with a webhook of their own (Gardener's selectors) run only there.
+  const chain = plugins.filter((p) => !OWN_PATH_PLUGINS.includes(p.name));
+  server.mutating(WebhookPaths.mutating, mutatingHandler(chain, options.listers));
+  server.validating(WebhookPaths.validating, validatingHandler(chain, options.listers));
+  const alone = (name: string) => plugins.filter((p) => p.name === name);
+  server.mutating(WebhookPaths.providerSecretLabels, mutatingHandler(alone('ProviderSecretLabels'), options.listers));
+  server.validating(WebhookPaths.updateRestriction, validatingHandler(alone('UpdateRestriction'), options.listers));
   // SeedRestriction alone for the core kinds seed clients create (a plugin left out of the chain is left out here too).
   const seedRestriction = plugins.filter((p) => p.name === 'SeedRestriction');
   server.validating(WebhookPaths.seedRestriction, validatingHandler(seedRestriction, options.listers));

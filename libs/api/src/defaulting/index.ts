@@ -1,6 +1,6 @@
 export { defaultShoot, maintenanceWindowFor } from './shoot.js';
 export { defaultSeed } from './seed.js';
-export { defaultCloudProfile } from './cloudprofile.js';
+export { defaultCloudProfile, defaultNamespacedCloudProfile } from './cloudprofile.js';
 export { defaultControllerRegistration } from './controller.js';
 export {
   defaultProject,

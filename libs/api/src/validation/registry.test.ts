@@ -61,3 +61,35 @@ describe('defaultObject', () => {
     expect(defaultObject(exampleShoot()).status).toBeUndefined();
   });
 });
+
+describe('defaultObject of a NamespacedCloudProfile (Gardener example/35-namespacedcloudprofile.yaml)', () => {
+  const example = (): KubeObject =>
+    parseManifests(
+      [
+        'apiVersion: core.gardener.cloud/v1beta1',
+        'kind: NamespacedCloudProfile',
+        'metadata: {name: custom-cloudprofile-1, namespace: garden-local}',
+        'spec:',
+        '  parent: {kind: CloudProfile, name: local}',
+        '  machineTypes: [{name: local-large, cpu: "4", gpu: "0", memory: 16Gi}]',
+        '  volumeTypes: [{name: fast, class: ssd}]',
+        '  machineImages: [{name: local, versions: [{version: 1.0.0, expirationDate: "2024-12-31T23:59:59Z"}]}]',
+      ].join('\n'),
+      'ncp.yaml',
+    )[0] as KubeObject;
+
+  it("gives its machine types the architecture amd64 and usable, its volume types usable, as Gardener's defaulter", () => {
+    const spec = (defaultObject(example()) as KubeObject & { spec: Record<string, unknown[]> }).spec;
+    expect(spec.machineTypes).toEqual([
+      { name: 'local-large', cpu: '4', gpu: '0', memory: '16Gi', architecture: 'amd64', usable: true },
+    ]);
+    expect(spec.volumeTypes).toEqual([{ name: 'fast', class: 'ssd', usable: true }]);
+  });
+
+  it('leaves its machine images alone: they only extend the parent’s (no CRI, architecture or update strategy)', () => {
+    const spec = (defaultObject(example()) as KubeObject & { spec: Record<string, unknown[]> }).spec;
+    expect(spec.machineImages).toEqual([
+      { name: 'local', versions: [{ version: '1.0.0', expirationDate: '2024-12-31T23:59:59Z' }] },
+    ]);
+  });
+});

@@ -21,6 +21,7 @@ import { ClusterOpenIDConnectPresetKind, OpenIDConnectPresetKind } from '../sett
 import { defaultClusterOpenIDConnectPreset, defaultOpenIDConnectPreset } from '../defaulting/settings.js';
 import {
   defaultCloudProfile,
+  defaultNamespacedCloudProfile,
   defaultControllerRegistration,
   defaultManagedSeed,
   defaultProject,
@@ -86,6 +87,7 @@ const defaulters = new Map<string, Defaulter>([
   [key(ShootKind), defaultShoot],
   [key(SeedKind), defaultSeed],
   [key(CloudProfileKind), defaultCloudProfile],
+  [key(NamespacedCloudProfileKind), defaultNamespacedCloudProfile],
   [key(ProjectKind), defaultProject],
   [key(SecretBindingKind), defaultSecretBinding],
   [key(ControllerRegistrationKind), defaultControllerRegistration],

@@ -1,5 +1,6 @@
 // Registers the ControllerRegistration controllers (Gardener's pkg/controllermanager/controller/controllerregistration):
-// the seed reconciler that creates and deletes ControllerInstallations, and the finalizers on Seeds and registrations.
+// the seed and self-hosted shoot reconcilers that create and delete ControllerInstallations (`shoot/add.ts`), and the
+// finalizers on Seeds, Shoots and registrations.
 import { isDeepStrictEqual } from 'node:util';
 import {
   Labels,
@@ -33,6 +34,7 @@ import {
   RoleInternalDomain,
   seedOfNamespace,
 } from './seed/reconciler.js';
+import { addControllerInstallationShootControllers } from './shoot/add.js';
 
 /** Names in logs and metrics (Gardener's). */
 export const SeedControllerName = 'controllerregistration-seed';
@@ -100,7 +102,7 @@ export const isSeedDomainSecret: Predicate<Secret> = (e) => {
 /** A Secret in `seed-<name>` enqueues that seed. */
 export const mapSeedNamespaceToSeed = (secret: Secret): Request[] => named(seedOfNamespace(secret.metadata?.namespace));
 
-/** Adds the three controllers to `mgr` on its garden cluster. */
+/** Adds the controllers to `mgr` on its garden cluster. */
 export function addControllerRegistrationControllers(
   mgr: Manager,
   deps: { cluster: string; concurrentSyncs: number; gardenNamespace: string },
@@ -141,5 +143,10 @@ export function addControllerRegistrationControllers(
     .withOptions({ maxConcurrentReconciles: deps.concurrentSyncs })
     .complete(new InstallationFinalizerReconciler(garden.client, ControllerRegistrationKind, referencesRegistration));
 
-  return [seedController, seedFinalizer, registrationFinalizer];
+  return [
+    seedController,
+    seedFinalizer,
+    registrationFinalizer,
+    ...addControllerInstallationShootControllers(mgr, { cluster: deps.cluster, concurrentSyncs: deps.concurrentSyncs }),
+  ];
 }

@@ -6,6 +6,10 @@
 // does not implement): replicas whose objects are not at the set's template revision and whose ordinal is at least
 // `spec.updateStrategy.rollingUpdate.partition` are updated in place one at a time, highest ordinal first, each only
 // after the previously updated one's Shoot is reconciled, its ManagedSeed registered, its Seed ready and Shoot healthy.
+// With the templates of the revisions (`revision.ts`), replicas below the partition are made from the current
+// revision, and an update patches exactly what changed between the replica's revision and the update revision.
+import { isDeepStrictEqual } from 'node:util';
+import { applyMergePatch } from '@gardener-ts/controller-runtime';
 import {
   comparePriority,
   isDeletable,
@@ -21,12 +25,15 @@ import {
   replicaRevision,
   replicaStatus,
   ReplicaStatus,
+  RevisionLabel,
   shootHealth,
   shootReconcileFailed,
   shootReconcileSucceeded,
   templateRevision,
   type Replica,
+  type TemplateRevision,
 } from './replica.js';
+import { mergePatchBetween, templatesOf, type RevisionTemplates } from './revision.js';
 import type { ManagedSeed } from '../../kinds.js';
 import type { Shoot } from '@gardener-ts/api';
 import { PendingReplicaReason, type ManagedSeedSet, type ManagedSeedSetStatus, type PendingReplica } from './types.js';
@@ -38,13 +45,29 @@ export type ReplicaAction =
   | { readonly type: 'deleteShoot'; readonly replica: Replica }
   | { readonly type: 'deleteManagedSeed'; readonly replica: Replica }
   | { readonly type: 'retryShoot'; readonly replica: Replica }
-  /** Brings the replica's Shoot (and ManagedSeed, when it exists) to the templates: labels, annotations and spec. */
+  /**
+   * Brings the replica's Shoot (and ManagedSeed, when it exists) to the update revision: `shoot`/`managedSeed` are the
+   * objects the revision makes, the patches the JSON merge patches of their labels, annotations and spec to send.
+   */
   | {
       readonly type: 'updateReplica';
       readonly replica: Replica;
       readonly shoot: Shoot;
       readonly managedSeed?: ManagedSeed;
+      readonly shootPatch: Record<string, unknown>;
+      readonly managedSeedPatch?: Record<string, unknown>;
     };
+
+/** The set's revisions as the reconciler found or made them (`revision.ts`). */
+export interface RevisionInput {
+  /** The revision of the set's current templates. */
+  readonly update: string;
+  /** The revision the replicas were at before the rollout (`update` when none is known). */
+  readonly current: string;
+  readonly collisionCount: number;
+  /** The templates of the revisions known, by name. */
+  readonly templates: ReadonlyMap<string, RevisionTemplates>;
+}
 
 /** An event Gardener records on the set (reason and message). */
 export interface SetEvent {
@@ -87,6 +110,8 @@ export interface PlanInput {
   readonly maxShootRetries: number;
   /** The time of a new pending reason (RFC 3339). */
   readonly now: string;
+  /** The revisions; without them the set's templates are the only ones known (`templateRevision`). */
+  readonly revisions?: RevisionInput;
 }
 
 /** Plans one reconciliation of a ManagedSeedSet (creation, update or deletion). */
@@ -109,7 +134,16 @@ export function planManagedSeedSet(input: PlanInput): SetPlan {
 function planReplicas(input: PlanInput): SetPlan {
   const { set, maxShootRetries, now } = input;
   const old = set.status as (ManagedSeedSetStatus & { pendingReplica?: PendingReplica }) | undefined;
-  const updateRevision = templateRevision(set);
+  const revisions = input.revisions;
+  const updateRevision = revisions?.update ?? templateRevision(set);
+  const templates = new Map(revisions?.templates ?? []);
+  if (!templates.has(updateRevision)) templates.set(updateRevision, templatesOf(set));
+  const revisionNamed = (name: string | undefined): TemplateRevision | undefined => {
+    const t = name === undefined ? undefined : templates.get(name);
+    return t && name !== undefined ? { name, templates: t } : undefined;
+  };
+  const update = revisionNamed(updateRevision)!;
+  const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
   const status: PlannedStatus = {
     observedGeneration: set.metadata?.generation ?? 0,
     replicas: old?.replicas ?? 0,
@@ -117,9 +151,9 @@ function planReplicas(input: PlanInput): SetPlan {
     nextReplicaNumber: old?.nextReplicaNumber ?? 0,
     updatedReplicas: 0,
     currentReplicas: 0,
-    currentRevision: old?.currentRevision || updateRevision,
+    currentRevision: revisions?.current ?? (old?.currentRevision || updateRevision),
     updateRevision,
-    collisionCount: old?.collisionCount ?? 0,
+    collisionCount: revisions?.collisionCount ?? old?.collisionCount ?? 0,
     ...(old?.pendingReplica ? { pendingReplica: old.pendingReplica } : {}),
   };
   const setPending = (name: string, reason: PendingReplicaReason, retries?: number) => {
@@ -128,6 +162,9 @@ function planReplicas(input: PlanInput): SetPlan {
       status.pendingReplica = { name, reason, since: now, ...(retries === undefined ? {} : { retries }) };
     }
   };
+  /** The revision a replica's objects are made from: below the partition the current one (when its templates are known). */
+  const revisionForOrdinal = (ordinal: number): TemplateRevision =>
+    (ordinal < partition ? revisionNamed(status.currentRevision) : undefined) ?? update;
   const retriesOf = (name: string, reason: PendingReplicaReason) => {
     const p = status.pendingReplica;
     return p && p.name === name && p.reason === reason && p.retries !== undefined ? p.retries : 0;
@@ -205,7 +242,17 @@ function planReplicas(input: PlanInput): SetPlan {
         setPending(name, PendingReplicaReason.ManagedSeedPreparing);
         return wait(
           { reason: 'CreatingManagedSeed', message: `Creating ManagedSeed ${full}` },
-          r.managedSeed ? undefined : { type: 'createManagedSeed', managedSeed: newManagedSeed(set, ordinalOf(name)) },
+          r.managedSeed
+            ? undefined
+            : {
+                type: 'createManagedSeed',
+                // From the revision the replica's Shoot was made from, else by its ordinal.
+                managedSeed: newManagedSeed(
+                  set,
+                  ordinalOf(name),
+                  revisionNamed(r.shoot.metadata?.labels?.[RevisionLabel]) ?? revisionForOrdinal(ordinalOf(name)),
+                ),
+              },
         );
       }
       setPending(name, PendingReplicaReason.ShootDeleting);
@@ -243,10 +290,11 @@ function planReplicas(input: PlanInput): SetPlan {
     const last = replicas.at(-1);
     const afterLast = last ? ordinalOf(replicaName(last)) + 1 : 0;
     const ordinal = Math.max(afterLast, status.nextReplicaNumber);
-    const shoot = newShoot(set, ordinal);
+    const revision = revisionForOrdinal(ordinal);
+    const shoot = newShoot(set, ordinal, revision);
     setPending(shoot.metadata!.name!, PendingReplicaReason.ShootReconciling);
     status.replicas++;
-    status.updatedReplicas++;
+    if (revision.name === updateRevision) status.updatedReplicas++;
     status.nextReplicaNumber = ordinal + 1;
     return {
       status,
@@ -286,7 +334,6 @@ function planReplicas(input: PlanInput): SetPlan {
   }
 
   // The rolling update: only replicas at or above the partition take part.
-  const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
   const rolling = replicas.filter((r) => ordinalOf(replicaName(r)) >= partition).reverse();
   for (const r of rolling) {
     if (!isUpdated(r) || !r.managedSeed) continue;
@@ -313,11 +360,21 @@ function planReplicas(input: PlanInput): SetPlan {
   const outdated = rolling.find((r) => !isUpdated(r));
   if (outdated) {
     const ordinal = ordinalOf(replicaName(outdated));
-    const shoot = newShoot(set, ordinal);
-    const managedSeed = outdated.managedSeed ? newManagedSeed(set, ordinal) : undefined;
+    const shoot = newShoot(set, ordinal, update);
+    const managedSeed = outdated.managedSeed ? newManagedSeed(set, ordinal, update) : undefined;
+    // What changed since the revision the replica is at; without its templates, every field the templates set.
+    const previous = revisionNamed(outdated.shoot.metadata?.labels?.[RevisionLabel]);
+    const shootPatch = replicaPatch(shoot, previous && newShoot(set, ordinal, previous));
+    const managedSeedPatch =
+      managedSeed &&
+      replicaPatch(managedSeed, previous && newManagedSeed(set, ordinal, previous), (spec) => ({
+        gardenlet: (spec as ManagedSeed['spec']).gardenlet,
+      }));
     // Wait for whatever the update changes: the Shoot's reconciliation when its spec changes (labels and annotations
     // do not start one), else the ManagedSeed's registration.
-    const shootChanges = !isDerivative(shoot.spec, outdated.shoot.spec);
+    const shootChanges = previous
+      ? !isDeepStrictEqual(applyMergePatch(outdated.shoot.spec, shootPatch.spec ?? {}), outdated.shoot.spec)
+      : !isDerivative(shoot.spec, outdated.shoot.spec);
     setPending(
       replicaName(outdated),
       shootChanges || !managedSeed ? PendingReplicaReason.ShootReconciling : PendingReplicaReason.ManagedSeedPreparing,
@@ -328,9 +385,33 @@ function planReplicas(input: PlanInput): SetPlan {
         reason: 'UpdatingReplica',
         message: `Updating Shoot${managedSeed ? ' and ManagedSeed' : ''} ${replicaFullName(outdated)} to revision ${updateRevision}`,
       },
-      { type: 'updateReplica', replica: outdated, shoot, ...(managedSeed ? { managedSeed } : {}) },
+      {
+        type: 'updateReplica',
+        replica: outdated,
+        shoot,
+        shootPatch,
+        ...(managedSeed ? { managedSeed, managedSeedPatch: managedSeedPatch! } : {}),
+      },
     );
   }
   delete status.pendingReplica;
   return { status, done: true };
+}
+
+/**
+ * The merge patch bringing a replica object to `desired` (labels, annotations and the spec part `specOf` picks): the
+ * difference from `previous` (the same object made from the replica's revision), so fields a template dropped are
+ * removed; without `previous` every field `desired` sets.
+ */
+function replicaPatch<T extends { metadata?: { labels?: object; annotations?: object }; spec?: unknown }>(
+  desired: T,
+  previous: T | undefined,
+  specOf: (spec: unknown) => unknown = (spec) => spec,
+): Record<string, unknown> {
+  const part = (o: T) => ({
+    metadata: { labels: o.metadata?.labels, annotations: o.metadata?.annotations },
+    spec: specOf(o.spec),
+  });
+  if (!previous) return structuredClone(part(desired));
+  return (mergePatchBetween(part(previous), part(desired)) as Record<string, unknown> | undefined) ?? {};
 }

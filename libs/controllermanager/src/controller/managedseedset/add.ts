@@ -1,9 +1,11 @@
-// Registers the ManagedSeedSet controller (Gardener's `managedseedset`): sets on generation changes; the Shoots and
-// ManagedSeeds they control, and Seeds through the ManagedSeed `garden/<seed>`, only when they belong to the set's
-// pending replica and moved on from what keeps it pending (or when their deletion, health or readiness changed).
+// Registers the ManagedSeedSet controller (Gardener's `managedseedset`, events as `managedseedset-controller`): sets on
+// generation changes; the Shoots and ManagedSeeds they control, and Seeds through the ManagedSeed `garden/<seed>`, only
+// when they belong to the set's pending replica and moved on from what keeps it pending (or when their deletion, health
+// or readiness changed).
 import { GardenNamespace, type Seed, type Shoot } from '@gardener-ts/api';
 import {
   controllerFor,
+  EventRecorder,
   generationChanged,
   type Controller,
   type KubernetesObject,
@@ -161,6 +163,11 @@ export function addManagedSeedSetController(mgr: Manager, deps: ManagedSeedSetDe
         api: garden.api,
         syncPeriodMs: deps.syncPeriodMs,
         maxShootRetries: deps.maxShootRetries,
+        events: new EventRecorder(garden.api, {
+          component: `${ControllerName}-controller`,
+          api: 'events.k8s.io/v1',
+          log: mgr.log,
+        }),
       }),
     );
 }

@@ -2,10 +2,10 @@
 // functions: a Shoot named `<set>-<ordinal>`, the ManagedSeed of the same name registering it, and the Seed that
 // registers; its status along the way, readiness, deletability and priority, the objects a new replica starts with,
 // and the template revision (GEP-13's `controller-revision-hash`) the replica's objects were made from.
-import { createHash } from 'node:crypto';
 import { GardenNamespace, type Seed, type Shoot } from '@gardener-ts/api';
 import type { Condition, KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { ManagedSeed } from '../../kinds.js';
+import { revisionName, templatesOf, type RevisionTemplates } from './revision.js';
 import type { ManagedSeedSet } from './types.js';
 
 /**
@@ -170,31 +170,25 @@ export function comparePriority(a: Replica, b: Replica): number {
 /** The label on a replica's Shoot and ManagedSeed naming the template revision they were made or last updated from. */
 export const RevisionLabel = 'controller-revision-hash';
 
-/** JSON with object keys sorted, so equal values serialize equally. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * The set's current template revision, `<set>-<hash>`: the hash covers both templates (`template`, `shootTemplate`)
  * and `status.collisionCount`, so any template change yields a new revision and an unchanged one the same.
  */
 export function templateRevision(set: ManagedSeedSet): string {
-  const collisionCount = (set.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
-  const hash = createHash('sha256')
-    .update(canonicalJson({ template: set.spec.template, shootTemplate: set.spec.shootTemplate }))
-    .update(collisionCount ? `/${collisionCount}` : '')
-    .digest('hex')
-    .slice(0, 10);
-  return `${set.metadata!.name}-${hash}`;
+  return revisionName(set, (set.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0);
 }
+
+/** A revision to make replica objects from: its name (the objects' label) and its templates. */
+export interface TemplateRevision {
+  readonly name: string;
+  readonly templates: RevisionTemplates;
+}
+
+/** The set's current templates under `templateRevision`. */
+export const currentTemplates = (set: ManagedSeedSet): TemplateRevision => ({
+  name: templateRevision(set),
+  templates: templatesOf(set),
+});
 
 /** The revision a replica is at: its Shoot's and (when it exists) ManagedSeed's label, undefined when they differ. */
 export function replicaRevision(r: Replica): string | undefined {
@@ -236,12 +230,12 @@ const controllerRef = (set: ManagedSeedSet) => ({
 });
 
 /**
- * The Shoot of a replica: the set's shoot template, named `<set>-<ordinal>`, controlled by the set, labelled with the
- * template revision.
+ * The Shoot of a replica: the shoot template of a revision (default: the set's current one), named `<set>-<ordinal>`,
+ * controlled by the set, labelled with the revision.
  */
-export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
+export function newShoot(set: ManagedSeedSet, ordinal: number, revision = currentTemplates(set)): Shoot {
   const name = replicaObjectName(set, ordinal);
-  const template = structuredClone(set.spec.shootTemplate);
+  const template = structuredClone(revision.templates.shootTemplate);
   const spec = template.spec;
   if (spec.dns?.domain) spec.dns.domain = spec.dns.domain.replaceAll(ReplicaNamePlaceholder, name);
   return {
@@ -250,7 +244,7 @@ export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
     metadata: {
       name,
       namespace: set.metadata!.namespace!,
-      labels: { ...template.metadata?.labels, [RevisionLabel]: templateRevision(set) },
+      labels: { ...template.metadata?.labels, [RevisionLabel]: revision.name },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
       ownerReferences: [controllerRef(set)],
     },
@@ -259,13 +253,13 @@ export function newShoot(set: ManagedSeedSet, ordinal: number): Shoot {
 }
 
 /**
- * The ManagedSeed of a replica: the set's template, named as the replica, registering the replica's Shoot, controlled
- * by the set and labelled with the template revision; the placeholder in the gardenlet configuration's
- * `seedConfig.spec.ingress.domain` is replaced.
+ * The ManagedSeed of a replica: the template of a revision (default: the set's current one), named as the replica,
+ * registering the replica's Shoot, controlled by the set and labelled with the revision; the placeholder in the
+ * gardenlet configuration's `seedConfig.spec.ingress.domain` is replaced.
  */
-export function newManagedSeed(set: ManagedSeedSet, ordinal: number): ManagedSeed {
+export function newManagedSeed(set: ManagedSeedSet, ordinal: number, revision = currentTemplates(set)): ManagedSeed {
   const name = replicaObjectName(set, ordinal);
-  const template = structuredClone(set.spec.template);
+  const template = structuredClone(revision.templates.template);
   const gardenlet = template.spec.gardenlet as {
     config?: { seedConfig?: { spec?: { ingress?: { domain?: string } } } };
   };
@@ -277,7 +271,7 @@ export function newManagedSeed(set: ManagedSeedSet, ordinal: number): ManagedSee
     metadata: {
       name,
       namespace: set.metadata!.namespace ?? GardenNamespace,
-      labels: { ...template.metadata?.labels, [RevisionLabel]: templateRevision(set) },
+      labels: { ...template.metadata?.labels, [RevisionLabel]: revision.name },
       ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
       ownerReferences: [controllerRef(set)],
     },

@@ -1,7 +1,14 @@
 // Registers the shoot maintenance controller: Shoots when created, when `gardener.cloud/operation=maintain` is added
-// and when their time window changes; otherwise each reconcile schedules the next one inside the next window.
+// and when their time window changes; otherwise each reconcile schedules the next one inside the next window. Its
+// events are recorded as `gardener-controller-manager`.
 import type { Shoot } from '@gardener-ts/api';
-import { controllerFor, type Controller, type Manager, type Predicate } from '@gardener-ts/controller-runtime';
+import {
+  controllerFor,
+  EventRecorder,
+  type Controller,
+  type Manager,
+  type Predicate,
+} from '@gardener-ts/controller-runtime';
 import { ShootKind } from '../../kinds.js';
 import { hasMaintainNowAnnotation } from './maintain.js';
 import { ShootMaintenanceReconciler } from './reconciler.js';
@@ -30,6 +37,7 @@ export interface ShootMaintenanceDeps {
 /** Adds the controller to `mgr` on its garden cluster. */
 export function addShootMaintenanceController(mgr: Manager, deps: ShootMaintenanceDeps): Controller {
   const garden = mgr.cluster(deps.cluster);
+  const events = new EventRecorder(garden.api, { component: 'gardener-controller-manager', log: mgr.log });
   return controllerFor(mgr, ControllerName)
     .inCluster(deps.cluster)
     .for(ShootKind, { predicates: [maintenancePredicate] })
@@ -39,6 +47,7 @@ export function addShootMaintenanceController(mgr: Manager, deps: ShootMaintenan
         client: garden.client,
         enableShootControlPlaneRestarter: deps.enableShootControlPlaneRestarter,
         enableShootCoreAddonRestarter: deps.enableShootCoreAddonRestarter,
+        events,
       }),
     );
 }

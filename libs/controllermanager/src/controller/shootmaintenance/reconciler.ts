@@ -1,25 +1,36 @@
 // Gardener's shoot maintenance reconciler: in the shoot's (effective) maintenance window, or when asked with
 // `gardener.cloud/operation=maintain`, applies `maintainShoot` — after a dry run, so a maintained spec the API refuses
-// marks the maintenance Failed instead of retrying — records `status.lastMaintenance`, and comes back at a random point
-// of the next window.
+// marks the maintenance Failed instead of retrying — records `status.lastMaintenance` and the maintenance events
+// (Kubernetes and machine image version updates, a failed write), and comes back at a random point of the next window.
+// A forced update to Kubernetes 1.34+ of a Shoot on a SecretBinding first finds or creates its CredentialsBinding.
 import type { CloudProfile, NamespacedCloudProfile, Shoot } from '@gardener-ts/api';
 import {
   ignoreNotFound,
   isConflict,
   wrapError,
   type Client,
+  type EventRecorder,
   type ReconcileContext,
   type ReconcileResult,
   type Request,
 } from '@gardener-ts/controller-runtime';
 import { CloudProfileKind, NamespacedCloudProfileKind, ShootKind } from '../../kinds.js';
-import { hasMaintainNowAnnotation, maintainShoot } from './maintain.js';
+import { resolveCredentialsBinding } from './credentialsbinding.js';
+import {
+  EventActionReconcile,
+  EventReasons,
+  hasMaintainNowAnnotation,
+  maintainShoot,
+  maintenanceEvents,
+} from './maintain.js';
 import { effectiveWindow, inWindow, untilNextWindow } from './timewindow.js';
 
 export interface ShootMaintenanceOptions {
   client: Client;
   enableShootControlPlaneRestarter?: boolean;
   enableShootCoreAddonRestarter?: boolean;
+  /** Where the maintenance events go (none when unset). */
+  events?: Pick<EventRecorder, 'actionEvent'>;
   now?: () => Date;
   /** A number in [0, 1): where in the next window to come back (random by default, as Gardener spreads the load). */
   random?: () => number;
@@ -73,11 +84,25 @@ export class ShootMaintenanceReconciler {
 
     ctx.log.info('Maintaining Shoot');
     const profile = await this.cloudProfileOf(shoot);
-    const result = maintainShoot(shoot, profile, {
+    const options = {
       now,
       enableShootControlPlaneRestarter: this.o.enableShootControlPlaneRestarter,
       enableShootCoreAddonRestarter: this.o.enableShootCoreAddonRestarter,
-    });
+    };
+    let result = maintainShoot(shoot, profile, options);
+    if (result.needsCredentialsBindingMigration) {
+      // A forced update to 1.34+ leaves the SecretBinding: find or create the CredentialsBinding, then maintain again.
+      const credentialsBinding = await resolveCredentialsBinding(
+        this.o.client,
+        req.namespace ?? '',
+        shoot.spec.secretBindingName!,
+      );
+      if ('error' in credentialsBinding)
+        ctx.log.error({ err: credentialsBinding.error }, 'Failed to migrate SecretBinding to CredentialsBinding');
+      result = maintainShoot(shoot, profile, { ...options, credentialsBinding });
+    }
+    if (result.machineImageError)
+      ctx.log.error({ err: result.machineImageError }, 'Failed to maintain Shoot machine images');
     const key = { namespace: req.namespace, name: req.name };
     const patchStatus = (lastMaintenance: Record<string, unknown>) =>
       this.o.client.patch(
@@ -122,7 +147,19 @@ export class ShootMaintenanceReconciler {
       result.shoot.metadata = { ...result.shoot.metadata, resourceVersion: patched.metadata?.resourceVersion };
     }
 
-    await this.o.client.update(result.shoot);
+    try {
+      await this.o.client.update(result.shoot);
+    } catch (err) {
+      this.o.events?.actionEvent(
+        shoot,
+        undefined,
+        'Warning',
+        EventReasons.failed,
+        EventActionReconcile,
+        (err as Error).message,
+      );
+      throw err;
+    }
 
     const last = shoot.status?.lastMaintenance;
     if (!result.lastMaintenance && last?.state === 'Failed') {
@@ -130,6 +167,8 @@ export class ShootMaintenanceReconciler {
     } else if (result.lastMaintenance && result.lastMaintenance.state !== 'Failed') {
       await patchStatus({ state: 'Succeeded' });
     }
+    for (const e of maintenanceEvents(result))
+      this.o.events?.actionEvent(shoot, undefined, e.type, e.reason, EventActionReconcile, e.message);
     ctx.log.info({ requeueAfterMs: next.requeueAfter }, 'Shoot maintenance completed');
     return next;
   }

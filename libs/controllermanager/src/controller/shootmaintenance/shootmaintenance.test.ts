@@ -114,7 +114,7 @@ describe('versions', () => {
     expect(nextKubernetesVersion('1.34.5', profile(), false, NOW)).toEqual({ version: '' });
     expect(nextKubernetesVersion('1.33.0', profile(), true, NOW)).toEqual({ version: '1.34.5' });
     expect(nextKubernetesVersion('1.35.4', profile(), true, NOW)).toMatchObject({
-      error: expect.stringContaining('no qualifying Kubernetes version'),
+      error: expect.stringContaining('cannot perform forceful update of expired version "1.35.4"'),
     });
   });
 });
