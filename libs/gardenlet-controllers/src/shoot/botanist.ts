@@ -122,7 +122,7 @@ export { pollUntil, type BotanistWait } from './poll.js';
 export interface BotanistOptions extends SeedShootStepsOptions {
   /** The garden's cluster identity (`kube-system/cluster-identity`), part of the shoot's cluster identity. */
   readonly gardenClusterIdentity?: string;
-  /** Polling of the etcd, kube-apiserver Service and Deployment waits (default every 1 s for 5 min). */
+  /** Polling of the etcd, kube-apiserver Service and Deployment waits (default: from 100 ms, doubling up to every 500 ms, for 5 min). */
   readonly controlPlaneWait?: BotanistWait;
   /** Polling of the BackupEntry wait (default Gardener's: every 5 s for 10 min). */
   readonly backupEntryWait?: BotanistWait;
@@ -250,7 +250,7 @@ export class Botanist {
     // On restore every deployment of an extension resource goes through Gardener's restore sequence.
     this.seed = options.restoreFrom ? restoringSeedClient(seed, options.restoreFrom) : seed;
     this.seedSteps = new SeedShootSteps(this.seed, values, options);
-    this.wait = options.controlPlaneWait ?? { interval: 1_000, timeout: 300_000 };
+    this.wait = options.controlPlaneWait ?? { interval: 500, timeout: 300_000 };
   }
 
   private get shoot(): Shoot {
