@@ -42,6 +42,7 @@ export {
 export { installDefaultStorageClass } from './cluster/storage.js';
 export { standardStorageClass, LOCAL_PATH_PROVISIONER } from './controllers/persistentvolume/local-path.js';
 export { startKubelet, type Kubelet } from './kubelet/kubelet.js';
+export { runKubelet, KubeletUsageError, type RunKubeletOptions } from './kubelet/run.js';
 export { KUBELET_DEFAULTS, type KubeletOptions, type Taint } from './kubelet/options.js';
 export {
   parseKubeletFlags,

@@ -36,6 +36,8 @@ const OPTIONS = {
   'audit-log-path': { type: 'string' },
   'audit-webhook-config-file': { type: 'string' },
   'kubelet-certificate-authority': { type: 'string' },
+  'kubelet-client-certificate': { type: 'string' },
+  'kubelet-client-key': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
@@ -92,19 +94,33 @@ export async function apiServerOptions(values: Values): Promise<Omit<LocalApiSer
   pair(values, 'etcd-certfile', 'etcd-keyfile');
   const nodeAuthorization = nodeAuthorizationOf(values['authorization-mode']);
   const file = (flag: keyof Values) => readFlagFile(flag, values[flag] as string | undefined);
-  const [tlsCert, tlsKey, clientCA, etcdCA, etcdCert, etcdKey, encryption, signingKey, kubeletCA, webhookCA] =
-    await Promise.all([
-      file('tls-cert-file'),
-      file('tls-private-key-file'),
-      file('client-ca-file'),
-      file('etcd-cafile'),
-      file('etcd-certfile'),
-      file('etcd-keyfile'),
-      file('encryption-provider-config'),
-      file('service-account-signing-key-file'),
-      file('kubelet-certificate-authority'),
-      file('authorization-webhook-ca-file'),
-    ]);
+  const [
+    tlsCert,
+    tlsKey,
+    clientCA,
+    etcdCA,
+    etcdCert,
+    etcdKey,
+    encryption,
+    signingKey,
+    kubeletCA,
+    webhookCA,
+    kubeletClientCert,
+    kubeletClientKey,
+  ] = await Promise.all([
+    file('tls-cert-file'),
+    file('tls-private-key-file'),
+    file('client-ca-file'),
+    file('etcd-cafile'),
+    file('etcd-certfile'),
+    file('etcd-keyfile'),
+    file('encryption-provider-config'),
+    file('service-account-signing-key-file'),
+    file('kubelet-certificate-authority'),
+    file('authorization-webhook-ca-file'),
+    file('kubelet-client-certificate'),
+    file('kubelet-client-key'),
+  ]);
   const verificationKeys = await Promise.all(
     (values['service-account-key-file'] ?? []).map((path) => readFlagFile('service-account-key-file', path)),
   );
@@ -135,6 +151,8 @@ export async function apiServerOptions(values: Values): Promise<Omit<LocalApiSer
     tokenFile: values['token-auth-file'],
     anonymous: values['anonymous-auth'] ?? false,
     kubeletCertificateAuthority: kubeletCA,
+    kubeletClientCertificate:
+      kubeletClientCert && kubeletClientKey ? { certPem: kubeletClientCert, keyPem: kubeletClientKey } : undefined,
     authorizationWebhook: values['authorization-webhook-url']
       ? { url: values['authorization-webhook-url'], caPem: webhookCA }
       : undefined,

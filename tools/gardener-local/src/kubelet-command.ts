@@ -6,14 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@gardener-ts/logging';
-import {
-  bootstrapClientCertificate,
-  kubeletOptions,
-  parseKubeletCommandLine,
-  startKubelet,
-  KUBELET_USAGE,
-  type Kubelet,
-} from '@gardener-ts/local-cluster';
+import { KubeletUsageError, KUBELET_USAGE, runKubelet } from '@gardener-ts/local-cluster';
 
 export const KUBELET_COMMAND_USAGE = `  gardener-local kubelet --kubeconfig FILE [--bootstrap-kubeconfig FILE] [--config FILE] [--rootfs DIR] ...
                                          the process kubelet alone (kube's flags; see 'gardener-local kubelet --help')
@@ -25,42 +18,25 @@ export async function kubeletCommand(args: string[]): Promise<number> {
     process.stdout.write(`gardener-local ${KUBELET_USAGE.replace(/^Usage:\n\s*/, '')}`);
     return 0;
   }
-  let commandLine;
-  try {
-    commandLine = parseKubeletCommandLine(args);
-  } catch (err) {
-    process.stderr.write(`gardener-local kubelet: ${(err as Error).message}\n${KUBELET_USAGE}`);
-    return 2;
-  }
   const log = createLogger({ name: 'kubelet', level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info' });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  let kubelet: Kubelet | undefined;
   try {
-    const { options, ignored } = await kubeletOptions(commandLine);
-    if (ignored.length) log.info({ ignored }, 'Flags and settings without effect in local mode');
-    const kubeconfig = options.kubeconfig as string;
-    await bootstrapClientCertificate({
-      kubeconfig,
-      bootstrapKubeconfig: commandLine.bootstrapKubeconfig,
-      certDir: commandLine.certDir,
-      nodeName: options.nodeName,
+    await runKubelet(args, {
       signal: stop.signal,
-      log: log.child({ node: options.nodeName }),
+      log,
+      workspace: defaultWorkspace(),
+      onStarted: (kubelet) =>
+        process.stdout.write(`Kubelet of node ${kubelet.nodeName} running (port ${kubelet.port})\n`),
     });
-    if (stop.signal.aborted) return 0;
-    kubelet = await startKubelet({ ...options, workspace: options.workspace ?? defaultWorkspace(), logger: log });
-    process.stdout.write(`Kubelet of node ${kubelet.nodeName} running (port ${kubelet.port})\n`);
-    if (!stop.signal.aborted)
-      await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
-    await kubelet.stop();
     return 0;
   } catch (err) {
-    await kubelet?.stop();
-    // Stopped while it waited for its certificate or started: a normal end.
-    if (stop.signal.aborted) return 0;
+    if (err instanceof KubeletUsageError) {
+      process.stderr.write(`gardener-local kubelet: ${err.message}\n${KUBELET_USAGE}`);
+      return 2;
+    }
     log.debug({ err }, 'The kubelet failed');
     process.stderr.write(`gardener-local kubelet: ${(err as Error).message}${causes(err)}\n`);
     return 1;

@@ -12,6 +12,7 @@ export const APISERVER_USAGE = `  gardener-local apiserver --data-dir DIR [--por
                            [--authorization-webhook-url URL [--authorization-webhook-ca-file FILE]]
                            [--audit-policy-file FILE] [--audit-log-path FILE|-] [--audit-webhook-config-file FILE]
                            [--kubelet-certificate-authority FILE]
+                           [--kubelet-client-certificate FILE --kubelet-client-key FILE]
 `;
 
 export const CLUSTER_USAGE = `  gardener-local cluster up NAME [--data-dir DIR] [--image-map FILE] [--nodes N] [--zones A,B,...]

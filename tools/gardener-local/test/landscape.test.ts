@@ -492,7 +492,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
     );
   }, 900_000);
 
-  it("serves a Deployment through its NodePort Service: the shoot's kube-proxy on the node forwards to the Pod", async () => {
+  it("serves a Deployment through its NodePort Service: the shoot's kube-proxy on the node forwards to the Pod; kubectl logs and exec reach it", async () => {
     const shootKc = join(dir, 'shoot-local.kubeconfig');
     // kube-proxy runs on the shoot's node as Gardener deploys it (a DaemonSet per pool and Kubernetes version).
     await waitFor(
@@ -554,6 +554,11 @@ spec:
     });
     expect(varz.http_port).toBe(28222);
     expect(varz.server_id).toMatch(/^N/);
+    // kubectl logs and exec through the shoot's kube-apiserver, which authenticates to the node's kubelet with its
+    // ca-kubelet client certificate (the kubelet trusts that CA, as Gardener's nodes do).
+    expect(await kubectl(shootKc, ['-n', 'hello', 'logs', 'deployment/web'])).toContain(varz.server_id!);
+    const exec = await kubectl(shootKc, ['-n', 'hello', 'exec', 'deployment/web', '--', 'echo', 'exec-on-node']);
+    expect(exec.trim()).toBe('exec-on-node');
   }, 400_000);
 
   /**

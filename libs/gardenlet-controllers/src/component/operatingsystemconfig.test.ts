@@ -91,7 +91,15 @@ describe('the OperatingSystemConfigs of a worker pool', () => {
       seccompDefault: true,
       registryPullQPS: 10,
     });
+    // Without the kubelet CA the cluster CA bundle; with it (as the flow renders), the kubelets trust the ca-kubelet
+    // certificate that signs the kube-apiserver's client certificate for logs, exec and port-forward (Gardener's).
     expect(content(original, '/var/lib/kubelet/ca.crt')).toBe(caBundle);
+    const kubeletCA = '-----BEGIN CERTIFICATE-----\nKUBELETCA\n-----END CERTIFICATE-----\n';
+    const [, withKubeletCA] = renderOperatingSystemConfigs(exampleValues(), {
+      ...options,
+      kubeletCACertificate: kubeletCA,
+    }) as [OSC, OSC];
+    expect(content(withKubeletCA, '/var/lib/kubelet/ca.crt')).toBe(kubeletCA);
     expect(unit(original, 'gardener-node-agent.service')?.filePaths).toEqual([
       '/var/lib/gardener-node-agent/config.yaml',
     ]);

@@ -55,6 +55,11 @@ export interface NodeAccess {
   readonly apiServerURL: string;
   readonly caBundle: string;
   /**
+   * The kubelets' client CA (`/var/lib/kubelet/ca.crt`): the current `ca-kubelet` certificate, which signs the
+   * kube-apiserver's client certificate for kubelets (logs, exec, port-forward). Without it, the cluster CA bundle.
+   */
+  readonly kubeletCACertificate?: string;
+  /**
    * The shoot's SSH public keys the nodes authorize (the current `ssh-keypair`, then the old one during a rotation);
    * see sshd.ts. Used only when the shoot allows SSH access.
    */
@@ -216,7 +221,7 @@ export function originalComponents(
 ): { units: OSCUnit[]; files: OSCFile[] } {
   const kubeletFiles = [
     inlineFile(KubeletPaths.config, 0o644, kubeletConfiguration(values, worker)),
-    inlineFile(KubeletPaths.ca, 0o644, access.caBundle),
+    inlineFile(KubeletPaths.ca, 0o644, access.kubeletCACertificate ?? access.caBundle),
   ];
   const nodeAgentFiles = [inlineFile(NodeAgentPaths.config, 0o600, nodeAgentConfiguration(values, worker, access))];
   const ssh = sshAccessComponents(values.shoot, access.sshPublicKeys ?? []);

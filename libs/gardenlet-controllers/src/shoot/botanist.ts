@@ -551,6 +551,7 @@ export class Botanist {
       nodeAccess: async () => ({
         apiServerURL: await this.nodeAPIServerURL(),
         caBundle: this.seedSteps.clusterCABundle,
+        kubeletCACertificate: this.seedSteps.kubeletCACertificate,
         sshPublicKeys: this.seedSteps.sshPublicKeys(),
       }),
       sshPublicKey: () => this.seedSteps.sshPublicKeys()[0],

@@ -123,6 +123,7 @@ export class SeedShootSteps {
   readonly extensions: ExtensionResources;
   private secretNames: ShootSecretNames | undefined;
   private caBundle: string | undefined;
+  private kubeletCA: string | undefined;
   private encryptionKeys: EncryptionKey[] = [];
   private readonly requests = new Map<string, string>();
   private manager: SecretsManager | undefined;
@@ -182,6 +183,7 @@ export class SeedShootSteps {
     this.manager = manager;
     this.secretNames = collectSecretNames(generated, (name) => manager.get(name));
     this.caBundle = decode(manager.get(SecretNames.CACluster)!, 'bundle.crt').toString();
+    this.kubeletCA = decode(manager.get(SecretNames.CAKubelet, { class: 'current' })!, 'ca.crt').toString();
     // The current key first, the old one (during a rotation) after it, so existing data stays readable.
     this.encryptionKeys = (['current', 'old'] as const).flatMap((cls) => {
       const secret = manager.get(SecretNames.ETCDEncryptionKey, { class: cls });
@@ -223,6 +225,15 @@ export class SeedShootSteps {
   get clusterCABundle(): string {
     if (!this.caBundle) throw new Error('secrets management has not been initialized');
     return this.caBundle;
+  }
+
+  /**
+   * The current `ca-kubelet` certificate: the kubelets' client CA (`/var/lib/kubelet/ca.crt`), which signs the
+   * kube-apiserver's client certificate for kubelets (Gardener's SetKubeletCACertificate).
+   */
+  get kubeletCACertificate(): string {
+    if (!this.kubeletCA) throw new Error('secrets management has not been initialized');
+    return this.kubeletCA;
   }
 
   /** The secret names of the last `initializeSecretsManagement`; throws before it ran. */

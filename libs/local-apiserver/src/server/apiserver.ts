@@ -120,6 +120,11 @@ export interface LocalApiServerOptions {
    * issues kubelet-serving certificates from. Unset: kubelet certificates are not verified (kube's default).
    */
   kubeletCertificateAuthority?: string | true;
+  /**
+   * kube's --kubelet-client-certificate/--kubelet-client-key: the client certificate the server presents to kubelets
+   * (logs, exec, attach, port-forward). Unset: its own admin certificate, which only kubelets trusting its CA accept.
+   */
+  kubeletClientCertificate?: KeyPair;
   /** Audit logging (kube's --audit-policy-file, --audit-log-path, --audit-webhook-config-file). */
   audit?: AuditOptions;
   logger?: Logger;
@@ -291,7 +296,12 @@ export class LocalApiServer {
     let address = '';
     const kubeletCA =
       options.kubeletCertificateAuthority === true ? credentials.ca.certPem : options.kubeletCertificateAuthority;
-    const kubelets = new KubeletLocator(registry, objects, credentials.admin, kubeletCA);
+    const kubelets = new KubeletLocator(
+      registry,
+      objects,
+      options.kubeletClientCertificate ?? credentials.admin,
+      kubeletCA,
+    );
     const handlerDeps: HandlerDeps = {
       registry,
       objects,

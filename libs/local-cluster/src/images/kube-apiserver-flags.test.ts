@@ -78,23 +78,29 @@ describe('translateKubeApiServerArgs', () => {
     ]);
   });
 
-  it('passes --kubelet-certificate-authority through with its file and stores in files without an etcd', () => {
+  it('passes the kubelet CA and the client certificate for kubelets through with their files, and stores in files without an etcd', () => {
     const { argv, ignored } = translate([
       '--kubelet-certificate-authority=/srv/ca/ca.crt',
       '--kubelet-client-certificate',
       '/srv/c.crt',
+      '--kubelet-client-key=/srv/c.key',
+      '--kubelet-preferred-address-types=InternalIP',
     ]);
     expect(argv).toEqual([
       '--data-dir',
       '/state',
       '--kubelet-certificate-authority',
       '/srv/ca/ca.crt',
+      '--kubelet-client-certificate',
+      '/srv/c.crt',
+      '--kubelet-client-key',
+      '/srv/c.key',
       '--storage',
       'file',
       '--bind-address',
       '0.0.0.0',
     ]);
-    expect(ignored).toEqual(['--kubelet-client-certificate']);
+    expect(ignored).toEqual(['--kubelet-preferred-address-types']);
   });
 
   it('keeps the authorization modes the local API server has and reports the others; RBAC is always on', () => {

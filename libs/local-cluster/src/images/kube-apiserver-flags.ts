@@ -25,6 +25,8 @@ const SAME_NAME = [
   'audit-log-path',
   'audit-webhook-config-file',
   'kubelet-certificate-authority',
+  'kubelet-client-certificate',
+  'kubelet-client-key',
 ];
 
 // The authorization modes of the local API server (RBAC is always on).

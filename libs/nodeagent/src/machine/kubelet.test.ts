@@ -90,4 +90,34 @@ describe('/opt/bin/kubelet on a local machine', () => {
       ],
     });
   });
+
+  it('runs the same arguments inside the machine process when it has an in-process kubelet, until the unit stops it', async () => {
+    const runs: { args: string[]; signal: AbortSignal }[] = [];
+    const launch = localKubeletProgram(
+      {
+        node: '/usr/bin/node',
+        cli: '/w/dist/tools/gardener-local/cli.js',
+        inProcess: (args, signal) => {
+          runs.push({ args, signal });
+          return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        },
+      },
+      () => ({ healthzPort: 31248 }),
+    )(['--config=/var/lib/kubelet/config/kubelet'], { rootDir: '/machines/m0', unit: 'kubelet.service', env: {} });
+    expect('run' in launch).toBe(true);
+    const stop = new AbortController();
+    const running = (launch as { run: (signal: AbortSignal) => Promise<void> }).run(stop.signal);
+    expect(runs.map((r) => r.args)).toEqual([
+      [
+        '--rootfs=/machines/m0',
+        '--config=/var/lib/kubelet/config/kubelet',
+        '--port=0',
+        '--healthz-port=31248',
+        '--services-file=/var/lib/kube-proxy/services.json',
+      ],
+    ]);
+    stop.abort();
+    await running;
+    expect(runs[0]!.signal.aborted).toBe(true);
+  });
 });
