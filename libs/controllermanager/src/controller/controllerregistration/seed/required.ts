@@ -169,6 +169,35 @@ export function isInstallationRequired(installation: ControllerInstallation): bo
   return (installation.status?.conditions ?? []).some((c) => c.type === 'Required' && c.status === 'True');
 }
 
+/**
+ * The names of the ControllerRegistrations providing the wanted kind/types (a `resources` entry of that kind and type);
+ * an error naming the first kind/type, in sorted order, that no registration provides.
+ */
+export function registrationsProviding(
+  registrations: readonly ControllerRegistration[],
+  kindTypes: ReadonlySet<string>,
+): { ok: true; names: Set<string> } | { ok: false; error: string } {
+  const providers = new Map<string, string[]>();
+  for (const registration of registrations) {
+    for (const resource of registration.spec.resources ?? []) {
+      const id = extensionsID(resource.kind, resource.type);
+      providers.set(id, [...(providers.get(id) ?? []), registration.metadata?.name ?? '']);
+    }
+  }
+  const names = new Set<string>();
+  for (const id of [...kindTypes].sort()) {
+    const providing = providers.get(id);
+    if (!providing) {
+      return {
+        ok: false,
+        error: `need to install an extension controller for "${id}" but no appropriate ControllerRegistration found`,
+      };
+    }
+    for (const n of providing) names.add(n);
+  }
+  return { ok: true, names };
+}
+
 /** Everything the seed's needs are computed from. */
 export interface SeedNeedsInput {
   seed: Seed;
@@ -215,26 +244,13 @@ export function computeSeedNeeds(input: SeedNeedsInput): SeedNeeds {
   const seedName = input.seed.metadata?.name ?? '';
   const kindTypes = wantedKindTypes(input);
   const byName = new Map(input.registrations.map((r) => [r.metadata?.name ?? '', r]));
-  const providers = new Map<string, string[]>();
-  const wanted = new Set<string>();
+  const providing = registrationsProviding(input.registrations, kindTypes);
+  if (!providing.ok) return providing;
+  const wanted = providing.names;
   for (const [name, registration] of byName) {
     const policy = registration.spec.deployment?.policy;
     if (policy === 'Always' && !input.seed.metadata?.deletionTimestamp) wanted.add(name);
     if (policy === 'AlwaysExceptNoShoots' && input.shoots.length > 0) wanted.add(name);
-    for (const resource of registration.spec.resources ?? []) {
-      const id = extensionsID(resource.kind, resource.type);
-      providers.set(id, [...(providers.get(id) ?? []), name]);
-    }
-  }
-  for (const id of [...kindTypes].sort()) {
-    const names = providers.get(id);
-    if (!names) {
-      return {
-        ok: false,
-        error: `need to install an extension controller for "${id}" but no appropriate ControllerRegistration found`,
-      };
-    }
-    for (const n of names) wanted.add(n);
   }
   for (const installation of input.installations) {
     if (installation.spec.seedRef?.name === seedName && isInstallationRequired(installation)) {

@@ -11,7 +11,12 @@ import type {
   ControllerRegistration,
   Shoot,
 } from '@gardener-ts/api';
-import { extensionsID, isInstallationRequired, requiredExtensionsForShoot } from '../seed/required.js';
+import {
+  extensionsID,
+  isInstallationRequired,
+  registrationsProviding,
+  requiredExtensionsForShoot,
+} from '../seed/required.js';
 
 /** A shoot is self-hosted when a worker pool runs its control plane (Gardener's IsShootSelfHosted). */
 export function isSelfHosted(shoot: Shoot): boolean {
@@ -104,30 +109,16 @@ export const installationOfShoot = (installation: ControllerInstallation, shoot:
 export function computeShootNeeds(input: ShootNeedsInput): ShootNeeds {
   const { shoot } = input;
   const { wanted: kindTypes, entriesWithoutBucket } = wantedKindTypesForShoot(input);
-  const providers = new Map<string, string[]>();
-  const wanted = new Set<string>();
+  const providing = registrationsProviding(input.registrations, kindTypes);
+  if (!providing.ok) return providing;
+  const wanted = providing.names;
   for (const registration of input.registrations) {
+    if (registration.metadata?.deletionTimestamp) continue;
     const name = registration.metadata?.name ?? '';
     const policy = registration.spec.deployment?.policy;
-    if (!registration.metadata?.deletionTimestamp) {
-      if (policy === 'Always' && !shoot.metadata?.deletionTimestamp) wanted.add(name);
-      // The shoot itself is the one shoot this installation serves.
-      if (policy === 'AlwaysExceptNoShoots') wanted.add(name);
-    }
-    for (const resource of registration.spec.resources ?? []) {
-      const id = extensionsID(resource.kind, resource.type);
-      providers.set(id, [...(providers.get(id) ?? []), name]);
-    }
-  }
-  for (const id of [...kindTypes].sort()) {
-    const names = providers.get(id);
-    if (!names) {
-      return {
-        ok: false,
-        error: `need to install an extension controller for "${id}" but no appropriate ControllerRegistration found`,
-      };
-    }
-    for (const n of names) wanted.add(n);
+    if (policy === 'Always' && !shoot.metadata?.deletionTimestamp) wanted.add(name);
+    // The shoot itself is the one shoot this installation serves.
+    if (policy === 'AlwaysExceptNoShoots') wanted.add(name);
   }
   for (const installation of input.installations) {
     if (installationOfShoot(installation, shoot) && isInstallationRequired(installation)) {
