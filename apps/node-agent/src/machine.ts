@@ -29,6 +29,8 @@ const machine = new LocalMachine({
     node: process.execPath,
     nodeFlags: process.execArgv,
     cli,
+    // The addresses the landscape's kubelet gave this machine's Pod for the node's own Pods.
+    ...(process.env.GARDENER_LOCAL_POD_CIDR ? { podCIDR: process.env.GARDENER_LOCAL_POD_CIDR } : {}),
     // The kubelet runs in this process (systemd would start a process per unit): one Node.js runtime less per machine.
     inProcess: async (args, signal) => {
       const { runKubelet } = (await import(pathToFileURL(resolve(dirname(cli), 'kubelet-run.js')).href)) as {

@@ -395,6 +395,12 @@ describe('defaultShoot', () => {
     ]);
   });
 
+  it("defaults a Shoot that leaves out spec.kubernetes (as Gardener's managedseed example shoot may)", () => {
+    const out = defaultShoot(shoot((s) => delete (s.spec as Partial<Shoot['spec']>).kubernetes));
+    expect(out.spec.kubernetes.kubeAPIServer).toMatchObject({ enableAnonymousAuthentication: false });
+    expect(out.spec.kubernetes.kubeProxy).toEqual({ mode: 'IPTables', enabled: true });
+  });
+
   it('gives a valid, stable maintenance window', () => {
     const a = defaultShoot(shoot()).spec.maintenance!.timeWindow;
     expect(defaultShoot(shoot()).spec.maintenance!.timeWindow).toEqual(a);

@@ -5,9 +5,10 @@
 // translates their flags: libs/local-cluster/src/images/kube-*-flags.ts). Like kube's, each serves /healthz on its
 // secure port (HTTPS with --tls-cert-file/--tls-private-key-file), and by default campaigns for leadership on Lease
 // kube-system/kube-controller-manager or kube-system/kube-scheduler before it starts its controllers. With
-// --cluster-signing-* CA files the controller manager signs approved CSRs (kube's csrsigning). Garbage collection,
-// namespace deletion, service account tokens and the root CA ConfigMap are not here: the substrate's API server does
-// them itself. A kubeconfig user may authenticate with a token file (Gardener's generic
+// --cluster-signing-* CA files the controller manager signs approved CSRs (kube's csrsigning); with --root-ca-file it
+// publishes that CA bundle as every namespace's `kube-root-ca.crt` (kube's root-ca-cert-publisher; without it the
+// substrate's API server publishes its own CA). Garbage collection, namespace deletion and service account tokens are
+// not here: the substrate's API server does them itself. A kubeconfig user may authenticate with a token file (Gardener's generic
 // token kubeconfig), re-read as the token requestor renews it.
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -68,6 +69,7 @@ export async function controllerManagerCommand(args: string[], usage: string): P
     'node-monitor-grace-period': { type: 'string' },
     'use-service-account-credentials': { type: 'boolean' },
     'cluster-signing-duration': { type: 'string' },
+    'root-ca-file': { type: 'string' },
     ...Object.fromEntries(SIGNING_FILE_FLAGS.map((name) => [name, { type: 'string' as const }])),
   });
   if (!values) return 2;
@@ -98,6 +100,16 @@ export async function controllerManagerCommand(args: string[], usage: string): P
   } catch (err) {
     return usageError((err as Error).message, usage);
   }
+  const rootCAFile = text(values, 'root-ca-file');
+  let rootCA: string | undefined;
+  if (rootCAFile !== undefined) {
+    try {
+      rootCA = await readFile(rootCAFile, 'utf8');
+    } catch (err) {
+      return usageError(`--root-ca-file ${rootCAFile}: ${(err as Error).message}`, usage);
+    }
+    if (!rootCA.trim()) return usageError(`--root-ca-file ${rootCAFile} is empty`, usage);
+  }
   const list = text(values, 'controllers');
   const controllers =
     list === undefined
@@ -114,6 +126,7 @@ export async function controllerManagerCommand(args: string[], usage: string): P
     nodeMonitorGracePeriodMs: graceMs,
     useServiceAccountCredentials: flag(values, 'use-service-account-credentials') ?? false,
     csrSigning,
+    rootCA,
     leaderElection: leaseOf('kube-controller-manager', flag(values, 'leader-elect') ?? true),
     serving,
     log: loggerOf('kube-controller-manager', text(values, 'log-level')),
@@ -266,6 +279,8 @@ interface StandaloneOptions {
   nodeMonitorGracePeriodMs?: number;
   useServiceAccountCredentials?: boolean;
   csrSigning?: CSRSigningOptions;
+  /** The CA bundle the root-ca-cert-publisher publishes (--root-ca-file's content). */
+  rootCA?: string;
   schedulerNames?: string[];
   leaderElection: LeaderElectionConfiguration;
   serving: Serving;
@@ -328,6 +343,7 @@ async function runStandalone(o: StandaloneOptions): Promise<number> {
         nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriodMs,
         useServiceAccountCredentials: o.useServiceAccountCredentials,
         csrSigning: o.csrSigning,
+        rootCA: o.rootCA,
         schedulerNames: o.schedulerNames,
         logger: log,
       });

@@ -33,10 +33,11 @@ export const COMPONENT_USAGE = `  gardener-local controller-manager --kubeconfig
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
                            [--cluster-signing-cert-file FILE --cluster-signing-key-file FILE |
                             --cluster-signing-{kube-apiserver-client,kubelet-client,kubelet-serving}-{cert,key}-file F]
-                           [--cluster-signing-duration 8760h]
+                           [--cluster-signing-duration 8760h] [--root-ca-file CA_BUNDLE]
                            the local controller manager (kube-controller-manager's controllers) for the cluster of
                            FILE; --controllers names ours, by default every one kube-controller-manager has; approved
-                           CSRs are signed with the --cluster-signing-* CAs (none given: not signed here)
+                           CSRs are signed with the --cluster-signing-* CAs (none given: not signed here); every
+                           namespace's kube-root-ca.crt ConfigMap holds CA_BUNDLE (none given: not published here)
   gardener-local scheduler (--config KUBESCHEDULERCONFIG | --kubeconfig FILE) [--secure-port 10259] [--bind-address A]
                            [--tls-cert-file FILE --tls-private-key-file FILE] [--no-leader-elect] [--log-level L]
                            the local scheduler (kube-scheduler: pods of the configuration's profiles, else of

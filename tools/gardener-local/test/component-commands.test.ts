@@ -330,3 +330,42 @@ spec:
     expect(await standby.stop(), standby.output()).toBe(0);
   }, 120_000);
 });
+
+// As a shoot's kube-controller-manager Pod runs it (Gardener passes the shoot's CA bundle): every namespace's
+// `kube-root-ca.crt` holds that file's content instead of the API server's own CA; a file it cannot read is a usage
+// error naming the path.
+describe('gardener-local controller-manager --root-ca-file', () => {
+  const BUNDLE = '-----BEGIN CERTIFICATE-----\nMIIBshootCAbundleFromTheFile\n-----END CERTIFICATE-----\n';
+  const rootCAPublisher = (...args: string[]) =>
+    gardenerLocal(
+      ...['controller-manager', '--kubeconfig', admin, '--secure-port', '0', '--bind-address', '127.0.0.1'],
+      ...['--no-leader-elect', ...args],
+    );
+
+  it("publishes the file's CA bundle as every namespace's kube-root-ca.crt", async () => {
+    await writeFile(join(dir, 'bundle.crt'), BUNDLE);
+    const proc = rootCAPublisher('--controllers', 'root-ca-cert-publisher', '--root-ca-file', join(dir, 'bundle.crt'));
+    await kubectl(admin, ['create', 'namespace', 'tenant']);
+    for (const namespace of ['default', 'tenant'])
+      await waitFor(
+        `kube-root-ca.crt of ${namespace} to hold the bundle`,
+        async () => {
+          if (proc.child.exitCode !== null) throw new Error(`the controller manager exited: ${proc.output()}`);
+          const out = await kubectl(admin, [
+            ...['get', 'configmap', 'kube-root-ca.crt', '-n', namespace],
+            ...['-o', 'jsonpath={.data.ca\\.crt}'],
+          ]).catch(() => '');
+          return out === BUNDLE;
+        },
+        { timeoutMs: 45_000 },
+      );
+    await proc.stop();
+  }, 90_000);
+
+  it('refuses a file it cannot read, naming it', async () => {
+    const missing = join(dir, 'missing.crt');
+    const proc = rootCAPublisher('--root-ca-file', missing);
+    expect(await proc.exited).toBe(2);
+    expect(proc.output()).toContain(`--root-ca-file ${missing}`);
+  }, 90_000);
+});

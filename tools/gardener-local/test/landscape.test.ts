@@ -91,7 +91,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
         ),
       ),
     ).toBe(true);
-    expect(lines.some((l) => l.startsWith('✓ project local'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('✓ projects garden and local'))).toBe(true);
     expect(up.output()).not.toContain('"level"');
   });
 
@@ -1137,5 +1137,138 @@ spec:
     );
     const seedUID = await kubectl(kc(), ['get', 'seed', 'local', '-o', 'jsonpath={.metadata.uid}']);
     expect(readdirSync(join(root, 'local-backupbuckets', seedUID))).toEqual([]);
+  }, 1_200_000);
+
+  it("registers a shoot as a seed with Gardener's ManagedSeed example: its gardenlet runs on the shoot's node and the Seed becomes ready with provider-local installed; deleting the ManagedSeed removes the Seed", async () => {
+    const examples = join(workspaceRoot(), 'deploy/gardener/examples/local/managedseeds');
+    const conditionsOf = async (args: string[]) =>
+      Object.fromEntries(
+        (
+          (
+            JSON.parse(await kubectl(kc(), [...args, '-o', 'json'])) as {
+              status?: { conditions?: { type: string; status: string }[] };
+            }
+          ).status?.conditions ?? []
+        ).map((c) => [c.type, c.status]),
+      );
+    // In project garden (the landscape creates it, as gardener-operator does), with its own credentials.
+    await kubectl(kc(), [
+      'apply',
+      '-f',
+      join(examples, 'credentials.yaml'),
+      '-f',
+      join(examples, 'shoot-managedseed.yaml'),
+    ]);
+    await kubectl(kc(), ['apply', '-f', join(examples, 'managedseed.yaml')]);
+    const seedTypes = ['GardenletReady', 'Bootstrapped', 'ExtensionsReady', 'SeedSystemComponentsHealthy'];
+    await waitFor(
+      `Seed managedseed to report ${seedTypes.join(', ')} True`,
+      async () => {
+        const conditions = await conditionsOf(['get', 'seed', 'managedseed']).catch(
+          () => ({}) as Record<string, string>,
+        );
+        return seedTypes.every((t) => conditions[t] === 'True');
+      },
+      { timeoutMs: 600_000, intervalMs: 3_000 },
+    ).catch(async (err: Error) => {
+      const show = (args: string[]) => kubectl(kc(), args).catch((e: Error) => e.message);
+      throw new Error(
+        `${err.message}\n${await show(['get', 'shoot', '-n', 'garden', 'managedseed', '-o', 'yaml'])}\n${await show(['get', 'managedseed', '-n', 'garden', 'managedseed', '-o', 'yaml'])}\n${await show(['get', 'seed', 'managedseed', '-o', 'yaml'])}`,
+      );
+    });
+    expect(await conditionsOf(['-n', 'garden', 'get', 'managedseed', 'managedseed'])).toMatchObject({
+      ShootReconciled: 'True',
+      SeedRegistered: 'True',
+    });
+    // provider-local is installed into the new seed (it needs the provider's ControlPlane, Infrastructure, Worker).
+    const installation = await kubectl(kc(), [
+      'get',
+      'controllerinstallations',
+      '-o',
+      'jsonpath={.items[?(@.spec.seedRef.name=="managedseed")].spec.registrationRef.name}',
+    ]);
+    expect(installation).toBe('provider-local');
+
+    // The gardenlet runs in the shoot, on its node: both replicas Ready, each with an address of its own from the
+    // node's pod range (they listen on the same ports), and it reaches the shoot's API server in-cluster with the
+    // CA that the shoot's kube-controller-manager publishes (--root-ca-file).
+    const { stdout: shootKubeconfig } = await run(
+      process.execPath,
+      [cli, 'shoot', 'kubeconfig', 'managedseed', '-n', 'garden', '--kubeconfig', kc()],
+      { cwd: workspaceRoot() },
+    );
+    const shootKc = join(dir, 'shoot-managedseed.kubeconfig');
+    await writeFile(shootKc, shootKubeconfig, { mode: 0o600 });
+    const pods = JSON.parse(
+      await kubectl(shootKc, [
+        '-n',
+        'garden',
+        'get',
+        'pods',
+        '-l',
+        'app.kubernetes.io/instance=gardenlet',
+        '-o',
+        'json',
+      ]),
+    ) as {
+      items: {
+        spec: { nodeName: string };
+        status: { podIP: string; conditions?: { type: string; status: string }[] };
+      }[];
+    };
+    const ready = pods.items.filter((p) => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    expect(ready.length).toBe(2);
+    expect(new Set(ready.map((p) => p.status.podIP)).size).toBe(2);
+    expect(ready.every((p) => p.status.podIP !== '127.0.0.1')).toBe(true);
+    const nodes = await kubectl(shootKc, ['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
+    expect(nodes.split(' ')).toContain(ready[0]!.spec.nodeName);
+    const shootCA = (
+      JSON.parse(await kubectl(shootKc, ['config', 'view', '--raw', '-o', 'json'])) as {
+        clusters: { cluster: { 'certificate-authority-data': string } }[];
+      }
+    ).clusters[0]!.cluster['certificate-authority-data'];
+    const published = await kubectl(shootKc, [
+      '-n',
+      'garden',
+      'get',
+      'configmap',
+      'kube-root-ca.crt',
+      '-o',
+      'jsonpath={.data.ca\\.crt}',
+    ]);
+    expect(Buffer.from(shootCA, 'base64').toString()).toContain(published.trim());
+
+    // Deleting the ManagedSeed deletes the Seed (its gardenlet cleans it up first), then the gardenlet and its namespace.
+    await kubectl(kc(), ['-n', 'garden', 'delete', 'managedseed', 'managedseed', '--wait=false']);
+    await waitFor(
+      'the ManagedSeed and Seed managedseed to be gone',
+      async () =>
+        (await kubectl(kc(), [
+          '-n',
+          'garden',
+          'get',
+          'managedseed',
+          'managedseed',
+          '--ignore-not-found',
+          '-o',
+          'name',
+        ])) === '' && (await kubectl(kc(), ['get', 'seed', 'managedseed', '--ignore-not-found', '-o', 'name'])) === '',
+      { timeoutMs: 300_000, intervalMs: 3_000 },
+    );
+    expect(await kubectl(shootKc, ['get', 'namespace', 'garden', '--ignore-not-found', '-o', 'name'])).toBe('');
+    await kubectl(kc(), [
+      '-n',
+      'garden',
+      'annotate',
+      'shoot',
+      'managedseed',
+      'confirmation.gardener.cloud/deletion=true',
+    ]);
+    await kubectl(kc(), ['-n', 'garden', 'delete', 'shoot', 'managedseed', '--wait=false']);
+    await waitFor(
+      'the shoot managedseed to be gone',
+      async () => (await kubectl(kc(), ['-n', 'garden', 'get', 'shoots', '-o', 'name'])) === '',
+      { timeoutMs: 300_000, intervalMs: 3_000 },
+    );
   }, 1_200_000);
 });

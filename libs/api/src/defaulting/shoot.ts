@@ -25,7 +25,11 @@ export function defaultShoot(input: Shoot): Shoot {
     setDefault(spec.networking, 'ipFamilies', () => ['IPv4' as const]);
   }
 
-  defaultKubernetes(spec.kubernetes, workerless);
+  // A Shoot may leave out `spec.kubernetes` (the version then comes from the CloudProfile): Go's zero value is an empty struct.
+  defaultKubernetes(
+    setDefault(spec, 'kubernetes', () => ({}) as Kubernetes),
+    workerless,
+  );
   for (const worker of workers) defaultWorker(worker);
 
   const maintenance = setDefault(spec, 'maintenance', () => ({}));

@@ -26,6 +26,7 @@ import {
   PERSISTENTVOLUME_BINDER,
 } from './persistentvolume/controller.js';
 import { addPVCProtectionController, PVC_PROTECTION } from './persistentvolume/protection.js';
+import { addRootCACertPublisher, ROOT_CA_CERT_PUBLISHER } from './rootcacertpublisher/add.js';
 import { controllerContext, type ControllerContext } from './shared/context.js';
 import { ServiceAccountCredentials } from './shared/service-account-credentials.js';
 
@@ -86,6 +87,12 @@ export interface ControllerManagerOptions {
    * does not run (the substrate's API server then signs itself).
    */
   csrSigning?: CSRSigningOptions;
+  /**
+   * The CA bundle (PEM) the `root-ca-cert-publisher` controller puts into ConfigMap `kube-root-ca.crt` of every
+   * namespace (kube's --root-ca-file); without it that controller does not run (the substrate's API server then
+   * publishes its own CA).
+   */
+  rootCA?: string;
 }
 
 export interface ControllerManager {
@@ -120,6 +127,7 @@ const CONTROLLERS: Record<string, AddController> = {
     }),
   [CSR_APPROVING]: addCSRApprovingController,
   [CSR_SIGNING]: (ctx, o) => addCSRSigningController(ctx, o.csrSigning),
+  [ROOT_CA_CERT_PUBLISHER]: (ctx, o) => addRootCACertPublisher(ctx, o.rootCA),
   [PERSISTENTVOLUME_BINDER]: addPersistentVolumeBinder,
   [PVC_PROTECTION]: addPVCProtectionController,
   [LOCAL_PATH_PROVISIONER_CONTROLLER]: (ctx, o) => {

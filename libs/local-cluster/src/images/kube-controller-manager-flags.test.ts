@@ -80,6 +80,8 @@ describe('translateKubeControllerManagerArgs', () => {
       '--leader-elect',
       '--node-monitor-grace-period',
       '40s',
+      '--root-ca-file',
+      '/srv/kubernetes/ca/bundle.crt',
       '--secure-port',
       '10257',
       '--tls-cert-file',
@@ -98,7 +100,6 @@ describe('translateKubeControllerManagerArgs', () => {
       '--cluster-name',
       '--controllers=bootstrapsigner',
       '--controllers=tokencleaner',
-      '--root-ca-file',
       '--service-account-private-key-file',
       '--service-cluster-ip-range',
     ]);
@@ -126,6 +127,17 @@ describe('translateKubeControllerManagerArgs', () => {
       '--cluster-signing-legacy-unknown-cert-file',
       '--cluster-signing-legacy-unknown-key-file',
     ]);
+  });
+
+  it('passes --root-ca-file through, in either spelling, and does not report it', () => {
+    for (const args of [['--root-ca-file=/x'], ['--root-ca-file', '/x']]) {
+      const ignored: string[] = [];
+      expect(translateKubeControllerManagerArgs(args, context(ignored))).toEqual(['--root-ca-file', '/x']);
+      expect(ignored).toEqual([]);
+    }
+    expect(() => translateKubeControllerManagerArgs(['--root-ca-file='], context())).toThrow(
+      'kube-controller-manager flag --root-ca-file needs a value',
+    );
   });
 
   it('maps the hyperkube mirrors the same way', () => {
@@ -178,6 +190,12 @@ describe('selectKubeControllers', () => {
       unknown: [],
     });
     expect(selectKubeControllers('constructor,scheduler').controllers).toEqual([]);
+    expect(selectKubeControllers('root-ca-certificate-publisher-controller')).toEqual({
+      controllers: ['root-ca-cert-publisher'],
+      unknown: [],
+    });
+    expect(selectKubeControllers('*,-root-ca-cert-publisher').controllers).not.toContain('root-ca-cert-publisher');
+    expect(selectKubeControllers('*').controllers).toContain('root-ca-cert-publisher');
   });
 
   const kubeNames = fc.constantFrom(

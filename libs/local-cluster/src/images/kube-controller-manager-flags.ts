@@ -2,9 +2,10 @@
 // controller manager run against the cluster of `--kubeconfig`. What has a counterpart is translated; the rest is
 // dropped and reported, so a Pod's log says which settings had no effect. Certificate signing passes through: the
 // `--cluster-signing-*` CA files (and duration) go to our csrsigning controller, which signs with the shoot's CAs
-// the API server trusts. The root CA ConfigMap, service account tokens, garbage collection and namespace deletion
-// have no flags here: the substrate's API server does those jobs itself, so their CA/key file flags are reported
-// as ignored.
+// the API server trusts. So does `--root-ca-file`: our root-ca-cert-publisher puts that bundle (the shoot's CA, which
+// signed its kube-apiserver's serving certificate) into every namespace's `kube-root-ca.crt`. Service account tokens,
+// garbage collection and namespace deletion have no flags here: the substrate's API server does those jobs itself,
+// so their key file flags are reported as ignored.
 import { CONTROLLER_NAMES, OPT_IN_CONTROLLERS } from '../controllers/controller-manager.js';
 import { SIGNING_FILE_FLAGS } from '../controllers/csrsigning/signer.js';
 import type { TranslationContext } from './image-map.js';
@@ -54,6 +55,8 @@ const KUBE_CONTROLLERS: Record<string, string> = {
   'persistentvolume-binder': 'persistentvolume-binder',
   'persistentvolumeclaim-protection-controller': 'pvc-protection',
   'pvc-protection': 'pvc-protection',
+  'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
 };
 
 /**
@@ -88,6 +91,7 @@ const TRANSLATIONS: Record<string, FlagTranslation> = {
   'node-monitor-grace-period': (f) => ['--node-monitor-grace-period', requiredValue(PROGRAM, f)],
   'use-service-account-credentials': (f) => (booleanValue(PROGRAM, f) ? ['--use-service-account-credentials'] : []),
   'cluster-signing-duration': (f) => ['--cluster-signing-duration', requiredValue(PROGRAM, f)],
+  'root-ca-file': (f) => ['--root-ca-file', requiredValue(PROGRAM, f)],
   ...Object.fromEntries(
     SIGNING_FILE_FLAGS.map((name): [string, FlagTranslation] => [
       name,

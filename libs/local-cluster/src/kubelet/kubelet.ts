@@ -119,7 +119,7 @@ export async function startKubelet(options: KubeletOptions): Promise<Kubelet> {
     allocatable,
     hostPathRoot: options.hostPathRoot,
     baseEnv: baseEnv(clients, options.servicesFile),
-    podIPs: new PodIPs(options.podCIDR),
+    podIPs: new PodIPs(options.podCIDR, options.reservedPodIPs),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     logRotation: logRotation(options),
     volumeResyncMs: settings.volumeResyncMs,

@@ -47,6 +47,8 @@ export interface KubeletOptions {
   clientCaFile?: string;
   /** Pod addresses come from this 127.X.0.0/16 range (one per Pod); without it every Pod shares 127.0.0.1. */
   podCIDR?: string;
+  /** Addresses of the pod CIDR no Pod gets (the kubelet's own, when it runs inside a Pod with an address of it). */
+  reservedPodIPs?: string[];
   /**
    * The service proxy's services.json: Node.js programs in Pods read it to reach Services by name and ClusterIP
    * (GARDENER_LOCAL_SERVICES_FILE; see network/pod-network.mjs). Without it only `kubernetes.default` resolves.

@@ -41,7 +41,15 @@ export async function runKubelet(args: string[], o: RunKubeletOptions): Promise<
       log: o.log.child({ node: options.nodeName }),
     });
     if (o.signal.aborted) return;
-    kubelet = await startKubelet({ ...options, workspace: options.workspace ?? o.workspace, logger: o.log });
+    // A kubelet inside a Pod with an address of its own (a local machine, its pod CIDR the block its Pod was given)
+    // never hands that address to its Pods.
+    const ownIP = process.env.GARDENER_LOCAL_POD_IP;
+    kubelet = await startKubelet({
+      ...options,
+      ...(ownIP ? { reservedPodIPs: [...(options.reservedPodIPs ?? []), ownIP] } : {}),
+      workspace: options.workspace ?? o.workspace,
+      logger: o.log,
+    });
     o.onStarted?.(kubelet);
     if (!o.signal.aborted) await new Promise((resolve) => o.signal.addEventListener('abort', resolve, { once: true }));
     await kubelet.stop();

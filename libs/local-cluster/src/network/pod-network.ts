@@ -17,14 +17,21 @@ export function podNetworkPreload(): string | undefined {
 /**
  * Environment for a pod's process: its address and namespace (the preload resolves bare Service names there), and
  * the preload for Node.js programs (NODE_OPTIONS is extended). The preload finds Services in the file
- * GARDENER_LOCAL_SERVICES_FILE names, when `env` has it (the kubelet's `servicesFile`).
+ * GARDENER_LOCAL_SERVICES_FILE names, when `env` has it (the kubelet's `servicesFile`). A Pod that runs a node and was
+ * given a range of addresses for its own Pods gets it as GARDENER_LOCAL_POD_CIDR.
  */
-export function podNetworkEnv(podIP: string, env: Record<string, string>, namespace?: string): Record<string, string> {
+export function podNetworkEnv(
+  podIP: string,
+  env: Record<string, string>,
+  namespace?: string,
+  podRange?: string,
+): Record<string, string> {
   const preload = podNetworkPreload();
   const result: Record<string, string> = {
     ...env,
     GARDENER_LOCAL_POD_IP: podIP,
     ...(namespace ? { GARDENER_LOCAL_POD_NAMESPACE: namespace } : {}),
+    ...(podRange ? { GARDENER_LOCAL_POD_CIDR: podRange } : {}),
   };
   if (preload) result.NODE_OPTIONS = [env.NODE_OPTIONS, `--import=${preload}`].filter(Boolean).join(' ');
   return result;
@@ -65,6 +72,17 @@ export function podAddress(podCIDR: string, n: number): string {
     throw new Error(`pod CIDR ${podCIDR} has no address number ${n}`);
   }
   return formatIPAddress(net.address(Math.floor(index / USABLE) * 256 + (index % USABLE) + 1));
+}
+
+/** The /24 blocks of a pod CIDR, in order (127.42.0.0/16 has 256: 127.42.0.0/24, 127.42.1.0/24, ...). */
+export function podBlocks(podCIDR: string): string[] {
+  const { net, blocks } = parsePodCIDR(podCIDR);
+  return Array.from({ length: blocks }, (_, k) => IPNet.of(net.address(256 * k), 24).toString());
+}
+
+/** The pod addresses of a pod CIDR (n = 1 .. podAddressCount). */
+export function podAddresses(podCIDR: string): string[] {
+  return Array.from({ length: podAddressCount(podCIDR) }, (_, k) => podAddress(podCIDR, k + 1));
 }
 
 /** Whether the address (as Go's net.ParseIP reads it) is one of the pod CIDR's pod addresses. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeaseKind, type Node, NodeKind, type Taint } from '../../src/controllers/shared/kinds.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { renewLease } from './support/leases.js';
+import { postNodeStatus, registerNode as registerNodeWith } from './support/nodes.js';
 
 const GRACE_MS = 1000;
 /** Longer than the monitor grace, so a node that never posted status shows it is judged by this one. */
@@ -37,35 +38,8 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const rfc3339 = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const KUBELET_CONDITIONS: Record<string, [string, string]> = {
-  MemoryPressure: ['False', 'KubeletHasSufficientMemory'],
-  DiskPressure: ['False', 'KubeletHasNoDiskPressure'],
-  PIDPressure: ['False', 'KubeletHasSufficientPID'],
-};
-
-/** Posts the node's status as the kubelet does: the three pressure conditions False and Ready as given, heartbeat now. */
-async function postStatus(name: string, ready: 'True' | 'False'): Promise<Node> {
-  const node = await h.api.get(NodeKind, { name });
-  const at = rfc3339();
-  const previous = new Map((node.status?.conditions ?? []).map((c) => [c.type, c]));
-  const condition = (type: string, status: string, reason: string) => ({
-    type,
-    status,
-    reason,
-    message: `${type} is ${status}`,
-    lastHeartbeatTime: at,
-    lastTransitionTime: previous.get(type)?.status === status ? previous.get(type)!.lastTransitionTime : at,
-  });
-  const conditions = [
-    ...Object.entries(KUBELET_CONDITIONS).map(([type, [status, reason]]) => condition(type, status, reason)),
-    condition('Ready', ready, ready === 'True' ? 'KubeletReady' : 'KubeletNotReady'),
-  ];
-  const allocatable = { cpu: '4', memory: '8Gi', pods: '110' };
-  return h.api.updateStatus({ ...node, status: { ...node.status, allocatable, capacity: allocatable, conditions } });
-}
+const postStatus = (name: string, ready: 'True' | 'False') => postNodeStatus(h.api, name, ready);
 
 /** Renews the lease every 200 ms until the returned function is called. */
 function keepRenewing(name: string): () => Promise<void> {
@@ -82,17 +56,8 @@ function keepRenewing(name: string): () => Promise<void> {
   };
 }
 
-async function registerNode(name: string, ready: 'True' | 'False', taints: Taint[] = []): Promise<Node> {
-  await h.api.create<Node>({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-    spec: { taints },
-  });
-  const node = await postStatus(name, ready);
-  await renewLease(h.api, name);
-  return node;
-}
+const registerNode = (name: string, ready: 'True' | 'False', taints: Taint[] = []) =>
+  registerNodeWith(h.api, name, ready, taints);
 
 const condition = (node: Node, type: string) => node.status?.conditions?.find((c) => c.type === type);
 const readyStatus = (node: Node) => condition(node, 'Ready')?.status;

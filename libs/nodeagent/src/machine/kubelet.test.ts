@@ -97,6 +97,7 @@ describe('/opt/bin/kubelet on a local machine', () => {
       {
         node: '/usr/bin/node',
         cli: '/w/dist/tools/gardener-local/cli.js',
+        podCIDR: '127.42.255.0/24',
         inProcess: (args, signal) => {
           runs.push({ args, signal });
           return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -114,6 +115,7 @@ describe('/opt/bin/kubelet on a local machine', () => {
         '--port=0',
         '--healthz-port=31248',
         '--services-file=/var/lib/kube-proxy/services.json',
+        '--pod-cidr=127.42.255.0/24',
       ],
     ]);
     stop.abort();

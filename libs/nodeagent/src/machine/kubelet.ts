@@ -42,6 +42,12 @@ export interface LocalKubeletCommand {
    * the signal has stopped it): one Node.js runtime less per machine.
    */
   inProcess?: (args: string[], signal: AbortSignal) => Promise<void>;
+  /**
+   * The addresses of the node's Pods (`--pod-cidr`): the /24 the machine's own Pod was given (GARDENER_LOCAL_POD_CIDR),
+   * so the node's Pods each get an address, as a real node's get theirs from its pod CIDR. Without it they share the
+   * host's address and replicas of one workload cannot listen on the same port.
+   */
+  podCIDR?: string;
 }
 
 /** The host ports a machine gives its kubelet: all machines of a host share its ports, so none may use kube's fixed ones. */
@@ -60,7 +66,8 @@ export const KubeProxyServicesFile = '/var/lib/kube-proxy/services.json';
  * `/opt/bin/kubelet` on a local machine: `gardener-local kubelet --rootfs=<machine root> <the unit's arguments>
  * --port=0 --healthz-port=<the machine's> --services-file=/var/lib/kube-proxy/services.json` — the HTTPS endpoint on
  * any free port (the Node's daemonEndpoints say which), the healthz endpoint on the port the machine chose (both win
- * over the KubeletConfiguration), and the node's Pods given kube-proxy's Service table (a path of the machine). With
+ * over the KubeletConfiguration), the node's Pods given kube-proxy's Service table (a path of the machine) and, when the
+ * machine has one, its pod CIDR (`--pod-cidr`). With
  * `inProcess`, the same arguments run inside the machine's process.
  */
 export function localKubeletProgram(command: LocalKubeletCommand, ports: () => LocalKubeletPorts): ProgramLauncher {
@@ -71,6 +78,7 @@ export function localKubeletProgram(command: LocalKubeletCommand, ports: () => L
       '--port=0',
       `--healthz-port=${ports().healthzPort}`,
       `--services-file=${KubeProxyServicesFile}`,
+      ...(command.podCIDR ? [`--pod-cidr=${command.podCIDR}`] : []),
     ];
     const { inProcess } = command;
     if (inProcess) return { run: (signal) => inProcess(kubeletArgs, signal) };

@@ -165,10 +165,11 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
   );
 
   await checklist.step(
-    'project local (CloudProfile local, Project local, namespace garden-local, credentials, managed issuer, default domain)',
+    'projects garden and local (CloudProfile local, Project local, namespace garden-local, credentials, managed issuer, default domain)',
     async () => {
       const examples = join(workspace, 'deploy/gardener/examples/local');
-      for (const file of ['cloudprofile.yaml', 'namespace.yaml', 'project.yaml']) {
+      // Project garden, as gardener-operator creates it in every garden (ManagedSeeds live in its namespace).
+      for (const file of ['cloudprofile.yaml', 'project-garden.yaml', 'namespace.yaml', 'project.yaml']) {
         await kubectl(['apply', '--server-side', '--force-conflicts', '-f', join(examples, file)]);
       }
       // Gardener's local setup creates the provider-local credentials Secret beside the example's CredentialsBinding.

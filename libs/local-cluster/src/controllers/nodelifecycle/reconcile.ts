@@ -157,7 +157,10 @@ export class NodeLifecycleReconciler {
   private async liveNode(name: string): Promise<{ node: Node; lease: Lease | undefined } | undefined> {
     const node = await this.ctx.api.get(NodeKind, { name }).catch(ignoreNotFound);
     if (!node) return undefined;
-    const lease = await this.ctx.api.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name }).catch(ignoreNotFound);
+    // The Lease comes from the informer, as kube's controller reads it: with --use-service-account-credentials the
+    // controller acts as system:controller:node-controller, which may not read Leases (a live get is Forbidden); the
+    // informer lists and watches with the controller manager's own identity.
+    const lease = await this.ctx.client.get(LeaseKind, { namespace: NODE_LEASE_NAMESPACE, name }).catch(ignoreNotFound);
     return { node, lease };
   }
 }

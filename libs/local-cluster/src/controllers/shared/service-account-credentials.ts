@@ -30,6 +30,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   csrsigning: 'certificate-controller',
   'persistentvolume-binder': 'persistent-volume-binder',
   'pvc-protection': 'pvc-protection-controller',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
 };
 
 /** kube's lifetime of the controllers' tokens. */

@@ -42,6 +42,8 @@ export interface SetupContext {
   allocatable: Record<string, string>;
   /** Variables every container gets first (PATH, KUBERNETES_SERVICE_HOST, ...). */
   baseEnv: Record<string, string>;
+  /** The /24 of addresses the Pod was given for the Pods of the node it runs (see PodIPs), if any. */
+  podRange?: string;
   log: Logger;
 }
 
@@ -74,7 +76,7 @@ export async function prepareContainer(ctx: SetupContext): Promise<ContainerSetu
   // A Pod with its own address gets it, and Node.js programs the preload that binds wildcard listens to it (and
   // reaches Services by name and ClusterIP).
   const base: Record<string, string> =
-    podIP && podIP !== HOST_IP ? podNetworkEnv(podIP, own, pod.metadata?.namespace) : own;
+    podIP && podIP !== HOST_IP ? podNetworkEnv(podIP, own, pod.metadata?.namespace, ctx.podRange) : own;
   let dir: string;
   try {
     dir = await assertResolvesWithin(ctx.podDir, containerDir(ctx.podDir, container.name));

@@ -273,6 +273,7 @@ export class PodWorker {
         reader,
         allocatable: this.deps.allocatable,
         baseEnv: this.deps.baseEnv,
+        podRange: this.deps.podIPs.rangeOf(this.uid),
         log: this.log,
       });
     } catch (err) {

@@ -63,6 +63,11 @@ export const DefaultMachineImage = 'gardener-ts/machine';
 export const UserDataMountPath = '/etc/machine/userdata';
 /** Labels of every machine Pod (the Infrastructure's NetworkPolicy selects them). */
 export const MachinePodLabels = { app: 'machine', 'machine.sapcloud.io/provider': 'local' } as const;
+/**
+ * The local kubelet's annotation asking for a /24 of pod addresses for the Pods of the node the Pod runs (the local
+ * counterpart of a node's pod CIDR; see the substrate's PodIPs).
+ */
+export const MachinePodRangeAnnotation = 'local.gardener.cloud/pod-range-prefix';
 /** The label naming a machine Pod's Machine. */
 export const MachineNameLabel = 'machine.sapcloud.io/name';
 
@@ -92,6 +97,8 @@ export function machinePod(
       name,
       namespace: machine.metadata!.namespace!,
       labels: { ...MachinePodLabels, [MachineNameLabel]: machine.metadata!.name! },
+      // The machine's kubelet gives its Pods addresses of their own: the seed's kubelet gives it a /24 of them.
+      annotations: { [MachinePodRangeAnnotation]: '24' },
       ownerReferences: [controllerRef(machine)],
     },
     spec: {
