@@ -1159,6 +1159,15 @@ spec:
       '-f',
       join(examples, 'shoot-managedseed.yaml'),
     ]);
+    // Admission takes a ManagedSeed only for a shoot with a domain, which the shoot gets once it is scheduled (its
+    // default domain, as Gardener's ShootDNS assigns it).
+    await waitFor(
+      'the shoot managedseed to be scheduled and get its domain',
+      async () =>
+        (await kubectl(kc(), ['-n', 'garden', 'get', 'shoot', 'managedseed', '-o', 'jsonpath={.spec.dns.domain}'])) !==
+        '',
+      { timeoutMs: 60_000, intervalMs: 1_000 },
+    );
     await kubectl(kc(), ['apply', '-f', join(examples, 'managedseed.yaml')]);
     const seedTypes = ['GardenletReady', 'Bootstrapped', 'ExtensionsReady', 'SeedSystemComponentsHealthy'];
     await waitFor(
