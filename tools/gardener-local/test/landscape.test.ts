@@ -44,6 +44,18 @@ function hasOpenSSH(): boolean {
 /** The processes of this landscape's garden components (their command lines name the pod volume dirs in `root`). */
 const componentPids = () => pidsOf(join(root, 'kubelet', 'pods'));
 
+/** Writes a fresh admin kubeconfig of a shoot (`gardener-local shoot kubeconfig`) to `dir/shoot-<name>.kubeconfig`. */
+async function writeShootKubeconfig(name: string, namespace: string): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    [cli, 'shoot', 'kubeconfig', name, '-n', namespace, '--kubeconfig', kc()],
+    { cwd: workspaceRoot() },
+  );
+  const file = join(dir, `shoot-${name}.kubeconfig`);
+  await writeFile(file, stdout, { mode: 0o600 });
+  return file;
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gardener-landscape-'));
   root = join(dir, 'landscape');
@@ -440,13 +452,7 @@ describe('gardener-local up: the local Gardener landscape', () => {
     expect(await kubectl(kc(), ['get', 'shoots', '-A'])).toMatch(/garden-local\s+local\s.*Create\s+healthy/);
 
     // The shoot's own API server, with a short-lived admin kubeconfig.
-    const { stdout: shootKubeconfig } = await run(
-      process.execPath,
-      [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc()],
-      { cwd: workspaceRoot() },
-    );
-    const shootKc = join(dir, 'shoot-local.kubeconfig');
-    await writeFile(shootKc, shootKubeconfig, { mode: 0o600 });
+    const shootKc = await writeShootKubeconfig('local', 'garden-local');
     expect(await kubectl(shootKc, ['get', 'namespaces', '-o', 'name'])).toContain('namespace/kube-system');
     // The shoot's system resources (shoot-core-system): what tools in the shoot read about it, and the read-only role.
     expect(
@@ -845,14 +851,7 @@ spec:
         },
         { timeoutMs: 600_000, intervalMs: 2_000 },
       );
-    const adminKubeconfig = async () => {
-      const { stdout } = await run(
-        process.execPath,
-        [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc()],
-        { cwd: workspaceRoot() },
-      );
-      await writeFile(shootKc, stdout, { mode: 0o600 });
-    };
+    const adminKubeconfig = () => writeShootKubeconfig('local', 'garden-local');
 
     await annotate('rotate-credentials-start');
     const prepared = await untilPhase('Prepared');
@@ -1024,12 +1023,7 @@ spec:
 
     // The shoot's admin kubeconfig, from the garden alone (the client CA the gardenlet syncs there): it moved with the
     // ShootState, and the new seed's API server address comes with it.
-    const { stdout: moved } = await run(
-      process.execPath,
-      [cli, 'shoot', 'kubeconfig', 'local', '-n', 'garden-local', '--kubeconfig', kc()],
-      { cwd: workspaceRoot() },
-    );
-    await writeFile(shootKc, moved, { mode: 0o600 });
+    await writeShootKubeconfig('local', 'garden-local');
     expect(
       await kubectl(shootKc, ['-n', 'hello', 'get', 'configmap', 'before-migration', '-o', 'jsonpath={.data.seed}']),
     ).toBe('local');
@@ -1201,13 +1195,7 @@ spec:
     // The gardenlet runs in the shoot, on its node: both replicas Ready, each with an address of its own from the
     // node's pod range (they listen on the same ports), and it reaches the shoot's API server in-cluster with the
     // CA that the shoot's kube-controller-manager publishes (--root-ca-file).
-    const { stdout: shootKubeconfig } = await run(
-      process.execPath,
-      [cli, 'shoot', 'kubeconfig', 'managedseed', '-n', 'garden', '--kubeconfig', kc()],
-      { cwd: workspaceRoot() },
-    );
-    const shootKc = join(dir, 'shoot-managedseed.kubeconfig');
-    await writeFile(shootKc, shootKubeconfig, { mode: 0o600 });
+    const shootKc = await writeShootKubeconfig('managedseed', 'garden');
     const pods = JSON.parse(
       await kubectl(shootKc, [
         '-n',
