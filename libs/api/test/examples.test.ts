@@ -12,18 +12,21 @@ const examples = loadExamples(gardenerAsset('examples'));
 
 /**
  * The example Shoot leaves the Kubernetes version and machine image to Gardener's admission plugin, which takes them
- * from the referenced CloudProfile before validation. Do the same with the CloudProfile of the same folder.
+ * from the referenced CloudProfile before validation. Do the same with the CloudProfile of the same folder, else of
+ * the nearest folder above it (`local/managedseeds/` uses the one of `local/`).
  */
 function admit(file: string, object: KubeObject): KubeObject {
   if (object.kind !== 'Shoot') return object;
   const shoot = object as unknown as Shoot;
-  const folder = file.split('/').slice(0, -1).join('/');
-  const profile = examples.find(
-    (e) =>
-      e.object.kind === 'CloudProfile' &&
-      e.file.startsWith(folder) &&
-      e.object.metadata?.name === shoot.spec.cloudProfile?.name,
-  );
+  const parts = file.split('/').slice(0, -1);
+  const profileIn = (folder: string) =>
+    examples.find(
+      (e) =>
+        e.object.kind === 'CloudProfile' &&
+        e.file.split('/').slice(0, -1).join('/') === folder &&
+        e.object.metadata?.name === shoot.spec.cloudProfile?.name,
+    );
+  const profile = parts.map((_, i) => profileIn(parts.slice(0, parts.length - i).join('/'))).find(Boolean);
   if (!profile)
     throw new Error(`${file}: the CloudProfile ${shoot.spec.cloudProfile?.name} of the example Shoot is missing`);
   return applyCloudProfileDefaults(shoot, (profile.object as unknown as CloudProfile).spec) as unknown as KubeObject;
@@ -39,7 +42,7 @@ describe('Gardener example manifests', () => {
   const typed = examples.filter(({ object }) => kindOf(object));
 
   it('need the CloudProfile defaults where Gardener applies them (the Shoot has no Kubernetes version)', () => {
-    const shoot = typed.find(({ object }) => object.kind === 'Shoot')!;
+    const shoot = typed.find(({ file, object }) => object.kind === 'Shoot' && file.endsWith('local/shoot.yaml'))!;
     expect(validateObject(shoot.object).map((e) => e.field)).toEqual(['spec.kubernetes.version']);
     const admitted = admit(shoot.file, shoot.object) as unknown as Shoot;
     expect(admitted.spec.kubernetes.version).toBe('1.36.0');
