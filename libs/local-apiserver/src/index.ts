@@ -16,3 +16,4 @@ export type { AuthorizationWebhookOptions } from './auth/webhook-authorizer.js';
 export { createCA, issueCertificate, type CertificateAuthority, type KeyPair } from './pki/certs.js';
 export { kubeconfig } from './pki/kubeconfig.js';
 export { API_AUDIENCES } from './auth/service-account-tokens.js';
+export { ROOT_CA_CONFIGMAP, ROOT_CA_CONFIGMAP_DESCRIPTION } from './controllers/namespace-defaults.js';

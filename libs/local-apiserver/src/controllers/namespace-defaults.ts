@@ -11,6 +11,9 @@ import { watchPrefix } from './watch-prefix.js';
 
 const ctx = internalContext('kube-controller-manager');
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+/** kube's `kubernetes.io/description` of that ConfigMap (kube-controller-manager's root-ca-cert-publisher writes it too). */
+export const ROOT_CA_CONFIGMAP_DESCRIPTION =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 export class NamespaceDefaultsController {
   private readonly watches: Watch[] = [];
@@ -60,8 +63,7 @@ export class NamespaceDefaultsController {
       metadata: {
         name: ROOT_CA_CONFIGMAP,
         annotations: {
-          'kubernetes.io/description':
-            'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.',
+          'kubernetes.io/description': ROOT_CA_CONFIGMAP_DESCRIPTION,
         },
       },
       data: { 'ca.crt': this.caPem },

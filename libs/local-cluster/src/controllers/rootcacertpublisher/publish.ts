@@ -3,15 +3,13 @@
 // Given the ConfigMap there is (or none), says what to write: nothing, a new one, or the existing one with its data
 // replaced (other keys dropped, as kube does) and the annotation added when it is missing or empty. Pure.
 import type { ConfigMap } from '@gardener-ts/controller-runtime';
+import { ROOT_CA_CONFIGMAP, ROOT_CA_CONFIGMAP_DESCRIPTION } from '@gardener-ts/local-apiserver';
 
-/** The ConfigMap's name (kube's RootCACertConfigMapName). */
-export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+/** The ConfigMap's name (kube's RootCACertConfigMapName) and its description: the same as the substrate API server's. */
+export { ROOT_CA_CONFIGMAP, ROOT_CA_CONFIGMAP_DESCRIPTION as DESCRIPTION };
 /** The key of the CA bundle in the ConfigMap's data. */
 export const ROOT_CA_KEY = 'ca.crt';
 export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
-/** The annotation's text (the same as the substrate API server's NamespaceDefaultsController writes). */
-export const DESCRIPTION =
-  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 export type PublishPlan =
   /** The ConfigMap is as it should be. */
@@ -30,7 +28,11 @@ export function planRootCAConfigMap(namespace: string, rootCA: string, existing:
       configMap: {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
+        metadata: {
+          name: ROOT_CA_CONFIGMAP,
+          namespace,
+          annotations: { [DESCRIPTION_ANNOTATION]: ROOT_CA_CONFIGMAP_DESCRIPTION },
+        },
         data,
       },
     };
@@ -44,7 +46,10 @@ export function planRootCAConfigMap(namespace: string, rootCA: string, existing:
       kind: 'ConfigMap',
       metadata: {
         ...existing.metadata,
-        annotations: { ...annotations, [DESCRIPTION_ANNOTATION]: annotations[DESCRIPTION_ANNOTATION] || DESCRIPTION },
+        annotations: {
+          ...annotations,
+          [DESCRIPTION_ANNOTATION]: annotations[DESCRIPTION_ANNOTATION] || ROOT_CA_CONFIGMAP_DESCRIPTION,
+        },
       },
       data,
     },
