@@ -47,4 +47,5 @@ export {
   type KeySpec,
   type PublicKey,
 } from './pki.js';
+export { KeyPool, keySpecId, keyStockOf, type KeyPoolOptions, type KeyStock } from './key-pool.js';
 export * from './constants.js';

@@ -435,7 +435,7 @@ export class SecretsManager {
 }
 
 /** The key a config's data is made with (Gardener's defaults: RSA 3072 bits for certificates); none for the others. */
-function keySpecOf(config: SecretConfig): KeySpec | undefined {
+export function keySpecOf(config: SecretConfig): KeySpec | undefined {
   if (config.kind === 'certificate') return config.key ?? DefaultCertificateKey;
   if (config.kind === 'rsa') return { algorithm: 'RSA', bits: config.bits };
   return undefined;

@@ -16,7 +16,14 @@ import {
 import { withReplicasWhileHibernating } from './hibernation-steps.js';
 import { sleep } from '@gardener-ts/flow';
 import { pollDelays, pollUntil } from './poll.js';
-import { decode, generateAllSecrets, SecretsManager, type KeySpec } from '@gardener-ts/secrets-manager';
+import {
+  decode,
+  generateAllSecrets,
+  SecretsManager,
+  type KeyPair,
+  type KeySpec,
+  type KeyStock,
+} from '@gardener-ts/secrets-manager';
 import type { V1Secret } from '@kubernetes/client-node';
 import { renderCluster } from '../component/cluster.js';
 import {
@@ -91,6 +98,16 @@ import {
 } from './rotation/secrets.js';
 import { shootEnablesSSHAccess } from './rotation/status.js';
 
+/**
+ * The key pairs a shoot's first reconcile generates with Gardener's keys: one per CA and certificate of
+ * `shootSecretConfigs` and the resource manager's bootstrap and kube-proxy client certificates (RSA 3072 bits), the
+ * service account and SSH keys (RSA 4096 bits). What a gardenlet's `KeyPool` keeps ready.
+ */
+export const ShootKeyStock: readonly KeyStock[] = [
+  { spec: { algorithm: 'RSA', bits: 3072 }, count: 15 },
+  { spec: { algorithm: 'RSA', bits: 4096 }, count: 2 },
+];
+
 /** The identity of the gardenlet's secrets manager for shoot control planes. */
 export const SecretsManagerIdentity = 'gardenlet';
 
@@ -99,6 +116,8 @@ export interface SeedShootStepsOptions {
   readonly namespace?: NamespaceOptions;
   /** Key of the generated certificates (RSA 3072 as Gardener when unset). */
   readonly certificateKey?: KeySpec;
+  /** How the secrets manager makes key pairs (e.g. a `KeyPool`'s `take`; Node's crypto when unset). */
+  readonly generateKey?: (spec: KeySpec) => Promise<KeyPair>;
   /** Polling of the waits for extension resources. */
   readonly wait?: Omit<WaitOptions, 'signal'>;
   /** The clock: the `gardener.cloud/timestamp` of the reconcile requests. */
@@ -170,6 +189,7 @@ export class SeedShootSteps {
       namespace: this.values.namespace,
       identity: SecretsManagerIdentity,
       secretNamesToTimes: rotation.secretNamesToTimes,
+      ...(this.options.generateKey ? { generateKey: this.options.generateKey } : {}),
     });
     const configs = withRotationOptions(
       [

@@ -230,10 +230,16 @@ describe('built-in image map', () => {
     expect(programArgv(app, { args: ['--config', '/etc/cfg'] }, context())).toEqual([
       '/bin/node',
       '--max-semi-space-size=1',
+      '--v8-pool-size=1',
       '/ws/dist/apps/gardenlet/main.js',
       '--config',
       '/etc/cfg',
     ]);
+    // Two malloc arenas and the compile cache shared by every Node.js program.
+    expect(app.env).toMatchObject({
+      MALLOC_ARENA_MAX: '2',
+      NODE_COMPILE_CACHE: expect.stringContaining('node-compile-cache'),
+    });
   });
 
   it('runs kube-apiserver as the local API server with the flags it understands', () => {
@@ -250,6 +256,7 @@ describe('built-in image map', () => {
     expect(argv).toEqual([
       '/bin/node',
       '--max-semi-space-size=1',
+      '--v8-pool-size=1',
       '/ws/dist/tools/gardener-local/cli.js',
       'apiserver',
       '--data-dir',
@@ -290,6 +297,7 @@ describe('built-in image map', () => {
     expect(argv).toEqual([
       '/bin/node',
       '--max-semi-space-size=1',
+      '--v8-pool-size=1',
       '/ws/dist/tools/gardener-local/cli.js',
       'apiserver',
       '--data-dir',
@@ -322,6 +330,7 @@ describe('built-in image map', () => {
       expect(programArgv(builtin.resolve(ref)!, {}, context())).toEqual([
         '/bin/node',
         '--max-semi-space-size=1',
+        '--v8-pool-size=1',
         '/ws/dist/apps/node-agent/machine.js',
       ]);
     }
@@ -331,6 +340,7 @@ describe('built-in image map', () => {
     expect(programArgv(builtin.resolve('gardener-ts/bastion:v0.1.0')!, { args: ['--port=22'] }, context())).toEqual([
       '/bin/node',
       '--max-semi-space-size=1',
+      '--v8-pool-size=1',
       '/ws/dist/apps/provider-local/bastion.js',
       '--port=22',
     ]);
