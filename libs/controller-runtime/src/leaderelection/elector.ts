@@ -2,12 +2,15 @@
 // renewed it for a whole lease duration — measured on this process's own clock from when it last saw the Lease change,
 // never from the timestamps inside it (clocks of different machines disagree). The leader renews every retry period;
 // if it cannot renew for the renew deadline it gives up leadership before any other candidate may take over.
+// Unlike client-go, a candidate with a client that can watch also watches the Lease while it waits: when the holder
+// releases it (a graceful stop, e.g. the old Pod of a rolling update), the candidate tries at once instead of at its
+// next retry (2–4.4 s later by default). It takes the Lease only by the same rules; a missed event costs nothing.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { createLogger, type Logger } from '@gardener-ts/logging';
 import { isNotFound } from '../client/api-error.js';
-import type { Client } from '../client/client.js';
+import type { ApiClient, Client } from '../client/client.js';
 import type { LeaderElectionHooks } from '../manager/manager.js';
 import { realClock, type Clock } from '../queue/clock.js';
 import { LeaseKind, microTime, type Lease, type LeaseSpec } from './lease.js';
@@ -15,8 +18,11 @@ import { leaderElectionMetrics } from './metrics.js';
 import { sleep, within } from './sleep.js';
 
 export interface LeaderElectorOptions {
-  /** Reads and writes the Lease. Give the elector a client of its own: a manager closes its clients on stop. */
-  client: Pick<Client, 'get' | 'create' | 'update'>;
+  /**
+   * Reads and writes the Lease, and watches it while campaigning if it can. Give the elector a client of its own: a
+   * manager closes its clients on stop.
+   */
+  client: Pick<Client, 'get' | 'create' | 'update'> & Partial<Pick<ApiClient, 'watch'>>;
   lock: { namespace: string; name: string };
   /** Who this candidate is; unique per process (default: host name and a random UUID). */
   identity?: string;
@@ -101,19 +107,58 @@ export class LeaderElector {
     if (this.running) throw new Error('this leader elector is already running');
     this.running = true;
     this.log.info('Attempting to acquire leader lease');
-    while (!signal.aborted) {
-      if (await this.tryAcquireOrRenew()) {
-        this.setLeading(true);
-        this.log.info('Successfully acquired lease');
-        this.options.onStartedLeading?.();
-        this.renewing = this.renewLoop(signal, hooks);
-        hooks.onLeading?.(this.renewing);
-        return;
+    const campaign = new AbortController();
+    const stopCampaign = () => campaign.abort();
+    signal.addEventListener('abort', stopCampaign, { once: true });
+    let wake = new AbortController();
+    const watching = this.watchForRelease(campaign.signal, () => wake.abort());
+    try {
+      while (!signal.aborted) {
+        if (await this.tryAcquireOrRenew()) {
+          this.setLeading(true);
+          this.log.info('Successfully acquired lease');
+          this.options.onStartedLeading?.();
+          this.renewing = this.renewLoop(signal, hooks);
+          hooks.onLeading?.(this.renewing);
+          return;
+        }
+        if (!wake.signal.aborted) {
+          const retryIn = this.retryPeriodMs * (1 + Math.random() * JITTER_FACTOR);
+          await sleep(this.clock, retryIn, AbortSignal.any([signal, wake.signal]));
+        }
+        wake = new AbortController();
       }
-      await sleep(this.clock, this.retryPeriodMs * (1 + Math.random() * JITTER_FACTOR), signal);
+      this.running = false;
+    } finally {
+      signal.removeEventListener('abort', stopCampaign);
+      campaign.abort();
+      await watching;
     }
-    this.running = false;
   };
+
+  /**
+   * Watches the Lease until `signal` aborts and calls `onReleased` when it is free (no holder, or gone); re-watches a
+   * broken watch after a retry period. Does nothing with a client that cannot watch.
+   */
+  private async watchForRelease(signal: AbortSignal, onReleased: () => void): Promise<void> {
+    const { client, lock } = this.options;
+    if (!client.watch) return;
+    while (!signal.aborted) {
+      try {
+        await client.watch(
+          LeaseKind,
+          { namespace: lock.namespace, fieldSelector: { 'metadata.name': lock.name }, signal },
+          (event) => {
+            const free = event.type === 'DELETED' || !event.object.spec?.holderIdentity;
+            if (free && event.type !== 'BOOKMARK' && event.type !== 'ERROR') onReleased();
+          },
+        );
+      } catch (err) {
+        if (!signal.aborted) this.log.debug({ err }, 'Watching the lease failed');
+      }
+      await sleep(this.clock, this.retryPeriodMs, signal);
+    }
+  }
 
   private async renewLoop(signal: AbortSignal, hooks: LeaderElectionHooks): Promise<void> {
     while (!signal.aborted) {

@@ -40,3 +40,4 @@ export {
   type StatusCondition,
   type Workload,
 } from './kinds.js';
+export { pollDelays } from './poll.js';

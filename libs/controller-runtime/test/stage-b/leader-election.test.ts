@@ -140,6 +140,21 @@ describe('leader election', () => {
     expect(await masterStatus(a)).toBe(0);
   });
 
+  it('takes a released Lease at once, not at its next retry, when its client can watch', async () => {
+    // b tries once right after a leads, so without the watch its next try would come 6–13.2 s later.
+    const slow = { leaseDurationMs: 10_000, renewDeadlineMs: 8000, retryPeriodMs: 6000 };
+    const a = await candidate('watched', 'a', slow);
+    await a.started;
+    const b = await candidate('watched', 'b', slow);
+    await waitFor('b to observe a as leader', () => b.elector.leader === 'a');
+    const stoppedAt = performance.now();
+    a.abort.abort();
+    await a.elector.done();
+    await b.started;
+    expect(b.elector.isLeader).toBe(true);
+    expect(performance.now() - stoppedAt).toBeLessThan(2000);
+  });
+
   it('stops leading when the Lease is taken by someone else and it cannot renew', async () => {
     const a = await candidate('stolen', 'a');
     await a.started;

@@ -1,5 +1,6 @@
 // Polling a condition of the seed or the shoot until it holds, as the shoot flows' wait steps do (Gardener's
 // `retry.UntilTimeout`): a reason why not yet, or done; the last reason in the error on timeout.
+import { pollDelays } from '@gardener-ts/controller-runtime';
 import { sleep } from '@gardener-ts/flow';
 
 /** How the waits of the botanist poll. */
@@ -8,20 +9,7 @@ export interface BotanistWait {
   readonly timeout: number;
 }
 
-/** The first delay between two polls. */
-const FIRST_POLL_MS = 100;
-
-/**
- * The delays between polls: from 100 ms, doubling up to `max`. A state that is reached soon (most waits of a flow
- * are over in well under a second) is seen soon, and a slow one is not polled faster than `max`.
- */
-export function* pollDelays(max: number): Generator<number, never> {
-  let delay = Math.min(FIRST_POLL_MS, max);
-  for (;;) {
-    yield delay;
-    delay = Math.min(delay * 2, max);
-  }
-}
+export { pollDelays };
 
 /**
  * Polls `check` (a reason why not yet, or undefined when done) until it is done or the wait's timeout passes, with

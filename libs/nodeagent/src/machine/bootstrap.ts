@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { ApiClient, kind, type KubernetesObject } from '@gardener-ts/controller-runtime';
+import { ApiClient, kind, pollDelays, type KubernetesObject } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 import { nodePath } from '../units/paths.js';
 import { BootstrapTokenFilePath, type NodeAgentApiServer } from './kubelet.js';
@@ -78,7 +78,7 @@ export interface NodeAgentBootstrapOptions {
   apiServer: NodeAgentApiServer;
   log: Logger;
   signal?: AbortSignal;
-  /** How often the CSR is read while waiting for its certificate; 1 s by default. */
+  /** How often the CSR is read at most while waiting for its certificate (from 100 ms, doubling); 1 s by default. */
   pollMs?: number;
 }
 
@@ -139,6 +139,9 @@ export async function bootstrapNodeAgentKubeconfig(options: NodeAgentBootstrapOp
       'Requested the gardener-node-agent client certificate; waiting for approval',
     );
     let certPem: string | undefined;
+    // Read soon after the request (the approver and the signer answer within a fraction of a second), then at most
+    // every `pollMs`.
+    const delays = pollDelays(options.pollMs ?? 1000);
     while (!certPem) {
       options.signal?.throwIfAborted();
       const csr = await client.get(CSRKind, { name });
@@ -154,7 +157,7 @@ export async function bootstrapNodeAgentKubeconfig(options: NodeAgentBootstrapOp
           `certificate signing request ${name} is ${final.type?.toLowerCase()}: ${final.reason ?? ''} ${final.message ?? ''}`.trim(),
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000));
+      await new Promise((resolve) => setTimeout(resolve, delays.next().value));
     }
     const target = nodePath(rootDir, options.kubeconfigPath);
     await mkdir(dirname(target), { recursive: true });

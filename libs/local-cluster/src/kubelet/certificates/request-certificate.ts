@@ -4,6 +4,7 @@
 // bootstrap with --bootstrap-kubeconfig).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as k8s from '@kubernetes/client-node';
+import { pollDelays } from '@gardener-ts/controller-runtime';
 import type { Logger } from '@gardener-ts/logging';
 
 /** What to ask for and how to wait. */
@@ -14,7 +15,7 @@ export interface CertificateRequest {
   usages: string[];
   /** The CSR's name prefix (`csr-` for serving, `node-csr-` for the client certificate, as kube names them). */
   generateName: string;
-  /** How often the CSR is read while waiting; default 1 s. */
+  /** How often the CSR is read at most while waiting (from 100 ms, doubling); default 1 s. */
   pollMs?: number;
   /** Aborts the wait (the request then rejects). */
   signal?: AbortSignal;
@@ -42,7 +43,9 @@ export async function requestCertificate(
   });
   const name = csr.metadata!.name!;
   request.log.info({ csr: name }, `Requested a ${request.what}; waiting for approval`);
-  const pollMs = request.pollMs ?? 1_000;
+  // Read soon after the request (an approver and the signer answer within a fraction of a second), then at most
+  // every `pollMs`.
+  const delays = pollDelays(request.pollMs ?? 1_000);
   for (;;) {
     if (request.signal?.aborted) throw new Error('stopped');
     const current = await api.readCertificateSigningRequest({ name });
@@ -55,6 +58,8 @@ export async function requestCertificate(
       throw new Error(
         `certificate signing request ${name} is ${final.type.toLowerCase()}: ${final.reason ?? ''} ${final.message ?? ''}`.trim(),
       );
-    await sleep(pollMs, undefined, request.signal ? { signal: request.signal } : {}).catch(() => undefined);
+    await sleep(delays.next().value, undefined, request.signal ? { signal: request.signal } : {}).catch(
+      () => undefined,
+    );
   }
 }

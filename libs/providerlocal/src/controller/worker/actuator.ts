@@ -47,7 +47,7 @@ export const FieldManager = 'gardener-extension-provider-local';
 export interface WorkerActuatorOptions {
   /** How long one reconcile waits for the deployments to roll out before it reports and retries; 2 min by default. */
   rolloutWaitMs?: number;
-  /** Poll interval while waiting; 1 s by default. */
+  /** Poll interval while waiting; 200 ms by default (the reads are the cache's: no request to the API server). */
   pollMs?: number;
   now?: () => Date;
 }
@@ -314,7 +314,7 @@ export class WorkerActuator implements Actuator {
       if (Date.now() >= deadline || ctx.signal.aborted) {
         throw new RequeueAfterError(`Waiting until the restored machines are seen (${missing.join(', ')})`, 2000);
       }
-      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 1000));
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 200));
     }
   }
 
@@ -348,7 +348,7 @@ export class WorkerActuator implements Actuator {
           .join('; ');
         throw new RequeueAfterError(`Waiting until the machine deployments are rolled out (${detail})`, 5000);
       }
-      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 1000));
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 200));
     }
   }
 
