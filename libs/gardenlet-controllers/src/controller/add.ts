@@ -313,13 +313,14 @@ export function addControllers(mgr: Manager, deps: ControllerDeps): string[] {
 
 /**
  * The gardenlet's pool of a shoot's keys, filled once it has been quiet for 10 s: the key generation of a shoot's
- * "Initializing secrets management" (about 1.3 s of CPU) happens before the shoot is created, not in its flow.
+ * "Initializing secrets management" (about 1.3 s of CPU) happens before the shoot is created, not in its flow. Only
+ * the leader fills it (a standby replica reconciles no shoot).
  */
 function shootKeyPool(mgr: Manager): KeyPool {
   const pool = new KeyPool({
     stock: ShootKeyStock,
     onError: (err) => mgr.log.error({ err }, 'generating a key for the shoot key pool failed'),
   });
-  pool.start();
+  mgr.add({ needLeaderElection: true, start: () => pool.start(), stop: async () => pool.stop() });
   return pool;
 }
