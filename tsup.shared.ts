@@ -8,6 +8,12 @@ import { defineConfig, type Options } from 'tsup';
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
+ * The mark of a resolution a plugin below asks esbuild for itself: every plugin passes it by, so no two plugins ask
+ * each other back and forth.
+ */
+const NESTED = 'gardener-ts-nested-resolve';
+
+/**
  * @kubernetes/client-node declares no `sideEffects`, so esbuild keeps every module its index re-exports: the generated
  * API classes and the ObjectSerializer with all models, about 4 MB of source evaluated at start (some 40 MiB of heap
  * in every process). Its modules only define classes and functions; marked side-effect free, a bundle keeps only
@@ -17,7 +23,7 @@ const clientNodeSideEffectFree: EsbuildPlugin = {
   name: 'client-node-side-effect-free',
   setup(build) {
     build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === 'client-node-side-effect-free') return undefined;
+      if (args.pluginData === NESTED) return undefined;
       if (!args.path.includes('@kubernetes/client-node') && !args.importer.includes('/@kubernetes/client-node/')) {
         return undefined;
       }
@@ -25,10 +31,54 @@ const clientNodeSideEffectFree: EsbuildPlugin = {
         kind: args.kind,
         importer: args.importer,
         resolveDir: args.resolveDir,
-        pluginData: 'client-node-side-effect-free',
+        pluginData: NESTED,
       });
       if (errors.length > 0 || external || !path.includes('/@kubernetes/client-node/')) return undefined;
       return { path, sideEffects: false };
+    });
+  },
+};
+
+/**
+ * One copy of each package version per bundle. The root `node_modules` holds `yaml` 1 (a dependency's), so npm gives
+ * every library its own copy of `yaml` 2.9.1, and `@peculiar/x509` likewise: the gardenlet bundled `yaml` four times
+ * (260 KB of source each, evaluated in every process). A package resolved from a second folder with the name and
+ * version of one seen before is taken from the first. Only for these two: every package would also redirect CommonJS
+ * ones such as `tslib`, whose default import esbuild then no longer finds.
+ */
+const DEDUPED = /^(yaml|@peculiar\/x509)(\/|$)/;
+const dedupePackages: EsbuildPlugin = {
+  name: 'dedupe-packages',
+  setup(build) {
+    const firstRoot = new Map<string, string>();
+    const versions = new Map<string, string | undefined>();
+    const versionOf = (root: string) => {
+      if (!versions.has(root)) {
+        try {
+          versions.set(root, (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version?: string }).version);
+        } catch {
+          versions.set(root, undefined);
+        }
+      }
+      return versions.get(root);
+    };
+    build.onResolve({ filter: DEDUPED }, async (args) => {
+      if (args.pluginData === NESTED) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: NESTED,
+      });
+      if (resolved.errors.length > 0 || resolved.external) return undefined;
+      const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)([\\/].*)$/.exec(resolved.path);
+      if (!match) return undefined;
+      const [, root, rest] = match as unknown as [string, string, string];
+      const version = versionOf(root);
+      if (!version) return undefined;
+      const key = `${root.replace(/^.*[\\/]node_modules[\\/]/, '')}@${version}`;
+      const first = firstRoot.get(key) ?? (firstRoot.set(key, root), root);
+      return { path: first + rest, sideEffects: resolved.sideEffects };
     });
   },
 };
@@ -104,7 +154,7 @@ export function appBuild(
       js: "import { createRequire as __gtsCreateRequire } from 'node:module'; const require = __gtsCreateRequire(import.meta.url);",
     },
     define: { 'process.env.GARDENER_TS_VERSION': JSON.stringify(version) },
-    esbuildPlugins: [clientNodeSideEffectFree, asciiDependencies],
+    esbuildPlugins: [clientNodeSideEffectFree, dedupePackages, asciiDependencies],
     esbuildOptions: (options: { conditions?: string[]; alias?: Record<string, string> }) => {
       sourceCondition(options);
       // Node's built-in punycode is deprecated (DEP0040, a warning on every start since Node 22): dependencies that
