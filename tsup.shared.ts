@@ -55,7 +55,10 @@ const dedupePackages: EsbuildPlugin = {
     const versionOf = (root: string) => {
       if (!versions.has(root)) {
         try {
-          versions.set(root, (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version?: string }).version);
+          versions.set(
+            root,
+            (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version?: string }).version,
+          );
         } catch {
           versions.set(root, undefined);
         }
