@@ -34,11 +34,11 @@ export function keySpecId(spec: KeySpec): string {
 
 /** The keys generating `configs` takes when none of their secrets exists yet, by spec in first-use order (pure). */
 export function keyStockOf(configs: readonly SecretConfig[]): KeyStock[] {
-  const stock = new Map<string, { spec: KeySpec; count: number }>();
+  const stock = new Map<string, KeyStock>();
   for (const spec of configs.map(keySpecOf)) {
     if (!spec) continue;
-    const entry = stock.get(keySpecId(spec)) ?? stock.set(keySpecId(spec), { spec, count: 0 }).get(keySpecId(spec))!;
-    entry.count++;
+    const id = keySpecId(spec);
+    stock.set(id, { spec: stock.get(id)?.spec ?? spec, count: (stock.get(id)?.count ?? 0) + 1 });
   }
   return [...stock.values()];
 }
@@ -108,7 +108,8 @@ export class KeyPool {
         }
         const key = await this.generate(spec);
         const id = keySpecId(spec);
-        this.ready.set(id, [...(this.ready.get(id) ?? []), key]);
+        if (!this.ready.has(id)) this.ready.set(id, []);
+        this.ready.get(id)!.push(key);
       }
     } catch (err) {
       this.options.onError?.(err);
