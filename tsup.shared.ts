@@ -87,6 +87,36 @@ const dedupePackages: EsbuildPlugin = {
 };
 
 /**
+ * tsyringe (which `@peculiar/x509` uses) throws at load unless `reflect-metadata` ran before it. esbuild runs a
+ * CommonJS module where the module that imports it runs, after that module's ES imports: an `import 'reflect-metadata'`
+ * at the top of one of our files therefore does not order it before an x509 that another module pulls in. Every import
+ * of `tsyringe` loads this CommonJS wrapper instead, which requires `reflect-metadata` and then tsyringe's own
+ * CommonJS build: the order holds wherever x509 is evaluated, however the bundler trims and orders modules.
+ */
+const TSYRINGE_WRAPPER = 'gardener-ts-tsyringe-after-reflect';
+const tsyringeAfterReflect: EsbuildPlugin = {
+  name: 'tsyringe-after-reflect',
+  setup(build) {
+    build.onResolve({ filter: /^tsyringe$/ }, async (args) => {
+      if (args.pluginData === NESTED) return undefined;
+      const resolved = await build.resolve('tsyringe', {
+        kind: 'require-call',
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: NESTED,
+      });
+      if (resolved.errors.length > 0 || resolved.external) return undefined;
+      return { path: resolved.path, namespace: TSYRINGE_WRAPPER };
+    });
+    build.onLoad({ filter: /.*/, namespace: TSYRINGE_WRAPPER }, (args) => ({
+      contents: `require('reflect-metadata');\nmodule.exports = require(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
  * esbuild writes ASCII, but leaves regular expression literals as they are: one `µ` in a dependency's pattern
  * (cel-js' duration parser) made V8 hold every bundle that contains it as UTF-16, twice its size, in every process
  * (resource-manager: 3.4 MB of source, 6.9 MB in memory). Dependencies' non-ASCII characters are escaped as `\uXXXX`
@@ -157,7 +187,7 @@ export function appBuild(
       js: "import { createRequire as __gtsCreateRequire } from 'node:module'; const require = __gtsCreateRequire(import.meta.url);",
     },
     define: { 'process.env.GARDENER_TS_VERSION': JSON.stringify(version) },
-    esbuildPlugins: [clientNodeSideEffectFree, dedupePackages, asciiDependencies],
+    esbuildPlugins: [clientNodeSideEffectFree, dedupePackages, tsyringeAfterReflect, asciiDependencies],
     esbuildOptions: (options: { conditions?: string[]; alias?: Record<string, string> }) => {
       sourceCondition(options);
       // Node's built-in punycode is deprecated (DEP0040, a warning on every start since Node 22): dependencies that

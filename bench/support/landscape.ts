@@ -82,7 +82,10 @@ export interface TreeProcess {
    */
   pssKiB: number;
   args: string;
-  /** The component: `dist/apps/<name>`, `gardener-local <command>`, else the executable's base name. */
+  /**
+   * The component: `dist/apps/<name>`, `gardener-local <command>`, a local image's program (`kube-scheduler`, ...),
+   * else the executable's base name.
+   */
   name: string;
 }
 
@@ -106,6 +109,7 @@ export function processTree(pid: number): TreeProcess[] {
   }
   const name = (args: string) =>
     /dist\/apps\/([^/]+)\//.exec(args)?.[1] ??
+    /gardener-local\/images\/([^/ ]+)\.js/.exec(args)?.[1] ??
     (args.includes('cli.js up')
       ? 'gardener-local up (API server, controller manager, kubelet, proxy)'
       : /gardener-local\/cli\.js (\S+)/.exec(args)

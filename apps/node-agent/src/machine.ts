@@ -2,8 +2,8 @@
 // run it. Root directory `$MACHINE_ROOT_DIR` (default `./rootfs`), hostname `$NODE_NAME`, user data from
 // `$USER_DATA_FILE` with `<<MACHINE_NAME>>` replaced by `$MACHINE_NAME`; gardener-node-agent runs inside it (see
 // @gardener-ts/nodeagent's LocalMachine), and so does its kubelet.service: `/opt/bin/kubelet` is the substrate's
-// kubelet, what `gardener-local kubelet` runs, loaded at run time from `kubelet-run.js` beside the gardener-local CLI of
-// the workspace this bundle was built in (`<workspace>/dist/apps/node-agent/machine.js` →
+// kubelet, what `gardener-local kubelet` runs, loaded at run time from `images/kubelet.js` beside the gardener-local CLI
+// of the workspace this bundle was built in (`<workspace>/dist/apps/node-agent/machine.js` →
 // `<workspace>/dist/tools/gardener-local/`; `$GARDENER_LOCAL_CLI` names another `cli.js`) and started and stopped in
 // this process by the machine's unit manager. `/usr/sbin/sshd` (the OperatingSystemConfig's `sshd.service`) is the node SSH
 // server of @gardener-ts/providerlocal/ssh on the machine Pod's address (`$GARDENER_LOCAL_POD_IP`), which the shoot's
@@ -33,7 +33,7 @@ const machine = new LocalMachine({
     ...(process.env.GARDENER_LOCAL_POD_CIDR ? { podCIDR: process.env.GARDENER_LOCAL_POD_CIDR } : {}),
     // The kubelet runs in this process (systemd would start a process per unit): one Node.js runtime less per machine.
     inProcess: async (args, signal) => {
-      const { runKubelet } = (await import(pathToFileURL(resolve(dirname(cli), 'kubelet-run.js')).href)) as {
+      const { runKubelet } = (await import(pathToFileURL(resolve(dirname(cli), 'images/kubelet.js')).href)) as {
         runKubelet: (args: string[], o: { signal: AbortSignal; log: typeof log; workspace: string }) => Promise<void>;
       };
       const unitLog = log.child({ node: nodeName, unit: 'kubelet.service' });

@@ -66,7 +66,7 @@ const values = exampleValues();
 let client: ApiClient;
 let deployment: any;
 let servicesFile: string;
-const builtCli = join(workspaceRoot(), 'dist/tools/gardener-local/cli.js');
+const builtCli = join(workspaceRoot(), 'dist/tools/gardener-local/images/kube-apiserver.js');
 
 /** One request to the shoot API server, verified against the shoot CA under its Service name. */
 function call(
@@ -283,7 +283,7 @@ beforeAll(async () => {
   );
   const image = builtinImageMap({ workspace: workspaceRoot() }).resolve(container.image);
   expect(image?.entry.binaries).toContain('kube-apiserver');
-  expect(image!.command.slice(-2)).toEqual([join(workspaceRoot(), 'dist/tools/gardener-local/cli.js'), 'apiserver']);
+  expect(image!.command.at(-1)).toBe(join(workspaceRoot(), 'dist/tools/gardener-local/images/kube-apiserver.js'));
   argv = [
     'apiserver',
     ...image!.entry.translateArgs!(podArgs, {

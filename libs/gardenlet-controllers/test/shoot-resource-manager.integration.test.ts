@@ -27,9 +27,11 @@ const values = exampleValues();
 // sidecar (etcd backups are the subject of etcd.integration.test.ts and etcdbr.integration.test.ts).
 delete values.seed.spec.backup;
 const namespace = values.namespace;
-const builtApps = ['dist/tools/gardener-local/cli.js', 'dist/apps/resource-manager/main.js'].every((f) =>
-  existsSync(join(workspaceRoot(), f)),
-);
+const builtApps = [
+  'dist/tools/gardener-local/cli.js',
+  'dist/tools/gardener-local/images/kube-apiserver.js',
+  'dist/apps/resource-manager/main.js',
+].every((f) => existsSync(join(workspaceRoot(), f)));
 const ManagedResourceKind = kind<KubernetesObject & { status?: { conditions?: { type: string; status: string }[] } }>(
   'resources.gardener.cloud/v1alpha1',
   'ManagedResource',

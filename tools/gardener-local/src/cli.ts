@@ -3,14 +3,11 @@
 // tsyringe (under @peculiar/x509) needs the Reflect metadata polyfill before it loads; with the bundle split into
 // chunks, the entry loads it first.
 import 'reflect-metadata';
-import * as nodeModule from 'node:module';
+import { runProgram } from './program.js';
 import { APISERVER_USAGE, CLUSTER_USAGE, COMPONENT_USAGE, SEED_USAGE, SHOOT_USAGE } from './usage.js';
 
-// Each command loads only its own code (the build splits the bundle at these imports): a kube-proxy Pod does not
-// compile and keep the API server, the landscape or the shoot CLI. Node's compile cache keeps the compiled chunks
-// across starts (in the OS temp dir), so the many processes of a landscape start faster. (Node ≥ 22.1; the project's
-// @types/node is older, hence the cast.)
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Each command loads only its own code (the build splits the bundle at these imports). The Pods of local mode do not
+// run this CLI: each image has a program of its own (images/*.ts), bundled alone so it holds only what it runs.
 
 const USAGE = `Usage:
 ${APISERVER_USAGE}  gardener-local up [--data-dir DIR] [--port N] [--image-map FILE] [--nodes N] [--zones A,B,...] [--cluster-only]
@@ -59,21 +56,4 @@ async function main(argv: string[]): Promise<number> {
   return (await import('./apiserver-command.js')).apiserverCommand(rest, USAGE);
 }
 
-// node-fetch 2, under @kubernetes/client-node, parses every request URL with url.parse(), and Node 24 prints the
-// deprecation DEP0169 for it on the user's terminal. The URLs are ours (built with the WHATWG URL API); that one
-// warning is dropped, every other warning is printed as Node prints it.
-process.removeAllListeners('warning');
-process.on('warning', (warning: Error & { code?: string }) => {
-  if (warning.code === 'DEP0169') return;
-  process.stderr.write(
-    `(node:${process.pid}) ${warning.code ? `[${warning.code}] ` : ''}${warning.name}: ${warning.message}\n`,
-  );
-});
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`gardener-local: ${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runProgram('gardener-local', main);

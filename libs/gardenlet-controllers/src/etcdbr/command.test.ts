@@ -61,13 +61,13 @@ describe('etcdbrctl flags', () => {
     expect(() => parseEtcdbrctlArgs(['server', '--max-backups=0'])).toThrow(/--max-backups/);
   });
 
-  it("runs druid's etcd-backup-restore image as gardener-local etcdbrctl", () => {
+  it("runs druid's etcd-backup-restore image as gardener-local's etcdbrctl program", () => {
     for (const image of [
       DefaultBackupRestoreImage,
       'europe-docker.pkg.dev/gardener-project/public/gardener/etcdbrctl:v0.30.1',
     ]) {
       const resolved = builtinImageMap({ workspace: '/ws', node: '/node', nodeFlags: [] }).resolve(image);
-      expect(resolved?.command).toEqual(['/node', '/ws/dist/tools/gardener-local/cli.js', 'etcdbrctl']);
+      expect(resolved?.command).toEqual(['/node', '/ws/dist/tools/gardener-local/images/etcdbrctl.js']);
     }
   });
 });

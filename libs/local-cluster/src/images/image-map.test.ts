@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtinImageMap, ETCD_BINARY } from './builtin.js';
+import { builtinImageMap, ETCD_BINARY, jemallocEnv } from './builtin.js';
 import { ImageMap, type TranslationContext } from './image-map.js';
 import { parseImageReference } from './image-ref.js';
 import { execArgv, hostPrograms, MissingBinaryError, programArgv, type ProgramLookup } from './program.js';
@@ -242,6 +242,21 @@ describe('built-in image map', () => {
     });
   });
 
+  it('loads jemalloc into Node.js programs where the machine has it, and nothing where it has not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jemalloc-'));
+    try {
+      const library = join(dir, 'libjemalloc.so.2');
+      expect(jemallocEnv([library])).toEqual({});
+      writeFileSync(library, '');
+      expect(jemallocEnv([join(dir, 'missing.so'), library])).toEqual({
+        LD_PRELOAD: library,
+        MALLOC_CONF: expect.stringContaining('background_thread:true'),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs kube-apiserver as the local API server with the flags it understands', () => {
     const image = builtin.resolve('registry.k8s.io/kube-apiserver:v1.31.1')!;
     const ignored: string[] = [];
@@ -257,8 +272,7 @@ describe('built-in image map', () => {
       '/bin/node',
       '--max-semi-space-size=1',
       '--v8-pool-size=1',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'apiserver',
+      '/ws/dist/tools/gardener-local/images/kube-apiserver.js',
       '--data-dir',
       '/state',
       '--port',
@@ -298,8 +312,7 @@ describe('built-in image map', () => {
       '/bin/node',
       '--max-semi-space-size=1',
       '--v8-pool-size=1',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'apiserver',
+      '/ws/dist/tools/gardener-local/images/kube-apiserver.js',
       '--data-dir',
       '/state',
       '--audit-policy-file',

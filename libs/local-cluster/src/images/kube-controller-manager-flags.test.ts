@@ -57,8 +57,7 @@ describe('translateKubeControllerManagerArgs', () => {
     const kubeconfig = '/var/run/secrets/gardener.cloud/shoot/generic-kubeconfig/kubeconfig';
     expect(argv).toEqual([
       '/node',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'controller-manager',
+      '/ws/dist/tools/gardener-local/images/kube-controller-manager.js',
       '--kubeconfig',
       kubeconfig,
       '--cluster-signing-duration',
@@ -146,7 +145,9 @@ describe('translateKubeControllerManagerArgs', () => {
       'europe-docker.pkg.dev/gardener-project/releases/hyperkube/kube-controller-manager:v1.33.0',
       'europe-docker.pkg.dev/gardener-project/public/hyperkube/kube-controller-manager:v1.31.1',
     ])
-      expect(map.resolve(image)?.command.at(-1), image).toBe('controller-manager');
+      expect(map.resolve(image)?.command.at(-1), image).toBe(
+        '/ws/dist/tools/gardener-local/images/kube-controller-manager.js',
+      );
   });
 
   it('takes space-separated values and a bare boolean without eating the next flag', () => {

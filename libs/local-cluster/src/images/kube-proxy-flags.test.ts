@@ -16,8 +16,7 @@ describe('translateKubeProxyArgs', () => {
     );
     expect(argv).toEqual([
       '/node',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'proxy',
+      '/ws/dist/tools/gardener-local/images/kube-proxy.js',
       '--config',
       '/var/lib/kube-proxy-config/config.yaml',
       '--log-level',
@@ -47,7 +46,7 @@ describe('translateKubeProxyArgs', () => {
       },
       { stateDir: '/state', ignored: (f) => ignored.push(f) },
     );
-    expect(argv.slice(3)).toEqual(['--kubeconfig', '/k', '--state-file', '/var/lib/kube-proxy/services.json']);
+    expect(argv.slice(2)).toEqual(['--kubeconfig', '/k', '--state-file', '/var/lib/kube-proxy/services.json']);
     expect(ignored).toEqual(['--proxy-mode', '--masquerade-all', '--cluster-cidr']);
   });
 });

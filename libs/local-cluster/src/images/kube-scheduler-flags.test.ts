@@ -30,8 +30,7 @@ describe('translateKubeSchedulerArgs', () => {
     );
     expect(argv).toEqual([
       '/node',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'scheduler',
+      '/ws/dist/tools/gardener-local/images/kube-scheduler.js',
       '--config',
       '/var/lib/kube-scheduler-config/config.yaml',
       '--secure-port',
@@ -60,8 +59,7 @@ describe('translateKubeSchedulerArgs', () => {
       ),
     ).toEqual([
       '/node',
-      '/ws/dist/tools/gardener-local/cli.js',
-      'scheduler',
+      '/ws/dist/tools/gardener-local/images/kube-scheduler.js',
       '--kubeconfig',
       '/k',
       '--no-leader-elect',

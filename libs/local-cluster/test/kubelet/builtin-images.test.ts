@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, workspaceRoot } from '@gardener-ts/testing';
 import { condition, startHarness, type Harness } from './harness.js';
 
-const cli = join(workspaceRoot(), 'dist/tools/gardener-local/cli.js');
+const cli = join(workspaceRoot(), 'dist/tools/gardener-local/images/kube-apiserver.js');
 let h: Harness;
 
 beforeAll(async () => {
