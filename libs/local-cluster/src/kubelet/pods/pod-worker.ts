@@ -13,7 +13,7 @@ import type { BackOffSettings } from '../runtime/backoff.js';
 import { ContainerProcess } from '../runtime/container-process.js';
 import { containerLogPath, removeOldRuns, type LogRotation } from '../runtime/log-file.js';
 import { forgetPid, recordPid } from '../runtime/pid-records.js';
-import { MountRetry } from '../volumes/mount-retry.js';
+import { MOUNT_RETRY_MAX_MS, MountRetry } from '../volumes/mount-retry.js';
 import { materialiseVolumes, VolumeConfinementError } from '../volumes/pod-volumes.js';
 import type { ServiceAccountTokens } from '../volumes/service-account-tokens.js';
 import { ContainerState, rfc3339, type Termination } from './container-state.js';
@@ -93,7 +93,7 @@ export class PodWorker {
       (c) => new ContainerState(c, false, deps.backoff, restartsBefore(c.name)),
     );
     this.statusBuilder = new PodStatusBuilder(pod.status);
-    this.mountRetry = new MountRetry(deps.retryMs);
+    this.mountRetry = new MountRetry(Math.min(deps.retryMs, MOUNT_RETRY_MAX_MS));
     this.startTime = pod.status?.startTime ? rfc3339(new Date(pod.status.startTime)) : rfc3339();
     // A Pod that already finished (before a kubelet restart) is not run again.
     this.terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FIRST_MOUNT_RETRY_MS, MountRetry } from './mount-retry.js';
+import { FIRST_MOUNT_RETRY_MS, MOUNT_RETRY_MAX_MS, MountRetry } from './mount-retry.js';
 
 describe('MountRetry', () => {
-  it('waits 500 ms after the first failure, doubling up to the retry interval, and starts over after a success', () => {
-    const retry = new MountRetry(2_000);
-    expect([retry.delay(), retry.delay(), retry.delay(), retry.delay()]).toEqual([500, 1_000, 2_000, 2_000]);
+  it('waits 250 ms after the first failure, doubling up to the longest wait, and starts over after a success', () => {
+    const retry = new MountRetry(MOUNT_RETRY_MAX_MS);
+    expect([retry.delay(), retry.delay(), retry.delay(), retry.delay()]).toEqual([250, 500, 500, 500]);
     retry.reset();
-    expect(retry.delay()).toBe(500);
+    expect(retry.delay()).toBe(250);
   });
 
   it('never waits longer than the retry interval nor less than the first wait (or the interval when shorter)', () => {
