@@ -6,7 +6,7 @@
 // flow's progress events on NATS (started → succeeded), in the order they started, for the tasks of the first round
 // that took 0.5 s or more. Prints markdown tables of medians.
 //
-//   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10] [--keep-logs]
+//   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10] [--keep-logs] [--task-ms 500]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,9 +25,16 @@ import {
 } from '../support/landscape.js';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string' }, 'idle-seconds': { type: 'string' }, 'keep-logs': { type: 'boolean' } },
+  options: {
+    rounds: { type: 'string' },
+    'idle-seconds': { type: 'string' },
+    'keep-logs': { type: 'boolean' },
+    'task-ms': { type: 'string' },
+  },
 });
 const rounds = Number(values.rounds ?? 2);
+/** The tasks listed: those that took at least this long (`--task-ms`, 500 by default). */
+const taskMs = Number(values['task-ms'] ?? 500);
 const idleMs = Number(values['idle-seconds'] ?? 10) * 1000;
 const created: number[] = [];
 const healthy: number[] = [];
@@ -92,7 +99,7 @@ interface TaskTiming {
   took: number;
 }
 
-/** The tasks of the Create flow of shoot garden-local/local that took 0.5 s or more, in the order they started. */
+/** The tasks of the Create flow of shoot garden-local/local that took `taskMs` or more, in the order they started. */
 async function taskTimings(natsUrl: string, since: Date): Promise<TaskTiming[]> {
   const nc = await connect({ servers: natsUrl });
   const started = new Map<string, number>();
@@ -114,7 +121,7 @@ async function taskTimings(natsUrl: string, since: Date): Promise<TaskTiming[]> 
   await new Promise((r) => setTimeout(r, 3_000));
   await replay.stop();
   await nc.close();
-  return timings.filter((t) => t.took >= 500).sort((a, b) => a.startedAt - b.startedAt);
+  return timings.filter((t) => t.took >= taskMs).sort((a, b) => a.startedAt - b.startedAt);
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -134,6 +141,8 @@ console.log(
 console.log(`| \`kubectl delete\` to the Shoot gone, s | ${seconds(median(deleted))} |`);
 console.log('\n| process (grew by the shoot, first round) | PSS, MiB |\n| --- | --- |');
 for (const [name, mib] of shootProcesses[0]) console.log(`| ${name} | ${mib.toFixed(0)} |`);
-console.log('\n| tasks of the Create flow taking 0.5 s or more (first round) | started, s after apply | took, s |');
+console.log(
+  `\n| tasks of the Create flow taking ${seconds(taskMs)} s or more (first round) | started, s after apply | took, s |`,
+);
 console.log('| --- | --- | --- |');
 for (const t of slowTasks) console.log(`| ${t.task} | ${seconds(t.startedAt)} | ${seconds(t.took)} |`);
