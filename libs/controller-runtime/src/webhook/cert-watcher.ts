@@ -109,7 +109,9 @@ async function load({ certFile, keyFile }: KeyPairFiles): Promise<ServingKeyPair
     readFile(file).catch((err: Error) => {
       throw new Error(`cannot read the serving ${what} ${file}: ${err.message}`);
     });
-  const [cert, key] = await Promise.all([read(certFile, 'certificate'), read(keyFile, 'key')]);
+  // One after the other: with both missing, the error names the certificate (a race between the two reads did not).
+  const cert = await read(certFile, 'certificate');
+  const key = await read(keyFile, 'key');
   try {
     createSecureContext({ cert, key }); // throws unless the key belongs to the certificate
   } catch (err) {
