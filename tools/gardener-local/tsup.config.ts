@@ -23,18 +23,20 @@ const images = appBuild(
   ['etcd3'],
 ) as Options;
 
-// The kubelet gives Node.js pods a preload module by path (see local-cluster's pod-network.ts); it ships next to each
-// bundle that holds a kubelet: the CLI's (`up`, `kubelet`) and images/kubelet.js (a shoot machine's).
-const withPodNetworkPreload = (dir: string) => () =>
-  copyFile(from('../../libs/local-cluster/src/network/pod-network.mjs'), from(`${dir}/pod-network.mjs`));
-
 const config: Options[] = [
   {
     ...cli,
     splitting: true,
     clean: ['!images/**'],
-    onSuccess: withPodNetworkPreload('../../dist/tools/gardener-local'),
+    // The kubelet gives Node.js pods a preload module by path (see local-cluster's pod-network.ts); it ships next to
+    // the CLI, and images/kubelet.js (a shoot machine's kubelet) uses the same file one folder up. The preload takes
+    // the folder three levels above it for the workspace, so it must not be copied into images/.
+    onSuccess: () =>
+      copyFile(
+        from('../../libs/local-cluster/src/network/pod-network.mjs'),
+        from('../../dist/tools/gardener-local/pod-network.mjs'),
+      ),
   },
-  { ...images, onSuccess: withPodNetworkPreload('../../dist/tools/gardener-local/images') },
+  images,
 ];
 export default config;

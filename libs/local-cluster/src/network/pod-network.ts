@@ -5,9 +5,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatIPAddress, IPNet, parseIPAddress } from '@gardener-ts/api';
 
-/** The preload module, next to this file in sources and next to the bundle once built (`pod-network.mjs|js`). */
+/**
+ * The preload module, next to this file in sources and next to the bundle once built (`pod-network.mjs|js`), or one
+ * folder up from a bundle in a subfolder (gardener-local's `images/kubelet.js` uses the CLI's). The preload takes the
+ * folder three levels above it for the workspace, whose files it never maps into a volume.
+ */
 export function podNetworkPreload(): string | undefined {
-  for (const name of ['./pod-network.mjs', './pod-network.js', './network/pod-network.mjs']) {
+  for (const name of ['./pod-network.mjs', './pod-network.js', './network/pod-network.mjs', '../pod-network.mjs']) {
     const path = fileURLToPath(new URL(name, import.meta.url));
     if (existsSync(path) && !path.endsWith('pod-network.ts')) return path;
   }

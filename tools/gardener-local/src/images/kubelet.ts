@@ -2,5 +2,5 @@
 // machine program loads `dist/tools/gardener-local/images/kubelet.js` at run time, as it would run `cli.js kubelet`
 // (the product apps do not depend on the substrate at build time). Same code as `gardener-local kubelet`, bundled
 // alone so the machine loads only the kubelet (see kube-scheduler.ts). Its Pods' Node.js programs get the pod network
-// preload that ships beside it (`podNetworkPreload`).
+// preload of the CLI one folder up (`podNetworkPreload`).
 export { podNetworkPreload, runKubelet, type RunKubeletOptions } from '@gardener-ts/local-cluster';
