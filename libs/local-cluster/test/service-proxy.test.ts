@@ -283,6 +283,38 @@ describe('service proxy', () => {
     expect(new Set(await tenAnswers(port))).toEqual(new Set([other]));
   });
 
+  it('lists the ready endpoints of a TCP port in the state file for direct connections, except with ClientIP affinity', async () => {
+    // sticky has ClientIP affinity (the test before) and both endpoints ready.
+    const stickyPorts = async () => {
+      const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8')) as {
+        services: { name: string; ports: { backends?: unknown }[] }[];
+      };
+      return state.services.find((s) => s.name === 'sticky')?.ports;
+    };
+    expect((await stickyPorts())?.[0]).not.toHaveProperty('backends');
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'sticky', namespace: 'default' },
+      spec: { sessionAffinity: 'None', ports: [{ name: 'http', port: 80 }] },
+    });
+    const both = [
+      { host: '127.0.0.1', port: backendPorts[0] },
+      { host: '127.0.0.1', port: backendPorts[1] },
+    ].sort((x, y) => `${x.host}:${x.port}`.localeCompare(`${y.host}:${y.port}`));
+    await waitFor('both endpoints listed', async () =>
+      JSON.stringify((await stickyPorts())?.[0]?.backends) === JSON.stringify(both) ? true : undefined,
+    );
+    // One leaves the ready set: it leaves the list.
+    await apply(slice('sticky-a', 'sticky', [false], 0));
+    await waitFor('only endpoint b listed', async () =>
+      JSON.stringify((await stickyPorts())?.[0]?.backends) ===
+      JSON.stringify([both.find((b) => b.port === backendPorts[1])])
+        ? true
+        : undefined,
+    );
+  });
+
   it('forwards a UDP Service port to its endpoints and lists it in the state file', async () => {
     await apply({
       apiVersion: 'v1',
@@ -346,7 +378,15 @@ describe('service proxy', () => {
     expect(await askUdp(nodePort('dns'), 'query')).toBe('a:query');
     const state = JSON.parse(await readFile(join(dir, 'services.json'), 'utf8'));
     expect(state.services.find((s: { name: string }) => s.name === 'dns').ports).toEqual([
-      { name: 'dns-tcp', protocol: 'TCP', port: 53, localPort: nodePort('dns-tcp'), nodePort: nodePort('dns-tcp') },
+      {
+        name: 'dns-tcp',
+        protocol: 'TCP',
+        port: 53,
+        localPort: nodePort('dns-tcp'),
+        nodePort: nodePort('dns-tcp'),
+        // Its endpoint, for Pods' direct connections (TCP only: datagrams go through the proxy).
+        backends: [{ host: '127.0.0.1', port: backendPorts[0] }],
+      },
       { name: 'dns', protocol: 'UDP', port: 53, localPort: nodePort('dns'), nodePort: nodePort('dns') },
     ]);
   });

@@ -10,7 +10,9 @@
 //    port on a local port and writes them to GARDENER_LOCAL_SERVICES_FILE (services.json). From that file, without
 //    any API credentials, `dns.lookup` answers Service names (`<svc>`, `<svc>.<ns>`, `<svc>.<ns>.svc`,
 //    `<svc>.<ns>.svc.cluster.local`; a bare name in the pod's namespace) with the ClusterIP, and every TCP connect
-//    (net, tls, http(s), fetch) to a Service name or a ClusterIP:port goes to 127.0.0.1:<local port> instead. So does
+//    (net, tls, http(s), fetch) to a Service name or a ClusterIP:port goes to one of the port's ready endpoints (the
+//    file lists them; one at random per connection, as kube-proxy's iptables rules choose), or to the proxy's
+//    127.0.0.1:<local port> when the file lists none (no ready endpoint, or ClientIP affinity). So does
 //    every dgram send or connect to a Service name or ClusterIP with a UDP port (the Service table is keyed by
 //    protocol: 53/TCP and 53/UDP have different local ports); answers come from 127.0.0.1:<local port>. Redirected
 //    TCP connections and connected dgram sockets send from the pod's address, so that the proxy's ClientIP session
@@ -135,7 +137,11 @@ function serviceTable() {
     const ports = new Map(
       (entry.ports ?? []).map((p) => [
         `${p.protocol || 'TCP'}/${p.port}`,
-        { host: entry.host || '127.0.0.1', port: p.localPort },
+        {
+          host: entry.host || '127.0.0.1',
+          port: p.localPort,
+          backends: (p.backends ?? []).filter((b) => net.isIP(b?.host ?? '') && Number.isInteger(b?.port)),
+        },
       ]),
     );
     next.byName.set(`${entry.namespace}/${entry.name}`.toLowerCase(), {
@@ -284,16 +290,27 @@ function serviceNamed(hostname) {
   return resolved(hostname)?.service;
 }
 
-/** Where a connection (or datagram) to host:port really goes: the proxy's local port of a Service port, or undefined. */
+/**
+ * Where a connection (or datagram) to host:port really goes, or undefined: for TCP one of the Service port's ready
+ * endpoints, picked at random per connection as kube-proxy's iptables rules pick (the proxy lists them unless the
+ * Service has ClientIP affinity), so that no byte passes through the proxy's process; otherwise, and for UDP, the
+ * proxy's local port.
+ */
 function serviceTarget(host, port, protocol = 'TCP') {
   if (!Number.isInteger(port)) return undefined;
-  if (net.isIP(host ?? '')) return serviceTable().byAddress.get(`${protocol}/${host}:${port}`);
+  if (net.isIP(host ?? '')) return direct(serviceTable().byAddress.get(`${protocol}/${host}:${port}`), protocol);
   const service = serviceNamed(host);
   if (!service) return undefined;
   // A port the Service does not have: as in a cluster, its ClusterIP does not answer there.
-  return (
-    service.ports.get(`${protocol}/${port}`) ?? (service.clusterIP ? { host: service.clusterIP, port } : undefined)
+  return direct(
+    service.ports.get(`${protocol}/${port}`) ?? (service.clusterIP ? { host: service.clusterIP, port } : undefined),
+    protocol,
   );
+}
+
+function direct(target, protocol) {
+  const backends = protocol === 'TCP' ? target?.backends : undefined;
+  return backends?.length ? backends[Math.floor(Math.random() * backends.length)] : target;
 }
 
 // ---- Connections: every TCP connect (net.connect, tls.connect, http(s) agents, fetch) passes Socket#connect. ----

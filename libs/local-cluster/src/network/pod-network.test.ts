@@ -238,6 +238,53 @@ describe('pod network preload: Services', () => {
     expect(JSON.parse(out)).toEqual(['hello', 'hello', 'hello', 'hello', 'hello', 'hello', 'apiserver', 'apiserver']);
   });
 
+  it('connects straight to a ready endpoint the file lists for a TCP port, one at random per connection, from the pod address', async () => {
+    // demo/direct: the proxy's local port answers "proxy"; the file lists two endpoints (whoami and etcd-1's server).
+    const endpoint = createServer((req, res) => res.end(`endpoint ${req.socket.remoteAddress}`));
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.9.4.1', resolve));
+    const other = createServer((req, res) => res.end(`other ${req.socket.remoteAddress}`));
+    await new Promise<void>((resolve) => other.listen(0, '127.9.4.2', resolve));
+    const proxy = createServer((_req, res) => res.end('proxy'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (s: Server) => (s.address() as AddressInfo).port;
+    const direct = (backends: object[]) => ({
+      namespace: 'demo',
+      name: 'direct',
+      type: 'ClusterIP',
+      clusterIP: '10.0.0.77',
+      host: '127.0.0.1',
+      ports: [{ name: 'http', protocol: 'TCP', port: 80, localPort: port(proxy), backends }],
+    });
+    const get = `
+      import http from 'node:http';
+      // A new connection each time (no keep-alive agent): each one picks its endpoint.
+      const get = (url) => new Promise((resolve, reject) => http.get(url, { agent: false }, (res) => { let b = ''; res.on('data', (d) => (b += d)); res.on('end', () => resolve(b)); }).on('error', reject));
+      const seen = [];
+      for (let i = 0; i < 20; i++) seen.push(await get(i % 2 ? 'http://direct.demo.svc/' : 'http://10.0.0.77/'));
+      console.log(JSON.stringify([...new Set(seen)].sort()));`;
+    try {
+      const tmp = join(dir, 'direct.json');
+      await writeFile(
+        tmp,
+        servicesJson([
+          direct([
+            { host: '127.9.4.1', port: port(endpoint) },
+            { host: '127.9.4.2', port: port(other) },
+          ]),
+        ]),
+      );
+      await rename(tmp, file);
+      expect(JSON.parse(await inPod(get))).toEqual(['endpoint 127.9.2.1', 'other 127.9.2.1']);
+      // No ready endpoint listed (none ready, or ClientIP affinity): the proxy's port, which answers for itself.
+      await writeFile(tmp, servicesJson([direct([])]));
+      await rename(tmp, file);
+      expect(JSON.parse(await inPod(get))).toEqual(['proxy']);
+    } finally {
+      await writeFile(file, servicesJson());
+      for (const s of [endpoint, other, proxy]) s.close();
+    }
+  });
+
   it('sends datagrams to a Service name or ClusterIP with a UDP port to its local UDP port, and TCP to the TCP one, from the pod address', async () => {
     const out = await inPod(`
       import dgram from 'node:dgram';

@@ -15,6 +15,11 @@ export interface ServicePortEntry {
   /** Where the proxy listens on 127.0.0.1 for it. */
   localPort: number;
   nodePort?: number;
+  /**
+   * TCP ports of Services without ClientIP affinity: the ready endpoints, where the pod network preload connects
+   * directly (as kube-proxy's iptables rules send a connection to an endpoint without a process in between).
+   */
+  backends?: { host: string; port: number }[];
 }
 
 /** A port of an endpoint of a headless Service, as its EndpointSlice has it (the name is '' when unnamed). */

@@ -4,10 +4,12 @@
 //   ClusterIP    → a local port, allocated once and kept across restarts (the state file);
 //   NodePort     → its nodePort on 127.0.0.1 (the node's address), as on a real node;
 //   LoadBalancer → as NodePort, and status.loadBalancer.ingress = 127.0.0.1 with the listening port.
-// The allocations are written to the state file (JSON) where clients and people can read them, with what the pod
-// network preload needs to answer DNS questions that no proxy port serves: the ready endpoints (addresses, hostnames,
-// ports) of headless Services, the externalName of ExternalName Services, and the records of the ConfigMaps labelled
-// `local.gardener.cloud/dns-records=true` (dns-records.ts).
+// The allocations are written to the state file (JSON) where clients and people can read them, with the ready
+// endpoints of each TCP port: the pod network preload connects to one directly, as kube-proxy's iptables rules would,
+// unless the Service has ClientIP affinity (a Pod's connection then never passes through this process). The file also
+// has what the preload needs to answer DNS questions that no proxy port serves: the ready endpoints (addresses,
+// hostnames, ports) of headless Services, the externalName of ExternalName Services, and the records of the ConfigMaps
+// labelled `local.gardener.cloud/dns-records=true` (dns-records.ts).
 import {
   CoreV1Api,
   DiscoveryV1Api,
@@ -222,13 +224,19 @@ export class ServiceProxy {
         continue;
       }
       current.set(slot, forwarder);
-      forwarder.setBackends(this.backends(namespace, name, port.name ?? '', protocol), affinityMs);
+      const backends = this.backends(namespace, name, port.name ?? '', protocol);
+      forwarder.setBackends(backends, affinityMs);
+      // Pods connect to these directly (the state file's backends); with ClientIP affinity the proxy keeps choosing.
+      const direct = protocol === 'TCP' && affinityMs === undefined && backends.length > 0;
       entries.push({
         name: portName,
         protocol,
         port: port.port,
         localPort: forwarder.port,
         ...(port.nodePort ? { nodePort: port.nodePort } : {}),
+        ...(direct
+          ? { backends: [...backends].sort((a, b) => `${a.host}:${a.port}`.localeCompare(`${b.host}:${b.port}`)) }
+          : {}),
       });
     }
     for (const [slot, forwarder] of current) {
