@@ -378,11 +378,11 @@ export function renderKubeAPIServerDeployment(
               command: ['/usr/local/bin/kube-apiserver'],
               args: kubeAPIServerArgs(values, options),
               ports: [{ name: 'https', containerPort: KubeAPIServerPort, protocol: 'TCP' }],
-              // Liveness as in Gardener (from 15 s, every 10 s). Readiness from 1 s, every 2 s instead of Gardener's
+              // Liveness as in Gardener (from 15 s, every 10 s). Readiness at once, every second instead of Gardener's
               // 15 s / 10 s: the local API server is ready within a second or two, and every create and wake-up waits
               // for this probe.
               livenessProbe: probe('/livez', 15, 10),
-              readinessProbe: probe('/readyz', 1, 2),
+              readinessProbe: probe('/readyz', 0, 1),
               resources: { requests: { cpu: '250m', memory: '500Mi' } },
               volumeMounts,
             },

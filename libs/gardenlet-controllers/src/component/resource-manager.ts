@@ -314,9 +314,11 @@ export function renderResourceManagerDeployment(
                 successThreshold: 1,
                 timeoutSeconds: 5,
               },
+              // Every second: the flow waits for this readiness twice (bootstrap and own token), and the local
+              // resource manager is ready within a second of its start.
               readinessProbe: {
                 httpGet: { path: '/readyz', scheme: 'HTTP', port: ResourceManagerHealthPort },
-                periodSeconds: 2,
+                periodSeconds: 1,
               },
               securityContext: { allowPrivilegeEscalation: false },
               volumeMounts: mounts,

@@ -65,7 +65,9 @@ import {
   type ExtensionRegistrations,
 } from './extension-steps.js';
 import { shallowDeleteMachineResources, waitUntilMachineResourcesDeleted } from './machine-resources.js';
-import { pollUntil, type BotanistWait } from './poll.js';
+import { pollUntil, waitForObject, type BotanistWait } from './poll.js';
+
+export { waitForObject, type ObjectWaitClient } from './poll.js';
 import { SeedShootSteps, type SeedShootStepsOptions } from './seed-steps.js';
 import { WorkerSteps, workerDeleteSteps, workerReconcileSteps } from './worker-steps.js';
 import type { MigrateSteps as MigrateFlowSteps } from './flow/migrate.js';
@@ -1330,81 +1332,6 @@ export class Botanist {
   private async patchShootStatus(status: Record<string, unknown>): Promise<void> {
     await this.garden.patch(ShootKind, this.shootKey, { type: 'merge', patch: { status } }, { subresource: 'status' });
   }
-}
-
-/** The client calls of {@link waitForObject}: `get`, and `watch` when the client has it. */
-export type ObjectWaitClient = Pick<Client, 'get'> & Partial<Pick<ApiClient, 'watch'>>;
-
-/**
- * Waits until `notReady` finds nothing missing in one object (it gets undefined while the object does not exist):
- * polls the object as `pollUntil` does and, when the client can watch, also checks every new version of it as the API
- * server announces it, so the wait ends when the state is reached instead of up to one poll interval later. A watch
- * that fails or ends leaves the polling to finish the wait; the poll's timeout and error stay as they were.
- */
-export async function waitForObject<T extends KubernetesObject>(
-  client: ObjectWaitClient,
-  kind: Kind<T>,
-  key: { namespace?: string; name: string },
-  notReady: (object: T | undefined) => string | undefined,
-  wait: BotanistWait,
-  signal: AbortSignal,
-): Promise<void> {
-  const what = `${kind.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
-  const done = new AbortController();
-  const running = AbortSignal.any([signal, done.signal]);
-  const polled = pollUntil(
-    what,
-    async () => {
-      try {
-        return notReady(await client.get(kind, key));
-      } catch (err) {
-        if (isNotFound(err)) return notReady(undefined);
-        throw err;
-      }
-    },
-    wait,
-    running,
-  );
-  try {
-    if (!client.watch) return await polled;
-    const watched = watchUntilReady(client.watch.bind(client), kind, key, notReady, running);
-    await Promise.race([polled, watched.then((ready) => (ready ? undefined : polled))]);
-  } finally {
-    done.abort();
-    // Ended by the watch: the poll stops with an abort nobody waits for.
-    polled.catch(() => undefined);
-  }
-}
-
-// Whether a version of the object the watch delivered was ready; false when the watch ended or broke before one was.
-async function watchUntilReady<T extends KubernetesObject>(
-  watch: ApiClient['watch'],
-  kind: Kind<T>,
-  key: { namespace?: string; name: string },
-  notReady: (object: T | undefined) => string | undefined,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const stop = new AbortController();
-  let ready = false;
-  try {
-    await watch(
-      kind,
-      {
-        namespace: key.namespace,
-        fieldSelector: { 'metadata.name': key.name },
-        signal: AbortSignal.any([signal, stop.signal]),
-      },
-      (event) => {
-        if (ready || (event.type !== 'ADDED' && event.type !== 'MODIFIED')) return;
-        if (event.object.metadata?.name !== key.name || notReady(event.object) !== undefined) return;
-        ready = true;
-        stop.abort();
-      },
-    );
-  } catch {
-    // Stopped, or the watch broke: the poll goes on.
-  }
-  return ready;
 }
 
 /** Why kube-controller-manager's leader Lease shows no active leader, or undefined (pure). */

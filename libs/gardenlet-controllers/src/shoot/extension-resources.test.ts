@@ -123,6 +123,30 @@ describe('extension resources in a seed', () => {
     await Promise.all(waits);
   });
 
+  it('ends a wait on the version the watch delivers, though every read returns an older one', async () => {
+    const now = new Date().toISOString();
+    const infrastructure = renderInfrastructure(values, { now });
+    const key = extensionKeyOf(infrastructure);
+    await new ExtensionResources(client).deploy(infrastructure);
+    // Reads answer with the object as it was before the extension handled it; only the watch sees what changed.
+    const before = await client.get(kind(key.apiVersion!, key.kind), { name: key.name, namespace: key.namespace });
+    const resources = new ExtensionResources({
+      get: (async () => structuredClone(before)) as ApiClient['get'],
+      patch: client.patch.bind(client),
+      delete: client.delete.bind(client),
+      watch: client.watch.bind(client),
+    });
+    const ready = resources.waitUntilReady(key, now, { timeout: 20_000, interval: 50 });
+    await handle(infrastructure);
+    await ready;
+    // Deleted: the watch's DELETED event ends the wait, while reads still find the object.
+    const gone = resources.waitUntilDeleted(key, { timeout: 20_000, interval: 50 });
+    await resources.destroy(key);
+    const terminating = await client.get(kind(key.apiVersion!, key.kind), { name: key.name, namespace: key.namespace });
+    await client.update({ ...terminating, metadata: { ...terminating.metadata, finalizers: [] } });
+    await gone;
+  });
+
   it('deletes a resource and waits until its extension released it', async () => {
     const resources = new ExtensionResources(client);
     const key = extensionKeyOf(renderNetwork(values, { now: ts }));

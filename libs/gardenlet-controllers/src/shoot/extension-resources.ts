@@ -1,11 +1,10 @@
 // Deploying an extension resource and waiting for its extension (Gardener's `pkg/component/extensions` helpers
 // `DeployExtensionObject`, `WaitUntilExtensionObjectReady`, `DeleteExtensionObject`, `WaitUntilExtensionObjectDeleted`):
 // a pure readiness check of the object's status against the reconcile request the gardenlet made, and a thin shell
-// that applies, polls and deletes through a controller-runtime client.
+// that applies, waits (a watch of the object and polls besides) and deletes through a controller-runtime client.
 import { Annotations } from '@gardener-ts/api';
 import { gvkOf, isNotFound, kind, type Client, type KubernetesObject } from '@gardener-ts/controller-runtime';
-import { sleep } from '@gardener-ts/flow';
-import { pollDelays } from './poll.js';
+import { waitForObject, type ObjectWaitClient, type WaitSubject } from './poll.js';
 
 /** The status fields of an extension resource the gardenlet reads. */
 interface ExtensionStatusView {
@@ -94,8 +93,8 @@ export const GardenletFieldManager = 'gardenlet';
 
 /** Deploys, waits for and deletes extension resources in the seed. */
 export class ExtensionResources {
-  /** Over a seed client with get, patch and delete. */
-  constructor(private readonly client: Pick<Client, 'get' | 'patch' | 'delete'>) {}
+  /** Over a seed client with get, patch and delete, and watch for the waits when it has it. */
+  constructor(private readonly client: Pick<Client, 'get' | 'patch' | 'delete'> & ObjectWaitClient) {}
 
   /** Server-side applies a rendered object as the gardenlet (extension resources carry their reconcile request). */
   async deploy<T extends KubernetesObject>(obj: T): Promise<T> {
@@ -114,29 +113,16 @@ export class ExtensionResources {
   }
 
   /**
-   * Waits until the extension has handled the request of `expectedTimestamp`; on timeout the error names the object,
-   * why it is not ready, and the extension's last error.
+   * Waits until the extension has handled the request of `expectedTimestamp` (watching the object when the client
+   * can, polling besides); on timeout the error names the object, why it is not ready, and the extension's last error.
    */
   async waitUntilReady(key: ExtensionKey, expectedTimestamp?: string, options: WaitOptions = {}): Promise<void> {
-    const deadline = Date.now() + (options.timeout ?? 180_000);
-    const delays = pollDelays(options.interval ?? 2000);
-    let last: ExtensionReadiness | undefined;
-    for (;;) {
-      options.signal?.throwIfAborted();
-      try {
-        const obj = await this.client.get(kindOfKey(key), { name: key.name, namespace: key.namespace });
-        last = extensionReadiness(obj, expectedTimestamp);
-        if (last.ready) return;
-      } catch (err) {
-        if (!isNotFound(err)) throw new Error(`reading ${describeKey(key)} failed`, { cause: err });
-        last = { ready: false, reason: `${describeKey(key)} does not exist` };
-      }
-      if (Date.now() >= deadline) {
-        const detail = !last.ready && last.lastError ? ` (last error: ${last.lastError})` : '';
-        throw new Error(`${describeKey(key)} is not ready: ${last.ready ? '' : last.reason}${detail}`);
-      }
-      await sleep(delays.next().value, options.signal);
-    }
+    await this.waitFor(key, options, `${describeKey(key)} is not ready`, (obj) => {
+      if (!obj) return `${describeKey(key)} does not exist`;
+      const readiness = extensionReadiness(obj, expectedTimestamp);
+      if (readiness.ready) return undefined;
+      return `${readiness.reason}${readiness.lastError ? ` (last error: ${readiness.lastError})` : ''}`;
+    });
   }
 
   /** Confirms the deletion (`confirmation.gardener.cloud/deletion=true`, which the seed's webhook demands) and deletes. */
@@ -157,23 +143,30 @@ export class ExtensionResources {
 
   /** Waits until the object is gone; on timeout the error carries the extension's last error. */
   async waitUntilDeleted(key: ExtensionKey, options: WaitOptions = {}): Promise<void> {
-    const deadline = Date.now() + (options.timeout ?? 180_000);
-    const delays = pollDelays(options.interval ?? 2000);
-    for (;;) {
-      options.signal?.throwIfAborted();
-      let lastError: string | undefined;
-      try {
-        const obj = await this.client.get(kindOfKey(key), { name: key.name, namespace: key.namespace });
-        lastError = (obj as { status?: ExtensionStatusView }).status?.lastError?.description;
-      } catch (err) {
-        if (isNotFound(err)) return;
-        throw new Error(`reading ${describeKey(key)} failed`, { cause: err });
-      }
-      if (Date.now() >= deadline) {
-        throw new Error(`${describeKey(key)} is not deleted yet${lastError ? ` (last error: ${lastError})` : ''}`);
-      }
-      await sleep(delays.next().value, options.signal);
-    }
+    await this.waitFor(
+      key,
+      options,
+      (lastError) => `${describeKey(key)} is not deleted yet${lastError ? ` (last error: ${lastError})` : ''}`,
+      // The reason is the extension's last error, '' without one.
+      (obj) => (obj ? ((obj as { status?: ExtensionStatusView }).status?.lastError?.description ?? '') : undefined),
+    );
+  }
+
+  private async waitFor(
+    key: ExtensionKey,
+    options: WaitOptions,
+    what: WaitSubject,
+    notReady: (obj: (KubernetesObject & { status?: unknown }) | undefined) => string | undefined,
+  ): Promise<void> {
+    await waitForObject(
+      this.client,
+      kindOfKey(key),
+      { name: key.name, namespace: key.namespace },
+      notReady,
+      { interval: options.interval ?? 2000, timeout: options.timeout ?? 180_000 },
+      options.signal ?? new AbortController().signal,
+      what,
+    );
   }
 }
 

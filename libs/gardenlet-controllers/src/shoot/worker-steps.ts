@@ -19,7 +19,7 @@ import {
 import type { ShootValues } from '../component/values.js';
 import { sleep } from '@gardener-ts/flow';
 import { ExtensionResources, GardenletFieldManager, type WaitOptions } from './extension-resources.js';
-import { pollDelays } from './poll.js';
+import { pollDelays, waitForObject, type ObjectWaitClient } from './poll.js';
 import type { DeleteSteps, ReconcileSteps } from './flow/operation.js';
 import { InfrastructureKind } from './kinds.js';
 
@@ -57,7 +57,7 @@ export interface WorkerStepsOptions {
   readonly now?: () => Date;
 }
 
-type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
+type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> & ObjectWaitClient;
 
 /** The steps; one instance per flow run (it remembers the reconcile requests it made). */
 export class WorkerSteps {
@@ -264,23 +264,18 @@ export class WorkerSteps {
   readonly waitForWorkerStatus = async (signal: AbortSignal): Promise<void> => {
     const requested = this.requests.get('Worker');
     const key = { namespace: this.namespace, name: this.values.shoot.metadata?.name ?? '' };
-    const deadline = Date.now() + (this.options.wait?.timeout ?? 600_000);
-    const delays = pollDelays(this.options.wait?.interval ?? 2000);
-    for (;;) {
-      signal.throwIfAborted();
-      const worker = await this.seed.get(WorkerKind, key).catch((err: unknown) => {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      });
-      const updated = worker?.status?.machineDeploymentsLastUpdateTime;
-      if (updated && (!requested || Date.parse(updated) >= Date.parse(requested) - 1000)) return;
-      if (Date.now() >= deadline) {
-        throw new Error(
-          `Worker ${key.namespace}/${key.name}: its machine deployments were not updated since ${requested}`,
-        );
-      }
-      await sleep(delays.next().value, signal);
-    }
+    await waitForObject(
+      this.seed,
+      WorkerKind,
+      key,
+      (worker) => {
+        const updated = worker?.status?.machineDeploymentsLastUpdateTime;
+        if (updated && (!requested || Date.parse(updated) >= Date.parse(requested) - 1000)) return undefined;
+        return `its machine deployments were not updated since ${requested}`;
+      },
+      { interval: this.options.wait?.interval ?? 2000, timeout: this.options.wait?.timeout ?? 600_000 },
+      signal,
+    );
   };
 
   /** "Waiting until shoot worker nodes have been reconciled": the Worker is ready for this run's request. */

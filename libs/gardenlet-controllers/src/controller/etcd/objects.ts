@@ -453,10 +453,11 @@ export function etcdStatefulSet(etcd: EtcdResource, image: string, options: Etcd
                 { name: 'client', containerPort: clientPort, protocol: 'TCP' },
                 { name: 'metrics', containerPort: EtcdDefaults.metricsPort, protocol: 'TCP' },
               ],
+              // Every second, not ready after 10 s of failures: the kube-apiserver roll-out waits for this readiness.
               readinessProbe: {
                 httpGet: { path: '/health', port: EtcdDefaults.metricsPort, scheme: 'HTTP' },
-                periodSeconds: 2,
-                failureThreshold: 5,
+                periodSeconds: 1,
+                failureThreshold: 10,
               },
               ...(spec.etcd.resources ? { resources: spec.etcd.resources } : {}),
               volumeMounts: [
