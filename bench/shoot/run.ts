@@ -7,9 +7,9 @@
 // that took 0.5 s or more. Prints markdown tables of medians.
 //
 //   npx nx run-many -t build && npx tsx bench/shoot/run.ts [--rounds 2] [--idle-seconds 10] [--keep-logs] [--task-ms 500]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { fromTimestamp, replayEvents } from '@gardener-ts/messaging';
@@ -80,6 +80,9 @@ for (let round = 0; round < rounds; round++) {
       .map(([name, mib]): [string, number] => [name, mib - (before.top.find(([n]) => n === name)?.[1] ?? 0)])
       .filter(([, mib]) => mib > 5);
     shootProcesses.push(grew);
+    // --keep-logs: the shoot's Pods (its machine's own kubelet and Pods among them) are deleted with the shoot; their
+    // logs are copied first, to <dir>/shoot-logs.
+    if (values['keep-logs']) keepPodLogs(join(dir, 'landscape'), join(dir, 'shoot-logs'));
     kubectl(kc, ['-n', 'garden-local', 'annotate', 'shoot', 'local', 'confirmation.gardener.cloud/deletion=true']);
     kubectl(kc, ['-n', 'garden-local', 'delete', 'shoot', 'local', '--wait=false']);
     deleted.push(await until('the Shoot to be gone', () => jsonpath('{.metadata.name}') === '', 900_000));
@@ -90,6 +93,17 @@ for (let round = 0; round < rounds; round++) {
     else rmSync(dir, { recursive: true, force: true });
   }
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
+}
+
+/** Copies every file under a `logs` folder of `from` to the same relative path under `to`. */
+function keepPodLogs(from: string, to: string): void {
+  for (const entry of readdirSync(from, { recursive: true, withFileTypes: true })) {
+    const file = join(entry.parentPath, entry.name);
+    const rel = relative(from, file);
+    if (!entry.isFile() || !rel.split(sep).includes('logs')) continue;
+    mkdirSync(dirname(join(to, rel)), { recursive: true });
+    copyFileSync(file, join(to, rel));
+  }
 }
 
 interface TaskTiming {
