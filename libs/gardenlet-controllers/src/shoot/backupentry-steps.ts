@@ -10,7 +10,7 @@ import { ignoreNotFound, kindFrom, type Client } from '@gardener-ts/controller-r
 import { renderBackupEntry } from '../component/extensions.js';
 import type { ShootValues } from '../component/values.js';
 import { extensionReadiness } from './extension-resources.js';
-import { pollUntil, type BotanistWait } from './poll.js';
+import { waitForObject, type BotanistWait, type ObjectWaitClient } from './poll.js';
 
 const BackupEntryKind = kindFrom<corev1beta1.BackupEntry>(corev1beta1.BackupEntryKind);
 
@@ -41,7 +41,7 @@ export class BackupEntrySteps {
   private requested: string | undefined;
 
   constructor(
-    private readonly garden: Pick<Client, 'get' | 'create' | 'patch'>,
+    private readonly garden: Pick<Client, 'get' | 'create' | 'patch'> & ObjectWaitClient,
     private readonly values: ShootValues,
     private readonly options: { now?: () => Date; wait?: BotanistWait } = {},
   ) {}
@@ -80,13 +80,11 @@ export class BackupEntrySteps {
   async wait(signal: AbortSignal): Promise<void> {
     const { namespace, name } = this.key;
     const timestamp = this.requested;
-    await pollUntil(
-      `BackupEntry ${namespace}/${name}`,
-      async () => {
-        const entry = await this.garden.get(BackupEntryKind, { namespace, name }).catch(ignoreNotFound);
-        if (!entry) return 'does not exist';
-        return backupEntryNotReady(entry, timestamp);
-      },
+    await waitForObject(
+      this.garden,
+      BackupEntryKind,
+      { namespace, name },
+      (entry) => (entry ? backupEntryNotReady(entry, timestamp) : 'does not exist'),
       this.options.wait ?? DefaultBackupEntryWait,
       signal,
     );

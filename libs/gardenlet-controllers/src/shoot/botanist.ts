@@ -140,9 +140,9 @@ export interface BotanistOptions extends SeedShootStepsOptions {
   readonly restoreFrom?: ShootStateSpec;
 }
 
-type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>;
-// `watch` where the client has it (the gardenlet's seed client does): the control plane waits then also see each new
-// version of the object they wait for.
+// `watch` where the client has it (the gardenlet's clients do): the waits then also see each new version of the object
+// they wait for.
+type GardenClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> & Partial<Pick<ApiClient, 'watch'>>;
 type SeedClient = Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> & Partial<Pick<ApiClient, 'watch'>>;
 
 const ManagedResourceKind = kindOf<KubernetesObject & { spec?: { class?: string; keepObjects?: boolean } }>(

@@ -15,7 +15,7 @@ import {
 } from '@gardener-ts/controller-runtime';
 import { withReplicasWhileHibernating } from './hibernation-steps.js';
 import { sleep } from '@gardener-ts/flow';
-import { pollDelays, pollUntil } from './poll.js';
+import { pollDelays, waitForObject, type ObjectWaitClient } from './poll.js';
 import {
   decode,
   generateAllSecrets,
@@ -149,7 +149,7 @@ export class SeedShootSteps {
 
   /** Steps for `values` (the shoot, seed, cloud profile and control plane namespace) over a seed client. */
   constructor(
-    private readonly client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'>,
+    private readonly client: Pick<Client, 'get' | 'list' | 'create' | 'patch' | 'delete'> & ObjectWaitClient,
     private readonly values: ShootValues,
     private readonly options: SeedShootStepsOptions = {},
   ) {
@@ -564,12 +564,11 @@ export class SeedShootSteps {
 
   // A ManagedResource of the control plane namespace is observed at its generation, applied and healthy.
   private async waitForManagedResourceHealthy(name: string, signal: AbortSignal, timeout: number): Promise<void> {
-    await pollUntil(
-      `ManagedResource ${this.values.namespace}/${name}`,
-      async () => {
-        const mr = await this.readOptional(ManagedResourceKind, name);
-        return mr ? checkManagedResource(mr as never)?.message : 'does not exist';
-      },
+    await waitForObject(
+      this.client,
+      ManagedResourceKind,
+      { namespace: this.values.namespace, name },
+      (mr) => (mr ? checkManagedResource(mr as never)?.message : 'does not exist'),
       { interval: this.options.wait?.interval ?? 1000, timeout: this.options.wait?.timeout ?? timeout },
       signal,
     );
