@@ -251,6 +251,9 @@ describe.each(cases)('chart $app', (c) => {
     const container = only(manifests(), 'Deployment').spec.template.spec.containers[0];
     expect(container.livenessProbe.httpGet).toMatchObject({ path: '/healthz', port: c.healthPort });
     expect(container.readinessProbe.httpGet).toMatchObject({ path: '/readyz', port: c.healthPort });
+    // Probed from the container's start: the landscape and every rollout wait for this readiness.
+    expect(container.readinessProbe).toMatchObject({ periodSeconds: 2 });
+    expect(container.readinessProbe.initialDelaySeconds ?? 0).toBe(0);
     expect(container.ports).toContainEqual(expect.objectContaining({ name: 'health', containerPort: c.healthPort }));
     expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: c.metricsPort }));
   });

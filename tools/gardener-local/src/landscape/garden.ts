@@ -8,7 +8,14 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ensureEventsStream } from '@gardener-ts/messaging';
 import { Checklist } from './checklist.js';
 import { deployGardenlet } from './gardenlet.js';
-import { kubectlWith, helmWith, localServiceUrl, namespaceManifest, waitForPodsStartedAndReady } from './kube.js';
+import {
+  kubectlWith,
+  helmWith,
+  localServiceUrl,
+  namespaceManifest,
+  waitForEstablishedCRDs,
+  waitForPodsStartedAndReady,
+} from './kube.js';
 import { registerProviderLocal } from './provider-local.js';
 
 export { runTool } from './kube.js';
@@ -59,25 +66,31 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
         '-f',
         join(workspace, 'deploy/gardener/crds'),
       ]);
-      await kubectl(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s']);
+      await waitForEstablishedCRDs(kubectl);
       // gardener-apiserver gives the garden a cluster identity when it starts (shoots' cluster identities derive from
-      // it); until our gardener-apiserver exists the landscape does, once: an existing identity is kept.
-      await kubectl([
-        'create',
+      // it); until our gardener-apiserver exists the landscape does, once: an existing identity is kept. Read first:
+      // on a resumed landscape a create would meet Gardener's admission webhooks before their Pod is back.
+      const identity = await kubectl([
+        'get',
         'configmap',
         'cluster-identity',
         '-n',
         'kube-system',
-        '--from-literal',
-        `cluster-identity=${randomUUID()}`,
-        '--dry-run=client',
+        '--ignore-not-found',
         '-o',
-        'yaml',
-      ])
-        .then((cm) => kubectl(['create', '-f', '-'], cm))
-        .catch((err: Error) => {
-          if (!/AlreadyExists/.test(err.message)) throw err;
-        });
+        'name',
+      ]);
+      if (!identity.trim()) {
+        await kubectl([
+          'create',
+          'configmap',
+          'cluster-identity',
+          '-n',
+          'kube-system',
+          '--from-literal',
+          `cluster-identity=${randomUUID()}`,
+        ]);
+      }
       return `${applied.split('\n').filter(Boolean).length} CRDs established, garden cluster identity`;
     },
     logFile,
