@@ -118,7 +118,7 @@ export async function startGardenlet(
   const gardenApi = await ApiClient.create(garden.kubeConfig);
   let gardenClusterIdentity: string | undefined;
   try {
-    await registerSeed(gardenApi, config.seedConfig);
+    await registerSeed(gardenApi, config.seedConfig, { signal: ctx.signal });
     gardenClusterIdentity = await readClusterIdentity(gardenApi);
   } finally {
     gardenApi.close();

@@ -98,7 +98,25 @@ export async function setUpGarden(options: GardenOptions): Promise<Garden> {
 
   await checklist.step(
     'namespace garden',
-    async () => void (await kubectl(['apply', '-f', '-'], namespaceManifest('garden'))),
+    async () => {
+      // A resumed landscape's admission webhooks are registered already and intercept the writes below (its own
+      // chart's ConfigMap among them): they fail until the admission Pod, restarted by the kubelet, is Ready again.
+      const resumed = await kubectl([
+        'get',
+        'deployment',
+        'gardener-admission',
+        '-n',
+        'garden',
+        '--ignore-not-found',
+        '-o',
+        'name',
+      ]);
+      if (resumed.trim()) {
+        await waitForPodsStartedAndReady(kubectl, 'garden', 'app.kubernetes.io/instance=gardener-admission', since);
+      }
+      await kubectl(['apply', '-f', '-'], namespaceManifest('garden'));
+      return resumed.trim() ? 'admission webhooks served again' : undefined;
+    },
     logFile,
   );
 
