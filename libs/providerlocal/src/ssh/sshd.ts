@@ -5,7 +5,7 @@
 // `/etc/ssh/ssh_host_ed25519_key` of the node, made on first start and kept (as `ssh-keygen -A` does at boot).
 // A machine run without root cannot bind port 22 (nor another port below 1024): its sshd then listens on the
 // unprivileged port of ./targets.ts (2222 for 22) on the same address, where the bastion looks when 22 refuses.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '@gardener-ts/logging';
 import { generateHostKey } from './auth.js';
@@ -25,7 +25,10 @@ export async function nodeHostKey(rootDir: string): Promise<string> {
   if (existing) return existing;
   const key = generateHostKey();
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, key, { mode: 0o600 });
+  // Written whole or not at all (temp file + rename): a start that reads it meanwhile never sees half a key.
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, key, { mode: 0o600 });
+  await rename(temp, path);
   return key;
 }
 
